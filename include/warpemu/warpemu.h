@@ -1,0 +1,125 @@
+/* warpemu — public C API.
+ *
+ * A device owns global memory and runs launches.  A module is assembled
+ * text or a binary image holding one or more kernels.  Every function that
+ * can fail returns a we_status; the detailed message of the last failure on
+ * a device is available from we_last_error().  Nothing here prints, exits or
+ * touches global state: two devices are independent.
+ */
+#ifndef WARPEMU_H
+#define WARPEMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WE_VERSION_STRING "0.1.0"
+
+/* Status codes.  The CLI maps them to its exit statuses (see warpemu(1)). */
+typedef enum we_status {
+	WE_OK = 0,
+	WE_ERR_INVALID = 1,     /* bad argument to an API call               */
+	WE_ERR_NOMEM = 2,       /* host or device memory exhausted / limit   */
+	WE_ERR_ASM = 3,         /* assembly errors (see we_last_error)       */
+	WE_ERR_LOAD = 4,        /* bad binary module or kernel lookup failed */
+	WE_ERR_EXCEPTION = 5,   /* runtime exception in the kernel           */
+	WE_ERR_DEADLOCK = 6,    /* a CTA deadlocked                           */
+	WE_ERR_IO = 7,          /* host file I/O                              */
+	WE_ERR_LIMIT = 8,       /* launch exceeds an ISA or configured limit  */
+	WE_ERR_TIMEOUT = 9,     /* watchdog: instruction budget exhausted     */
+	WE_ERR_INTERNAL = 10
+} we_status;
+
+const char *we_status_name(we_status s);
+
+typedef struct we_device we_device;
+typedef struct we_module we_module;
+typedef uint64_t we_devptr;
+
+/* ---- devices ---------------------------------------------------------- */
+typedef struct we_device_config {
+	uint64_t max_memory;   /* bytes of global memory allowed; 0 = default */
+	unsigned threads;      /* host worker threads; 0 = all cores           */
+} we_device_config;
+
+we_status we_device_create(const we_device_config *cfg, we_device **out);
+void we_device_destroy(we_device *dev);
+/* Message of the last failed call on dev (never NULL, "" when none). */
+const char *we_last_error(const we_device *dev);
+
+/* ---- global memory ---------------------------------------------------- */
+we_status we_malloc(we_device *dev, size_t bytes, we_devptr *out);
+we_status we_free(we_device *dev, we_devptr p);
+we_status we_memcpy_htod(we_device *dev, we_devptr dst, const void *src, size_t n);
+we_status we_memcpy_dtoh(we_device *dev, void *dst, we_devptr src, size_t n);
+we_status we_memset(we_device *dev, we_devptr dst, int byte, size_t n);
+
+/* ---- modules ---------------------------------------------------------- */
+/* filename is used in diagnostics only (may be NULL). */
+we_status we_module_load_text(we_device *dev, const char *text, size_t len,
+			      const char *filename, we_module **out);
+we_status we_module_load_binary(we_device *dev, const void *image, size_t len,
+				we_module **out);
+/* Serialise a loaded module; *image is malloc'd, free() it. */
+we_status we_module_save_binary(const we_module *m, void **image, size_t *len);
+/* Disassemble the whole module (malloc'd text, free() it). */
+we_status we_module_disassemble(const we_module *m, char **text);
+void we_module_destroy(we_module *m);
+
+typedef enum we_param_type {
+	WE_PARAM_U32, WE_PARAM_S32, WE_PARAM_F32, WE_PARAM_U64, WE_PARAM_PTR
+} we_param_type;
+
+typedef struct we_param_info {
+	const char *name;
+	we_param_type type;
+	uint32_t offset;       /* byte offset in constant bank 0 */
+	uint32_t size;
+} we_param_info;
+
+typedef struct we_kernel_info {
+	const char *name;
+	const char *dialect;
+	unsigned nparams;
+	const we_param_info *params;
+	uint32_t param_bytes;  /* size of the parameter block */
+	uint32_t shared_bytes; /* static shared memory        */
+	uint32_t local_bytes;  /* per-thread local memory     */
+	uint32_t ninsns;
+	uint32_t nregs;        /* registers per thread used    */
+} we_kernel_info;
+
+unsigned we_module_kernel_count(const we_module *m);
+const we_kernel_info *we_module_kernel(const we_module *m, unsigned i);
+const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name);
+
+/* ---- launches --------------------------------------------------------- */
+typedef struct we_dim3 { uint32_t x, y, z; } we_dim3;
+
+typedef struct we_launch_config {
+	we_dim3 grid, block;
+	uint32_t dynamic_shared;        /* bytes added to the static size */
+	uint64_t max_instructions;      /* per warp; 0 = unlimited          */
+	unsigned threads;               /* 0 = device default               */
+} we_launch_config;
+
+typedef struct we_launch_stats {
+	uint64_t ctas;
+	uint64_t warp_insns;
+	uint64_t thread_insns;
+	uint64_t barriers;           /* barrier completions */
+	double seconds;
+} we_launch_stats;
+
+/* params: the parameter block laid out as we_kernel_info describes. */
+we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
+		    const we_launch_config *cfg, const void *params,
+		    size_t params_size, we_launch_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

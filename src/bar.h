@@ -1,0 +1,76 @@
+/* bar.h — the barrier unit of one CTA (seed 000): 16 barriers with the
+ * count / cnt = 0 / exited-warp rules of SPEC-NOTES decisions 1-8.
+ *
+ * The functions here are the rules only; they do not block and do not
+ * lock.  The engine that drives warps calls them under its CTA lock and
+ * makes the warps in the returned wake mask runnable.
+ */
+#ifndef WE_BAR_H
+#define WE_BAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WE_NUM_BARRIERS 16u
+
+enum bar_kind { BAR_KIND_NONE = 0, BAR_KIND_SYNC = 1 /* SYNC/ARV */, BAR_KIND_RED = 2 };
+
+typedef struct bar_state {
+	uint32_t count;      /* +32 per warp arrival in this phase            */
+	uint32_t expected;   /* count of the first arrival; 0 = all live warps */
+	uint8_t kind;        /* enum bar_kind of the first arrival             */
+	uint8_t redop;       /* BARREDOp of a RED phase                        */
+	bool red_and, red_or;
+	uint32_t red_popc;
+	uint32_t phase;
+	uint32_t arrived;    /* warps that arrived in this phase               */
+	uint32_t waiters;    /* warps blocked on this barrier                  */
+	uint64_t first_pc;   /* where the phase's first arrival came from      */
+	uint32_t first_warp;
+} bar_state;
+
+typedef struct bar_unit {
+	bar_state b[WE_NUM_BARRIERS];
+	uint32_t nwarps;     /* warps of the CTA (threads rounded up / 32)     */
+	uint32_t exited;     /* warps that exited completely                   */
+} bar_unit;
+
+typedef struct bar_arrival {
+	unsigned id;         /* already truncated to 4 bits                     */
+	unsigned cnt;        /* already truncated to 12 bits                    */
+	uint8_t kind;        /* BAR_KIND_SYNC or BAR_KIND_RED                   */
+	uint8_t redop;
+	bool wait;           /* SYNC/RED block; ARV does not                    */
+	uint32_t lanes;      /* RED: the executing lanes                        */
+	uint32_t pred;       /* RED: lanes whose predicate is true              */
+	uint64_t pc;
+} bar_arrival;
+
+typedef enum bar_result { BAR_PASSED = 0, BAR_BLOCKED, BAR_FAULT } bar_result;
+
+void bar_init(bar_unit *u, uint32_t nwarps);
+
+/* Warp `warp` arrives.  On completion, *wake gets the warps to release
+ * and *red_done the warps whose WarpBARState must be set to *red_word.
+ * On BAR_FAULT, msg holds the exception text. */
+bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
+		      uint32_t *wake, uint32_t *red_done, uint32_t *red_word,
+		      bool *completed, char *msg, size_t msglen);
+
+/* Warp `warp` exited completely: cnt = 0 barriers may complete.  Returns
+ * the warps to release; *ncompleted counts the barriers that completed;
+ * warps in *red_done get red_words[warp] as their WarpBARState. */
+uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
+			 uint32_t *red_done, uint32_t red_words[32]);
+
+/* The barrier state word (SPEC-NOTES decision 8), see bar.c. */
+uint32_t bar_state_word(const bar_state *b);
+void bar_set_state_word(bar_state *b, uint32_t word);
+
+/* BAR.RESULT from a WarpBARState word (SPEC-NOTES decision 7). */
+void bar_result_of(uint32_t word, uint32_t *rd, bool *pu);
+
+#define BAR_WORD_VALID (1u << 30)
+
+#endif

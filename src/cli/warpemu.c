@@ -1,0 +1,1688 @@
+/* warpemu.c — the warpemu(1) command-line front end.
+ *
+ * Uses only the public API (warpemu/warpemu.h) and the pure argument
+ * parsers of args.h.  This is the only file that touches argv, stdout,
+ * stderr and the exit status; see doc/warpemu.1 for the interface.
+ */
+#define _XOPEN_SOURCE 700   /* POSIX.1-2008 with realpath() */
+
+#include "cli/args.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROG "warpemu"
+#define READ_CHUNK ((size_t)1 << 16)
+#define MISMATCHES_SHOWN 8
+#define PRINT_COLUMN_MIN 16   /* buffers up to this many values: one a line */
+#define PRINT_PER_ROW 8
+#define VALUE_TEXT 48
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
+#endif
+
+/* ======================================================================
+ * Help texts
+ * ====================================================================== */
+
+static const char help_main[] =
+"Usage: warpemu COMMAND [ARGS...]\n"
+"       warpemu --help | --version\n"
+"\n"
+"Functional emulator for a SASS-like GPU instruction set.\n"
+"\n"
+"Commands:\n"
+"  run FILE [OPTIONS]  load FILE and run one of its kernels\n"
+"  asm FILE -o OUT     assemble FILE into a binary module\n"
+"  disasm FILE         disassemble a text or binary module\n"
+"  info [FILE]         print version and launch limits; with FILE, its kernels\n"
+"  help [COMMAND]      print help for COMMAND\n"
+"\n"
+"FILE is assembly text or a binary module (it starts with \"WEMODULE\");\n"
+"'-' reads standard input.\n"
+"\n"
+"Exit status:\n"
+"   0  success\n"
+"   1  a --expect check failed\n"
+"   2  usage error\n"
+"   3  assembly or load error\n"
+"   4  runtime exception in the kernel\n"
+"   5  deadlock\n"
+"   6  I/O error\n"
+"   7  watchdog or limit exceeded (instruction budget, launch limit, memory)\n"
+"  70  internal error\n"
+"\n"
+"Run 'warpemu COMMAND --help' for the options of a command; see warpemu(1).\n";
+
+static const char help_run[] =
+"Usage: warpemu run FILE --grid X[,Y,Z] --block X[,Y,Z] [OPTIONS]\n"
+"\n"
+"Load FILE (assembly text or binary module, '-' = stdin), bind the kernel's\n"
+"parameters, launch it and report.\n"
+"\n"
+"Options (--opt VALUE and --opt=VALUE are the same):\n"
+"  --kernel NAME          kernel to run (needed if FILE has several)\n"
+"  --grid X[,Y,Z]         CTAs: X <= 2147483647, Y,Z <= 65535\n"
+"  --block X[,Y,Z]        threads per CTA: X,Y <= 1024, Z <= 64, X*Y*Z <= 1024\n"
+"  --arg NAME=VALUE       set parameter NAME; every parameter exactly once\n"
+"  --out NAME=FILE        after the run write buffer NAME to FILE ('-' = stdout)\n"
+"  --print NAME[:TYPE[:COUNT]]\n"
+"                         print buffer NAME (default u32, whole buffer)\n"
+"  --expect NAME=SPEC[~TOL]\n"
+"                         compare buffer NAME with SPEC; ~TOL for f32/f64\n"
+"  --shared BYTES         dynamic shared memory per CTA\n"
+"  --max-instructions N   watchdog: instructions per warp (0 = unlimited)\n"
+"  --threads N            host worker threads (0 = all cores)\n"
+"  --max-memory BYTES     device global memory limit (0 = default)\n"
+"  --quiet                no summary on stderr\n"
+"  --stats=json           print the summary as one JSON object on stdout\n"
+"  -h, --help             print this help\n"
+"\n"
+"Scalar VALUE (u32, s32, f32, u64): decimal, 0x hex, negative for s32,\n"
+"floating syntax for f32.  Pointer parameters take a buffer SPEC:\n"
+"  @FILE                             raw bytes of FILE ('@-' = stdin)\n"
+"  zeros:BYTES                       BYTES zero bytes\n"
+"  fill:TYPE:COUNT:VALUE             COUNT copies of VALUE\n"
+"  iota:TYPE:COUNT[:START[:STEP]]    START, START+STEP, ... (0 and 1)\n"
+"  random:TYPE:COUNT[:SEED]          deterministic; floats in [0,1)\n"
+"TYPE is u8 s8 u16 s16 u32 s32 u64 s64 f32 or f64.  BYTES and sizes may end\n"
+"in K, M or G (powers of 1024).\n"
+"\n"
+"Exit status: 0 ok, 1 check failed, 2 usage, 3 assembly/load, 4 exception,\n"
+"5 deadlock, 6 I/O, 7 watchdog/limit/memory, 70 internal error.\n";
+
+static const char help_asm[] =
+"Usage: warpemu asm FILE -o OUT\n"
+"\n"
+"Assemble FILE ('-' = stdin) and write the binary module to OUT, atomically\n"
+"('-o -' writes to stdout).\n"
+"\n"
+"Options:\n"
+"  -o, --output OUT   output file (required)\n"
+"  -h, --help         print this help\n";
+
+static const char help_disasm[] =
+"Usage: warpemu disasm FILE\n"
+"\n"
+"Disassemble FILE (assembly text or binary module, '-' = stdin) to stdout.\n"
+"\n"
+"Options:\n"
+"  -h, --help   print this help\n";
+
+static const char help_info[] =
+"Usage: warpemu info [FILE]\n"
+"\n"
+"Print the emulator version and the launch limits.  With FILE, also list\n"
+"its kernels with their parameters and resource use.\n"
+"\n"
+"Options:\n"
+"  -h, --help   print this help\n";
+
+/* ======================================================================
+ * Messages
+ * ====================================================================== */
+
+static int errorf(int code, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* Print "warpemu: MESSAGE" on stderr and return code. */
+static int errorf(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static void try_help(const char *cmd)
+{
+	fprintf(stderr, "Try '" PROG "%s%s --help' for more information.\n",
+		cmd ? " " : "", cmd ? cmd : "");
+}
+
+static int usage_err(const char *cmd, const char *msg)
+{
+	errorf(CLI_EXIT_USAGE, "%s", msg);
+	try_help(cmd);
+	return CLI_EXIT_USAGE;
+}
+
+/* Report a failed API call and map its status to an exit status. */
+static int api_err(const we_device *dev, we_status s)
+{
+	const char *msg = dev ? we_last_error(dev) : "";
+	size_t n = strlen(msg);
+
+	if (n == 0)
+		return errorf(cli_exit_for_status(s), "%s", we_status_name(s));
+	fprintf(stderr, PROG ": %s%s", msg, msg[n - 1] == '\n' ? "" : "\n");
+	return cli_exit_for_status(s);
+}
+
+static int nomem(const char *what)
+{
+	return errorf(CLI_EXIT_LIMIT, "out of host memory (%s)", what);
+}
+
+/* A later error replaces success or a failed check, not another error. */
+static int worse(int rc, int next)
+{
+	return rc == CLI_EXIT_OK || rc == CLI_EXIT_CHECK ? (next ? next : rc)
+							  : rc;
+}
+
+/* ======================================================================
+ * Option scanning
+ * ====================================================================== */
+
+typedef struct opt_desc {
+	const char *lng;   /* "--name" */
+	char shrt;         /* 'o' for -o, or 0 */
+	int id;
+	bool has_value;
+} opt_desc;
+
+typedef struct scanner {
+	int argc;
+	char **argv;
+	int i;
+	bool only_positional;   /* after "--" */
+	const opt_desc *tab;
+	size_t ntab;
+} scanner;
+
+typedef enum scan_kind { SC_END, SC_POS, SC_OPT, SC_ERR } scan_kind;
+
+typedef struct scan_item {
+	int id;
+	const char *name;    /* option as written (for messages) */
+	const char *value;   /* option value or positional argument */
+} scan_item;
+
+static const opt_desc *find_long(const scanner *sc, const char *a,
+				 const char **inline_value)
+{
+	for (size_t i = 0; i < sc->ntab; i++) {
+		size_t n = strlen(sc->tab[i].lng);
+
+		if (strncmp(a, sc->tab[i].lng, n) != 0)
+			continue;
+		if (a[n] == '\0') {
+			*inline_value = NULL;
+			return &sc->tab[i];
+		}
+		if (a[n] == '=') {
+			*inline_value = a + n + 1;
+			return &sc->tab[i];
+		}
+	}
+	return NULL;
+}
+
+static const opt_desc *find_opt(const scanner *sc, const char *a,
+				const char **inline_value)
+{
+	if (a[1] == '-')
+		return find_long(sc, a, inline_value);
+	*inline_value = NULL;
+	for (size_t i = 0; i < sc->ntab; i++)
+		if (sc->tab[i].shrt && a[1] == sc->tab[i].shrt && a[2] == '\0')
+			return &sc->tab[i];
+	return NULL;
+}
+
+static scan_kind scan_next(scanner *sc, scan_item *it, cli_err *e)
+{
+	const char *a, *val;
+	const opt_desc *d;
+
+	if (sc->i >= sc->argc)
+		return SC_END;
+	a = sc->argv[sc->i++];
+	it->name = a;
+	if (sc->only_positional || a[0] != '-' || a[1] == '\0') {
+		it->value = a;
+		return SC_POS;
+	}
+	if (strcmp(a, "--") == 0) {
+		sc->only_positional = true;
+		return scan_next(sc, it, e);
+	}
+	d = find_opt(sc, a, &val);
+	if (!d) {
+		snprintf(e->msg, sizeof e->msg, "unknown option '%.60s'", a);
+		return SC_ERR;
+	}
+	it->id = d->id;
+	it->name = d->lng;
+	if (!d->has_value && val) {
+		snprintf(e->msg, sizeof e->msg, "option %s takes no value",
+			 d->lng);
+		return SC_ERR;
+	}
+	if (d->has_value && !val) {
+		if (sc->i >= sc->argc) {
+			snprintf(e->msg, sizeof e->msg, "option %s needs a value",
+				 d->lng);
+			return SC_ERR;
+		}
+		val = sc->argv[sc->i++];
+	}
+	it->value = val;
+	return SC_OPT;
+}
+
+static void scanner_init(scanner *sc, int argc, char **argv,
+			 const opt_desc *tab, size_t ntab)
+{
+	sc->argc = argc;
+	sc->argv = argv;
+	sc->i = 0;
+	sc->only_positional = false;
+	sc->tab = tab;
+	sc->ntab = ntab;
+}
+
+/* Store a single-valued option; giving one twice is an error. */
+static bool set_once(const char **slot, const scan_item *it, cli_err *e)
+{
+	if (*slot) {
+		snprintf(e->msg, sizeof e->msg, "option %s given more than once",
+			 it->name);
+		return false;
+	}
+	*slot = it->value;
+	return true;
+}
+
+static bool set_positional(const char **slot, const scan_item *it,
+			   cli_err *e)
+{
+	if (*slot) {
+		snprintf(e->msg, sizeof e->msg, "unexpected argument '%.60s'",
+			 it->value);
+		return false;
+	}
+	*slot = it->value;
+	return true;
+}
+
+/* ======================================================================
+ * Host files
+ * ====================================================================== */
+
+static const char *display_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+static int grow(uint8_t **buf, size_t *cap)
+{
+	size_t ncap = *cap ? *cap * 2 : READ_CHUNK;
+	uint8_t *nb;
+
+	if (ncap < *cap)
+		return ENOMEM;
+	nb = realloc(*buf, ncap);
+	if (!nb)
+		return ENOMEM;
+	*buf = nb;
+	*cap = ncap;
+	return 0;
+}
+
+/* Read all of f into a malloc'd, NUL-terminated buffer; 0 or an errno. */
+static int read_stream(FILE *f, uint8_t **data, size_t *len)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+	int err = 0;
+
+	for (;;) {
+		size_t want, got;
+
+		if (n + 1 >= cap && (err = grow(&buf, &cap)) != 0)
+			break;
+		want = cap - n - 1;
+		got = fread(buf + n, 1, want, f);
+		n += got;
+		if (got < want) {
+			if (ferror(f))
+				err = errno ? errno : EIO;
+			break;
+		}
+	}
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int read_file(const char *path, uint8_t **data, size_t *len)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	int err;
+
+	if (!f)
+		return errorf(CLI_EXIT_IO, "cannot open '%s': %s", path,
+			      strerror(errno));
+	errno = 0;
+	err = read_stream(f, data, len);
+	if (!is_stdin && fclose(f) != 0 && err == 0) {
+		err = errno ? errno : EIO;
+		free(*data);
+	}
+	if (err == ENOMEM)
+		return nomem(display_name(path));
+	if (err)
+		return errorf(CLI_EXIT_IO, "cannot read '%s': %s",
+			      display_name(path), strerror(err));
+	return CLI_EXIT_OK;
+}
+
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static int write_stdout(const void *data, size_t len)
+{
+	if (len && fwrite(data, 1, len, stdout) != len)
+		return errorf(CLI_EXIT_IO, "cannot write to stdout: %s",
+			      strerror(errno));
+	return CLI_EXIT_OK;
+}
+
+/* Write tmp completely and durably; on failure remove it. */
+static int write_temp(const char *tmp, const void *data, size_t len)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	int err;
+
+	if (fd < 0)
+		return errorf(CLI_EXIT_IO, "cannot create '%s': %s", tmp,
+			      strerror(errno));
+	if (write_all(fd, data, len) && fsync(fd) == 0) {
+		if (close(fd) == 0)
+			return CLI_EXIT_OK;
+		err = errno;
+	} else {
+		err = errno;
+		close(fd);
+	}
+	unlink(tmp);
+	return errorf(CLI_EXIT_IO, "cannot write '%s': %s", tmp,
+		      strerror(err ? err : EIO));
+}
+
+/* Devices, FIFOs and the like cannot be replaced: write them in place. */
+static int write_in_place(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return errorf(CLI_EXIT_IO, "cannot open '%s': %s", path,
+			      strerror(errno));
+	if (!write_all(fd, data, len)) {
+		err = errno ? errno : EIO;
+		close(fd);
+		return errorf(CLI_EXIT_IO, "cannot write '%s': %s", path,
+			      strerror(err));
+	}
+	if (close(fd) != 0)
+		return errorf(CLI_EXIT_IO, "cannot write '%s': %s", path,
+			      strerror(errno));
+	return CLI_EXIT_OK;
+}
+
+/* Write to the regular file path via path.tmp.PID, fsync and rename. */
+static int replace_file(const char *path, const void *data, size_t len)
+{
+	size_t n = strlen(path) + 32;
+	char *tmp = malloc(n);
+	int rc;
+
+	if (!tmp)
+		return nomem(path);
+	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	rc = write_temp(tmp, data, len);
+	if (rc == CLI_EXIT_OK && rename(tmp, path) != 0) {
+		rc = errorf(CLI_EXIT_IO, "cannot rename '%s' to '%s': %s", tmp,
+			    path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* Write path atomically ("-" = stdout).  A symbolic link is kept and
+ * its target replaced; a non-regular file is written in place. */
+static int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct stat st;
+	char *target;
+	int rc;
+
+	if (strcmp(path, "-") == 0)
+		return write_stdout(data, len);
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return replace_file(path, data, len);
+	if (!S_ISLNK(st.st_mode))
+		return write_in_place(path, data, len);
+	target = realpath(path, NULL);
+	if (!target)   /* dangling link: replace the link itself */
+		return replace_file(path, data, len);
+	rc = write_file_atomic(target, data, len);
+	free(target);
+	return rc;
+}
+
+/* ======================================================================
+ * Devices and modules
+ * ====================================================================== */
+
+static int create_device(uint64_t max_memory, unsigned threads,
+			 we_device **dev)
+{
+	we_device_config cfg;
+	we_status s;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.max_memory = max_memory;
+	cfg.threads = threads;
+	*dev = NULL;
+	s = we_device_create(&cfg, dev);
+	if (s != WE_OK)
+		return api_err(*dev, s);
+	return CLI_EXIT_OK;
+}
+
+static int load_module(we_device *dev, const char *path, we_module **mod)
+{
+	uint8_t *data;
+	size_t len;
+	we_status s;
+	int rc = read_file(path, &data, &len);
+
+	if (rc)
+		return rc;
+	*mod = NULL;
+	if (cli_is_binary_module(data, len))
+		s = we_module_load_binary(dev, data, len, mod);
+	else
+		s = we_module_load_text(dev, (const char *)data, len,
+					display_name(path), mod);
+	free(data);
+	return s == WE_OK ? CLI_EXIT_OK : api_err(dev, s);
+}
+
+static void print_kernel_names(FILE *f, const we_module *m)
+{
+	unsigned n = we_module_kernel_count(m);
+
+	for (unsigned i = 0; i < n; i++) {
+		const we_kernel_info *k = we_module_kernel(m, i);
+
+		fprintf(f, "%s%s", i ? ", " : "", k && k->name ? k->name : "?");
+	}
+}
+
+static void print_param_list(FILE *f, const we_kernel_info *k)
+{
+	if (k->nparams == 0)
+		fputs("no parameters", f);
+	for (unsigned i = 0; i < k->nparams; i++)
+		fprintf(f, "%s%s (%s)", i ? ", " : "", k->params[i].name,
+			cli_param_type_name(k->params[i].type));
+}
+
+static int select_kernel(const we_module *m, const char *path,
+			 const char *name, const we_kernel_info **out)
+{
+	unsigned n = we_module_kernel_count(m);
+
+	*out = name ? we_module_find_kernel(m, name)
+		    : n == 1 ? we_module_kernel(m, 0) : NULL;
+	if (*out)
+		return CLI_EXIT_OK;
+	if (n == 0)
+		return errorf(CLI_EXIT_LOAD, "%s defines no kernels",
+			      display_name(path));
+	fprintf(stderr, PROG ": ");
+	if (name)
+		fprintf(stderr, "%s has no kernel '%s'", display_name(path),
+			name);
+	else
+		fprintf(stderr, "%s defines %u kernels; choose one with --kernel",
+			display_name(path), n);
+	fputs(" (kernels: ", stderr);
+	print_kernel_names(stderr, m);
+	fputs(")\n", stderr);
+	return name ? CLI_EXIT_LOAD : CLI_EXIT_USAGE;
+}
+
+/* The CLI relies on the layout the library reports; check it. */
+static int check_kernel_info(const we_kernel_info *k)
+{
+	if (!k->name || (k->nparams && !k->params))
+		return errorf(CLI_EXIT_INTERNAL, "kernel info without %s",
+			      k->name ? "parameters" : "a name");
+	for (unsigned i = 0; i < k->nparams; i++) {
+		const we_param_info *p = &k->params[i];
+
+		if (!p->name || p->size != cli_param_type_size(p->type) ||
+		    (uint64_t)p->offset + p->size > k->param_bytes)
+			return errorf(CLI_EXIT_INTERNAL, "kernel %s: inconsistent "
+				      "layout of parameter %u", k->name, i);
+	}
+	return CLI_EXIT_OK;
+}
+
+/* ======================================================================
+ * run: options
+ * ====================================================================== */
+
+enum run_opt {
+	RO_KERNEL, RO_GRID, RO_BLOCK, RO_ARG, RO_OUT, RO_PRINT, RO_EXPECT,
+	RO_SHARED, RO_MAXINSN, RO_THREADS, RO_MAXMEM, RO_QUIET, RO_STATS,
+	RO_HELP
+};
+
+static const opt_desc run_table[] = {
+	{ "--kernel", 0, RO_KERNEL, true },
+	{ "--grid", 0, RO_GRID, true },
+	{ "--block", 0, RO_BLOCK, true },
+	{ "--arg", 0, RO_ARG, true },
+	{ "--out", 0, RO_OUT, true },
+	{ "--print", 0, RO_PRINT, true },
+	{ "--expect", 0, RO_EXPECT, true },
+	{ "--shared", 0, RO_SHARED, true },
+	{ "--max-instructions", 0, RO_MAXINSN, true },
+	{ "--threads", 0, RO_THREADS, true },
+	{ "--max-memory", 0, RO_MAXMEM, true },
+	{ "--quiet", 0, RO_QUIET, false },
+	{ "--stats", 0, RO_STATS, true },
+	{ "--help", 'h', RO_HELP, false },
+};
+
+typedef struct strlist { const char **v; size_t n; } strlist;
+
+typedef struct run_opts {
+	const char *file, *kernel, *grid, *block, *shared, *max_insns,
+		   *threads, *max_memory, *stats;
+	strlist args, outs, prints, expects;
+	bool quiet, help;
+} run_opts;
+
+/* Parsed --out, --print and --expect; slot = parameter index. */
+typedef struct out_req { cli_assign a; unsigned slot; } out_req;
+typedef struct print_req { cli_print p; unsigned slot; } print_req;
+typedef struct expect_req {
+	cli_assign a;
+	cli_spec spec;
+	unsigned slot;
+	uint8_t *data;       /* expected bytes */
+	uint64_t bytes;
+} expect_req;
+
+/* One per kernel parameter; buffer fields are used for pointers only. */
+typedef struct param_slot {
+	const char *value;   /* from --arg, NULL until bound */
+	cli_spec spec;
+	uint64_t bytes;
+	we_devptr ptr;
+	bool allocated;
+	uint8_t *result;     /* buffer contents after the run */
+} param_slot;
+
+typedef struct run_ctx {
+	run_opts o;
+	const char **lists;  /* storage of the four strlists */
+	we_dim3 grid, block;
+	uint64_t shared, max_insns, threads, max_memory;
+	bool json;
+	out_req *outs;
+	print_req *prints;
+	expect_req *expects;
+	we_device *dev;
+	we_module *mod;
+	const we_kernel_info *k;
+	param_slot *slots;
+	uint8_t *params;
+	we_launch_stats stats;
+} run_ctx;
+
+static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
+{
+	switch ((enum run_opt)it->id) {
+	case RO_KERNEL:  return set_once(&o->kernel, it, e);
+	case RO_GRID:    return set_once(&o->grid, it, e);
+	case RO_BLOCK:   return set_once(&o->block, it, e);
+	case RO_SHARED:  return set_once(&o->shared, it, e);
+	case RO_MAXINSN: return set_once(&o->max_insns, it, e);
+	case RO_THREADS: return set_once(&o->threads, it, e);
+	case RO_MAXMEM:  return set_once(&o->max_memory, it, e);
+	case RO_STATS:   return set_once(&o->stats, it, e);
+	case RO_ARG:     o->args.v[o->args.n++] = it->value; return true;
+	case RO_OUT:     o->outs.v[o->outs.n++] = it->value; return true;
+	case RO_PRINT:   o->prints.v[o->prints.n++] = it->value; return true;
+	case RO_EXPECT:  o->expects.v[o->expects.n++] = it->value; return true;
+	case RO_QUIET:   o->quiet = true; return true;
+	case RO_HELP:    o->help = true; return true;
+	}
+	return true;
+}
+
+static int run_scan(run_ctx *c, int argc, char **argv)
+{
+	size_t cap = (size_t)argc;
+	scanner sc;
+	scan_item it;
+	scan_kind k;
+	cli_err e;
+
+	c->lists = calloc(4 * cap + 1, sizeof *c->lists);
+	if (!c->lists)
+		return nomem("arguments");
+	c->o.args.v = c->lists;
+	c->o.outs.v = c->lists + cap;
+	c->o.prints.v = c->lists + 2 * cap;
+	c->o.expects.v = c->lists + 3 * cap;
+	scanner_init(&sc, argc, argv, run_table,
+		     sizeof run_table / sizeof run_table[0]);
+	while ((k = scan_next(&sc, &it, &e)) != SC_END && !c->o.help) {
+		if (k == SC_ERR ||
+		    (k == SC_POS && !set_positional(&c->o.file, &it, &e)) ||
+		    (k == SC_OPT && !run_take_opt(&c->o, &it, &e)))
+			return usage_err("run", e.msg);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int opt_err(const char *opt, const cli_err *e)
+{
+	char msg[sizeof e->msg + 64];
+
+	snprintf(msg, sizeof msg, "%s: %s", opt, e->msg);
+	return usage_err("run", msg);
+}
+
+/* Usage error about one of the repeatable NAME=... options. */
+static int req_err(const char *opt, const char *text, const cli_err *e)
+{
+	char msg[sizeof e->msg + 160];
+
+	snprintf(msg, sizeof msg, "%s %.120s: %s", opt, text, e->msg);
+	return usage_err("run", msg);
+}
+
+static bool parse_u64_opt(const char *s, uint64_t max, uint64_t *out,
+			  cli_err *e)
+{
+	if (!cli_parse_u64(s, strlen(s), out, e))
+		return false;
+	if (*out <= max)
+		return true;
+	snprintf(e->msg, sizeof e->msg, "%" PRIu64 " is too large (max %"
+		 PRIu64 ")", *out, max);
+	return false;
+}
+
+static int run_check_dims(run_ctx *c)
+{
+	cli_err e;
+
+	if (!c->o.grid)
+		return usage_err("run", "missing --grid X[,Y,Z]");
+	if (!c->o.block)
+		return usage_err("run", "missing --block X[,Y,Z]");
+	if (!cli_parse_dim3(c->o.grid, &c->grid, &e) ||
+	    !cli_check_grid(&c->grid, &e))
+		return opt_err("--grid", &e);
+	if (!cli_parse_dim3(c->o.block, &c->block, &e) ||
+	    !cli_check_block(&c->block, &e))
+		return opt_err("--block", &e);
+	return CLI_EXIT_OK;
+}
+
+static int run_check_shared(run_ctx *c)
+{
+	cli_err e;
+
+	if (!c->o.shared)
+		return CLI_EXIT_OK;
+	if (!cli_parse_size(c->o.shared, &c->shared, &e))
+		return opt_err("--shared", &e);
+	if (c->shared > UINT32_MAX) {
+		snprintf(e.msg, sizeof e.msg, "at most %" PRIu32 " bytes",
+			 UINT32_MAX);
+		return opt_err("--shared", &e);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int run_check_numbers(run_ctx *c)
+{
+	cli_err e;
+	int rc = run_check_shared(c);
+
+	if (rc)
+		return rc;
+	if (c->o.max_insns &&
+	    !parse_u64_opt(c->o.max_insns, UINT64_MAX, &c->max_insns, &e))
+		return opt_err("--max-instructions", &e);
+	if (c->o.threads &&
+	    !parse_u64_opt(c->o.threads, UINT_MAX, &c->threads, &e))
+		return opt_err("--threads", &e);
+	if (c->o.max_memory &&
+	    !cli_parse_size(c->o.max_memory, &c->max_memory, &e))
+		return opt_err("--max-memory", &e);
+	if (c->o.stats && strcmp(c->o.stats, "json") != 0)
+		return usage_err("run", "--stats: the only format is 'json'");
+	c->json = c->o.stats != NULL;
+	return CLI_EXIT_OK;
+}
+
+static void *calloc_n(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+static int run_parse_requests(run_ctx *c)
+{
+	cli_err e;
+
+	c->outs = calloc_n(c->o.outs.n, sizeof *c->outs);
+	c->prints = calloc_n(c->o.prints.n, sizeof *c->prints);
+	c->expects = calloc_n(c->o.expects.n, sizeof *c->expects);
+	if (!c->outs || !c->prints || !c->expects)
+		return nomem("arguments");
+	for (size_t i = 0; i < c->o.outs.n; i++)
+		if (!cli_parse_assign(c->o.outs.v[i], &c->outs[i].a, &e))
+			return opt_err("--out", &e);
+	for (size_t i = 0; i < c->o.prints.n; i++)
+		if (!cli_parse_print(c->o.prints.v[i], &c->prints[i].p, &e))
+			return req_err("--print", c->o.prints.v[i], &e);
+	for (size_t i = 0; i < c->o.expects.n; i++) {
+		expect_req *x = &c->expects[i];
+
+		if (!cli_parse_assign(c->o.expects.v[i], &x->a, &e))
+			return opt_err("--expect", &e);
+		if (!cli_parse_spec(x->a.value, true, &x->spec, &e))
+			return req_err("--expect", c->o.expects.v[i], &e);
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Standard input can feed FILE or one @- spec, not several. */
+static int run_check_stdin(const run_ctx *c)
+{
+	unsigned uses = strcmp(c->o.file, "-") == 0;
+	cli_assign a;
+	cli_err e;
+
+	for (size_t i = 0; i < c->o.args.n; i++)
+		if (cli_parse_assign(c->o.args.v[i], &a, &e) &&
+		    strcmp(a.value, "@-") == 0)
+			uses++;
+	for (size_t i = 0; i < c->o.expects.n; i++)
+		if (c->expects[i].spec.kind == CLI_SPEC_FILE &&
+		    strcmp(c->expects[i].spec.path, "-") == 0)
+			uses++;
+	if (uses > 1)
+		return usage_err("run", "standard input ('-') can be read "
+				 "only once");
+	return CLI_EXIT_OK;
+}
+
+static int run_options(run_ctx *c, int argc, char **argv)
+{
+	int rc = run_scan(c, argc, argv);
+
+	if (rc || c->o.help)
+		return rc;
+	if (!c->o.file)
+		return usage_err("run", "missing FILE");
+	if ((rc = run_check_dims(c)) != 0 ||
+	    (rc = run_check_numbers(c)) != 0 ||
+	    (rc = run_parse_requests(c)) != 0)
+		return rc;
+	return run_check_stdin(c);
+}
+
+/* ======================================================================
+ * run: kernel parameters
+ * ====================================================================== */
+
+static int param_err(const run_ctx *c, const char *opt, const char *text,
+		     const char *fmt, ...) CLI_PRINTF(4, 5);
+
+/* Usage error about a parameter, followed by the kernel's list. */
+static int param_err(const run_ctx *c, const char *opt, const char *text,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	if (opt)
+		fprintf(stderr, "%s %.80s: ", opt, text);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n" PROG ": kernel %s takes: ", c->k->name);
+	print_param_list(stderr, c->k);
+	fputc('\n', stderr);
+	try_help("run");
+	return CLI_EXIT_USAGE;
+}
+
+static unsigned find_param(const we_kernel_info *k, const char *name,
+			   size_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < k->nparams; i++)
+		if (cli_name_eq(name, n, k->params[i].name))
+			break;
+	return i;
+}
+
+static int bind_pointer(run_ctx *c, unsigned i, const char *text)
+{
+	param_slot *s = &c->slots[i];
+	const we_param_info *p = &c->k->params[i];
+	cli_err e;
+
+	if (cli_parse_spec(s->value, false, &s->spec, &e))
+		return CLI_EXIT_OK;
+	if (cli_looks_like_number(s->value))
+		return param_err(c, "--arg", text, "parameter '%s' is a "
+				 "pointer: give a buffer spec (@FILE, "
+				 "zeros:BYTES, fill:..., iota:..., random:...), "
+				 "not a number", p->name);
+	return param_err(c, "--arg", text, "%s", e.msg);
+}
+
+static int bind_scalar(run_ctx *c, unsigned i, const char *text)
+{
+	const we_param_info *p = &c->k->params[i];
+	uint8_t bytes[8];
+	cli_err e;
+
+	if (cli_looks_like_spec(c->slots[i].value))
+		return param_err(c, "--arg", text, "parameter '%s' is a "
+				 "scalar (%s), not a buffer", p->name,
+				 cli_param_type_name(p->type));
+	if (!cli_parse_scalar(p->type, c->slots[i].value, bytes, &e))
+		return param_err(c, "--arg", text, "%s", e.msg);
+	memcpy(c->params + p->offset, bytes, p->size);
+	return CLI_EXIT_OK;
+}
+
+static int bind_arg(run_ctx *c, const char *text)
+{
+	cli_assign a;
+	cli_err e;
+	unsigned i;
+
+	if (!cli_parse_assign(text, &a, &e))
+		return opt_err("--arg", &e);
+	i = find_param(c->k, a.name, a.namelen);
+	if (i == c->k->nparams)
+		return param_err(c, "--arg", text, "kernel %s has no "
+				 "parameter '%.*s'", c->k->name,
+				 (int)(a.namelen > 80 ? 80 : a.namelen), a.name);
+	if (c->slots[i].value)
+		return param_err(c, "--arg", text, "parameter '%s' is given "
+				 "more than once", c->k->params[i].name);
+	c->slots[i].value = a.value;
+	if (c->k->params[i].type == WE_PARAM_PTR)
+		return bind_pointer(c, i, text);
+	return bind_scalar(c, i, text);
+}
+
+static int run_bind_args(run_ctx *c)
+{
+	int rc;
+
+	c->slots = calloc_n(c->k->nparams, sizeof *c->slots);
+	c->params = calloc_n(c->k->param_bytes, 1);
+	if (!c->slots || !c->params)
+		return nomem("parameters");
+	for (size_t i = 0; i < c->o.args.n; i++)
+		if ((rc = bind_arg(c, c->o.args.v[i])) != 0)
+			return rc;
+	for (unsigned i = 0; i < c->k->nparams; i++)
+		if (!c->slots[i].value)
+			return param_err(c, NULL, NULL, "missing --arg for "
+					 "parameter '%s' (%s)",
+					 c->k->params[i].name,
+					 cli_param_type_name(c->k->params[i].type));
+	return CLI_EXIT_OK;
+}
+
+/* Resolve NAME of --out/--print/--expect to a pointer parameter. */
+static int buffer_slot(const run_ctx *c, const char *opt, const char *text,
+		       const char *name, size_t n, unsigned *slot)
+{
+	unsigned i = find_param(c->k, name, n);
+
+	if (i == c->k->nparams || c->k->params[i].type != WE_PARAM_PTR)
+		return param_err(c, opt, text, "'%.*s' is not a pointer "
+				 "parameter of kernel %s",
+				 (int)(n > 80 ? 80 : n), name, c->k->name);
+	*slot = i;
+	return CLI_EXIT_OK;
+}
+
+static int run_bind_requests(run_ctx *c)
+{
+	int rc;
+
+	for (size_t i = 0; i < c->o.outs.n; i++)
+		if ((rc = buffer_slot(c, "--out", c->o.outs.v[i],
+				      c->outs[i].a.name, c->outs[i].a.namelen,
+				      &c->outs[i].slot)) != 0)
+			return rc;
+	for (size_t i = 0; i < c->o.prints.n; i++)
+		if ((rc = buffer_slot(c, "--print", c->o.prints.v[i],
+				      c->prints[i].p.name,
+				      c->prints[i].p.namelen,
+				      &c->prints[i].slot)) != 0)
+			return rc;
+	for (size_t i = 0; i < c->o.expects.n; i++)
+		if ((rc = buffer_slot(c, "--expect", c->o.expects.v[i],
+				      c->expects[i].a.name,
+				      c->expects[i].a.namelen,
+				      &c->expects[i].slot)) != 0)
+			return rc;
+	return CLI_EXIT_OK;
+}
+
+/* ======================================================================
+ * run: buffers
+ * ====================================================================== */
+
+/* Copy host (or, when NULL, the generated spec) into the buffer. */
+static int fill_buffer(run_ctx *c, param_slot *s, const uint8_t *host)
+{
+	uint8_t *gen = NULL;
+	we_status st;
+
+	if (s->bytes == 0)
+		return CLI_EXIT_OK;
+	if (!host && s->spec.kind == CLI_SPEC_ZEROS) {
+		st = we_memset(c->dev, s->ptr, 0, (size_t)s->bytes);
+		return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
+	}
+	if (!host) {
+		gen = malloc((size_t)s->bytes);
+		if (!gen)
+			return nomem("buffer contents");
+		cli_spec_generate(&s->spec, gen);
+		host = gen;
+	}
+	st = we_memcpy_htod(c->dev, s->ptr, host, (size_t)s->bytes);
+	free(gen);
+	return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
+}
+
+static int make_buffer(run_ctx *c, unsigned i)
+{
+	param_slot *s = &c->slots[i];
+	uint8_t *host = NULL;
+	size_t len = 0;
+	cli_value v;
+	we_status st;
+	int rc;
+
+	if (s->spec.kind == CLI_SPEC_FILE &&
+	    (rc = read_file(s->spec.path, &host, &len)) != 0)
+		return rc;
+	s->bytes = s->spec.kind == CLI_SPEC_FILE ? len : s->spec.bytes;
+	st = we_malloc(c->dev, s->bytes ? (size_t)s->bytes : 1, &s->ptr);
+	if (st != WE_OK) {
+		free(host);
+		return api_err(c->dev, st);
+	}
+	s->allocated = true;
+	rc = fill_buffer(c, s, host);
+	free(host);
+	v.u = s->ptr;
+	cli_store_elem(CLI_U64, c->params + c->k->params[i].offset, v);
+	return rc;
+}
+
+static int run_make_buffers(run_ctx *c)
+{
+	int rc;
+
+	for (unsigned i = 0; i < c->k->nparams; i++)
+		if (c->k->params[i].type == WE_PARAM_PTR &&
+		    (rc = make_buffer(c, i)) != 0)
+			return rc;
+	return CLI_EXIT_OK;
+}
+
+static int check_print(run_ctx *c, print_req *r, const char *text)
+{
+	uint64_t size = cli_elem_size(r->p.type);
+	uint64_t avail = c->slots[r->slot].bytes / size;
+
+	if (!r->p.has_count) {
+		r->p.count = avail;
+		return CLI_EXIT_OK;
+	}
+	if (r->p.count <= avail)
+		return CLI_EXIT_OK;
+	return param_err(c, "--print", text, "buffer '%s' holds %" PRIu64
+			 " bytes, only %" PRIu64 " %s elements",
+			 c->k->params[r->slot].name, c->slots[r->slot].bytes,
+			 avail, cli_elem_type_name(r->p.type));
+}
+
+static int load_expected(expect_req *x)
+{
+	size_t len;
+	int rc;
+
+	if (x->spec.kind == CLI_SPEC_FILE) {
+		rc = read_file(x->spec.path, &x->data, &len);
+		x->bytes = len;
+		x->spec.count = len;
+		return rc;
+	}
+	x->bytes = x->spec.bytes;
+	x->data = malloc(x->bytes ? (size_t)x->bytes : 1);
+	if (!x->data)
+		return nomem("expected data");
+	cli_spec_generate(&x->spec, x->data);
+	return CLI_EXIT_OK;
+}
+
+static int check_expect(run_ctx *c, expect_req *x, const char *text)
+{
+	uint64_t have = c->slots[x->slot].bytes;
+	int rc = load_expected(x);
+
+	if (rc)
+		return rc;
+	if (x->bytes <= have)
+		return CLI_EXIT_OK;
+	return param_err(c, "--expect", text, "expected data has %" PRIu64
+			 " bytes but buffer '%s' holds only %" PRIu64,
+			 x->bytes, c->k->params[x->slot].name, have);
+}
+
+static int run_prepare_checks(run_ctx *c)
+{
+	int rc;
+
+	for (size_t i = 0; i < c->o.prints.n; i++)
+		if ((rc = check_print(c, &c->prints[i], c->o.prints.v[i])) != 0)
+			return rc;
+	for (size_t i = 0; i < c->o.expects.n; i++)
+		if ((rc = check_expect(c, &c->expects[i],
+				       c->o.expects.v[i])) != 0)
+			return rc;
+	return CLI_EXIT_OK;
+}
+
+/* ======================================================================
+ * run: launch and results
+ * ====================================================================== */
+
+static int run_launch(run_ctx *c)
+{
+	we_launch_config cfg;
+	we_status st;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.grid = c->grid;
+	cfg.block = c->block;
+	cfg.dynamic_shared = (uint32_t)c->shared;
+	cfg.max_instructions = c->max_insns;
+	cfg.threads = (unsigned)c->threads;
+	memset(&c->stats, 0, sizeof c->stats);
+	st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params,
+		       c->k->param_bytes, &c->stats);
+	return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
+}
+
+static double rate(uint64_t n, double seconds)
+{
+	return seconds > 0 ? (double)n / seconds : 0.0;
+}
+
+static void print_summary(const run_ctx *c)
+{
+	const we_launch_stats *s = &c->stats;
+
+	fprintf(stderr, PROG ": kernel %s, grid %" PRIu32 ",%" PRIu32 ",%"
+		PRIu32 ", block %" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n",
+		c->k->name, c->grid.x, c->grid.y, c->grid.z, c->block.x,
+		c->block.y, c->block.z);
+	fprintf(stderr, PROG ": %" PRIu64 " CTAs, %" PRIu64
+		" warp-instructions, %" PRIu64 " thread-instructions, %"
+		PRIu64 " barriers\n", s->ctas, s->warp_insns, s->thread_insns,
+		s->barriers);
+	fprintf(stderr, PROG ": %.6f s, %.1f CTAs/s, %.1f warp-instr/s\n",
+		s->seconds, rate(s->ctas, s->seconds),
+		rate(s->warp_insns, s->seconds));
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void json_number(const char *key, double v, bool valid)
+{
+	if (valid && isfinite(v))
+		printf(",\"%s\":%.9g", key, v);
+	else
+		printf(",\"%s\":null", key);
+}
+
+static void print_json(const run_ctx *c)
+{
+	const we_launch_stats *s = &c->stats;
+	bool timed = s->seconds > 0;
+
+	fputs("{\"kernel\":", stdout);
+	json_string(c->k->name);
+	printf(",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
+	       c->grid.x, c->grid.y, c->grid.z);
+	printf(",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
+	       c->block.x, c->block.y, c->block.z);
+	printf(",\"ctas\":%" PRIu64 ",\"warp_instructions\":%" PRIu64
+	       ",\"thread_instructions\":%" PRIu64 ",\"barriers\":%" PRIu64,
+	       s->ctas, s->warp_insns, s->thread_insns, s->barriers);
+	json_number("seconds", s->seconds, true);
+	json_number("ctas_per_second", rate(s->ctas, s->seconds), timed);
+	json_number("warp_instructions_per_second",
+		    rate(s->warp_insns, s->seconds), timed);
+	fputs("}\n", stdout);
+}
+
+/* Read a buffer back once; later requests reuse the copy. */
+static int fetch_result(run_ctx *c, unsigned i)
+{
+	param_slot *s = &c->slots[i];
+	we_status st;
+
+	if (s->result)
+		return CLI_EXIT_OK;
+	s->result = malloc(s->bytes ? (size_t)s->bytes : 1);
+	if (!s->result)
+		return nomem("buffer read-back");
+	if (s->bytes == 0)
+		return CLI_EXIT_OK;
+	st = we_memcpy_dtoh(c->dev, s->result, s->ptr, (size_t)s->bytes);
+	if (st == WE_OK)
+		return CLI_EXIT_OK;
+	free(s->result);
+	s->result = NULL;
+	return api_err(c->dev, st);
+}
+
+static int write_out(run_ctx *c, const out_req *r)
+{
+	int rc = fetch_result(c, r->slot);
+
+	if (rc)
+		return rc;
+	return write_file_atomic(r->a.value, c->slots[r->slot].result,
+				 (size_t)c->slots[r->slot].bytes);
+}
+
+static void print_values(const print_req *r, const uint8_t *p)
+{
+	size_t size = cli_elem_size(r->p.type);
+	bool rows = r->p.count > PRINT_COLUMN_MIN;
+	char buf[VALUE_TEXT];
+
+	printf("# %.*s: %" PRIu64 " x %s\n", (int)r->p.namelen, r->p.name,
+	       r->p.count, cli_elem_type_name(r->p.type));
+	for (uint64_t i = 0; i < r->p.count; i++) {
+		cli_format_elem(r->p.type, cli_load_elem(r->p.type, p + i * size),
+				buf, sizeof buf);
+		if (!rows)
+			printf("%s\n", buf);
+		else if (i % PRINT_PER_ROW == 0)
+			printf("%s%8" PRIu64 ": %s", i ? "\n" : "", i, buf);
+		else
+			printf(" %s", buf);
+	}
+	if (rows)
+		putchar('\n');
+}
+
+static int print_buffer(run_ctx *c, const print_req *r)
+{
+	int rc = fetch_result(c, r->slot);
+
+	if (rc == CLI_EXIT_OK)
+		print_values(r, c->slots[r->slot].result);
+	return rc;
+}
+
+static void report_mismatches(const expect_req *x, const cli_mismatch *m,
+			      uint64_t bad, uint64_t count)
+{
+	char got[VALUE_TEXT], exp[VALUE_TEXT];
+	uint64_t shown = bad < MISMATCHES_SHOWN ? bad : MISMATCHES_SHOWN;
+
+	printf("check %.*s: FAILED, %" PRIu64 " of %" PRIu64
+	       " elements differ\n", (int)x->a.namelen, x->a.name, bad, count);
+	for (uint64_t i = 0; i < shown; i++) {
+		cli_format_elem(x->spec.type, m[i].got, got, sizeof got);
+		cli_format_elem(x->spec.type, m[i].exp, exp, sizeof exp);
+		printf("  [%" PRIu64 "] got %s, expected %s\n", m[i].index,
+		       got, exp);
+	}
+	if (bad > shown)
+		printf("  ... and %" PRIu64 " more\n", bad - shown);
+}
+
+static int check_buffer(run_ctx *c, const expect_req *x)
+{
+	cli_mismatch m[MISMATCHES_SHOWN];
+	uint64_t count = x->bytes / cli_elem_size(x->spec.type), bad;
+	int rc = fetch_result(c, x->slot);
+
+	if (rc)
+		return rc;
+	bad = cli_compare(x->spec.type, c->slots[x->slot].result, x->data,
+			  count, x->spec.tol, m, MISMATCHES_SHOWN);
+	if (bad == 0) {
+		printf("check %.*s: OK (%" PRIu64 " elements)\n",
+		       (int)x->a.namelen, x->a.name, count);
+		return CLI_EXIT_OK;
+	}
+	report_mismatches(x, m, bad, count);
+	return CLI_EXIT_CHECK;
+}
+
+static int run_results(run_ctx *c)
+{
+	int rc = CLI_EXIT_OK;
+
+	if (!c->o.quiet)
+		print_summary(c);
+	for (size_t i = 0; i < c->o.outs.n; i++)
+		rc = worse(rc, write_out(c, &c->outs[i]));
+	for (size_t i = 0; i < c->o.prints.n; i++)
+		rc = worse(rc, print_buffer(c, &c->prints[i]));
+	for (size_t i = 0; i < c->o.expects.n; i++)
+		rc = worse(rc, check_buffer(c, &c->expects[i]));
+	if (c->json)
+		print_json(c);
+	return rc;
+}
+
+/* ======================================================================
+ * run
+ * ====================================================================== */
+
+static int run_free(run_ctx *c, int rc)
+{
+	for (unsigned i = 0; c->slots && i < c->k->nparams; i++) {
+		we_status st = c->slots[i].allocated
+			       ? we_free(c->dev, c->slots[i].ptr) : WE_OK;
+
+		if (st != WE_OK)
+			rc = worse(rc, api_err(c->dev, st));
+		free(c->slots[i].result);
+	}
+	for (size_t i = 0; c->expects && i < c->o.expects.n; i++)
+		free(c->expects[i].data);
+	free(c->slots);
+	free(c->params);
+	free(c->outs);
+	free(c->prints);
+	free(c->expects);
+	free(c->lists);
+	we_module_destroy(c->mod);
+	we_device_destroy(c->dev);
+	return rc;
+}
+
+static int run_setup(run_ctx *c)
+{
+	int rc;
+
+	if ((rc = create_device(c->max_memory, (unsigned)c->threads,
+				&c->dev)) != 0 ||
+	    (rc = load_module(c->dev, c->o.file, &c->mod)) != 0 ||
+	    (rc = select_kernel(c->mod, c->o.file, c->o.kernel, &c->k)) != 0 ||
+	    (rc = check_kernel_info(c->k)) != 0 ||
+	    (rc = run_bind_args(c)) != 0 ||
+	    (rc = run_bind_requests(c)) != 0 ||
+	    (rc = run_make_buffers(c)) != 0)
+		return rc;
+	return run_prepare_checks(c);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	run_ctx c;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	rc = run_options(&c, argc, argv);
+	if (rc == CLI_EXIT_OK && c.o.help)
+		fputs(help_run, stdout);
+	else if (rc == CLI_EXIT_OK && (rc = run_setup(&c)) == CLI_EXIT_OK &&
+		 (rc = run_launch(&c)) == CLI_EXIT_OK)
+		rc = run_results(&c);
+	return run_free(&c, rc);
+}
+
+/* ======================================================================
+ * asm, disasm, info
+ * ====================================================================== */
+
+enum file_opt { FO_OUTPUT, FO_HELP };
+
+static const opt_desc asm_table[] = {
+	{ "--output", 'o', FO_OUTPUT, true },
+	{ "--help", 'h', FO_HELP, false },
+};
+
+static const opt_desc help_table[] = {
+	{ "--help", 'h', FO_HELP, false },
+};
+
+typedef struct file_opts {
+	const char *file, *output;
+	bool help;
+} file_opts;
+
+/* Scan "FILE [-o OUT] [--help]" style arguments. */
+static int scan_file_opts(const char *cmd, int argc, char **argv,
+			  const opt_desc *tab, size_t ntab, file_opts *fo)
+{
+	scanner sc;
+	scan_item it;
+	scan_kind k;
+	cli_err e;
+
+	memset(fo, 0, sizeof *fo);
+	scanner_init(&sc, argc, argv, tab, ntab);
+	while ((k = scan_next(&sc, &it, &e)) != SC_END && !fo->help) {
+		bool ok = k != SC_ERR;
+
+		if (k == SC_POS)
+			ok = set_positional(&fo->file, &it, &e);
+		else if (k == SC_OPT && it.id == FO_OUTPUT)
+			ok = set_once(&fo->output, &it, &e);
+		else if (k == SC_OPT)
+			fo->help = true;
+		if (!ok)
+			return usage_err(cmd, e.msg);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int open_module(const char *file, we_device **dev, we_module **mod)
+{
+	int rc = create_device(0, 0, dev);
+
+	return rc ? rc : load_module(*dev, file, mod);
+}
+
+static int assemble(const char *file, const char *output)
+{
+	we_device *dev = NULL;
+	we_module *mod = NULL;
+	void *image = NULL;
+	size_t len = 0;
+	we_status st;
+	int rc = open_module(file, &dev, &mod);
+
+	if (rc == CLI_EXIT_OK) {
+		st = we_module_save_binary(mod, &image, &len);
+		rc = st == WE_OK ? write_file_atomic(output, image, len)
+				 : api_err(dev, st);
+	}
+	free(image);
+	we_module_destroy(mod);
+	we_device_destroy(dev);
+	return rc;
+}
+
+static int cmd_asm(int argc, char **argv)
+{
+	file_opts fo;
+	int rc = scan_file_opts("asm", argc, argv, asm_table,
+				sizeof asm_table / sizeof asm_table[0], &fo);
+
+	if (rc || fo.help) {
+		if (fo.help && !rc)
+			fputs(help_asm, stdout);
+		return rc;
+	}
+	if (!fo.file)
+		return usage_err("asm", "missing FILE");
+	if (!fo.output)
+		return usage_err("asm", "missing -o OUT");
+	return assemble(fo.file, fo.output);
+}
+
+static int cmd_disasm(int argc, char **argv)
+{
+	we_device *dev = NULL;
+	we_module *mod = NULL;
+	char *text = NULL;
+	we_status st;
+	file_opts fo;
+	int rc = scan_file_opts("disasm", argc, argv, help_table, 1, &fo);
+
+	if (rc || fo.help) {
+		if (fo.help && !rc)
+			fputs(help_disasm, stdout);
+		return rc;
+	}
+	if (!fo.file)
+		return usage_err("disasm", "missing FILE");
+	rc = open_module(fo.file, &dev, &mod);
+	if (rc == CLI_EXIT_OK) {
+		st = we_module_disassemble(mod, &text);
+		rc = st == WE_OK ? write_stdout(text, strlen(text))
+				 : api_err(dev, st);
+	}
+	free(text);
+	we_module_destroy(mod);
+	we_device_destroy(dev);
+	return rc;
+}
+
+static void print_limits(void)
+{
+	printf(PROG " %s\n\n", WE_VERSION_STRING);
+	printf("Launch limits:\n");
+	printf("  grid             x 1..%" PRIu32 ", y 1..%" PRIu32
+	       ", z 1..%" PRIu32 " CTAs\n", CLI_GRID_X_MAX, CLI_GRID_YZ_MAX,
+	       CLI_GRID_YZ_MAX);
+	printf("  block            x 1..%" PRIu32 ", y 1..%" PRIu32
+	       ", z 1..%" PRIu32 ", at most %" PRIu32 " threads\n",
+	       CLI_BLOCK_XY_MAX, CLI_BLOCK_XY_MAX, CLI_BLOCK_Z_MAX,
+	       CLI_BLOCK_THREADS_MAX);
+	printf("Parameter types:   u32 s32 f32 u64 ptr\n");
+	printf("Buffer types:      u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n");
+}
+
+static void print_kernel(const we_kernel_info *k)
+{
+	printf("  kernel %s (dialect %s)\n", k->name,
+	       k->dialect ? k->dialect : "?");
+	printf("    instructions %" PRIu32 ", registers %" PRIu32
+	       ", shared %" PRIu32 " bytes, local %" PRIu32
+	       " bytes/thread\n", k->ninsns, k->nregs, k->shared_bytes,
+	       k->local_bytes);
+	printf("    parameters (%" PRIu32 " bytes):", k->param_bytes);
+	if (k->nparams == 0)
+		printf(" none");
+	for (unsigned i = 0; i < k->nparams; i++)
+		printf("%s %s %s @%" PRIu32, i ? "," : "", k->params[i].name,
+		       cli_param_type_name(k->params[i].type),
+		       k->params[i].offset);
+	putchar('\n');
+}
+
+static int print_module(const char *file)
+{
+	we_device *dev = NULL;
+	we_module *mod = NULL;
+	int rc = open_module(file, &dev, &mod);
+
+	if (rc == CLI_EXIT_OK) {
+		unsigned n = we_module_kernel_count(mod);
+
+		printf("\nModule %s: %u kernel%s\n", display_name(file), n,
+		       n == 1 ? "" : "s");
+		for (unsigned i = 0; i < n; i++)
+			print_kernel(we_module_kernel(mod, i));
+	}
+	we_module_destroy(mod);
+	we_device_destroy(dev);
+	return rc;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	file_opts fo;
+	int rc = scan_file_opts("info", argc, argv, help_table, 1, &fo);
+
+	if (rc || fo.help) {
+		if (fo.help && !rc)
+			fputs(help_info, stdout);
+		return rc;
+	}
+	print_limits();
+	return fo.file ? print_module(fo.file) : CLI_EXIT_OK;
+}
+
+/* ======================================================================
+ * main
+ * ====================================================================== */
+
+typedef struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} command;
+
+static const command commands[] = {
+	{ "run", cmd_run, help_run },
+	{ "asm", cmd_asm, help_asm },
+	{ "disasm", cmd_disasm, help_disasm },
+	{ "info", cmd_info, help_info },
+};
+
+static const command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	errorf(CLI_EXIT_USAGE, "unknown command '%.60s'", name);
+	try_help(NULL);
+	return CLI_EXIT_USAGE;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const command *c;
+
+	if (argc == 0) {
+		fputs(help_main, stdout);
+		return CLI_EXIT_OK;
+	}
+	if (argc > 1)
+		return usage_err(NULL, "help takes at most one COMMAND");
+	c = find_command(argv[0]);
+	if (!c)
+		return unknown_command(argv[0]);
+	fputs(c->help, stdout);
+	return CLI_EXIT_OK;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const char *name;
+	const command *c;
+
+	if (argc < 2)
+		return usage_err(NULL, "missing COMMAND");
+	name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+	    strcmp(name, "help") == 0)
+		return cmd_help(argc - 2, argv + 2);
+	if (strcmp(name, "--version") == 0) {
+		printf(PROG " %s\n", WE_VERSION_STRING);
+		return CLI_EXIT_OK;
+	}
+	c = find_command(name);
+	return c ? c->fn(argc - 2, argv + 2) : unknown_command(name);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		errorf(CLI_EXIT_IO, "cannot write to stdout: %s",
+		       strerror(errno ? errno : EIO));
+		rc = worse(rc, CLI_EXIT_IO);
+	}
+	return rc;
+}

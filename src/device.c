@@ -1,0 +1,203 @@
+/* device.c — devices, global memory, error messages. */
+#define _POSIX_C_SOURCE 200809L
+#include "device.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *we_status_name(we_status s)
+{
+	switch (s) {
+	case WE_OK: return "success";
+	case WE_ERR_INVALID: return "invalid argument";
+	case WE_ERR_NOMEM: return "out of memory";
+	case WE_ERR_ASM: return "assembly error";
+	case WE_ERR_LOAD: return "load error";
+	case WE_ERR_EXCEPTION: return "runtime exception";
+	case WE_ERR_DEADLOCK: return "deadlock";
+	case WE_ERR_IO: return "I/O error";
+	case WE_ERR_LIMIT: return "limit exceeded";
+	case WE_ERR_TIMEOUT: return "watchdog timeout";
+	case WE_ERR_INTERNAL: return "internal error";
+	}
+	return "unknown status";
+}
+
+void dev_error_take(struct we_device *d, char *msg)
+{
+	free(d->err);
+	d->err = msg;
+}
+
+void dev_error(struct we_device *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (m) {
+		va_start(ap, fmt);
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	dev_error_take(d, m);
+}
+
+const char *we_last_error(const we_device *dev)
+{
+	return dev && dev->err ? dev->err : "";
+}
+
+we_status we_device_create(const we_device_config *cfg, we_device **out)
+{
+	if (!out)
+		return WE_ERR_INVALID;
+	*out = NULL;
+	we_device *d = calloc(1, sizeof *d);
+	if (!d)
+		return WE_ERR_NOMEM;
+	d->max_memory = cfg && cfg->max_memory ? cfg->max_memory : WE_DEFAULT_MAX_MEMORY;
+	d->next_base = WE_GMEM_BASE;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	d->threads = cfg && cfg->threads ? cfg->threads : (n > 0 ? (unsigned)n : 1u);
+	*out = d;
+	return WE_OK;
+}
+
+void we_device_destroy(we_device *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < d->nallocs; i++)
+		free(d->allocs[i].host);
+	free(d->allocs);
+	free(d->err);
+	free(d);
+}
+
+static int find_alloc(const struct we_device *d, uint64_t addr)
+{
+	uint32_t lo = 0, hi = d->nallocs;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->allocs[mid].base + d->allocs[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < d->nallocs && addr >= d->allocs[lo].base &&
+	    addr < d->allocs[lo].base + d->allocs[lo].size)
+		return (int)lo;
+	return -1;
+}
+
+uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
+{
+	int i = find_alloc(d, addr);
+	if (i < 0)
+		return NULL;
+	const galloc *a = &d->allocs[i];
+	if (size > a->size - (addr - a->base))
+		return NULL;
+	return a->host + (addr - a->base);
+}
+
+we_status we_malloc(we_device *d, size_t bytes, we_devptr *out)
+{
+	if (!d || !out)
+		return WE_ERR_INVALID;
+	*out = 0;
+	if (bytes == 0) {
+		dev_error(d, "we_malloc: size 0");
+		return WE_ERR_INVALID;
+	}
+	if (bytes > d->max_memory || d->used > d->max_memory - bytes) {
+		dev_error(d, "we_malloc: %zu bytes would exceed the device memory limit "
+			  "(%llu of %llu bytes in use)", bytes, (unsigned long long)d->used,
+			  (unsigned long long)d->max_memory);
+		return WE_ERR_NOMEM;
+	}
+	if (d->nallocs == d->capallocs) {
+		uint32_t cap = d->capallocs ? d->capallocs * 2 : 16;
+		galloc *na = realloc(d->allocs, sizeof *na * cap);
+		if (!na) {
+			dev_error(d, "we_malloc: out of host memory");
+			return WE_ERR_NOMEM;
+		}
+		d->allocs = na;
+		d->capallocs = cap;
+	}
+	uint8_t *h = calloc(1, bytes);
+	if (!h) {
+		dev_error(d, "we_malloc: out of host memory for %zu bytes", bytes);
+		return WE_ERR_NOMEM;
+	}
+	uint64_t base = d->next_base;
+	d->next_base = (base + bytes + WE_GMEM_GAP + WE_GMEM_ALIGN - 1) & ~(uint64_t)(WE_GMEM_ALIGN - 1);
+	d->allocs[d->nallocs++] = (galloc){ base, bytes, h };
+	d->used += bytes;
+	*out = base;
+	return WE_OK;
+}
+
+we_status we_free(we_device *d, we_devptr p)
+{
+	if (!d)
+		return WE_ERR_INVALID;
+	int i = find_alloc(d, p);
+	if (i < 0 || d->allocs[i].base != p) {
+		dev_error(d, "we_free: 0x%llx is not the start of an allocation", (unsigned long long)p);
+		return WE_ERR_INVALID;
+	}
+	free(d->allocs[i].host);
+	d->used -= d->allocs[i].size;
+	memmove(&d->allocs[i], &d->allocs[i + 1], sizeof(galloc) * (d->nallocs - (uint32_t)i - 1));
+	d->nallocs--;
+	return WE_OK;
+}
+
+static uint8_t *range(we_device *d, we_devptr p, size_t n, const char *what)
+{
+	uint8_t *h = n ? dev_translate(d, p, n) : NULL;
+	if (!h)
+		dev_error(d, "%s: [0x%llx, +%zu) is not inside one allocation", what,
+			  (unsigned long long)p, n);
+	return h;
+}
+
+we_status we_memcpy_htod(we_device *d, we_devptr dst, const void *src, size_t n)
+{
+	if (!d || (!src && n))
+		return WE_ERR_INVALID;
+	uint8_t *h = range(d, dst, n, "we_memcpy_htod");
+	if (!h)
+		return WE_ERR_INVALID;
+	memcpy(h, src, n);
+	return WE_OK;
+}
+
+we_status we_memcpy_dtoh(we_device *d, void *dst, we_devptr src, size_t n)
+{
+	if (!d || (!dst && n))
+		return WE_ERR_INVALID;
+	uint8_t *h = range(d, src, n, "we_memcpy_dtoh");
+	if (!h)
+		return WE_ERR_INVALID;
+	memcpy(dst, h, n);
+	return WE_OK;
+}
+
+we_status we_memset(we_device *d, we_devptr dst, int byte, size_t n)
+{
+	if (!d)
+		return WE_ERR_INVALID;
+	uint8_t *h = range(d, dst, n, "we_memset");
+	if (!h)
+		return WE_ERR_INVALID;
+	memset(h, byte, n);
+	return WE_OK;
+}

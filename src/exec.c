@@ -1,0 +1,415 @@
+/* exec.c — decode once, then advance one warp at a time.
+ *
+ * exec_prepare_module() turns every decoded instruction into an xinsn
+ * whose operands are resolved (register rows with RZ mapped to zero and
+ * sink rows, immediates, constant addresses, modifier flags).  exec_run()
+ * is the interpreter loop: fetch by PC, evaluate the guard, call the
+ * optype's handler, advance the PC.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "exec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "device.h"
+#include "bru.h"
+#include "sem.h"
+
+/* Register rows: [0, nregs) = R0.., then 4 zero rows for RZ reads and 4
+ * sink rows for RZ writes (a 128-bit operand spans 4). */
+#define ZERO_ROWS 4u
+#define SINK_ROWS 4u
+
+const char *we_fault_name(we_fault_kind k)
+{
+	switch (k) {
+	case WE_FAULT_NONE: return "none";
+	case WE_FAULT_ILLEGAL_INSTR: return "illegal instruction";
+	case WE_FAULT_MEM_RANGE: return "out-of-range memory access";
+	case WE_FAULT_MEM_ALIGN: return "misaligned memory access";
+	case WE_FAULT_PC_RANGE: return "PC outside the kernel";
+	case WE_FAULT_BARRIER: return "barrier exception";
+	case WE_FAULT_WARPSYNC: return "WARPSYNC exception";
+	case WE_FAULT_TRAP: return "TRAP";
+	case WE_FAULT_SYSCALL: return "SYSCALL";
+	case WE_FAULT_RTT: return "RTT outside a trap handler";
+	case WE_FAULT_DEADLOCK: return "deadlock";
+	case WE_FAULT_WATCHDOG: return "watchdog";
+	}
+	return "unknown fault";
+}
+
+/* ------------------------------------------------------------------ */
+/* decode once                                                          */
+
+/* Registers spanned by a register field: its Bitwidth, except for the
+ * data registers (not the address register ra) of an instruction with a
+ * size modifier: MemSize of loads/stores, AtomType of atomics. */
+static unsigned reg_span(const isa_opcode *o, const isa_field *f, const we_insn *in)
+{
+	unsigned span = f->bitwidth > 32 ? f->bitwidth / 32u : 1u;
+	if (f->kind != ISA_K_REG || !strcmp(f->name, "ra"))
+		return span;
+	for (unsigned j = 0; j < o->nfields; j++) {
+		const isa_field *g = &o->fields[j];
+		if (g->kind != ISA_K_ENUM || g->member < 0)
+			continue;
+		int64_t v = isa_insn_get(in, g->member);
+		if (g->enum_id == ISA_ENUM_MemSize)
+			return v == ISA_MemSize_64 ? 2u : v == ISA_MemSize_128 ? 4u : 1u;
+		if (g->enum_id == ISA_ENUM_AtomType)
+			return v == ISA_AtomType_U64 || v == ISA_AtomType_S64 ? 2u : 1u;
+	}
+	return span;
+}
+
+static const we_kernel *kernel_of(const struct we_module *m, uint32_t pc)
+{
+	for (uint32_t k = 0; k < m->nkernels; k++)
+		if (pc >= m->kernels[k].code_start && pc < m->kernels[k].code_end)
+			return &m->kernels[k];
+	return NULL;
+}
+
+static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, char *err, size_t errlen,
+			uint32_t *maxreg)
+{
+	const isa_opcode *o = &isa_opcodes[in->opcode];
+	memset(xi, 0, sizeof *xi);
+	xi->opcode = (uint16_t)in->opcode;
+	xi->optype = isa_op_optype[in->opcode];
+	xi->in = in;
+	xi->pg = (uint8_t)in->pg;
+	xi->pg_not = in->pg_not != 0;
+	for (unsigned k = 0; k < o->norder; k++) {
+		const isa_field *f = &o->fields[o->order[k]];
+		if (!strcmp(f->name, "pg"))
+			continue;
+		if (xi->nopd == XMAX_OPD) {
+			snprintf(err, errlen, "%s has too many operands", o->name);
+			return false;
+		}
+		xopd *d = &xi->o[xi->nopd++];
+		int64_t v = isa_insn_get(in, f->member);
+		const isa_asmfmt *af = &o->asmfmt[o->order[k]];
+		switch (f->kind) {
+		case ISA_K_REG: {
+			unsigned span = reg_span(o, f, in);
+			d->kind = af->mem_off >= 0 ? (af->cmem_bank >= 0 ? XO_CMEMIND : XO_MEM) : XO_REG;
+			d->nregs = (uint8_t)span;
+			d->reg = (uint16_t)v;
+			if (v == ISA_REG_RZ) {
+				d->row = (uint16_t)(f->is_out ? nregs + ZERO_ROWS : nregs);
+			} else {
+				if (v + span - 1 > 254) {
+					snprintf(err, errlen, "register R%lld%s is out of range (R0..R254)",
+						 (long long)v, span > 1 ? " and its successors" : "");
+					return false;
+				}
+				d->row = (uint16_t)v;
+				if ((uint32_t)(v + span) > *maxreg)
+					*maxreg = (uint32_t)(v + span);
+			}
+			if (af->mem_off >= 0)
+				d->imm = isa_insn_get(in, o->fields[af->mem_off].member);
+			if (af->cmem_bank >= 0)
+				d->bank = (uint8_t)isa_insn_get(in, o->fields[af->cmem_bank].member);
+			break;
+		}
+		case ISA_K_UREG:
+			d->kind = XO_UREG;
+			d->row = (uint16_t)v;
+			d->nregs = (uint8_t)(f->bitwidth > 32 ? f->bitwidth / 32 : 1);
+			if (v != ISA_UREG_URZ && v + d->nregs - 1 > 62) {
+				snprintf(err, errlen, "uniform register UR%lld out of range", (long long)v);
+				return false;
+			}
+			break;
+		case ISA_K_PRED:
+			d->kind = XO_PRED;
+			d->row = (uint16_t)v;
+			break;
+		case ISA_K_UPRED:
+			d->kind = XO_UPRED;
+			d->row = (uint16_t)v;
+			break;
+		case ISA_K_UIMM:
+		case ISA_K_SIMM:
+			d->kind = XO_IMM;
+			d->imm = v;
+			break;
+		case ISA_K_FIMM:
+			d->kind = XO_FIMM;
+			d->imm = v;
+			break;
+		case ISA_K_CMEM:
+			d->kind = XO_CMEM;
+			d->bank = (uint8_t)ISA_CMEM_BANK((uint64_t)v);
+			d->imm = ISA_CMEM_OFF((uint64_t)v);
+			break;
+		case ISA_K_ENUM:
+			d->kind = XO_ENUM;
+			d->imm = v;
+			break;
+		default:
+			snprintf(err, errlen, "%s: operand %s of unexpected kind", o->name, f->name);
+			return false;
+		}
+		/* modifier flags of this operand */
+		for (unsigned j = 0; j < o->nfields; j++) {
+			const isa_field *g = &o->fields[j];
+			if (g->base != o->order[k] || !isa_insn_get(in, g->member))
+				continue;
+			d->flags |= g->kind == ISA_K_NOT ? XF_NOT : g->kind == ISA_K_BITNOT ? XF_BITNOT
+				  : g->kind == ISA_K_NEG ? XF_NEG : g->kind == ISA_K_ABS ? XF_ABS : 0;
+		}
+	}
+	return sem_check_static(xi, err, errlen);
+}
+
+we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
+{
+	exec_free_module(m);
+	m->x = calloc(m->ninsns ? m->ninsns : 1, sizeof(xinsn));
+	if (!m->x) {
+		snprintf(err, errlen, "out of memory");
+		return WE_ERR_NOMEM;
+	}
+	/* pass 1: register counts per kernel (nregs rows are needed to place
+	 * the RZ rows, so build twice: first with a provisional base) */
+	for (uint32_t k = 0; k < m->nkernels; k++)
+		m->kernels[k].nregs = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < m->ninsns; i++) {
+			const we_kernel *kc = kernel_of(m, i * WE_INST_SIZE);
+			we_kernel *kk = (we_kernel *)kc;
+			uint32_t maxreg = kk ? kk->nregs : 0;
+			char msg[256];
+			if (!build_xinsn(&m->insn[i], &m->x[i], kk ? kk->nregs : 0, msg, sizeof msg, &maxreg)) {
+				snprintf(err, errlen, "%s:%u: instruction %u (PC 0x%x): %s",
+					 m->source ? m->source : "<module>", m->line ? m->line[i] : 0, i,
+					 i * WE_INST_SIZE, msg);
+				exec_free_module(m);
+				return WE_ERR_LOAD;
+			}
+			if (pass == 0 && kk)
+				kk->nregs = maxreg;
+		}
+	}
+	for (uint32_t k = 0; k < m->nkernels; k++)
+		m->kernels[k].info.nregs = m->kernels[k].nregs;
+	return WE_OK;
+}
+
+void exec_free_module(struct we_module *m)
+{
+	free(m->x);
+	m->x = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* faults and operand access                                            */
+
+void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *fmt, ...)
+{
+	we_cta *c = x->cta;
+	x->stop = true;
+	x->why = WE_STOP_FAULT;
+	x->w->state = WE_WS_FAULTED;
+	if (c->faulted)
+		return;
+	c->faulted = true;
+	c->fault.kind = kind;
+	c->fault.warp = x->w->id;
+	c->fault.lanes = lanes;
+	c->fault.pc = x->pc;
+	c->fault.addr = addr;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->fault.msg, sizeof c->fault.msg, fmt, ap);
+	va_end(ap);
+}
+
+static inline uint32_t int_mod(uint32_t v, uint8_t flags)
+{
+	if (flags & XF_ABS)
+		v = (int32_t)v < 0 ? 0u - v : v;
+	if (flags & XF_NEG)
+		v = 0u - v;
+	if (flags & XF_BITNOT)
+		v = ~v;
+	return v;
+}
+
+bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
+{
+	const uint8_t *base;
+	uint64_t limit;
+	if (bank == 0) {
+		base = x->L->params;
+		limit = x->L->param_bytes;
+	} else if (bank < WE_NUM_CBANKS) {
+		base = x->L->mod->cbank[bank].data;
+		limit = x->L->mod->cbank[bank].size;
+	} else {
+		base = NULL;
+		limit = 0;
+	}
+	if (off < 0 || (uint64_t)off + size > limit) {
+		xfault(x, WE_FAULT_MEM_RANGE, x->pmask, (uint64_t)off,
+		       "constant read c[0x%x][0x%llx] of %u bytes outside the bank (%llu bytes)", bank,
+		       (unsigned long long)off, size, (unsigned long long)limit);
+		return false;
+	}
+	if (off % (size > 8 ? 8 : size)) {
+		xfault(x, WE_FAULT_MEM_ALIGN, x->pmask, (uint64_t)off,
+		       "misaligned constant read c[0x%x][0x%llx] of %u bytes", bank,
+		       (unsigned long long)off, size);
+		return false;
+	}
+	memcpy(out, base + off, size);
+	return true;
+}
+
+const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+{
+	uint32_t v;
+	switch (o->kind) {
+	case XO_REG: {
+		const uint32_t *src = xrow(x, o, k);
+		if (!int_mods || !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT)))
+			return src;
+		for_lanes(l) tmp[l] = int_mod(src[l], o->flags);
+		return tmp;
+	}
+	case XO_IMM:
+	case XO_FIMM:
+		v = k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
+		break;
+	case XO_UREG:
+		v = xureg(x, o->row == ISA_UREG_URZ ? ISA_UREG_URZ : o->row + k);
+		break;
+	case XO_CMEM:
+		if (!xconst_read(x, o->bank, o->imm + 4 * (int64_t)k, 4, &v))
+			v = 0;
+		break;
+	default:
+		v = 0;
+		break;
+	}
+	if (int_mods)
+		v = int_mod(v, o->flags);
+	for_lanes(l) tmp[l] = v;
+	return tmp;
+}
+
+uint32_t xscalar(xctx *x, const xopd *o, unsigned k)
+{
+	uint32_t tmp[XLANES];
+	if (o->kind == XO_REG) {
+		uint32_t m = x->pmask ? x->pmask : x->w->active;
+		return int_mod(xrow(x, o, k)[m ? xffs(m) : 0], o->flags);
+	}
+	return xsrc(x, o, k, tmp, true)[0];
+}
+
+static bool aligned(uint64_t addr, unsigned size)
+{
+	return (addr & (uint64_t)(size - 1)) == 0;
+}
+
+uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!aligned(addr, size)) {
+		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
+		       "global access of %u bytes at 0x%llx is not %u-byte aligned (lane %u)", size,
+		       (unsigned long long)addr, size, lane);
+		return NULL;
+	}
+	uint8_t *h = dev_translate(x->L->dev, addr, size);
+	if (!h)
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "global access of %u bytes at 0x%llx is outside every allocation (lane %u)", size,
+		       (unsigned long long)addr, lane);
+	return h;
+}
+
+uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!aligned(addr, size)) {
+		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
+		       "shared access of %u bytes at 0x%llx is not %u-byte aligned (lane %u)", size,
+		       (unsigned long long)addr, size, lane);
+		return NULL;
+	}
+	if (addr > x->L->shared_bytes || size > x->L->shared_bytes - addr) {
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "shared access of %u bytes at 0x%llx is outside the CTA's %u bytes (lane %u)",
+		       size, (unsigned long long)addr, x->L->shared_bytes, lane);
+		return NULL;
+	}
+	return x->cta->shared + addr;
+}
+
+uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!aligned(addr, size)) {
+		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
+		       "local access of %u bytes at 0x%llx is not %u-byte aligned (lane %u)", size,
+		       (unsigned long long)addr, size, lane);
+		return NULL;
+	}
+	if (addr > x->L->local_bytes || size > x->L->local_bytes - addr) {
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "local access of %u bytes at 0x%llx is outside the thread's %u bytes (lane %u)",
+		       size, (unsigned long long)addr, x->L->local_bytes, lane);
+		return NULL;
+	}
+	return x->w->local + (uint64_t)lane * x->L->local_bytes + addr;
+}
+
+/* ------------------------------------------------------------------ */
+/* the interpreter loop                                                 */
+
+typedef void (*sem_fn)(xctx *, const xinsn *);
+#define X_SEMREF(name) sem_##name,
+static const sem_fn sem_table[ISA_NUM_OPTYPES] = { ISA_OPTYPE_LIST(X_SEMREF) };
+#undef X_SEMREF
+
+we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
+{
+	const we_launch_ctx *L = cta->L;
+	const xinsn *code = L->mod->x;
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	xctx x = { .w = w, .cta = cta, .L = L };
+	for (uint64_t n = 0; n < budget; n++) {
+		uint64_t pc = w->active_pc;
+		x.pc = pc;
+		if (pc < start || pc >= end || (pc & (WE_INST_SIZE - 1))) {
+			xfault(&x, WE_FAULT_PC_RANGE, w->active, pc,
+			       "PC 0x%llx is outside the kernel's code [0x%llx, 0x%llx)",
+			       (unsigned long long)pc, (unsigned long long)start, (unsigned long long)end);
+			return WE_STOP_FAULT;
+		}
+		const xinsn *i = &code[pc / WE_INST_SIZE];
+		if (w->sleep && cta->clock >= w->wake_time)
+			bru_timer_expired(w, cta->clock);
+		uint32_t g = w->p[i->pg];
+		if (i->pg_not)
+			g = ~g;
+		x.pmask = g & w->active;
+		x.pc_set = false;
+		w->insns++;
+		w->thread_insns += (uint64_t)__builtin_popcount(x.pmask);
+		cta->clock++;
+		if (x.pmask)
+			sem_table[i->optype](&x, i);
+		if (!x.pc_set)
+			w->active_pc = pc + WE_INST_SIZE;
+		if (x.stop)
+			return x.why;
+	}
+	return WE_STOP_BUDGET;
+}

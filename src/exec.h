@@ -1,0 +1,173 @@
+/* exec.h — the warp executor: decode-once records, the semantic-handler
+ * contract, and the operand helpers handlers use.
+ *
+ * Each optype has one handler  void sem_<OPTYPE>(xctx *x, const xinsn *i)
+ * (the list is generated: ISA_OPTYPE_LIST; a missing handler fails to
+ * link).  A handler executes the whole warp instruction over the lanes of
+ * x->pmask (= guard predicate & ActiveMask, never 0 when called).  It
+ * leaves the PC alone unless it is a control-flow handler, which sets
+ * x->pc_set after updating w->active_pc.  Faults go through xfault(); a
+ * handler that must hand the warp back to its driver sets x->stop.
+ */
+#ifndef WE_EXEC_H
+#define WE_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cta.h"
+#include "isa_gen.h"
+#include "module.h"
+#include "warp.h"
+
+/* ---- decode-once records ------------------------------------------ */
+
+enum xo_kind {
+	XO_NONE = 0,
+	XO_REG,     /* row = register-file row (RZ mapped to zero/sink rows) */
+	XO_UREG,    /* row = UR index (63 = URZ)                              */
+	XO_PRED,    /* row = predicate 0..7 (7 = PT)                          */
+	XO_UPRED,   /* row = uniform predicate 0..7                          */
+	XO_IMM,     /* imm = value (already shifted back for asm_shift fields)*/
+	XO_FIMM,    /* imm = binary32 bits                                    */
+	XO_CMEM,    /* bank, imm = byte offset: c[bank][offset]               */
+	XO_MEM,     /* row = address register row, imm = offset: [Ra+off]     */
+	XO_CMEMIND, /* bank, row = index register row, imm = offset           */
+	XO_ENUM     /* imm = enum value (B register number, SR, PR ...)       */
+};
+
+enum xo_flag { XF_NOT = 1, XF_BITNOT = 2, XF_NEG = 4, XF_ABS = 8 };
+
+typedef struct xopd {
+	uint8_t kind;      /* enum xo_kind                                   */
+	uint8_t flags;     /* enum xo_flag                                   */
+	uint8_t nregs;     /* registers spanned by a REG operand (1, 2, 4)   */
+	uint8_t bank;      /* CMEM / CMEMIND                                 */
+	uint16_t row;
+	uint16_t reg;      /* the register number as written (RZ = 255)      */
+	int64_t imm;
+} xopd;
+
+#define XMAX_OPD 8
+
+typedef struct xinsn {
+	uint16_t opcode;   /* enum isa_op                                    */
+	uint8_t optype;    /* enum isa_optype_index                          */
+	uint8_t pg;        /* guard predicate index (7 = PT)                 */
+	bool pg_not;
+	uint8_t nopd;
+	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
+	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
+} xinsn;
+
+/* ---- the execution context of one warp instruction ---------------- */
+
+typedef struct xctx {
+	we_warp *w;
+	we_cta *cta;
+	const we_launch_ctx *L;
+	uint32_t pmask;    /* guard & ActiveMask                              */
+	uint64_t pc;       /* PC of this instruction                          */
+	bool pc_set;       /* handler moved w->active_pc itself               */
+	bool stop;         /* hand the warp back after this instruction       */
+	we_stop why;       /* reason when stop                                */
+} xctx;
+
+/* Build the decode-once records of a module and compute each kernel's
+ * register count.  Returns WE_ERR_LOAD with a message in err on an
+ * instruction the executor cannot run (register out of range, immediate
+ * barrier count not a multiple of 32, ...). */
+we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen);
+void exec_free_module(struct we_module *m);
+
+/* Run warp w until it blocks, exits, yields, sleeps, faults, or has
+ * executed `budget` instructions. */
+we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget);
+
+/* ---- faults --------------------------------------------------------- */
+
+/* Record a runtime exception for the current instruction (first one per
+ * CTA wins) and stop the warp.  lanes: the offending lanes. */
+void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- operand helpers ------------------------------------------------ */
+
+#define XLANES WE_WARP_SIZE
+#define for_lanes(l) for (unsigned l = 0; l < XLANES; l++)
+#define LANE_ON(mask, l) (((mask) >> (l)) & 1u)
+
+/* Row of registers (32 lanes) for a REG operand, register k of its span. */
+static inline uint32_t *xrow(xctx *x, const xopd *o, unsigned k)
+{
+	return we_row(x->w, o->row + k);
+}
+
+/* 32 lane values of source operand o (register k of a multi-register
+ * operand for REG; the same value in every lane for immediates, constants
+ * and uniform registers).  NEG/ABS/BITNOT flags are applied as integer
+ * operations for XO_IMM/REG when int_mods is true; float handlers pass
+ * false and apply -/|x| themselves with xfmods(). */
+const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
+		     bool int_mods);
+
+/* Write res to the lanes of mask in destination operand o, register k. */
+static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
+			  uint32_t mask)
+{
+	uint32_t *d = xrow(x, o, k);
+	if (mask == 0xffffffffu) {
+		memcpy(d, res, sizeof(uint32_t) * XLANES);
+		return;
+	}
+	for_lanes(l) d[l] = LANE_ON(mask, l) ? res[l] : d[l];
+}
+
+/* Predicate source as a lane mask, with its '!' applied. */
+static inline uint32_t xpred(xctx *x, const xopd *o)
+{
+	uint32_t v = x->w->p[o->row];
+	return (o->flags & XF_NOT) ? ~v : v;
+}
+
+/* Set predicate destination o to value on the lanes of mask (PT ignored). */
+static inline void xset_pred(xctx *x, const xopd *o, uint32_t value, uint32_t mask)
+{
+	if (o->row == 7)
+		return;
+	uint32_t *p = &x->w->p[o->row];
+	*p = (*p & ~mask) | (value & mask);
+}
+
+/* A uniform register value (URZ reads 0). */
+static inline uint32_t xureg(xctx *x, unsigned idx) { return idx >= 63 ? 0 : x->w->ur[idx]; }
+static inline void xset_ureg(xctx *x, unsigned idx, uint32_t v)
+{
+	if (idx < 63)
+		x->w->ur[idx] = v;
+}
+
+/* A scalar source: the value of an IMM/CMEM/UREG operand, or of the
+ * lowest lane of pmask for a REG operand (used for barrier ids, masks). */
+uint32_t xscalar(xctx *x, const xopd *o, unsigned k);
+
+/* Constant bank read (bounds-checked; faults and returns false). */
+bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out);
+
+/* Memory translation for `size` bytes at addr (alignment = size checked).
+ * Returns a host pointer or NULL after recording the fault. */
+uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+
+/* Lowest set lane. */
+static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }
+
+/* One handler per optype. */
+#define XSEM(name) void sem_##name(xctx *x, const xinsn *i)
+#define X_DECLARE_SEM(name) XSEM(name);
+ISA_OPTYPE_LIST(X_DECLARE_SEM)
+#undef X_DECLARE_SEM
+
+#endif

@@ -1,0 +1,413 @@
+/* sem_alu.c — semantic handlers of the integer ALU (alu.isa).
+ *
+ * Every handler computes the whole warp into local arrays first and
+ * writes its destinations last, so a destination may name a source.  The
+ * lane loops run over plain uint32_t rows so that GCC vectorizes them.
+ *
+ * Operand positions are the Order<> lists of alu.isa without the guard.
+ */
+#include "exec.h"
+
+
+/* Lane mask from per-lane 0/1 values. */
+static inline uint32_t lanes_mask(const uint32_t v[XLANES])
+{
+	uint32_t m = 0;
+	for_lanes(l) m |= (v[l] & 1u) << l;
+	return m;
+}
+
+/* A predicate source as per-lane 0/1 values. */
+static inline void pred_bits(uint32_t m, uint32_t out[XLANES])
+{
+	for_lanes(l) out[l] = (m >> l) & 1u;
+}
+
+/* The three-input truth table of LOP3: minterm k = a*4 + b*2 + c. */
+static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
+{
+	uint32_t r = 0;
+	if (lut & 0x01u) r |= ~a & ~b & ~c;
+	if (lut & 0x02u) r |= ~a & ~b & c;
+	if (lut & 0x04u) r |= ~a & b & ~c;
+	if (lut & 0x08u) r |= ~a & b & c;
+	if (lut & 0x10u) r |= a & ~b & ~c;
+	if (lut & 0x20u) r |= a & ~b & c;
+	if (lut & 0x40u) r |= a & b & ~c;
+	if (lut & 0x80u) r |= a & b & c;
+	return r;
+}
+
+/* cmp codes of ICmp (and FCmp) are a mask of LT=1, EQ=2, GT=4. */
+static inline uint32_t icmp(uint32_t a, uint32_t b, unsigned cmp, bool is_unsigned)
+{
+	uint32_t lt = is_unsigned ? a < b : (int32_t)a < (int32_t)b;
+	uint32_t eq = a == b;
+	uint32_t gt = !lt & !eq;
+	return (lt & cmp) | (eq & (cmp >> 1)) | (gt & (cmp >> 2));
+}
+
+/* ---------------------------------------------------------------- MOV */
+/* Order<pg, rd, B> */
+XSEM(MOV)
+{
+	uint32_t tb[XLANES];
+	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	uint32_t res[XLANES];
+	memcpy(res, b, sizeof res);
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- IADD3 */
+/* Order<pg, rd, pu, pv, ra, B, rc, pp, pq>
+ *
+ * A negated operand enters the 34-bit sum as its complement ~v; without
+ * .X each negation adds its +1 as a carry-in (so -v contributes 2^32 - v
+ * and the carry out of a - b is "no borrow", a >= b), with .X the
+ * carry-in is Pp + Pq instead, so IADD3.X with -Rb adds ~Rb + carry: the
+ * high word of a 64-bit subtraction. */
+XSEM(IADD3)
+{
+	const xopd *oa = &i->o[3], *ob = &i->o[4], *oc = &i->o[5];
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES];
+	const uint32_t *a = xsrc(x, oa, 0, ta, false);
+	const uint32_t *b = xsrc(x, ob, 0, tb, false);
+	const uint32_t *c = xsrc(x, oc, 0, tc, false);
+	const unsigned inv = XF_NEG | XF_BITNOT;
+	const uint32_t ma = (oa->flags & inv) ? ~0u : 0u;
+	const uint32_t mb = (ob->flags & inv) ? ~0u : 0u;
+	const uint32_t mc = (oc->flags & inv) ? ~0u : 0u;
+	uint32_t cin[XLANES];
+	if (i->in->x == ISA_AddX_X) {
+		uint32_t pp[XLANES], pq[XLANES];
+		pred_bits(xpred(x, &i->o[6]), pp);
+		pred_bits(xpred(x, &i->o[7]), pq);
+		for_lanes(l) cin[l] = pp[l] + pq[l];
+	} else {
+		uint32_t n = !!(oa->flags & XF_NEG) + !!(ob->flags & XF_NEG) + !!(oc->flags & XF_NEG);
+		for_lanes(l) cin[l] = n;
+	}
+	uint32_t res[XLANES], carry[XLANES];
+	for_lanes(l) {
+		uint64_t s = (uint64_t)(a[l] ^ ma) + (b[l] ^ mb) + (c[l] ^ mc) + cin[l];
+		res[l] = (uint32_t)s;
+		carry[l] = (uint32_t)(s >> 32);
+	}
+	const xopd *pu = &i->o[1], *pv = &i->o[2];
+	if (pu->row != 7 || pv->row != 7) {
+		uint32_t c0 = 0, c1 = 0;
+		for_lanes(l) {
+			c0 |= (carry[l] & 1u) << l;
+			c1 |= ((carry[l] >> 1) & 1u) << l;
+		}
+		xset_pred(x, pu, c0, x->pmask);
+		xset_pred(x, pv, c1, x->pmask);
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- IMAD */
+/* Order<pg, rd, ra, B, rc> */
+XSEM(IMAD)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	if (i->in->mode == ISA_IMADMode_HI) {
+		if (i->in->sign == ISA_Signedness_U32) {
+			for_lanes(l) res[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32) + c[l];
+		} else {
+			for_lanes(l) res[l] = (uint32_t)((uint64_t)((int64_t)(int32_t)a[l] *
+								   (int32_t)b[l]) >> 32) + c[l];
+		}
+	} else {
+		/* LO, SHL, MOV: the low word does not depend on signedness */
+		for_lanes(l) res[l] = a[l] * b[l] + c[l];
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* Order<pg, rd, ra, B, rc>; rd and rc span two registers */
+XSEM(IMAD_WIDE)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc0[XLANES], tc1[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	const uint32_t *c0 = xsrc(x, &i->o[3], 0, tc0, true);
+	const uint32_t *c1 = xsrc(x, &i->o[3], 1, tc1, false);
+	uint32_t lo[XLANES], hi[XLANES];
+	if (i->in->sign == ISA_Signedness_U32) {
+		for_lanes(l) {
+			uint64_t r = (uint64_t)a[l] * b[l] + (((uint64_t)c1[l] << 32) | c0[l]);
+			lo[l] = (uint32_t)r;
+			hi[l] = (uint32_t)(r >> 32);
+		}
+	} else {
+		for_lanes(l) {
+			uint64_t p = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]);
+			uint64_t r = p + (((uint64_t)c1[l] << 32) | c0[l]);
+			lo[l] = (uint32_t)r;
+			hi[l] = (uint32_t)(r >> 32);
+		}
+	}
+	xwrite(x, &i->o[0], 0, lo, x->pmask);
+	xwrite(x, &i->o[0], 1, hi, x->pmask);
+}
+
+/* ---------------------------------------------------------------- ISETP */
+/* Order<pg, pu, pv, ra, B, pp> */
+XSEM(ISETP)
+{
+	uint32_t ta[XLANES], tb[XLANES], r[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const unsigned cmp = (unsigned)i->in->cmp & 7u;
+	const bool u = i->in->sign == ISA_Signedness_U32;
+	if (u) {
+		for_lanes(l) r[l] = icmp(a[l], b[l], cmp, true);
+	} else {
+		for_lanes(l) r[l] = icmp(a[l], b[l], cmp, false);
+	}
+	uint32_t t = lanes_mask(r);
+	uint32_t p = xpred(x, &i->o[4]);
+	uint32_t vu, vv;
+	switch (i->in->bop) {
+	case ISA_BoolOp_OR: vu = t | p; vv = ~t | p; break;
+	case ISA_BoolOp_XOR: vu = t ^ p; vv = ~t ^ p; break;
+	default: vu = t & p; vv = ~t & p; break;
+	}
+	xset_pred(x, &i->o[0], vu, x->pmask);
+	xset_pred(x, &i->o[1], vv, x->pmask);
+}
+
+/* ---------------------------------------------------------------- LOP3 */
+/* Order<pg, pu, rd, ra, B, rc, lut, pp> */
+XSEM(LOP3_LUT)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES], nz[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+	const unsigned lut = (unsigned)i->in->lut & 0xffu;
+	for_lanes(l) res[l] = lop3(a[l], b[l], c[l], lut);
+	const xopd *pu = &i->o[0];
+	if (pu->row != 7) {
+		for_lanes(l) nz[l] = res[l] != 0;
+		xset_pred(x, pu, lanes_mask(nz), x->pmask);
+	}
+	xwrite(x, &i->o[1], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- SHF */
+/* Order<pg, rd, ra, B, rc>: shift the 64-bit Rc:Ra */
+XSEM(SHF)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	const unsigned type = (unsigned)i->in->type;
+	const uint32_t width = type == ISA_ShfType_S64 || type == ISA_ShfType_U64 ? 64u : 32u;
+	const bool arith = type == ISA_ShfType_S32 || type == ISA_ShfType_S64;
+	const bool wrap = i->in->wrap == ISA_ShfWrap_W;
+	const unsigned hs = i->in->hi == ISA_ShfHi_HI ? 32u : 0u;
+	uint32_t n[XLANES];
+	if (wrap) {
+		for_lanes(l) n[l] = b[l] & (width - 1u);
+	} else {
+		for_lanes(l) n[l] = b[l] < width ? b[l] : width;
+	}
+	if (i->in->dir == ISA_ShfDir_L) {
+		for_lanes(l) {
+			uint64_t v = ((uint64_t)c[l] << 32) | a[l];
+			uint64_t r = n[l] >= 64 ? 0 : v << n[l];
+			res[l] = (uint32_t)(r >> hs);
+		}
+	} else if (arith) {
+		for_lanes(l) {
+			int64_t v = (int64_t)(((uint64_t)c[l] << 32) | a[l]);
+			uint64_t r = (uint64_t)(v >> (n[l] >= 64 ? 63 : n[l]));
+			res[l] = (uint32_t)(r >> hs);
+		}
+	} else {
+		for_lanes(l) {
+			uint64_t v = ((uint64_t)c[l] << 32) | a[l];
+			uint64_t r = n[l] >= 64 ? 0 : v >> n[l];
+			res[l] = (uint32_t)(r >> hs);
+		}
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- SEL, IMNMX */
+/* Order<pg, rd, ra, B, pp> */
+XSEM(SEL)
+{
+	uint32_t ta[XLANES], tb[XLANES], res[XLANES], p[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	pred_bits(xpred(x, &i->o[3]), p);
+	for_lanes(l) res[l] = p[l] ? a[l] : b[l];
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+XSEM(IMNMX)
+{
+	uint32_t ta[XLANES], tb[XLANES], res[XLANES], p[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	pred_bits(xpred(x, &i->o[3]), p);
+	if (i->in->sign == ISA_Signedness_U32) {
+		for_lanes(l) {
+			uint32_t lt = a[l] < b[l];
+			res[l] = (p[l] ? lt : !lt) ? a[l] : b[l];
+		}
+	} else {
+		for_lanes(l) {
+			uint32_t lt = (int32_t)a[l] < (int32_t)b[l];
+			res[l] = (p[l] ? lt : !lt) ? a[l] : b[l];
+		}
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- unary */
+/* Order<pg, rd, B> */
+XSEM(IABS)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	for_lanes(l) res[l] = (int32_t)b[l] < 0 ? 0u - b[l] : b[l];
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+XSEM(POPC)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	for_lanes(l) res[l] = (uint32_t)__builtin_popcount(b[l]);
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+XSEM(FLO)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const bool sgn = i->in->sign == ISA_Signedness_S32;
+	const bool sh = i->in->sh == ISA_FloShift_SH;
+	for_lanes(l) {
+		uint32_t v = b[l];
+		if (sgn && (int32_t)v < 0)
+			v = ~v;
+		if (!v) {
+			res[l] = 0xffffffffu;
+		} else {
+			uint32_t lz = (uint32_t)__builtin_clz(v);
+			res[l] = sh ? lz : 31u - lz;
+		}
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+static inline uint32_t brev32(uint32_t v)
+{
+	v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+	v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+	v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+	return __builtin_bswap32(v);
+}
+
+XSEM(BREV)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	for_lanes(l) res[l] = brev32(b[l]);
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- PRMT */
+/* Order<pg, rd, ra, B, rc> */
+XSEM(PRMT)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	for_lanes(l) {
+		uint64_t v = ((uint64_t)c[l] << 32) | a[l];
+		uint32_t r = 0;
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t nib = (b[l] >> (4 * k)) & 0xfu;
+			uint32_t byte = (uint32_t)(v >> (8 * (nib & 7u))) & 0xffu;
+			if (nib & 8u)
+				byte = (byte & 0x80u) ? 0xffu : 0u;
+			r |= byte << (8 * k);
+		}
+		res[l] = r;
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- LEA */
+/* Order<pg, rd, pu, ra, B, rc, shift, pp> */
+XSEM(LEA)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], sh[XLANES], cin[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const unsigned s = (unsigned)i->in->shift & 31u;
+	if (i->in->hi == ISA_ShfHi_HI) {
+		const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+		for_lanes(l) sh[l] = (uint32_t)(((((uint64_t)c[l] << 32) | a[l]) << s) >> 32);
+	} else {
+		for_lanes(l) sh[l] = a[l] << s;
+	}
+	if (i->in->x == ISA_AddX_X) {
+		pred_bits(xpred(x, &i->o[6]), cin);
+	} else {
+		memset(cin, 0, sizeof cin);
+	}
+	uint32_t res[XLANES], carry[XLANES];
+	for_lanes(l) {
+		uint64_t r = (uint64_t)b[l] + sh[l] + cin[l];
+		res[l] = (uint32_t)r;
+		carry[l] = (uint32_t)(r >> 32);
+	}
+	if (i->o[1].row != 7)
+		xset_pred(x, &i->o[1], lanes_mask(carry), x->pmask);
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- P2R / R2P */
+/* P2R: Order<pg, rd, pr, ra, mask> */
+XSEM(P2R)
+{
+	uint32_t ta[XLANES], res[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t mask = (uint32_t)i->in->mask & 0xffu;
+	uint32_t pw[XLANES];
+	memset(pw, 0, sizeof pw);
+	for (unsigned p = 0; p < 7; p++) {
+		uint32_t m = x->w->p[p];
+		for_lanes(l) pw[l] |= ((m >> l) & 1u) << p;
+	}
+	for_lanes(l) res[l] = (a[l] & ~mask) | (pw[l] & mask);
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* R2P: Order<pg, pr, ra, mask> */
+XSEM(R2P)
+{
+	uint32_t ta[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t mask = (uint32_t)i->in->mask;
+	for (unsigned p = 0; p < 7; p++) {
+		if (!((mask >> p) & 1u))
+			continue;
+		uint32_t m = 0;
+		for_lanes(l) m |= ((a[l] >> p) & 1u) << l;
+		uint32_t *pr = &x->w->p[p];
+		*pr = (*pr & ~x->pmask) | (m & x->pmask);
+	}
+}

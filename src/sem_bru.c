@@ -1,0 +1,254 @@
+/* sem_bru.c — the branch unit's instructions (seed 004): operand fetch
+ * and target computation here, the mask algorithms in bru.c. */
+#include <stdio.h>
+
+#include "bru.h"
+#include "sem.h"
+
+/* Maximum emulated sleep of one NANOSLEEP, ns (SPEC-NOTES decision 10:
+ * the duration is bounded). */
+#define NANOSLEEP_MAX_NS (1u << 20)
+
+static void after_bru(xctx *x, bru_result r)
+{
+	x->pc_set = true;
+	switch (r) {
+	case BRU_CONT:
+		break;
+	case BRU_YIELD:
+		x->stop = true;
+		x->why = WE_STOP_YIELD;
+		break;
+	case BRU_SLEEP:
+		x->stop = true;
+		x->why = WE_STOP_SLEEP;
+		break;
+	case BRU_EXIT:
+		x->stop = true;
+		x->why = WE_STOP_EXITED;
+		break;
+	case BRU_FAULT:
+		break; /* the caller records the fault */
+	}
+}
+
+static inline uint32_t ppv_of(xctx *x, const xopd *pp) { return xpred(x, pp); }
+
+static inline uint64_t next_pc(const xctx *x) { return x->pc + WE_INST_SIZE; }
+
+/* A uniform register operand of `nregs` registers as one value. */
+static uint64_t ureg_value(xctx *x, const xopd *o)
+{
+	uint64_t v = xureg(x, o->row);
+	if (o->nregs > 1 && o->row != ISA_UREG_URZ)
+		v |= (uint64_t)xureg(x, o->row + 1u) << 32;
+	return v;
+}
+
+/* BRA{.U,.DIV,.CONV} {UR,} {!Pp,} target — the Python golden model gives
+ * the jump mask, BRX's algorithm applies it. */
+XSEM(BRA)
+{
+	bool has_ur = i->opcode == ISA_OP_BRA_U;
+	const xopd *pp = &i->o[0];
+	const xopd *off = &i->o[has_ur ? 2 : 1];
+	uint32_t pg = x->pmask & ppv_of(x, pp);
+	uint32_t ur = 0;
+	if (has_ur) {
+		ur = xureg(x, i->o[1].row);
+		if (i->o[1].flags & XF_BITNOT)
+			ur = ~ur;
+	}
+	uint32_t b = bru_bra_mask(x->w->active, x->w->valid, pg, (int)i->in->cond, has_ur, ur);
+	uint64_t target = next_pc(x) + (uint64_t)off->imm * WE_INST_SIZE;
+	bru_jump_uniform(x->w, b, target);
+	after_bru(x, BRU_CONT);
+}
+
+/* Per-lane targets for BRX/CALL/RET: base + Vb + offset*16. */
+static void jump_lanes(xctx *x, uint32_t bjump, const uint64_t tgt[32])
+{
+	bru_jump(x->w, bjump, tgt);
+	after_bru(x, BRU_CONT);
+}
+
+/* Vb per lane: from a register (32 bits sign-extended, or a 64-bit pair),
+ * a uniform register, or constant memory. */
+static bool vb_lanes(xctx *x, const xopd *o, bool wide, uint64_t v[32])
+{
+	if (o->kind == XO_REG) {
+		const uint32_t *lo = xrow(x, o, 0);
+		const uint32_t *hi = wide ? xrow(x, o, 1) : NULL;
+		for_lanes(l) v[l] = wide ? ((uint64_t)hi[l] << 32 | lo[l]) : (uint64_t)(int64_t)(int32_t)lo[l];
+		return true;
+	}
+	uint64_t s;
+	if (o->kind == XO_UREG) {
+		s = ureg_value(x, o);
+		if (!wide)
+			s = (uint64_t)(int64_t)(int32_t)s;
+	} else if (o->kind == XO_CMEM) {
+		if (wide) {
+			if (!xconst_read(x, o->bank, o->imm, 8, &s))
+				return false;
+		} else {
+			uint32_t t;
+			if (!xconst_read(x, o->bank, o->imm, 4, &t))
+				return false;
+			s = (uint64_t)(int64_t)(int32_t)t;
+		}
+	} else {
+		s = 0;
+	}
+	for_lanes(l) v[l] = s;
+	return true;
+}
+
+/* BRX: TargetPC = ActivePC + INST_SIZE + Vb + offset*INST_SIZE */
+XSEM(BRX)
+{
+	const xopd *pp = &i->o[0];
+	uint64_t v[32];
+	if (!vb_lanes(x, &i->o[1], false, v))
+		return;
+	int64_t off = i->opcode == ISA_OP_BRX_C ? 0 : i->o[2].imm;
+	uint64_t t[32];
+	for_lanes(l) t[l] = next_pc(x) + v[l] + (uint64_t)off * WE_INST_SIZE;
+	jump_lanes(x, x->pmask & ppv_of(x, pp), t);
+}
+
+/* CALL/RET: ABS: TargetPC = Va + offset*16; REL: ActivePC + 16 + Va + offset*16.
+ * 004: "CALL/RET在硬件实现上没有区别". */
+static void call_ret(xctx *x, const xinsn *i, bool is_c)
+{
+	const xopd *pp = &i->o[0];
+	uint64_t v[32];
+	if (!vb_lanes(x, &i->o[1], true, v))
+		return;
+	int64_t off = is_c ? 0 : i->o[2].imm;
+	bool abs = i->in->mode == ISA_BasePCMode_ABS;
+	uint64_t t[32];
+	for_lanes(l) t[l] = (abs ? 0 : next_pc(x)) + v[l] + (uint64_t)off * WE_INST_SIZE;
+	jump_lanes(x, x->pmask & ppv_of(x, pp), t);
+}
+
+XSEM(CALL) { call_ret(x, i, i->opcode == ISA_OP_CALL_C); }
+XSEM(RET) { call_ret(x, i, i->opcode == ISA_OP_RET_C); }
+
+/* LEPC Rd64: rd[pmask] = ActivePC (+ the optional offset, 0 by default). */
+XSEM(LEPC)
+{
+	uint64_t pc = x->pc + (uint64_t)i->o[1].imm * WE_INST_SIZE;
+	uint32_t lo[XLANES], hi[XLANES];
+	for_lanes(l) {
+		lo[l] = (uint32_t)pc;
+		hi[l] = (uint32_t)(pc >> 32);
+	}
+	xwrite(x, &i->o[0], 0, lo, x->pmask);
+	xwrite(x, &i->o[0], 1, hi, x->pmask);
+}
+
+XSEM(EXIT)
+{
+	after_bru(x, bru_exit(x->w, x->pmask, ppv_of(x, &i->o[0])));
+}
+
+/* BMOV Rd, Bn {.CLEAR} / BMOV Bn, Ra */
+XSEM(BMOV)
+{
+	we_warp *w = x->w;
+	if (i->opcode == ISA_OP_BMOV_X) {
+		unsigned b = (unsigned)i->o[1].imm;
+		uint32_t res[XLANES];
+		for_lanes(l) res[l] = w->breg[b];
+		xwrite(x, &i->o[0], 0, res, x->pmask);
+		if (i->in->clear == ISA_BRClear_CLEAR)
+			w->breg[b] = 0;
+	} else {
+		unsigned b = (unsigned)i->o[0].imm;
+		w->breg[b] = xrow(x, &i->o[1], 0)[xffs(x->pmask)];
+	}
+}
+
+XSEM(BSSY) { bru_bssy(x->w, x->pmask, (unsigned)i->o[0].imm); }
+
+XSEM(BSYNC) { after_bru(x, bru_bsync(x->w, x->pmask, ~0u, (unsigned)i->o[0].imm)); }
+
+XSEM(YIELD) { after_bru(x, bru_yield(x->w, x->pmask, ppv_of(x, &i->o[0]))); }
+
+XSEM(BREAK) { bru_break(x->w, x->pmask, ppv_of(x, &i->o[0]), (unsigned)i->o[1].imm); }
+
+XSEM(WARPSYNC)
+{
+	const xopd *pp = &i->o[0], *m = &i->o[1];
+	uint32_t ppv = ppv_of(x, pp);
+	if (i->opcode == ISA_OP_WARPSYNC_R) {
+		uint32_t mm[XLANES], tmp[XLANES];
+		const uint32_t *r = xsrc(x, m, 0, tmp, true);
+		for_lanes(l) mm[l] = r[l];
+		uint32_t bad = 0;
+		bru_result res = bru_warpsync_grouped(x->w, x->pmask, ppv, mm, &bad);
+		if (res == BRU_FAULT) {
+			xfault(x, WE_FAULT_WARPSYNC, bad, 0,
+			       "WARPSYNC membermask of lanes 0x%08x omits the lane itself or differs within its group",
+			       bad);
+			return;
+		}
+		after_bru(x, res);
+		return;
+	}
+	uint32_t mask;
+	if (m->kind == XO_UREG) {
+		mask = xureg(x, m->row);
+		if (m->flags & XF_BITNOT)
+			mask = ~mask;
+	} else if (m->kind == XO_CMEM) {
+		if (!xconst_read(x, m->bank, m->imm, 4, &mask))
+			return;
+		if (m->flags & XF_BITNOT)
+			mask = ~mask;
+	} else {
+		mask = (uint32_t)m->imm;
+	}
+	after_bru(x, bru_warpsync(x->w, x->pmask, ppv, mask));
+}
+
+XSEM(NANOSLEEP)
+{
+	const xopd *pp = &i->o[0], *v = &i->o[1];
+	uint32_t ns;
+	if (v->kind == XO_REG) {
+		/* one timer: the shortest duration of the sleeping lanes wins */
+		const uint32_t *r = xrow(x, v, 0);
+		ns = UINT32_MAX;
+		for_lanes(l) if (LANE_ON(x->pmask, l) && r[l] < ns) ns = r[l];
+	} else if (v->kind == XO_UREG) {
+		ns = xureg(x, v->row);
+	} else if (v->kind == XO_CMEM) {
+		if (!xconst_read(x, v->bank, v->imm, 4, &ns))
+			return;
+	} else {
+		ns = (uint32_t)v->imm;
+	}
+	if (ns > NANOSLEEP_MAX_NS)
+		ns = NANOSLEEP_MAX_NS;
+	after_bru(x, bru_nanosleep(x->w, x->pmask, ppv_of(x, pp), x->cta->clock, ns));
+}
+
+XSEM(RTT)
+{
+	(void)i;
+	xfault(x, WE_FAULT_RTT, x->pmask, 0, "RTT executed outside a trap handler");
+}
+
+XSEM(TRAP)
+{
+	uint32_t idx = i->opcode == ISA_OP_TRAP_I ? (uint32_t)i->o[0].imm : xscalar(x, &i->o[0], 0);
+	xfault(x, WE_FAULT_TRAP, x->pmask, 0, "TRAP 0x%x with no trap handler", idx);
+}
+
+XSEM(SYSCALL)
+{
+	(void)i;
+	xfault(x, WE_FAULT_SYSCALL, x->pmask, 0, "SYSCALL: the emulator provides no system calls");
+}

@@ -1,0 +1,297 @@
+/* sem_mem.c — loads, stores and atomics (mem.isa).
+ *
+ * Every handler first translates the address of every executing lane
+ * (xglobal/xshared/xlocal check range and alignment and record the
+ * fault); on the first failure it returns without touching a register or
+ * a byte of memory.  Only then does it access memory, lane by lane in
+ * lane order, and write its destination registers last.
+ *
+ * Global and shared memory may be accessed by other warps on other host
+ * threads at the same time, so every access of 1, 2, 4 or 8 bytes is a
+ * single relaxed host atomic (a 128-bit access is two 8-byte ones); a
+ * program orders them with MEMBAR.  Device memory is little-endian, like
+ * the host this is built for.
+ */
+#include "exec.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "sem_mem.c assumes a little-endian host"
+#endif
+
+typedef uint8_t *(*xlate_fn)(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+
+enum space { SP_GLOBAL, SP_SHARED, SP_LOCAL };
+
+/* Bytes and registers of a MemSize. */
+static inline unsigned msize_bytes(int size)
+{
+	switch (size) {
+	case ISA_MemSize_U8:
+	case ISA_MemSize_S8: return 1;
+	case ISA_MemSize_U16:
+	case ISA_MemSize_S16: return 2;
+	case ISA_MemSize_64: return 8;
+	case ISA_MemSize_128: return 16;
+	default: return 4;
+	}
+}
+
+static inline unsigned msize_regs(unsigned bytes) { return bytes <= 4 ? 1u : bytes / 4u; }
+
+/* Translate [Ra + off] for every lane of pmask into ptr[].  false after a
+ * fault.  Global addresses are the 64-bit pair R[a:a+1]; shared and
+ * local ones the 32-bit Ra (unsigned) plus the signed offset — a negative
+ * sum is out of range, not wrapped. */
+static bool translate(xctx *x, const xopd *om, enum space sp, unsigned size, uint8_t *ptr[XLANES])
+{
+	const uint32_t pm = x->pmask;
+	const uint32_t *lo = xrow(x, om, 0);
+	uint64_t addr[XLANES];
+	if (sp == SP_GLOBAL) {
+		const uint32_t *hi = xrow(x, om, 1);
+		for_lanes(l) addr[l] = (((uint64_t)hi[l] << 32) | lo[l]) + (uint64_t)om->imm;
+	} else {
+		for_lanes(l) addr[l] = (uint64_t)((int64_t)lo[l] + om->imm);
+	}
+	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : xlocal;
+	for_lanes(l) {
+		ptr[l] = NULL;
+		if (!LANE_ON(pm, l))
+			continue;
+		ptr[l] = fn(x, addr[l], size, l);
+		if (!ptr[l])
+			return false;
+	}
+	return true;
+}
+
+/* Read `bytes` at p into up to 4 words, zero- or sign-extended. */
+static inline void mem_read(const uint8_t *p, int size, uint32_t w[4])
+{
+	switch (size) {
+	case ISA_MemSize_U8: w[0] = __atomic_load_n(p, __ATOMIC_RELAXED); break;
+	case ISA_MemSize_S8: w[0] = (uint32_t)(int32_t)(int8_t)__atomic_load_n(p, __ATOMIC_RELAXED); break;
+	case ISA_MemSize_U16: w[0] = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED); break;
+	case ISA_MemSize_S16:
+		w[0] = (uint32_t)(int32_t)(int16_t)__atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
+		break;
+	case ISA_MemSize_64: {
+		uint64_t v = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+		w[0] = (uint32_t)v;
+		w[1] = (uint32_t)(v >> 32);
+		break;
+	}
+	case ISA_MemSize_128: {
+		uint64_t v0 = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+		uint64_t v1 = __atomic_load_n((const uint64_t *)(p + 8), __ATOMIC_RELAXED);
+		w[0] = (uint32_t)v0;
+		w[1] = (uint32_t)(v0 >> 32);
+		w[2] = (uint32_t)v1;
+		w[3] = (uint32_t)(v1 >> 32);
+		break;
+	}
+	default: w[0] = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED); break;
+	}
+}
+
+static inline void mem_write(uint8_t *p, unsigned bytes, const uint32_t w[4])
+{
+	switch (bytes) {
+	case 1: __atomic_store_n(p, (uint8_t)w[0], __ATOMIC_RELAXED); break;
+	case 2: __atomic_store_n((uint16_t *)p, (uint16_t)w[0], __ATOMIC_RELAXED); break;
+	case 8:
+		__atomic_store_n((uint64_t *)p, ((uint64_t)w[1] << 32) | w[0], __ATOMIC_RELAXED);
+		break;
+	case 16:
+		__atomic_store_n((uint64_t *)p, ((uint64_t)w[1] << 32) | w[0], __ATOMIC_RELAXED);
+		__atomic_store_n((uint64_t *)(p + 8), ((uint64_t)w[3] << 32) | w[2], __ATOMIC_RELAXED);
+		break;
+	default: __atomic_store_n((uint32_t *)p, w[0], __ATOMIC_RELAXED); break;
+	}
+}
+
+/* Order<pg, rd, [ra+off]> */
+static void do_load(xctx *x, const xinsn *i, enum space sp)
+{
+	const int size = i->in->size;
+	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
+	uint8_t *ptr[XLANES];
+	if (!translate(x, &i->o[1], sp, bytes, ptr))
+		return;
+	uint32_t res[4][XLANES];
+	memset(res, 0, sizeof res);
+	for_lanes(l) {
+		if (!ptr[l])
+			continue;
+		uint32_t w[4];
+		mem_read(ptr[l], size, w);
+		for (unsigned k = 0; k < nr; k++)
+			res[k][l] = w[k];
+	}
+	for (unsigned k = 0; k < nr; k++)
+		xwrite(x, &i->o[0], k, res[k], x->pmask);
+}
+
+/* Order<pg, [ra+off], rb> */
+static void do_store(xctx *x, const xinsn *i, enum space sp)
+{
+	const unsigned bytes = msize_bytes(i->in->size), nr = msize_regs(bytes);
+	uint8_t *ptr[XLANES];
+	if (!translate(x, &i->o[0], sp, bytes, ptr))
+		return;
+	uint32_t tmp[4][XLANES];
+	const uint32_t *src[4];
+	for (unsigned k = 0; k < nr; k++)
+		src[k] = xsrc(x, &i->o[1], k, tmp[k], false);
+	for_lanes(l) {
+		if (!ptr[l])
+			continue;
+		uint32_t w[4] = { 0, 0, 0, 0 };
+		for (unsigned k = 0; k < nr; k++)
+			w[k] = src[k][l];
+		mem_write(ptr[l], bytes, w);
+	}
+}
+
+XSEM(LDG) { do_load(x, i, SP_GLOBAL); }
+XSEM(STG) { do_store(x, i, SP_GLOBAL); }
+XSEM(LDS) { do_load(x, i, SP_SHARED); }
+XSEM(STS) { do_store(x, i, SP_SHARED); }
+XSEM(LDL) { do_load(x, i, SP_LOCAL); }
+XSEM(STL) { do_store(x, i, SP_LOCAL); }
+
+/* Order<pg, rd, c[bank][ra+off]> */
+XSEM(LDC)
+{
+	const xopd *om = &i->o[1];
+	const int size = i->in->size;
+	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
+	const uint32_t *idx = xrow(x, om, 0);
+	uint32_t res[4][XLANES];
+	memset(res, 0, sizeof res);
+	for_lanes(l) {
+		if (!LANE_ON(x->pmask, l))
+			continue;
+		uint64_t buf[2];
+		if (!xconst_read(x, om->bank, (int64_t)idx[l] + om->imm, bytes, buf))
+			return;
+		uint32_t w[4];
+		mem_read((const uint8_t *)buf, size, w);
+		for (unsigned k = 0; k < nr; k++)
+			res[k][l] = w[k];
+	}
+	for (unsigned k = 0; k < nr; k++)
+		xwrite(x, &i->o[0], k, res[k], x->pmask);
+}
+
+/* ---------------------------------------------------------------- atomics */
+static uint32_t atom32(uint8_t *pb, int op, bool sgn, uint32_t v, uint32_t c)
+{
+	uint32_t *p = (uint32_t *)pb;
+	switch (op) {
+	case ISA_AtomOp_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_CAS: {
+		uint32_t old = v;
+		__atomic_compare_exchange_n(p, &old, c, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		return old;
+	}
+	default: { /* MIN, MAX */
+		const bool want_min = op == ISA_AtomOp_MIN;
+		uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+		for (;;) {
+			bool lt = sgn ? (int32_t)v < (int32_t)old : v < old;
+			bool gt = sgn ? (int32_t)v > (int32_t)old : v > old;
+			if (want_min ? !lt : !gt)
+				return old;
+			if (__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+				return old;
+		}
+	}
+	}
+}
+
+static uint64_t atom64(uint8_t *pb, int op, bool sgn, uint64_t v, uint64_t c)
+{
+	uint64_t *p = (uint64_t *)pb;
+	switch (op) {
+	case ISA_AtomOp_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+	case ISA_AtomOp_CAS: {
+		uint64_t old = v;
+		__atomic_compare_exchange_n(p, &old, c, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		return old;
+	}
+	default: {
+		const bool want_min = op == ISA_AtomOp_MIN;
+		uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+		for (;;) {
+			bool lt = sgn ? (int64_t)v < (int64_t)old : v < old;
+			bool gt = sgn ? (int64_t)v > (int64_t)old : v > old;
+			if (want_min ? !lt : !gt)
+				return old;
+			if (__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED,
+							__ATOMIC_RELAXED))
+				return old;
+		}
+	}
+	}
+}
+
+/* od: destination (NULL for RED), om: [ra+off], ob: value / compare,
+ * oc: CAS new value (NULL for RED). */
+static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, const xopd *om,
+		    const xopd *ob, const xopd *oc)
+{
+	const int op = i->in->op, type = i->in->type;
+	const bool w64 = type == ISA_AtomType_U64 || type == ISA_AtomType_S64;
+	const bool sgn = type == ISA_AtomType_S32 || type == ISA_AtomType_S64;
+	if (op == ISA_AtomOp_CAS && !oc) {
+		xfault(x, WE_FAULT_ILLEGAL_INSTR, x->pmask, x->pc, "RED has no .CAS form");
+		return;
+	}
+	uint8_t *ptr[XLANES];
+	if (!translate(x, om, sp, w64 ? 8u : 4u, ptr))
+		return;
+	uint32_t tb0[XLANES], tb1[XLANES], tc0[XLANES], tc1[XLANES];
+	const uint32_t *b0 = xsrc(x, ob, 0, tb0, false);
+	const uint32_t *b1 = w64 ? xsrc(x, ob, 1, tb1, false) : b0;
+	const uint32_t *c0 = b0, *c1 = b0;
+	if (op == ISA_AtomOp_CAS) {
+		c0 = xsrc(x, oc, 0, tc0, false);
+		c1 = w64 ? xsrc(x, oc, 1, tc1, false) : c0;
+	}
+	uint32_t lo[XLANES], hi[XLANES];
+	memset(lo, 0, sizeof lo);
+	memset(hi, 0, sizeof hi);
+	for_lanes(l) {
+		if (!ptr[l])
+			continue;
+		if (w64) {
+			uint64_t r = atom64(ptr[l], op, sgn, ((uint64_t)b1[l] << 32) | b0[l],
+					    ((uint64_t)c1[l] << 32) | c0[l]);
+			lo[l] = (uint32_t)r;
+			hi[l] = (uint32_t)(r >> 32);
+		} else {
+			lo[l] = atom32(ptr[l], op, sgn, b0[l], c0[l]);
+		}
+	}
+	if (!od)
+		return;
+	xwrite(x, od, 0, lo, x->pmask);
+	if (w64)
+		xwrite(x, od, 1, hi, x->pmask);
+}
+
+/* Order<pg, rd, [ra+off], rb, rc> */
+XSEM(ATOMG) { do_atom(x, i, SP_GLOBAL, &i->o[0], &i->o[1], &i->o[2], &i->o[3]); }
+XSEM(ATOMS) { do_atom(x, i, SP_SHARED, &i->o[0], &i->o[1], &i->o[2], &i->o[3]); }
+/* Order<pg, [ra+off], rb> */
+XSEM(RED) { do_atom(x, i, SP_GLOBAL, NULL, &i->o[0], &i->o[1], NULL); }

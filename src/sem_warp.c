@@ -1,0 +1,238 @@
+/* sem_warp.c — special registers, warp-wide operations (warp.isa) and the
+ * uniform datapath (uniform.isa).
+ *
+ * Thread ids: lane l of warp w is the CTA's linear thread t = w*32 + l,
+ * tid.x = t % ntid.x, tid.y = (t / ntid.x) % ntid.y,
+ * tid.z = t / (ntid.x * ntid.y).
+ */
+#include <stdatomic.h>
+
+#include "exec.h"
+
+/* One 32-bit special register for lane l. */
+static uint32_t sreg(xctx *x, unsigned sr, unsigned l)
+{
+	const we_launch_ctx *L = x->L;
+	const uint32_t t = x->w->id * XLANES + l;
+	const uint32_t bx = L->block.x ? L->block.x : 1u, by = L->block.y ? L->block.y : 1u;
+	switch (sr) {
+	case ISA_SReg_SR_LANEID: return l;
+	case ISA_SReg_SR_TID_X: return t % bx;
+	case ISA_SReg_SR_TID_Y: return (t / bx) % by;
+	case ISA_SReg_SR_TID_Z: return t / (bx * by);
+	case ISA_SReg_SR_CTAID_X: return x->cta->ctaid[0];
+	case ISA_SReg_SR_CTAID_Y: return x->cta->ctaid[1];
+	case ISA_SReg_SR_CTAID_Z: return x->cta->ctaid[2];
+	case ISA_SReg_SR_NTID_X: return L->block.x;
+	case ISA_SReg_SR_NTID_Y: return L->block.y;
+	case ISA_SReg_SR_NTID_Z: return L->block.z;
+	case ISA_SReg_SR_NCTAID_X: return L->grid.x;
+	case ISA_SReg_SR_NCTAID_Y: return L->grid.y;
+	case ISA_SReg_SR_NCTAID_Z: return L->grid.z;
+	case ISA_SReg_SR_WARPID: return x->w->id;
+	case ISA_SReg_SR_NWARPS: return x->cta->nwarps;
+	case ISA_SReg_SR_EQMASK: return 1u << l;
+	case ISA_SReg_SR_LTMASK: return (1u << l) - 1u;
+	case ISA_SReg_SR_LEMASK: return (uint32_t)((UINT64_C(2) << l) - 1u);
+	case ISA_SReg_SR_GTMASK: return (uint32_t)(~UINT64_C(0) << (l + 1));
+	case ISA_SReg_SR_GEMASK: return ~0u << l;
+	case ISA_SReg_SR_CLOCKLO:
+	case ISA_SReg_SR_GLOBALTIMERLO: return (uint32_t)x->cta->clock;
+	case ISA_SReg_SR_CLOCKHI:
+	case ISA_SReg_SR_GLOBALTIMERHI: return (uint32_t)(x->cta->clock >> 32);
+	default: return 0; /* SRZ */
+	}
+}
+
+/* Order<pg, rd, sr> */
+XSEM(S2R)
+{
+	uint32_t res[XLANES];
+	const unsigned sr = (unsigned)i->in->sr;
+	switch (sr) {
+	case ISA_SReg_SR_LANEID:
+		for_lanes(l) res[l] = l;
+		break;
+	case ISA_SReg_SR_TID_X:
+	case ISA_SReg_SR_TID_Y:
+	case ISA_SReg_SR_TID_Z:
+	case ISA_SReg_SR_EQMASK:
+	case ISA_SReg_SR_LTMASK:
+	case ISA_SReg_SR_LEMASK:
+	case ISA_SReg_SR_GTMASK:
+	case ISA_SReg_SR_GEMASK:
+		for_lanes(l) res[l] = sreg(x, sr, l);
+		break;
+	default: {
+		uint32_t v = sreg(x, sr, 0);
+		for_lanes(l) res[l] = v;
+		break;
+	}
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* Order<pg, rd, sr>; rd spans two registers */
+XSEM(CS2R)
+{
+	uint32_t lo[XLANES], hi[XLANES];
+	const unsigned sr = (unsigned)i->in->sr;
+	uint32_t vlo = 0, vhi = 0;
+	switch (sr) {
+	case ISA_SReg_SR_CLOCKLO:
+	case ISA_SReg_SR_GLOBALTIMERLO:
+		vlo = (uint32_t)x->cta->clock;
+		vhi = (uint32_t)(x->cta->clock >> 32);
+		break;
+	case ISA_SReg_SRZ:
+		break;
+	default: /* any other register: its 32-bit value, zero-extended */
+		for_lanes(l) {
+			lo[l] = sreg(x, sr, l);
+			hi[l] = 0;
+		}
+		goto write;
+	}
+	for_lanes(l) {
+		lo[l] = vlo;
+		hi[l] = vhi;
+	}
+write:
+	xwrite(x, &i->o[0], 0, lo, x->pmask);
+	xwrite(x, &i->o[0], 1, hi, x->pmask);
+}
+
+/* ---------------------------------------------------------------- SHFL */
+/* Order<pg, pu, rd, ra, B, C>, as PTX shfl.sync: per lane, with
+ * segmask = c[12:8] and clamp = c[4:0],
+ *   maxLane = (lane & segmask) | (clamp & ~segmask), minLane = lane & segmask
+ *   IDX  j = minLane | (b & ~segmask)  valid j <= maxLane
+ *   UP   j = lane - b                  valid j >= maxLane
+ *   DOWN j = lane + b                  valid j <= maxLane
+ *   BFLY j = lane ^ b                  valid j <= maxLane
+ * b is b[4:0].  A lane whose source is not valid or not among the
+ * executing lanes gets its own Ra and Pu = false. */
+XSEM(SHFL)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+	const int mode = i->in->mode;
+	const uint32_t pm = x->pmask;
+	uint32_t res[XLANES], ok = 0;
+	for_lanes(l) {
+		int32_t lane = (int32_t)l;
+		int32_t bv = (int32_t)(b[l] & 31u);
+		int32_t seg = (int32_t)((c[l] >> 8) & 31u);
+		int32_t clamp = (int32_t)(c[l] & 31u);
+		int32_t maxl = (lane & seg) | (clamp & ~seg);
+		int32_t minl = lane & seg;
+		int32_t j;
+		bool valid;
+		switch (mode) {
+		case ISA_ShflMode_UP: j = lane - bv; valid = j >= maxl; break;
+		case ISA_ShflMode_DOWN: j = lane + bv; valid = j <= maxl; break;
+		case ISA_ShflMode_BFLY: j = lane ^ bv; valid = j <= maxl; break;
+		default: j = minl | (bv & ~seg); valid = j <= maxl; break;
+		}
+		if (valid && j >= 0 && j < (int32_t)XLANES && LANE_ON(pm, (unsigned)j)) {
+			res[l] = a[j];
+			ok |= 1u << l;
+		} else {
+			res[l] = a[l];
+		}
+	}
+	xset_pred(x, &i->o[0], ok, pm);
+	xwrite(x, &i->o[1], 0, res, pm);
+}
+
+/* ---------------------------------------------------------------- VOTE */
+/* Order<pg, rd, pu, pp> */
+XSEM(VOTE)
+{
+	const uint32_t pm = x->pmask;
+	const uint32_t ballot = xpred(x, &i->o[2]) & pm;
+	bool r;
+	switch (i->in->mode) {
+	case ISA_VoteMode_ALL: r = ballot == pm; break;
+	case ISA_VoteMode_ANY: r = ballot != 0; break;
+	default: r = ballot == 0 || ballot == pm; break; /* EQ */
+	}
+	xset_pred(x, &i->o[1], r ? ~0u : 0u, pm);
+	uint32_t res[XLANES];
+	for_lanes(l) res[l] = ballot;
+	xwrite(x, &i->o[0], 0, res, pm);
+}
+
+/* ---------------------------------------------------------------- MEMBAR, NOP */
+XSEM(MEMBAR)
+{
+	(void)x;
+	(void)i;
+	atomic_thread_fence(memory_order_seq_cst);
+}
+
+XSEM(NOP)
+{
+	(void)x;
+	(void)i;
+}
+
+/* ---------------------------------------------------------------- uniform datapath */
+static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
+{
+	uint32_t r = 0;
+	for (unsigned k = 0; k < 8; k++)
+		if ((lut >> k) & 1u)
+			r |= ((k & 4u) ? a : ~a) & ((k & 2u) ? b : ~b) & ((k & 1u) ? c : ~c);
+	return r;
+}
+
+/* Order<pg, urd, cb>: .32 or .64 (UR[d:d+1]) */
+XSEM(ULDC)
+{
+	const xopd *od = &i->o[0], *oc = &i->o[1];
+	const bool w64 = i->in->size == ISA_MemSize_64;
+	uint32_t v[2] = { 0, 0 };
+	if (!xconst_read(x, oc->bank, oc->imm, w64 ? 8u : 4u, v))
+		return;
+	if (od->row == ISA_UREG_URZ)
+		return;
+	xset_ureg(x, od->row, v[0]);
+	if (w64)
+		xset_ureg(x, od->row + 1u, v[1]);
+}
+
+/* Order<pg, urd, sr>: a per-thread register reads the value of the lowest
+ * executing lane. */
+XSEM(S2UR)
+{
+	xset_ureg(x, i->o[0].row, sreg(x, (unsigned)i->in->sr, xffs(x->pmask)));
+}
+
+/* Order<pg, urd, ra> */
+XSEM(R2UR)
+{
+	xset_ureg(x, i->o[0].row, xscalar(x, &i->o[1], 0));
+}
+
+/* Order<pg, urd, B> */
+XSEM(UMOV)
+{
+	xset_ureg(x, i->o[0].row, xscalar(x, &i->o[1], 0));
+}
+
+/* Order<pg, urd, ura, B, urc> */
+XSEM(UIADD3)
+{
+	uint32_t a = xscalar(x, &i->o[1], 0), b = xscalar(x, &i->o[2], 0), c = xscalar(x, &i->o[3], 0);
+	xset_ureg(x, i->o[0].row, a + b + c);
+}
+
+/* Order<pg, urd, ura, B, urc, lut> */
+XSEM(ULOP3_LUT)
+{
+	uint32_t a = xscalar(x, &i->o[1], 0), b = xscalar(x, &i->o[2], 0), c = xscalar(x, &i->o[3], 0);
+	xset_ureg(x, i->o[0].row, lop3(a, b, c, (unsigned)i->in->lut & 0xffu));
+}

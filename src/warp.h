@@ -1,0 +1,84 @@
+/* warp.h — the state of one warp, exactly the variables of seed 004
+ * ("BRU相关基础变量"), plus the register files the ALU needs.
+ *
+ * A warp is plain data.  The executor (exec.c) advances it until it
+ * blocks, exits, yields, sleeps or faults; who drives warps on which host
+ * thread is the business of the engine modules, not of this one.
+ */
+#ifndef WE_WARP_H
+#define WE_WARP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WE_WARP_SIZE 32u
+#define WE_NUM_BREGS 16u
+#define WE_NUM_PREDS 8u   /* P0..P6 and PT (index 7, always all-ones)   */
+#define WE_NUM_UREGS 64u  /* UR0..UR62 and URZ (index 63, always zero)  */
+#define WE_NUM_UPREDS 8u
+
+/* Why the executor handed a warp back to its driver. */
+typedef enum we_stop {
+	WE_STOP_BUDGET = 0,  /* instruction budget used up, still runnable   */
+	WE_STOP_YIELD,       /* YIELD executed: let other warps run          */
+	WE_STOP_BLOCKED,     /* waiting on a CTA barrier                     */
+	WE_STOP_SLEEP,       /* warpSleep(): NANOSLEEP or all-sleep switch   */
+	WE_STOP_EXITED,      /* warpExit(): ValidMask == 0                   */
+	WE_STOP_FAULT        /* runtime exception recorded in the CTA        */
+} we_stop;
+
+typedef enum we_warp_state {
+	WE_WS_READY = 0,
+	WE_WS_BLOCKED,       /* on barrier warp->bar_id                      */
+	WE_WS_SLEEPING,      /* until warp->wake_time (emulated)             */
+	WE_WS_EXITED,
+	WE_WS_FAULTED
+} we_warp_state;
+
+typedef struct we_warp {
+	/* ---- seed 004 state ------------------------------------------- */
+	uint64_t active_pc;           /* ActivePC: byte offset in the code */
+	uint32_t valid;               /* ValidMask                         */
+	uint32_t active;              /* ActiveMask                        */
+	uint32_t yield;               /* YieldMask                         */
+	uint32_t sleep;               /* SleepMask                         */
+	uint32_t swmask;              /* SwitchMask                        */
+	uint32_t breg[WE_NUM_BREGS];  /* B0..B15                           */
+	uint64_t rpc[WE_WARP_SIZE];   /* RPC: per-thread PC                */
+
+	/* ---- register files ------------------------------------------- */
+	/* General registers as r[row * 32 + lane] so lane loops vectorize.
+	 * Rows 0..nregs-1 are R0.., then 4 zero rows (RZ reads) and 4 sink
+	 * rows (RZ writes); see exec.h for the mapping. */
+	uint32_t *r;
+	uint32_t nrows;
+	uint32_t p[WE_NUM_PREDS];     /* predicate p as a lane bit mask    */
+	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
+	uint8_t up;                   /* uniform predicates, bit i = UPi   */
+
+	/* ---- scheduling ----------------------------------------------- */
+	we_warp_state state;
+	uint32_t id;                  /* warp index within the CTA         */
+	uint64_t wake_time;           /* emulated ns at which SleepMask clears */
+	uint64_t insns;               /* warp-instructions executed        */
+	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
+
+	/* ---- barrier unit, per warp (seed 000) ------------------------ */
+	int8_t bar_id;                /* barrier waited on, -1 if none     */
+	uint32_t bar_phase;           /* phase of that barrier when joined */
+	uint32_t warp_bar_state;      /* WarpBARState: the barrier state word
+					 (bar.h) of the last completed BAR.RED,
+					 holding its result; B2R.WARP / R2B.WARP
+					 / BAR.RESULT read and write it    */
+
+	/* per-thread local memory: local_size bytes per lane */
+	uint8_t *local;
+	uint32_t local_size;
+} we_warp;
+
+static inline uint32_t *we_row(we_warp *w, unsigned row)
+{
+	return w->r + (uint64_t)row * WE_WARP_SIZE;
+}
+
+#endif

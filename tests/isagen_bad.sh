@@ -1,0 +1,37 @@
+#!/bin/sh
+# isagen must reject every malformed description in tests/isa_bad/ with
+# "file:LINE: error: ..." naming the expected line and message, exit 1,
+# and accept the project's own descriptions.
+set -u
+src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+bld=${top_builddir:-$src}
+isagen=$bld/isagen
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+for f in "$src"/tests/isa_bad/*.isa; do
+	case $f in */prefix.isa) continue ;; esac
+	want=$(sed -n '1s|^// expect: ||p' "$f")
+	line=${want%%: *}
+	msg=${want#*: }
+	err=$("$isagen" --check "$src/tests/isa_bad/prefix.isa" "$f" 2>&1)
+	st=$?
+	if [ $st -eq 1 ] && printf '%s\n' "$err" | grep -F -q "$f:$line: error: " &&
+	   printf '%s\n' "$err" | grep -F -q -- "$msg"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $f: want status 1 and '$f:$line: error: ...$msg', got status $st:"
+		printf '%s\n' "$err" | sed 's/^/    /'
+	fi
+done
+if "$isagen" -o "$out" "$src"/src/isa/encoding.isa "$src"/src/isa/bcu.isa "$src"/src/isa/bru.isa \
+	"$src"/src/isa/alu.isa "$src"/src/isa/fpu.isa "$src"/src/isa/warp.isa \
+	"$src"/src/isa/mem.isa "$src"/src/isa/uniform.isa && [ -s "$out/isa_gen.c" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: the project's descriptions do not generate"
+fi
+echo "isagen_bad: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,497 @@
+/* test_kernels — runs every kernel of kernels/ through the public API and
+ * checks the results against a host reference.  Also checks that runtime
+ * exceptions stop a launch with the right status and a precise report. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpemu/warpemu.h"
+
+static char *slurp(const char *rel, size_t *len)
+{
+	const char *src = getenv("top_srcdir");
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", src ? src : "..", rel);
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+typedef struct kt {
+	we_device *dev;
+	we_module *mod;
+	const we_kernel_info *k;
+	uint8_t params[4096];
+} kt;
+
+static void kt_open(kt *t, const char *file, const char *kernel)
+{
+	memset(t, 0, sizeof *t);
+	ck_assert_int_eq(we_device_create(NULL, &t->dev), WE_OK);
+	size_t len;
+	char *text = slurp(file, &len);
+	we_status st = we_module_load_text(t->dev, text, len, file, &t->mod);
+	ck_assert_msg(st == WE_OK, "%s: %s", file, we_last_error(t->dev));
+	free(text);
+	t->k = we_module_find_kernel(t->mod, kernel);
+	ck_assert_msg(t->k != NULL, "no kernel %s", kernel);
+}
+
+static void kt_close(kt *t)
+{
+	we_module_destroy(t->mod);
+	we_device_destroy(t->dev);
+}
+
+static const we_param_info *param(kt *t, const char *name)
+{
+	for (unsigned i = 0; i < t->k->nparams; i++)
+		if (!strcmp(t->k->params[i].name, name))
+			return &t->k->params[i];
+	ck_abort_msg("kernel %s has no parameter %s", t->k->name, name);
+	return NULL;
+}
+
+static void set_u32(kt *t, const char *name, uint32_t v)
+{
+	const we_param_info *p = param(t, name);
+	ck_assert_uint_eq(p->size, 4);
+	memcpy(t->params + p->offset, &v, 4);
+}
+
+static we_devptr set_buf(kt *t, const char *name, const void *data, size_t bytes)
+{
+	const we_param_info *p = param(t, name);
+	ck_assert_int_eq(p->type, WE_PARAM_PTR);
+	we_devptr d;
+	ck_assert_int_eq(we_malloc(t->dev, bytes, &d), WE_OK);
+	if (data)
+		ck_assert_int_eq(we_memcpy_htod(t->dev, d, data, bytes), WE_OK);
+	memcpy(t->params + p->offset, &d, 8);
+	return d;
+}
+
+static we_status kt_run(kt *t, uint32_t grid, uint32_t block, unsigned threads, we_launch_stats *s)
+{
+	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .threads = threads };
+	return we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, s);
+}
+
+/* ---------------------------------------------------------------- */
+
+START_TEST(vecadd)
+{
+	kt t;
+	kt_open(&t, "kernels/vecadd.we", "vecadd");
+	const uint32_t n = 10000 * 128 - 77; /* partial last CTA */
+	float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
+	for (uint32_t i = 0; i < n; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = (float)(i % 1000) - 3.25f;
+	}
+	set_u32(&t, "n", n);
+	set_buf(&t, "a", a, n * 4);
+	set_buf(&t, "b", b, n * 4);
+	we_devptr dc = set_buf(&t, "c", NULL, n * 4);
+	we_launch_stats s;
+	we_status st = kt_run(&t, (n + 127) / 128, 128, 0, &s);
+	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, c, dc, n * 4), WE_OK);
+	for (uint32_t i = 0; i < n; i++)
+		ck_assert_msg(c[i] == a[i] + b[i], "c[%u] = %g, want %g", i, c[i], a[i] + b[i]);
+	ck_assert_uint_eq(s.ctas, (n + 127) / 128);
+	ck_assert_uint_gt(s.warp_insns, 0);
+	free(a);
+	free(b);
+	free(c);
+	kt_close(&t);
+}
+END_TEST
+
+START_TEST(ifelse)
+{
+	kt t;
+	kt_open(&t, "kernels/ifelse.we", "ifelse");
+	const uint32_t n = 1000 * 96 + 40;
+	uint32_t *out = malloc(n * 4), *mask = malloc(n * 4);
+	set_u32(&t, "n", n);
+	we_devptr dout = set_buf(&t, "out", NULL, n * 4);
+	we_devptr dmask = set_buf(&t, "mask", NULL, n * 4);
+	ck_assert_msg(kt_run(&t, (n + 95) / 96, 96, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, n * 4), WE_OK);
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, mask, dmask, n * 4), WE_OK);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t want = (i & 1) ? i + 0x100 : 3 * i;
+		ck_assert_msg(out[i] == want, "out[%u] = %u, want %u", i, out[i], want);
+		/* lanes that passed the i < n test in this warp */
+		uint32_t first = i & ~31u;
+		uint32_t cta_end = (i / 96 + 1) * 96;
+		uint32_t end = first + 32 < cta_end ? first + 32 : cta_end;
+		if (end > n)
+			end = n;
+		uint32_t m = end - first == 32 ? 0xffffffffu : (1u << (end - first)) - 1u;
+		ck_assert_msg(mask[i] == m, "mask[%u] = 0x%08x, want 0x%08x", i, mask[i], m);
+	}
+	free(out);
+	free(mask);
+	kt_close(&t);
+}
+END_TEST
+
+static uint32_t collatz_ref(uint32_t x)
+{
+	uint32_t steps = 0;
+	while (x != 1) {
+		x = (x & 1) ? 3 * x + 1 : x >> 1;
+		if (++steps >= 64)
+			return 0xffffffffu;
+	}
+	return steps;
+}
+
+START_TEST(loopbreak)
+{
+	kt t;
+	kt_open(&t, "kernels/loopbreak.we", "loopbreak");
+	const uint32_t n = 64 * 1000;
+	uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = 1 + (i * 2654435761u) % 100000u;
+	set_u32(&t, "n", n);
+	set_buf(&t, "in", in, n * 4);
+	we_devptr dout = set_buf(&t, "out", NULL, n * 4);
+	ck_assert_msg(kt_run(&t, n / 64, 64, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, n * 4), WE_OK);
+	unsigned broke = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t want = collatz_ref(in[i]);
+		broke += want == 0xffffffffu;
+		ck_assert_msg(out[i] == want, "out[%u] (x=%u) = %u, want %u", i, in[i], out[i], want);
+	}
+	ck_assert_uint_gt(broke, 0);      /* both exits are exercised */
+	ck_assert_uint_lt(broke, n);
+	free(in);
+	free(out);
+	kt_close(&t);
+}
+END_TEST
+
+START_TEST(callret)
+{
+	kt t;
+	kt_open(&t, "kernels/callret.we", "callret");
+	const uint32_t n = 32 * 1000 + 5;
+	uint32_t *out = malloc(n * 4);
+	set_u32(&t, "n", n);
+	we_devptr dout = set_buf(&t, "out", NULL, n * 4);
+	ck_assert_msg(kt_run(&t, (n + 31) / 32, 32, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, n * 4), WE_OK);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t f1 = i * i + 1, want = (f1 + 7) * (f1 + 7) + 1;
+		ck_assert_msg(out[i] == want, "out[%u] = %u, want %u", i, out[i], want);
+	}
+	free(out);
+	kt_close(&t);
+}
+END_TEST
+
+START_TEST(warpreduce)
+{
+	kt t;
+	kt_open(&t, "kernels/warpreduce.we", "warpreduce");
+	const uint32_t nwarps = 8 * 1000, n = nwarps * 32;
+	uint32_t *in = malloc(n * 4), *sum = malloc(nwarps * 4), *cnt = malloc(nwarps * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = (i * 7919u) % 2000u;
+	set_buf(&t, "in", in, n * 4);
+	we_devptr ds = set_buf(&t, "sum", NULL, nwarps * 4);
+	we_devptr dc = set_buf(&t, "count", NULL, nwarps * 4);
+	ck_assert_msg(kt_run(&t, n / 256, 256, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, sum, ds, nwarps * 4), WE_OK);
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, cnt, dc, nwarps * 4), WE_OK);
+	for (uint32_t w = 0; w < nwarps; w++) {
+		uint32_t s = 0, c = 0;
+		for (uint32_t l = 0; l < 32; l++) {
+			s += in[w * 32 + l];
+			c += in[w * 32 + l] > 1000;
+		}
+		ck_assert_msg(sum[w] == s, "sum[%u] = %u, want %u", w, sum[w], s);
+		ck_assert_msg(cnt[w] == c, "count[%u] = %u, want %u", w, cnt[w], c);
+	}
+	free(in);
+	free(sum);
+	free(cnt);
+	kt_close(&t);
+}
+END_TEST
+
+START_TEST(reduce)
+{
+	kt t;
+	kt_open(&t, "kernels/reduce.we", "reduce");
+	const uint32_t nctas = 10000, n = nctas * 256;
+	uint32_t *in = malloc(n * 4), *out = malloc(nctas * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = i ^ (i >> 3);
+	set_buf(&t, "in", in, n * 4);
+	we_devptr dout = set_buf(&t, "out", NULL, nctas * 4);
+	we_launch_stats s;
+	ck_assert_msg(kt_run(&t, nctas, 256, 0, &s) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, nctas * 4), WE_OK);
+	for (uint32_t c = 0; c < nctas; c++) {
+		uint32_t want = 0;
+		for (uint32_t l = 0; l < 256; l++)
+			want += in[c * 256 + l];
+		ck_assert_msg(out[c] == want, "out[%u] = %u, want %u", c, out[c], want);
+	}
+	/* 1 + log2(256) barriers per CTA */
+	ck_assert_uint_eq(s.barriers, (uint64_t)nctas * 9);
+	free(in);
+	free(out);
+	kt_close(&t);
+}
+END_TEST
+
+/* The same launch with 1 and with 2 host threads gives the same bytes. */
+START_TEST(threads_agree)
+{
+	kt t;
+	kt_open(&t, "kernels/ifelse.we", "ifelse");
+	const uint32_t n = 4096;
+	uint32_t *o1 = malloc(n * 4), *o2 = malloc(n * 4);
+	set_u32(&t, "n", n);
+	we_devptr d = set_buf(&t, "out", NULL, n * 4);
+	set_buf(&t, "mask", NULL, n * 4);
+	ck_assert_int_eq(kt_run(&t, n / 64, 64, 1, NULL), WE_OK);
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, o1, d, n * 4), WE_OK);
+	ck_assert_int_eq(we_memset(t.dev, d, 0, n * 4), WE_OK);
+	ck_assert_int_eq(kt_run(&t, n / 64, 64, 2, NULL), WE_OK);
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, o2, d, n * 4), WE_OK);
+	ck_assert_int_eq(memcmp(o1, o2, n * 4), 0);
+	free(o1);
+	free(o2);
+	kt_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* runtime exceptions: status and report                              */
+
+static we_status run_text(const char *text, uint32_t grid, uint32_t block, we_device **dev,
+			  uint64_t max_insns)
+{
+	ck_assert_int_eq(we_device_create(NULL, dev), WE_OK);
+	we_module *m;
+	we_status st = we_module_load_text(*dev, text, strlen(text), "t.we", &m);
+	ck_assert_msg(st == WE_OK, "%s", we_last_error(*dev));
+	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 },
+				 .max_instructions = max_insns };
+	st = we_launch(*dev, m, NULL, &cfg, NULL, 0, NULL);
+	we_module_destroy(m);
+	return st;
+}
+
+static void expect_fault(const char *text, uint32_t block, we_status want, const char *const *parts)
+{
+	we_device *dev;
+	we_status st = run_text(text, 3, block, &dev, 100000);
+	const char *msg = we_last_error(dev);
+	ck_assert_msg(st == want, "status %d (%s), want %d; report: %s", st, we_status_name(st), want, msg);
+	for (; *parts; parts++)
+		ck_assert_msg(strstr(msg, *parts), "report lacks '%s':\n%s", *parts, msg);
+	we_device_destroy(dev);
+}
+
+START_TEST(fault_global_range)
+{
+	const char *parts[] = { "out-of-range", "global access of 4 bytes at 0x8", "CTA (0,0,0)",
+				"warp 0", "lanes 0-31", "PC 0x0010", "LDG R1, [R2.64+0x8]", "t.we:2", NULL };
+	expect_fault("MOV R2, RZ\nLDG R1, [R2.64+0x8]\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_shared_range)
+{
+	const char *parts[] = { "shared access of 4 bytes at 0x40", "outside the CTA's 64 bytes",
+				"lanes 3", "STS [R0], R1", NULL };
+	expect_fault(".shared 64\nS2R R0, SR_TID.X\nISETP.EQ.AND P0, PT, R0, 0x3, PT\n"
+		     "@P0 MOV R0, 0x40\n@!P0 MOV R0, RZ\nSTS [R0], R1\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_misaligned)
+{
+	const char *parts[] = { "misaligned", "not 4-byte aligned", "LDS R1, [0x2]", NULL };
+	expect_fault(".shared 64\nLDS R1, [0x2]\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_local)
+{
+	const char *parts[] = { "local access of 4 bytes at 0x10", "thread's 16 bytes", NULL };
+	expect_fault(".local 16\nSTL [0x10], R1\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_const)
+{
+	const char *parts[] = { "c[0x0][0x0]", "outside the bank (0 bytes)", NULL };
+	expect_fault("MOV R1, c[0x0][0x0]\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_pc)
+{
+	const char *parts[] = { "PC 0x1000 is outside the kernel's code", NULL };
+	expect_fault("BRA 0x1000\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_trap)
+{
+	const char *parts[] = { "TRAP 0x5 with no trap handler", "lanes 0-15", NULL };
+	expect_fault("TRAP 0x5\nEXIT\n", 16, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_barrier_count)
+{
+	const char *parts[] = { "barrier exception", "count 0x24 is not a multiple of 32", NULL };
+	expect_fault("MOV R1, 0x24\nBAR.SYNC 0x1, R1\nEXIT\n", 64, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_barrier_mismatch)
+{
+	const char *parts[] = { "count 64 differs from 32", "warp 1", NULL };
+	expect_fault("S2R R0, SR_TID.X\nSHF.R.U32.HI R0, RZ, 0x5, R0\nISETP.EQ.AND P0, PT, R0, RZ, PT\n"
+		     "@P0 BAR.ARV 0x2, 0x20\n@!P0 BAR.SYNC 0x2, 0x40\nEXIT\n", 64, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_red_mixed)
+{
+	const char *parts[] = { "BAR.RED mixed with BAR.SYNC/ARV", NULL };
+	expect_fault("S2R R0, SR_TID.X\nSHF.R.U32.HI R0, RZ, 0x5, R0\nISETP.EQ.AND P0, PT, R0, RZ, PT\n"
+		     "@P0 BAR.ARV 0x2, 0x40\n@!P0 BAR.RED.POPC 0x2, 0x40, PT\nEXIT\n", 64, WE_ERR_EXCEPTION,
+		     parts);
+}
+END_TEST
+
+START_TEST(deadlock_exit_before_counted)
+{
+	/* warp 1 exits; warp 0 waits for a count of 64 that can never come */
+	const char *parts[] = { "deadlock", "warp 0: blocked on barrier 3 (count 32, expected 64)",
+				"warp 1: exited", NULL };
+	expect_fault("S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\n"
+		     "BAR.SYNC 0x3, 0x40\nEXIT\n", 64, WE_ERR_DEADLOCK, parts);
+}
+END_TEST
+
+START_TEST(cnt0_released_by_exit)
+{
+	/* cnt = 0: warp 1 exits, which completes warp 0's barrier */
+	we_device *dev;
+	we_status st = run_text("S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\n"
+				"BAR.SYNC 0x0\nEXIT\n", 4, 64, &dev, 100000);
+	ck_assert_msg(st == WE_OK, "%s", we_last_error(dev));
+	we_device_destroy(dev);
+}
+END_TEST
+
+START_TEST(watchdog)
+{
+	const char *parts[] = { "--max-instructions", NULL };
+	expect_fault(".loop:\nBRA `(.loop)\n", 32, WE_ERR_TIMEOUT, parts);
+}
+END_TEST
+
+START_TEST(launch_limits)
+{
+	we_device *dev;
+	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
+	we_module *m;
+	ck_assert_int_eq(we_module_load_text(dev, "EXIT\n", 5, "t.we", &m), WE_OK);
+	we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 1025, 1, 1 } };
+	ck_assert_int_eq(we_launch(dev, m, NULL, &cfg, NULL, 0, NULL), WE_ERR_LIMIT);
+	ck_assert_ptr_nonnull(strstr(we_last_error(dev), "block (1025,1,1)"));
+	cfg.block.x = 32;
+	cfg.grid.y = 65536;
+	ck_assert_int_eq(we_launch(dev, m, NULL, &cfg, NULL, 0, NULL), WE_ERR_LIMIT);
+	cfg.grid.y = 1;
+	uint32_t junk = 0;
+	ck_assert_int_eq(we_launch(dev, m, NULL, &cfg, &junk, 4, NULL), WE_ERR_INVALID);
+	ck_assert_ptr_nonnull(strstr(we_last_error(dev), "takes 0 bytes of parameters, 4 given"));
+	we_module_destroy(m);
+	we_device_destroy(dev);
+}
+END_TEST
+
+START_TEST(load_rejects_bad_barrier_imm)
+{
+	we_device *dev;
+	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
+	we_module *m = NULL;
+	const char *t = "BAR.SYNC 0x1, 0x30\nEXIT\n";
+	ck_assert_int_eq(we_module_load_text(dev, t, strlen(t), "t.we", &m), WE_ERR_LOAD);
+	ck_assert_ptr_nonnull(strstr(we_last_error(dev), "t.we:1:"));
+	ck_assert_ptr_nonnull(strstr(we_last_error(dev), "not a multiple of 32"));
+	const char *t2 = "BAR.ARV 0x1, 0x0\nEXIT\n";
+	ck_assert_int_eq(we_module_load_text(dev, t2, strlen(t2), "t.we", &m), WE_ERR_LOAD);
+	ck_assert_ptr_nonnull(strstr(we_last_error(dev), "BAR.ARV needs a count > 0"));
+	we_device_destroy(dev);
+}
+END_TEST
+
+static Suite *kernels_suite(void)
+{
+	Suite *s = suite_create("kernels");
+	TCase *k = tcase_create("kernels");
+	tcase_set_timeout(k, 300);
+	tcase_add_test(k, vecadd);
+	tcase_add_test(k, ifelse);
+	tcase_add_test(k, loopbreak);
+	tcase_add_test(k, callret);
+	tcase_add_test(k, warpreduce);
+	tcase_add_test(k, reduce);
+	tcase_add_test(k, threads_agree);
+	suite_add_tcase(s, k);
+	TCase *f = tcase_create("faults");
+	tcase_add_test(f, fault_global_range);
+	tcase_add_test(f, fault_shared_range);
+	tcase_add_test(f, fault_misaligned);
+	tcase_add_test(f, fault_local);
+	tcase_add_test(f, fault_const);
+	tcase_add_test(f, fault_pc);
+	tcase_add_test(f, fault_trap);
+	tcase_add_test(f, fault_barrier_count);
+	tcase_add_test(f, fault_barrier_mismatch);
+	tcase_add_test(f, fault_red_mixed);
+	tcase_add_test(f, deadlock_exit_before_counted);
+	tcase_add_test(f, cnt0_released_by_exit);
+	tcase_add_test(f, watchdog);
+	tcase_add_test(f, launch_limits);
+	tcase_add_test(f, load_rejects_bad_barrier_imm);
+	suite_add_tcase(s, f);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(kernels_suite());
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
