@@ -143,14 +143,18 @@ typedef struct asm_ctx {
 	uint64_t pc;           /* next code byte address                   */
 	uint64_t stmt_pc;      /* address of the current statement ('.')   */
 	uint32_t dsize[WE_NUM_CBANKS];
-	uint32_t dcap[WE_NUM_CBANKS];
+	size_t dcap[WE_NUM_CBANKS];
 	uint8_t *data[WE_NUM_CBANKS];
 	bool doverflow[WE_NUM_CBANKS];
 
 	/* code (pass 2) */
 	we_word *code;
 	uint32_t *lines;
-	size_t ninsns, capinsns;
+	size_t ninsns, capinsns, caplines;
+
+	/* mnemonics accepted for each opcode (asm_mnemonic_table) */
+	const char *mn[ISA_NUM_OPCODES][2];
+	size_t mnlen[ISA_NUM_OPCODES][2];
 
 	/* kernels */
 	bool has_kernels;      /* pass 1 saw a .kernel                     */
@@ -212,5 +216,6 @@ void asm_fmt_hex(char *buf, size_t n, int64_t v);
 /* Assemble the instruction statement at the cursor (after labels) into *w;
  * on failure reports the error and returns false. */
 bool asm_instruction(pcur *p, we_word *w);
+void asm_mnemonic_table(asm_ctx *c);
 
 #endif

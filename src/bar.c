@@ -31,6 +31,7 @@ static bool bar_complete(const bar_unit *u, const bar_state *b)
 static uint32_t bar_release(bar_state *b, uint32_t *red_done, uint32_t *red_word)
 {
 	uint32_t wake = b->waiters;
+	*red_word = 0;
 	if (b->kind == BAR_KIND_RED) {
 		/* each participating warp gets a copy of the state with the result
 		 * (000: "每个参与同步的线程所在的warp都会获得一个包含归约结果的副本") */

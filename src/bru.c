@@ -391,7 +391,10 @@ bru_result bru_bsync(we_warp *w, uint32_t pgv, uint32_t ppv, unsigned breg)
 /* The branch switch that 004 writes out in YIELD and again, identically,
  * in NANOSLEEP ("参考：[[YIELD]]"): pick the next branch from SwitchMask,
  * preferring non-yield threads, and make it active.  Called with
- * ValidMask != ActiveMask.  Returns do_sleep. */
+ * ValidMask != ActiveMask.  Returns do_sleep.  As written, SwitchMask is
+ * refilled with every inactive branch when it runs empty, so four branches
+ * spinning on YIELD run 0,1,2,0,1,3,...: every branch is chosen (004's
+ * claim), not strictly round robin. */
 static bool switch_branch(we_warp *w)
 {
 	uint32_t cmask, mask_ny, mask_y;

@@ -66,7 +66,6 @@ typedef struct we_cta {
 	uint8_t *shared;
 	we_warp *warps;
 	bar_unit bars;
-	uint64_t clock;                  /* emulated ns (1 per warp-insn)   */
 	bool faulted;
 	we_fault fault;
 	uint64_t barriers_completed;

@@ -132,9 +132,9 @@ static char *fault_report(const we_cta *c)
 	if (!r)
 		return NULL;
 	size_t len = (size_t)snprintf(r, cap,
-		"%s in kernel %s: %s\n  CTA (%u,%u,%u) warp %u lanes %s PC 0x%04llx: %s%s\n",
+		"%s in kernel %s: %s: %s\n  CTA (%u,%u,%u) warp %u lanes %s PC 0x%04llx: %s%s\n",
 		f->kind == WE_FAULT_DEADLOCK ? "deadlock" : "runtime exception",
-		L->k->name, f->msg, c->ctaid[0], c->ctaid[1], c->ctaid[2], f->warp, lanes,
+		L->k->name, we_fault_name(f->kind), f->msg, c->ctaid[0], c->ctaid[1], c->ctaid[2], f->warp, lanes,
 		(unsigned long long)f->pc, ins, src);
 	if (f->kind != WE_FAULT_DEADLOCK)
 		return r;
@@ -265,10 +265,6 @@ static we_status cta_run(worker *wk)
 		bool ran = false;
 		for (uint32_t wi = 0; wi < c->nwarps; wi++) {
 			we_warp *w = &c->warps[wi];
-			if (w->state == WE_WS_SLEEPING && c->clock >= w->wake_time) {
-				bru_timer_expired(w, c->clock);
-				w->state = WE_WS_READY;
-			}
 			if (w->state != WE_WS_READY)
 				continue;
 			ran = true;
@@ -291,7 +287,12 @@ static we_status cta_run(worker *wk)
 			case WE_STOP_BLOCKED:
 				break;
 			case WE_STOP_SLEEP:
-				w->state = WE_WS_SLEEPING;
+				/* emulated time (SPEC-NOTES 10): the warp gives its turn
+				 * away and its clock jumps to the timer, which clears
+				 * SleepMask; it runs again after every other ready warp */
+				if (w->clock < w->wake_time)
+					w->clock = w->wake_time;
+				bru_timer_expired(w, w->clock);
 				break;
 			case WE_STOP_EXITED: {
 				w->state = WE_WS_EXITED;
@@ -311,16 +312,7 @@ static we_status cta_run(worker *wk)
 		}
 		if (!live || ran)
 			continue;
-		/* nothing ready: wake the earliest sleeper, else deadlock */
-		uint64_t t = UINT64_MAX;
-		for (uint32_t wi = 0; wi < c->nwarps; wi++)
-			if (c->warps[wi].state == WE_WS_SLEEPING && c->warps[wi].wake_time < t)
-				t = c->warps[wi].wake_time;
-		if (t != UINT64_MAX) {
-			if (c->clock < t)
-				c->clock = t;
-			continue;
-		}
+		/* nothing ready and nothing sleeping can change that: deadlock */
 		we_warp *first = NULL;
 		for (uint32_t wi = 0; wi < c->nwarps && !first; wi++)
 			if (c->warps[wi].state == WE_WS_BLOCKED)

@@ -218,8 +218,12 @@ void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const ch
 	x->stop = true;
 	x->why = WE_STOP_FAULT;
 	x->w->state = WE_WS_FAULTED;
-	if (c->faulted)
+	if (c->faulted) {
+		/* more lanes of the same instruction: name them all */
+		if (c->fault.warp == x->w->id && c->fault.pc == x->pc && c->fault.kind == kind)
+			c->fault.lanes |= lanes;
 		return;
+	}
 	c->faulted = true;
 	c->fault.kind = kind;
 	c->fault.warp = x->w->id;
@@ -324,14 +328,14 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!aligned(addr, size)) {
 		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
-		       "global access of %u bytes at 0x%llx is not %u-byte aligned (lane %u)", size,
+		       "global access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", size,
 		       (unsigned long long)addr, size, lane);
 		return NULL;
 	}
 	uint8_t *h = dev_translate(x->L->dev, addr, size);
 	if (!h)
 		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
-		       "global access of %u bytes at 0x%llx is outside every allocation (lane %u)", size,
+		       "global access of %u bytes at 0x%llx is outside every allocation (first at lane %u)", size,
 		       (unsigned long long)addr, lane);
 	return h;
 }
@@ -340,13 +344,13 @@ uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!aligned(addr, size)) {
 		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
-		       "shared access of %u bytes at 0x%llx is not %u-byte aligned (lane %u)", size,
+		       "shared access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", size,
 		       (unsigned long long)addr, size, lane);
 		return NULL;
 	}
 	if (addr > x->L->shared_bytes || size > x->L->shared_bytes - addr) {
 		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
-		       "shared access of %u bytes at 0x%llx is outside the CTA's %u bytes (lane %u)",
+		       "shared access of %u bytes at 0x%llx is outside the CTA's %u bytes (first at lane %u)",
 		       size, (unsigned long long)addr, x->L->shared_bytes, lane);
 		return NULL;
 	}
@@ -357,13 +361,13 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!aligned(addr, size)) {
 		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
-		       "local access of %u bytes at 0x%llx is not %u-byte aligned (lane %u)", size,
+		       "local access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", size,
 		       (unsigned long long)addr, size, lane);
 		return NULL;
 	}
 	if (addr > x->L->local_bytes || size > x->L->local_bytes - addr) {
 		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
-		       "local access of %u bytes at 0x%llx is outside the thread's %u bytes (lane %u)",
+		       "local access of %u bytes at 0x%llx is outside the thread's %u bytes (first at lane %u)",
 		       size, (unsigned long long)addr, x->L->local_bytes, lane);
 		return NULL;
 	}
@@ -394,8 +398,8 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 			return WE_STOP_FAULT;
 		}
 		const xinsn *i = &code[pc / WE_INST_SIZE];
-		if (w->sleep && cta->clock >= w->wake_time)
-			bru_timer_expired(w, cta->clock);
+		if (w->sleep && w->clock >= w->wake_time)
+			bru_timer_expired(w, w->clock);
 		uint32_t g = w->p[i->pg];
 		if (i->pg_not)
 			g = ~g;
@@ -403,7 +407,7 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 		x.pc_set = false;
 		w->insns++;
 		w->thread_insns += (uint64_t)__builtin_popcount(x.pmask);
-		cta->clock++;
+		w->clock++;
 		if (x.pmask)
 			sem_table[i->optype](&x, i);
 		if (!x.pc_set)

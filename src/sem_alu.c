@@ -65,7 +65,12 @@ XSEM(MOV)
  * .X each negation adds its +1 as a carry-in (so -v contributes 2^32 - v
  * and the carry out of a - b is "no borrow", a >= b), with .X the
  * carry-in is Pp + Pq instead, so IADD3.X with -Rb adds ~Rb + carry: the
- * high word of a 64-bit subtraction. */
+ * high word of a 64-bit subtraction.
+ *
+ * The carry out of bit 31 (0, 1 or 2; 3 only when all three operands are
+ * negated) is split as Pu = carry >= 1, Pv = carry >= 2, so that a later
+ * IADD3.X ..., Pu, Pv adds it back as Pp + Pq.  With RZ as third operand
+ * (the two-operand case) Pu is the plain carry and Pv false. */
 XSEM(IADD3)
 {
 	const xopd *oa = &i->o[3], *ob = &i->o[4], *oc = &i->o[5];
@@ -97,8 +102,8 @@ XSEM(IADD3)
 	if (pu->row != 7 || pv->row != 7) {
 		uint32_t c0 = 0, c1 = 0;
 		for_lanes(l) {
-			c0 |= (carry[l] & 1u) << l;
-			c1 |= ((carry[l] >> 1) & 1u) << l;
+			c0 |= (uint32_t)(carry[l] >= 1) << l;
+			c1 |= (uint32_t)(carry[l] >= 2) << l;
 		}
 		xset_pred(x, pu, c0, x->pmask);
 		xset_pred(x, pv, c1, x->pmask);
@@ -258,15 +263,16 @@ XSEM(IMNMX)
 	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
 	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
 	pred_bits(xpred(x, &i->o[3]), p);
+	/* min (p) takes a when a < b, max (!p) when !(a < b) */
 	if (i->in->sign == ISA_Signedness_U32) {
 		for_lanes(l) {
-			uint32_t lt = a[l] < b[l];
-			res[l] = (p[l] ? lt : !lt) ? a[l] : b[l];
+			uint32_t take_a = (uint32_t)(a[l] < b[l]) ^ p[l] ^ 1u;
+			res[l] = take_a ? a[l] : b[l];
 		}
 	} else {
 		for_lanes(l) {
-			uint32_t lt = (int32_t)a[l] < (int32_t)b[l];
-			res[l] = (p[l] ? lt : !lt) ? a[l] : b[l];
+			uint32_t take_a = (uint32_t)((int32_t)a[l] < (int32_t)b[l]) ^ p[l] ^ 1u;
+			res[l] = take_a ? a[l] : b[l];
 		}
 	}
 	xwrite(x, &i->o[0], 0, res, x->pmask);

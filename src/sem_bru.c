@@ -210,7 +210,14 @@ XSEM(WARPSYNC)
 	} else {
 		mask = (uint32_t)m->imm;
 	}
-	after_bru(x, bru_warpsync(x->w, x->pmask, ppv, mask));
+	bru_result r = bru_warpsync(x->w, x->pmask, ppv, mask);
+	if (r == BRU_FAULT) {
+		uint32_t bad = x->pmask & ppv & x->w->active & ~mask;
+		xfault(x, WE_FAULT_WARPSYNC, bad, 0,
+		       "WARPSYNC membermask 0x%08x omits executing lanes 0x%08x", mask, bad);
+		return;
+	}
+	after_bru(x, r);
 }
 
 XSEM(NANOSLEEP)
@@ -232,7 +239,7 @@ XSEM(NANOSLEEP)
 	}
 	if (ns > NANOSLEEP_MAX_NS)
 		ns = NANOSLEEP_MAX_NS;
-	after_bru(x, bru_nanosleep(x->w, x->pmask, ppv_of(x, pp), x->cta->clock, ns));
+	after_bru(x, bru_nanosleep(x->w, x->pmask, ppv_of(x, pp), x->w->clock, ns));
 }
 
 XSEM(RTT)

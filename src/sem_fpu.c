@@ -88,7 +88,7 @@ static inline uint32_t fcmp(uint32_t ua, uint32_t ub, unsigned cmp)
 {
 	float a = u2f(ua), b = u2f(ub);
 	uint32_t lt = a < b, eq = a == b, gt = a > b;
-	uint32_t un = nan_bits(ua) | nan_bits(ub);
+	uint32_t un = (uint32_t)nan_bits(ua) | (uint32_t)nan_bits(ub);
 	return (lt & cmp) | (eq & (cmp >> 1)) | (gt & (cmp >> 2)) | (un & (cmp >> 3));
 }
 

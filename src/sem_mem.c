@@ -54,15 +54,17 @@ static bool translate(xctx *x, const xopd *om, enum space sp, unsigned size, uin
 		for_lanes(l) addr[l] = (uint64_t)((int64_t)lo[l] + om->imm);
 	}
 	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : xlocal;
+	bool ok = true;
 	for_lanes(l) {
 		ptr[l] = NULL;
 		if (!LANE_ON(pm, l))
 			continue;
+		/* every lane is checked so that the report names all faulting
+		 * lanes (xfault merges them) */
 		ptr[l] = fn(x, addr[l], size, l);
-		if (!ptr[l])
-			return false;
+		ok = ok && ptr[l];
 	}
-	return true;
+	return ok;
 }
 
 /* Read `bytes` at p into up to 4 words, zero- or sign-extended. */

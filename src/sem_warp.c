@@ -37,9 +37,9 @@ static uint32_t sreg(xctx *x, unsigned sr, unsigned l)
 	case ISA_SReg_SR_GTMASK: return (uint32_t)(~UINT64_C(0) << (l + 1));
 	case ISA_SReg_SR_GEMASK: return ~0u << l;
 	case ISA_SReg_SR_CLOCKLO:
-	case ISA_SReg_SR_GLOBALTIMERLO: return (uint32_t)x->cta->clock;
+	case ISA_SReg_SR_GLOBALTIMERLO: return (uint32_t)x->w->clock;
 	case ISA_SReg_SR_CLOCKHI:
-	case ISA_SReg_SR_GLOBALTIMERHI: return (uint32_t)(x->cta->clock >> 32);
+	case ISA_SReg_SR_GLOBALTIMERHI: return (uint32_t)(x->w->clock >> 32);
 	default: return 0; /* SRZ */
 	}
 }
@@ -81,8 +81,8 @@ XSEM(CS2R)
 	switch (sr) {
 	case ISA_SReg_SR_CLOCKLO:
 	case ISA_SReg_SR_GLOBALTIMERLO:
-		vlo = (uint32_t)x->cta->clock;
-		vhi = (uint32_t)(x->cta->clock >> 32);
+		vlo = (uint32_t)x->w->clock;
+		vhi = (uint32_t)(x->w->clock >> 32);
 		break;
 	case ISA_SReg_SRZ:
 		break;

@@ -59,7 +59,9 @@ typedef struct we_warp {
 	/* ---- scheduling ----------------------------------------------- */
 	we_warp_state state;
 	uint32_t id;                  /* warp index within the CTA         */
-	uint64_t wake_time;           /* emulated ns at which SleepMask clears */
+	uint64_t clock;               /* the warp's emulated time in ns: one
+					 per instruction, plus slept time  */
+	uint64_t wake_time;           /* clock at which SleepMask clears    */
 	uint64_t insns;               /* warp-instructions executed        */
 	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
 

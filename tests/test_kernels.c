@@ -367,16 +367,16 @@ END_TEST
 
 START_TEST(fault_barrier_count)
 {
-	const char *parts[] = { "barrier exception", "count 0x24 is not a multiple of 32", NULL };
+	const char *parts[] = { "barrier exception", "count 36 is not a multiple of 32", NULL };
 	expect_fault("MOV R1, 0x24\nBAR.SYNC 0x1, R1\nEXIT\n", 64, WE_ERR_EXCEPTION, parts);
 }
 END_TEST
 
 START_TEST(fault_barrier_mismatch)
 {
-	const char *parts[] = { "count 64 differs from 32", "warp 1", NULL };
+	const char *parts[] = { "count 64 differs from 96", "warp 1", NULL };
 	expect_fault("S2R R0, SR_TID.X\nSHF.R.U32.HI R0, RZ, 0x5, R0\nISETP.EQ.AND P0, PT, R0, RZ, PT\n"
-		     "@P0 BAR.ARV 0x2, 0x20\n@!P0 BAR.SYNC 0x2, 0x40\nEXIT\n", 64, WE_ERR_EXCEPTION, parts);
+		     "@P0 BAR.ARV 0x2, 0x60\n@!P0 BAR.SYNC 0x2, 0x40\nEXIT\n", 64, WE_ERR_EXCEPTION, parts);
 }
 END_TEST
 
@@ -407,6 +407,75 @@ START_TEST(cnt0_released_by_exit)
 				"BAR.SYNC 0x0\nEXIT\n", 4, 64, &dev, 100000);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(dev));
 	we_device_destroy(dev);
+}
+END_TEST
+
+START_TEST(fault_warpsync)
+{
+	const char *parts[] = { "WARPSYNC exception", "omits executing lanes 0xffff0000", "lanes 16-31", NULL };
+	expect_fault("WARPSYNC 0xffff\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_syscall)
+{
+	const char *parts[] = { "SYSCALL", "no system calls", NULL };
+	expect_fault("SYSCALL\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+START_TEST(fault_rtt)
+{
+	const char *parts[] = { "RTT executed outside a trap handler", NULL };
+	expect_fault("RTT\nEXIT\n", 32, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+/* The brx_test listing of seed 004, verbatim, called from a prologue:
+ * lane t takes jump-table entry t % 4 with R4 = t; entry 3 EXITs inside
+ * the function, the others RET.ABS to the caller through R[20:21]. */
+START_TEST(brx_test_listing)
+{
+	static const char prologue[] =
+		".param ptr out\n"
+		"        S2R R0, SR_TID.X ;\n"
+		"        LOP3.LUT R6, R0, 0x3, RZ, 0xc0, !PT ;\n"
+		"        MOV R4, R0 ;\n"
+		"        MOV R10, R0 ;                           // the listing uses R0\n"
+		".Lpc:   LEPC R[20:21] ;\n"
+		"        IADD3 R20, R20, `(.Lret - .Lpc), RZ ;\n"
+		"        BRA `(brx_test) ;\n"
+		".Lret:  MOV R2, c[0x0][0x0] ;\n"
+		"        MOV R3, c[0x0][0x4] ;\n"
+		"        IMAD.WIDE.U32 R[2:3], R10, 0x4, R[2:3] ;\n"
+		"        STG [R2.64], R4 ;\n"
+		"        EXIT ;\n";
+	size_t len;
+	char *listing = slurp("tests/data/brx_test.s", &len);
+	char *text = malloc(sizeof prologue + len);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, prologue, sizeof prologue - 1);
+	memcpy(text + sizeof prologue - 1, listing, len + 1);
+	free(listing);
+	kt t;
+	memset(&t, 0, sizeof t);
+	ck_assert_int_eq(we_device_create(NULL, &t.dev), WE_OK);
+	we_status st = we_module_load_text(t.dev, text, strlen(text), "brx_test.s", &t.mod);
+	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
+	free(text);
+	t.k = we_module_find_kernel(t.mod, "main");
+	ck_assert_ptr_nonnull(t.k);
+	const uint32_t n = 128;
+	uint32_t out[128];
+	memset(out, 0xab, sizeof out);
+	we_devptr d = set_buf(&t, "out", out, sizeof out);
+	ck_assert_msg(kt_run(&t, 1, n, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, d, sizeof out), WE_OK);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t want = (i & 3) == 0 ? i + 1 : (i & 3) == 1 ? i << 1 : (i & 3) == 2 ? i - 3 : 0xabababab;
+		ck_assert_msg(out[i] == want, "out[%u] = 0x%x, want 0x%x", i, out[i], want);
+	}
+	kt_close(&t);
 }
 END_TEST
 
@@ -466,6 +535,7 @@ static Suite *kernels_suite(void)
 	tcase_add_test(k, warpreduce);
 	tcase_add_test(k, reduce);
 	tcase_add_test(k, threads_agree);
+	tcase_add_test(k, brx_test_listing);
 	suite_add_tcase(s, k);
 	TCase *f = tcase_create("faults");
 	tcase_add_test(f, fault_global_range);
@@ -480,6 +550,9 @@ static Suite *kernels_suite(void)
 	tcase_add_test(f, fault_red_mixed);
 	tcase_add_test(f, deadlock_exit_before_counted);
 	tcase_add_test(f, cnt0_released_by_exit);
+	tcase_add_test(f, fault_warpsync);
+	tcase_add_test(f, fault_syscall);
+	tcase_add_test(f, fault_rtt);
 	tcase_add_test(f, watchdog);
 	tcase_add_test(f, launch_limits);
 	tcase_add_test(f, load_rejects_bad_barrier_imm);

@@ -1520,6 +1520,15 @@ static void set_mnemonics(gen *g, struct opc *o)
 		while (*e && !isspace((unsigned char)*e))
 			e++;
 		char *w = xstrndup(s, (size_t)(e - s));
+		/* drop optional groups: IADD3{.X} -> IADD3 */
+		for (char *ob = strchr(w, '{'); ob; ob = strchr(w, '{')) {
+			char *cb = strchr(ob, '}');
+			if (!cb) {
+				*ob = 0;
+				break;
+			}
+			memmove(ob, cb + 1, strlen(cb + 1) + 1);
+		}
 		char out[256] = "";
 		char *save = NULL;
 		for (char *part = strtok_r(w, ".", &save); part; part = strtok_r(NULL, ".", &save)) {

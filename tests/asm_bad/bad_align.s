@@ -1,0 +1,3 @@
+// expect: 3:1: '.align 3': the alignment must be a power of two
+.const 2
+.align 3

@@ -1,0 +1,2 @@
+// expect: 2:4: empty modifier in 'BAR'
+BAR..SYNC 0x0 ;

@@ -1,0 +1,3 @@
+// expect: 3:1: '.end' without '.kernel'
+    EXIT ;
+.end

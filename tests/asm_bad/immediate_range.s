@@ -1,0 +1,2 @@
+// expect: 2:10: operand 1: immediate 0x10 out of range for UImm4 (0x0..0xf)
+BAR.SYNC 0x10, 0x40 ;

@@ -1,0 +1,3 @@
+// expect: 2:1: '.kernel k' is missing '.end'
+.kernel k
+    EXIT ;

@@ -1,0 +1,2 @@
+// expect: 2:1: missing modifier for BAR: expected one of .SYNC, .ARV
+BAR 0x0 ;

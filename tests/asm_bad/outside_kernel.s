@@ -1,0 +1,5 @@
+// expect: 5:5: instruction outside .kernel (this file declares kernels)
+.kernel k
+    EXIT ;
+.end
+    NOP ;

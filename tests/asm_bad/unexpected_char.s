@@ -1,0 +1,2 @@
+// expect: 2:9: unexpected character '#'
+MOV R1, #3 ;

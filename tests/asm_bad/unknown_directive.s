@@ -1,0 +1,2 @@
+// expect: 2:1: unknown directive '.frobnicate'
+.frobnicate 1

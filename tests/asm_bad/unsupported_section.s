@@ -1,0 +1,2 @@
+// expect: 2:10: unsupported section '.data'
+.section .data,"aw"

@@ -1,0 +1,2 @@
+// expect: 2:9: unterminated address '[' (missing ']')
+LDS R1, [R2+0x10 ;

@@ -1,0 +1,3 @@
+// expect: 2:10: unterminated comment
+    EXIT /* no end
+    EXIT ;
