@@ -117,9 +117,13 @@ we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
 			dev_error(dev, "the module has %u kernels: name one", m->nkernels);
 		return WE_ERR_LOAD;
 	}
-	char *report = NULL;
-	we_status st = engine_launch(dev, m, k, cfg, params, params_size, stats, &report);
-	if (report)
-		dev_error_take(dev, report);
+	eng_output out;
+	we_status st = engine_launch(dev, m, k, cfg, params, params_size, stats, &out);
+	if (out.report)
+		dev_error_take(dev, out.report);
+	free(dev->report_json);
+	dev->report_json = out.report_json;
+	free(dev->warnings);
+	dev->warnings = out.warnings;
 	return st;
 }

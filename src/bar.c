@@ -66,7 +66,7 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		b->expected = a->cnt;
 		b->kind = a->kind;
 		b->redop = a->redop;
-		b->red_and = true;
+		b->red_and = a->kind == BAR_KIND_RED; /* AND of no input: only for RED */
 		b->red_or = false;
 		b->red_popc = 0;
 		b->first_pc = a->pc;
@@ -95,6 +95,7 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 	/* decision 1: +32 per warp execution, whatever its active mask */
 	b->count += 32u;
 	b->arrived |= 1u << warp;
+	b->arrive_pc[warp & 31u] = a->pc;
 	if (a->kind == BAR_KIND_RED) {
 		uint32_t t = a->pred & a->lanes;
 		b->red_popc += (uint32_t)__builtin_popcount(t);

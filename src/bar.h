@@ -28,6 +28,7 @@ typedef struct bar_state {
 	uint32_t waiters;    /* warps blocked on this barrier                  */
 	uint64_t first_pc;   /* where the phase's first arrival came from      */
 	uint32_t first_warp;
+	uint64_t arrive_pc[32]; /* PC of each warp's arrival in this phase     */
 } bar_state;
 
 typedef struct bar_unit {

@@ -13,6 +13,7 @@
 #include "warpemu/warpemu.h"
 
 struct we_module;
+struct cta_sync;
 struct we_kernel;
 struct we_device;
 
@@ -56,16 +57,34 @@ typedef struct we_launch_ctx {
 	uint8_t params[4096];            /* constant bank 0                 */
 	uint32_t param_bytes;
 	uint64_t max_instructions;       /* per warp, 0 = unlimited         */
+	bool hooked;                     /* trace or seeded: the slow loop  */
+	bool seeded;                     /* reproducible schedule           */
+	uint64_t seed;
+	bool check;                      /* --check hazards                 */
+	void (*trace)(void *ctx, const char *line);
+	void *trace_ctx;
 } we_launch_ctx;
+
+/* splitmix64: the seeded schedule's random numbers */
+static inline uint64_t sched_rand(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
 
 typedef struct we_cta {
 	const we_launch_ctx *L;
+	struct cta_sync *sync;           /* NULL: one host thread runs the CTA */
 	uint32_t ctaid[3];
 	uint64_t linear_id;
 	uint32_t nwarps;
 	uint8_t *shared;
 	we_warp *warps;
 	bar_unit bars;
+	uint64_t rng;                    /* seeded schedule state           */
+	uint32_t rr_next;                /* round-robin position            */
 	bool faulted;
 	we_fault fault;
 	uint64_t barriers_completed;

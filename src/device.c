@@ -52,6 +52,40 @@ const char *we_last_error(const we_device *dev)
 	return dev && dev->err ? dev->err : "";
 }
 
+const char *we_last_report_json(const we_device *dev)
+{
+	return dev && dev->report_json ? dev->report_json : "";
+}
+
+const char *we_last_warnings(const we_device *dev)
+{
+	return dev && dev->warnings ? dev->warnings : "";
+}
+
+const char *we_device_notice(const we_device *dev)
+{
+	return dev && dev->notice ? dev->notice : "";
+}
+
+void dev_notice(struct we_device *d, const char *msg)
+{
+	free(d->notice);
+	d->notice = msg ? strdup(msg) : NULL;
+}
+
+const we_topo *dev_topology(struct we_device *d)
+{
+	if (!d->topo_tried) {
+		char err[256];
+		d->topo_tried = true;
+		if (topo_open(&d->topo, NULL, err, sizeof err) != WE_OK) {
+			d->topo = NULL;
+			snprintf(d->topo_err, sizeof d->topo_err, "%s", err);
+		}
+	}
+	return d->topo;
+}
+
 we_status we_device_create(const we_device_config *cfg, we_device **out)
 {
 	if (!out)
@@ -76,6 +110,11 @@ void we_device_destroy(we_device *d)
 		free(d->allocs[i].host);
 	free(d->allocs);
 	free(d->err);
+	free(d->notice);
+	free(d->report_json);
+	free(d->warnings);
+	if (d->topo)
+		topo_close(d->topo);
 	free(d);
 }
 

@@ -9,8 +9,10 @@
 #ifndef WE_DEVICE_H
 #define WE_DEVICE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "topo.h"
 #include "warpemu/warpemu.h"
 
 #define WE_GMEM_BASE UINT64_C(0x10000000)
@@ -31,7 +33,19 @@ struct we_device {
 	uint32_t nallocs, capallocs;
 	unsigned threads;       /* host worker threads for launches */
 	char *err;              /* last error message (malloc'd) */
+	char *notice;           /* last launch's notice, e.g. no binding */
+	char *report_json;      /* last launch's report as JSON         */
+	char *warnings;         /* last launch's --check hazards        */
+	we_topo *topo;          /* discovered on first use            */
+	bool topo_tried;
+	char topo_err[256];     /* why topo is NULL                   */
 };
+
+/* The host topology, discovered once per device; NULL when hwloc cannot
+ * load it (launches then run unpinned, with a notice). */
+const we_topo *dev_topology(struct we_device *d);
+/* Replace the device's notice (a copy of msg). */
+void dev_notice(struct we_device *d, const char *msg);
 
 /* Host pointer for [addr, addr+size) inside one allocation, or NULL. */
 uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size);

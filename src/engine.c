@@ -1,16 +1,13 @@
-/* engine.c — the launch driver: host worker threads take CTAs from a
- * shared counter; each runs its CTA's warps round-robin, switching at
- * barriers, yields, sleeps and exits, until every warp has exited.
- *
- * (The thread-per-warp engine of the user's design and the pinned
- * warp-scheduler engine are separate modules built on the same hooks.)
+/* engine.c — what both engines share: launch set-up and checks, CTA
+ * slots and set-up, the barrier hooks the executor calls, fault reports
+ * and statistics.  The runners are engine_sched.c (a worker per core runs
+ * many warps) and engine_wt.c (one host thread per warp).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "engine.h"
 
+#include <stdarg.h>
 #include <stddef.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +16,115 @@
 #include "asm.h"
 #include "bru.h"
 #include "device.h"
+#include "engine_int.h"
 #include "module.h"
 
-#define QUANTUM 4096u            /* warp-instructions per turn          */
 #define WE_MAX_SHARED (227u * 1024u)
 #define WE_MAX_LOCAL (512u * 1024u)
 
-/* ------------------------------------------------------------------ */
-/* barrier hooks (single host thread per CTA: no lock needed)          */
+const char *we_engine_name(we_engine e)
+{
+	switch (e) {
+	case WE_ENGINE_DEFAULT: return "default";
+	case WE_ENGINE_SCHEDULER: return "scheduler";
+	case WE_ENGINE_WARP_THREADS: return "warp-threads";
+	}
+	return "unknown";
+}
 
-static void wake_warps(we_cta *c, uint32_t wake)
+/* ------------------------------------------------------------------ */
+/* barrier hooks                                                        */
+
+void wake_warps(we_cta *c, uint32_t wake)
 {
 	for (uint32_t m = wake; m; m &= m - 1) {
 		we_warp *w = &c->warps[__builtin_ctz(m)];
 		if (w->state == WE_WS_BLOCKED) {
 			w->state = WE_WS_READY;
 			w->bar_id = -1;
+			if (c->sync)
+				c->sync->blocked--;
 		}
+	}
+}
+
+static void cta_lock(we_cta *c)
+{
+	if (c->sync && pthread_mutex_lock(&c->sync->lock))
+		abort(); /* EINVAL/EDEADLK: a broken invariant, not a user error */
+}
+
+static void cta_unlock(we_cta *c)
+{
+	if (c->sync && pthread_mutex_unlock(&c->sync->lock))
+		abort();
+}
+
+/* Wake every waiter of the CTA (completion of several barriers, abort). */
+static void broadcast_all(cta_sync *s)
+{
+	for (unsigned i = 0; i < WE_NUM_BARRIERS; i++)
+		if (pthread_cond_broadcast(&s->cv[i]))
+			abort();
+	if (s->serial && pthread_cond_broadcast(&s->baton_cv))
+		abort();
+}
+
+static void set_fault_locked(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes,
+			     const char *msg);
+
+/* Under the CTA lock: every live warp blocked is a deadlock (SPEC-NOTES
+ * 11), detected the moment the last warp blocks or exits. */
+static void check_deadlock(we_cta *c)
+{
+	cta_sync *s = c->sync;
+	if (!s || !s->live || s->blocked != s->live || c->faulted)
+		return;
+	we_warp *first = NULL;
+	for (uint32_t wi = 0; wi < c->nwarps && !first; wi++)
+		if (c->warps[wi].state == WE_WS_BLOCKED)
+			first = &c->warps[wi];
+	set_fault_locked(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
+			 "every live warp of the CTA is blocked on a barrier that cannot complete");
+}
+
+static void complete(we_cta *c, unsigned id, uint32_t wake, uint32_t red_done, uint32_t red_word)
+{
+	c->barriers_completed++;
+	for (uint32_t m = red_done; m; m &= m - 1)
+		c->warps[__builtin_ctz(m)].warp_bar_state = red_word;
+	wake_warps(c, wake);
+	if (c->sync) {
+		/* release: the arrivals' memory writes (ordered before their
+		 * arrival by the lock) are visible to whoever sees the new phase */
+		atomic_fetch_add_explicit(&c->sync->phase[id], 1, memory_order_release);
+		if (pthread_cond_broadcast(&c->sync->cv[id]))
+			abort();
+	}
+}
+
+#define SPIN_LIMIT 200
+
+/* The warp-threads engine: wait on the barrier's condition variable
+ * (after a short bounded spin) until released or the CTA aborts. */
+static void wait_released(xctx *x, unsigned id, uint32_t phase)
+{
+	we_cta *c = x->cta;
+	cta_sync *s = c->sync;
+	for (int i = 0; i < SPIN_LIMIT; i++) {
+		if (atomic_load_explicit(&s->phase[id], memory_order_acquire) != phase ||
+		    atomic_load_explicit(&s->abort, memory_order_acquire))
+			break;
+	}
+	cta_lock(c);
+	while (x->w->state == WE_WS_BLOCKED && !atomic_load_explicit(&s->abort, memory_order_relaxed))
+		if (pthread_cond_wait(&s->cv[id], &s->lock))
+			abort();
+	bool aborted = x->w->state == WE_WS_BLOCKED;
+	cta_unlock(c);
+	if (aborted) {
+		x->stop = true;
+		x->why = WE_STOP_FAULT;
 	}
 }
 
@@ -45,34 +134,90 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 	uint32_t wake, red_done, red_word;
 	bool completed;
 	char msg[256];
+	cta_lock(c);
+	if (c->L->check) {
+		/* SPEC-NOTES 6 and seed 001: divergent barriers, and a warp that
+		 * arrives twice before the barrier resets (ARV then ARV/SYNC) */
+		if (x->w->active != x->w->valid)
+			eng_warn(c, "divergent-barrier", x->w->id, x->pc,
+				 "ActiveMask 0x%08x != ValidMask 0x%08x at a CTA barrier", x->w->active,
+				 x->w->valid);
+		const bar_state *b = &c->bars.b[a->id];
+		if (b->count && ((b->arrived >> x->w->id) & 1u))
+			eng_warn(c, "second-arrival", x->w->id, x->pc,
+				 "warp %u arrives at barrier %u a second time before it resets (first at PC 0x%04llx)",
+				 x->w->id, a->id, (unsigned long long)b->arrive_pc[x->w->id]);
+	}
 	bar_result r = bar_arrive(&c->bars, x->w->id, a, &wake, &red_done, &red_word, &completed,
 				  msg, sizeof msg);
 	if (r == BAR_FAULT) {
+		cta_unlock(c);
 		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
 		return;
 	}
-	if (completed) {
-		c->barriers_completed++;
-		for (uint32_t m = red_done; m; m &= m - 1)
-			c->warps[__builtin_ctz(m)].warp_bar_state = red_word;
-		wake_warps(c, wake);
+	if (completed)
+		complete(c, a->id, wake, red_done, red_word);
+	if (r != BAR_BLOCKED) {
+		cta_unlock(c);
+		return;
 	}
-	if (r == BAR_BLOCKED) {
-		x->w->state = WE_WS_BLOCKED;
-		x->w->bar_id = (int8_t)a->id;
+	x->w->state = WE_WS_BLOCKED;
+	x->w->bar_id = (int8_t)a->id;
+	if (!c->sync || c->sync->serial) {
+		/* the scheduler engine, or serialised warp threads: hand the warp
+		 * back to its driver; complete() makes it ready again */
+		if (c->sync) {
+			c->sync->blocked++;
+			check_deadlock(c);
+		}
+		cta_unlock(c);
 		x->stop = true;
 		x->why = WE_STOP_BLOCKED;
+		return;
 	}
+	c->sync->blocked++;
+	uint32_t phase = atomic_load_explicit(&c->sync->phase[a->id], memory_order_relaxed);
+	check_deadlock(c);
+	cta_unlock(c);
+	wait_released(x, a->id, phase);
+}
+
+void warp_exited(we_cta *c, uint32_t wi)
+{
+	cta_lock(c);
+	unsigned nc;
+	uint32_t red_done, words[32];
+	c->warps[wi].state = WE_WS_EXITED;
+	uint32_t wake = bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
+	c->barriers_completed += nc;
+	for (uint32_t m = red_done; m; m &= m - 1)
+		c->warps[__builtin_ctz(m)].warp_bar_state = words[__builtin_ctz(m)];
+	wake_warps(c, wake);
+	if (c->sync) {
+		c->sync->live--;
+		if (nc) {
+			for (unsigned i = 0; i < WE_NUM_BARRIERS; i++)
+				atomic_fetch_add_explicit(&c->sync->phase[i], 1, memory_order_release);
+			broadcast_all(c->sync);
+		}
+		check_deadlock(c);
+	}
+	cta_unlock(c);
 }
 
 uint32_t eng_bar_get(xctx *x, unsigned id)
 {
-	return bar_state_word(&x->cta->bars.b[id & 15u]);
+	cta_lock(x->cta);
+	uint32_t v = bar_state_word(&x->cta->bars.b[id & 15u]);
+	cta_unlock(x->cta);
+	return v;
 }
 
 void eng_bar_set(xctx *x, unsigned id, uint32_t word)
 {
+	cta_lock(x->cta);
 	bar_set_state_word(&x->cta->bars.b[id & 15u], word);
+	cta_unlock(x->cta);
 }
 
 /* ------------------------------------------------------------------ */
@@ -119,131 +264,421 @@ static void src_text(const struct we_module *m, uint64_t pc, char *buf, size_t n
 		snprintf(buf, n, " (%s:%u)", m->source ? m->source : "<module>", m->line[idx]);
 }
 
-static char *fault_report(const we_cta *c)
+/* A growing string. */
+typedef struct sbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+	if (b->oom)
+		return;
+	for (;;) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = true;
+			return;
+		}
+		if (b->p && b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
+		char *q = realloc(b->p, cap);
+		if (!q) {
+			b->oom = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+}
+
+/* a JSON string literal */
+static void sb_json_str(sbuf *b, const char *s)
+{
+	sb_printf(b, "\"");
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			sb_printf(b, "\\%c", ch);
+		else if (ch < 0x20)
+			sb_printf(b, "\\u%04x", ch);
+		else
+			sb_printf(b, "%c", ch);
+	}
+	sb_printf(b, "\"");
+}
+
+static char *sb_take(sbuf *b)
+{
+	if (b->oom) {
+		free(b->p);
+		return NULL;
+	}
+	return b->p;
+}
+
+static const char *warp_state_name(const we_warp *w)
+{
+	switch (w->state) {
+	case WE_WS_READY: return "ready";
+	case WE_WS_BLOCKED: return "blocked";
+	case WE_WS_SLEEPING: return "sleeping";
+	case WE_WS_EXITED: return "exited";
+	case WE_WS_FAULTED: return "faulted";
+	}
+	return "unknown";
+}
+
+static const char *bar_kind_name(unsigned k)
+{
+	return k == BAR_KIND_RED ? "red" : k == BAR_KIND_SYNC ? "sync/arv" : "none";
+}
+
+/* The warp-for-barrier wait graph of a deadlocked CTA: a blocked warp
+ * waits for every live warp that has not arrived at its barrier in this
+ * phase.  Finds a cycle of blocked warps; returns its length (0: none). */
+static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
+{
+	uint32_t live = 0, blocked = 0;
+	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+		if (c->warps[wi].state != WE_WS_EXITED)
+			live |= 1u << wi;
+		if (c->warps[wi].state == WE_WS_BLOCKED && c->warps[wi].bar_id >= 0)
+			blocked |= 1u << wi;
+	}
+	for (uint32_t start = 0; start < c->nwarps; start++) {
+		if (!((blocked >> start) & 1u))
+			continue;
+		/* follow the lowest successor that is blocked, from `start` */
+		uint32_t seen = 0, n = 0, w = start;
+		while (!((seen >> w) & 1u)) {
+			seen |= 1u << w;
+			cyc[n++] = w;
+			const bar_state *b = &c->bars.b[c->warps[w].bar_id];
+			uint32_t succ = live & ~b->arrived & blocked;
+			if (!succ)
+				break;
+			w = (uint32_t)__builtin_ctz(succ);
+		}
+		if ((seen >> w) & 1u && n) {
+			/* rotate so the cycle starts at w */
+			unsigned k = 0;
+			while (cyc[k] != w)
+				k++;
+			unsigned len = n - k;
+			memmove(cyc, cyc + k, len * sizeof cyc[0]);
+			cyc[len] = w;
+			return len;
+		}
+	}
+	return 0;
+}
+
+/* The report of a faulted CTA, as text and as JSON (SPEC-NOTES 11). */
+static void fault_reports(const we_cta *c, char **text, char **json)
 {
 	const we_launch_ctx *L = c->L;
 	const we_fault *f = &c->fault;
+	const char *verdict = f->kind == WE_FAULT_DEADLOCK ? "deadlock"
+		: f->kind == WE_FAULT_WATCHDOG ? "timeout" : "exception";
 	char lanes[160], ins[256], src[300];
 	lanes_text(f->lanes, lanes, sizeof lanes);
 	insn_text(L->mod, f->pc, ins, sizeof ins);
 	src_text(L->mod, f->pc, src, sizeof src);
-	size_t cap = 4096 + (size_t)c->nwarps * 512;
-	char *r = malloc(cap);
-	if (!r)
-		return NULL;
-	size_t len = (size_t)snprintf(r, cap,
-		"%s in kernel %s: %s: %s\n  CTA (%u,%u,%u) warp %u lanes %s PC 0x%04llx: %s%s\n",
-		f->kind == WE_FAULT_DEADLOCK ? "deadlock" : "runtime exception",
-		L->k->name, we_fault_name(f->kind), f->msg, c->ctaid[0], c->ctaid[1], c->ctaid[2], f->warp, lanes,
-		(unsigned long long)f->pc, ins, src);
-	if (f->kind != WE_FAULT_DEADLOCK)
-		return r;
-	/* SPEC-NOTES 11: warp by warp, then the barriers */
-	for (uint32_t wi = 0; wi < c->nwarps && len + 600 < cap; wi++) {
-		const we_warp *w = &c->warps[wi];
-		const char *st = w->state == WE_WS_EXITED ? "exited" : w->state == WE_WS_BLOCKED
-			? "blocked" : w->state == WE_WS_SLEEPING ? "sleeping" : "ready";
-		uint64_t pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
-		if (w->state == WE_WS_EXITED) {
-			len += (size_t)snprintf(r + len, cap - len, "  warp %u: exited\n", wi);
-			continue;
+	sbuf t = { 0 }, j = { 0 };
+	sb_printf(&t, "%s in kernel %s: %s: %s\n  CTA (%u,%u,%u) warp %u lanes %s PC 0x%04llx: %s%s\n",
+		  f->kind == WE_FAULT_DEADLOCK ? "deadlock" : f->kind == WE_FAULT_WATCHDOG
+		  ? "watchdog" : "runtime exception", L->k->name, we_fault_name(f->kind), f->msg,
+		  c->ctaid[0], c->ctaid[1], c->ctaid[2], f->warp, lanes, (unsigned long long)f->pc,
+		  ins, src);
+	sb_printf(&j, "{\"verdict\":\"%s\",\"kind\":", verdict);
+	sb_json_str(&j, we_fault_name(f->kind));
+	sb_printf(&j, ",\"kernel\":");
+	sb_json_str(&j, L->k->name);
+	sb_printf(&j, ",\"message\":");
+	sb_json_str(&j, f->msg);
+	sb_printf(&j, ",\"cta\":[%u,%u,%u],\"warp\":%u,\"lanes\":\"%s\",\"pc\":\"0x%04llx\",\"instruction\":",
+		  c->ctaid[0], c->ctaid[1], c->ctaid[2], f->warp, lanes, (unsigned long long)f->pc);
+	sb_json_str(&j, ins);
+	if (f->kind == WE_FAULT_MEM_RANGE || f->kind == WE_FAULT_MEM_ALIGN)
+		sb_printf(&j, ",\"address\":\"0x%llx\"", (unsigned long long)f->addr);
+	if (f->kind == WE_FAULT_DEADLOCK) {
+		/* barriers with arrivals */
+		sb_printf(&j, ",\"barriers\":[");
+		bool firstb = true;
+		for (unsigned id = 0; id < WE_NUM_BARRIERS; id++) {
+			const bar_state *b = &c->bars.b[id];
+			if (!b->count)
+				continue;
+			uint32_t expected = b->expected ? b->expected : 32u * c->nwarps;
+			sb_printf(&t, "  barrier %u: phase %u, %s, count %u of %u%s, arrived:", id, b->phase,
+				  bar_kind_name(b->kind), b->count, expected,
+				  b->expected ? "" : " (all live warps)");
+			sb_printf(&j, "%s{\"id\":%u,\"phase\":%u,\"kind\":\"%s\",\"count\":%u,\"expected\":%u,"
+				  "\"all_live\":%s,\"arrived\":[", firstb ? "" : ",", id, b->phase,
+				  bar_kind_name(b->kind), b->count, expected, b->expected ? "false" : "true");
+			firstb = false;
+			bool firsta = true;
+			for (uint32_t m = b->arrived; m; m &= m - 1) {
+				uint32_t wi = (uint32_t)__builtin_ctz(m);
+				insn_text(L->mod, b->arrive_pc[wi], ins, sizeof ins);
+				sb_printf(&t, " warp %u at 0x%04llx (%s);", wi, (unsigned long long)b->arrive_pc[wi], ins);
+				sb_printf(&j, "%s{\"warp\":%u,\"pc\":\"0x%04llx\",\"instruction\":", firsta ? "" : ",",
+					  wi, (unsigned long long)b->arrive_pc[wi]);
+				sb_json_str(&j, ins);
+				sb_printf(&j, "}");
+				firsta = false;
+			}
+			sb_printf(&t, "\n");
+			sb_printf(&j, "]}");
 		}
-		insn_text(L->mod, pc, ins, sizeof ins);
-		len += (size_t)snprintf(r + len, cap - len,
-			"  warp %u: %s", wi, st);
-		if (w->state == WE_WS_BLOCKED && w->bar_id >= 0) {
-			const bar_state *b = &c->bars.b[w->bar_id];
-			len += (size_t)snprintf(r + len, cap - len,
-				" on barrier %d (count %u, expected %u%s)", w->bar_id, b->count,
-				b->expected ? b->expected : 32u * c->nwarps,
-				b->expected ? "" : " = all live warps");
+		sb_printf(&j, "]");
+		/* warp by warp */
+		sb_printf(&j, ",\"warps\":[");
+		for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+			const we_warp *w = &c->warps[wi];
+			uint64_t pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
+			if (w->state == WE_WS_BLOCKED && w->bar_id >= 0)
+				pc = c->bars.b[w->bar_id].arrive_pc[wi];
+			insn_text(L->mod, pc, ins, sizeof ins);
+			sb_printf(&j, "%s{\"warp\":%u,\"state\":\"%s\"", wi ? "," : "", wi, warp_state_name(w));
+			if (w->state == WE_WS_EXITED) {
+				sb_printf(&t, "  warp %u: exited\n", wi);
+				sb_printf(&j, "}");
+				continue;
+			}
+			sb_printf(&t, "  warp %u: %s", wi, warp_state_name(w));
+			if (w->state == WE_WS_BLOCKED && w->bar_id >= 0) {
+				const bar_state *b = &c->bars.b[w->bar_id];
+				sb_printf(&t, " on barrier %d (count %u, expected %u%s)", w->bar_id, b->count,
+					  b->expected ? b->expected : 32u * c->nwarps,
+					  b->expected ? "" : " = all live warps");
+				sb_printf(&j, ",\"barrier\":%d", w->bar_id);
+			}
+			sb_printf(&t, " at PC 0x%04llx: %s  active 0x%08x valid 0x%08x\n",
+				  (unsigned long long)pc, ins, w->active, w->valid);
+			sb_printf(&j, ",\"pc\":\"0x%04llx\",\"instruction\":", (unsigned long long)pc);
+			sb_json_str(&j, ins);
+			sb_printf(&j, ",\"active\":\"0x%08x\",\"valid\":\"0x%08x\"}", w->active, w->valid);
 		}
-		len += (size_t)snprintf(r + len, cap - len,
-			" at PC 0x%04llx: %s  active 0x%08x valid 0x%08x\n", (unsigned long long)pc, ins,
-			w->active, w->valid);
+		sb_printf(&j, "]");
+		sb_printf(&t, "  exited warps: %u of %u\n", (unsigned)__builtin_popcount(c->bars.exited),
+			  c->nwarps);
+		sb_printf(&j, ",\"exited\":[");
+		bool firste = true;
+		for (uint32_t m = c->bars.exited; m; m &= m - 1) {
+			sb_printf(&j, "%s%d", firste ? "" : ",", __builtin_ctz(m));
+			firste = false;
+		}
+		sb_printf(&j, "]");
+		uint32_t cyc[33];
+		unsigned n = wait_cycle(c, cyc);
+		sb_printf(&j, ",\"cycle\":[");
+		if (n) {
+			sb_printf(&t, "  wait-for cycle:");
+			for (unsigned k = 0; k <= n; k++) {
+				const we_warp *w = &c->warps[cyc[k]];
+				sb_printf(&t, "%s warp %u (barrier %d)", k ? " ->" : "", cyc[k], w->bar_id);
+				sb_printf(&j, "%s{\"warp\":%u,\"barrier\":%d}", k ? "," : "", cyc[k], w->bar_id);
+			}
+			sb_printf(&t, "\n");
+		}
+		sb_printf(&j, "]");
 	}
-	len += (size_t)snprintf(r + len, cap - len, "  exited warps: %u of %u\n",
-				(unsigned)__builtin_popcount(c->bars.exited), c->nwarps);
-	return r;
+	sb_printf(&j, "}");
+	*text = sb_take(&t);
+	*json = sb_take(&j);
 }
 
 /* ------------------------------------------------------------------ */
-/* running one CTA                                                      */
+/* scheduling decisions, watchdogs, check mode                          */
 
-typedef struct worker {
-	struct launch *lc;
-	we_cta cta;
-	we_warp warps[32];
-	uint32_t *regs;
-	uint8_t *shared;
-	uint8_t *local;
-	uint64_t ctas, warp_insns, thread_insns, barriers;
-	pthread_t tid;
-	bool started;
-} worker;
+static double now_s(void);
 
-typedef struct launch {
-	we_launch_ctx L;
-	uint64_t nctas;
-	_Atomic uint64_t next;
-	_Atomic bool stop;
-	pthread_mutex_t lock;        /* guards report/status */
-	we_status status;
-	char *report;
-	uint64_t report_cta;
-	unsigned nworkers;
-	worker *workers;
-} launch;
-
-static void cta_init(worker *wk, uint64_t id)
+int sched_next(we_cta *c, uint64_t *budget)
 {
-	launch *lc = wk->lc;
+	uint32_t ready = 0;
+	for (uint32_t wi = 0; wi < c->nwarps; wi++)
+		if (c->warps[wi].state == WE_WS_READY)
+			ready |= 1u << wi;
+	if (!ready)
+		return -1;
+	if (c->L->seeded) {
+		unsigned k = (unsigned)(sched_rand(&c->rng) % (uint64_t)__builtin_popcount(ready));
+		while (k--)
+			ready &= ready - 1;
+		*budget = 1 + sched_rand(&c->rng) % 64u;
+		return __builtin_ctz(ready);
+	}
+	for (uint32_t i = 0; i < c->nwarps; i++) {
+		uint32_t wi = (c->rr_next + i) % c->nwarps;
+		if ((ready >> wi) & 1u) {
+			c->rr_next = wi + 1;
+			*budget = QUANTUM;
+			return (int)wi;
+		}
+	}
+	return -1;
+}
+
+bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
+{
+	const launch *lc = (const launch *)c->L;
+	char m[200];
+	if (c->L->max_instructions) {
+		if (w->insns >= c->L->max_instructions) {
+			snprintf(m, sizeof m, "warp %u executed %llu instructions (--max-instructions): "
+				 "a livelock or an infinite loop", w->id, (unsigned long long)w->insns);
+			set_fault(c, w, WE_FAULT_WATCHDOG, w->active, m);
+			return false;
+		}
+		if (c->L->max_instructions - w->insns < *budget)
+			*budget = c->L->max_instructions - w->insns;
+	}
+	if (lc->deadline > 0 && now_s() > lc->deadline) {
+		snprintf(m, sizeof m, "the launch ran past its wall-clock limit (--timeout): "
+			 "a livelock, an infinite loop, or too much work");
+		set_fault(c, w, WE_FAULT_WATCHDOG, w->active, m);
+		return false;
+	}
+	return true;
+}
+
+static void warn_line(launch *lc, const char *line)
+{
+	if (pthread_mutex_lock(&lc->lock))
+		abort();
+	lc->nwarnings++;
+	size_t n = strlen(line);
+	if (lc->nwarnings <= 1000 && lc->warn_len + n + 2 > lc->warn_cap) {
+		size_t cap = (lc->warn_cap ? lc->warn_cap * 2 : 4096) + n;
+		char *q = realloc(lc->warnings, cap);
+		if (q) {
+			lc->warnings = q;
+			lc->warn_cap = cap;
+		}
+	}
+	if (lc->nwarnings <= 1000 && lc->warn_len + n + 2 <= lc->warn_cap) {
+		memcpy(lc->warnings + lc->warn_len, line, n);
+		lc->warn_len += n;
+		lc->warnings[lc->warn_len++] = '\n';
+		lc->warnings[lc->warn_len] = 0;
+	}
+	if (pthread_mutex_unlock(&lc->lock))
+		abort();
+}
+
+void eng_warn(we_cta *c, const char *kind, uint32_t warp, uint64_t pc, const char *fmt, ...)
+{
+	char ins[200], msg[300], line[700];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	insn_text(c->L->mod, pc, ins, sizeof ins);
+	snprintf(line, sizeof line, "check: %s: CTA (%u,%u,%u) warp %u PC 0x%04llx: %s: %s", kind,
+		 c->ctaid[0], c->ctaid[1], c->ctaid[2], warp, (unsigned long long)pc, ins, msg);
+	warn_line((launch *)c->L, line);
+}
+
+void cta_end_checks(we_cta *c)
+{
+	if (!c->L->check || c->faulted)
+		return;
+	for (unsigned id = 0; id < WE_NUM_BARRIERS; id++) {
+		const bar_state *b = &c->bars.b[id];
+		if (b->count)
+			eng_warn(c, "barrier-left-armed", b->first_warp, b->first_pc,
+				 "barrier %u left with %u arrivals (of %u) when the CTA exited: more arrivals "
+				 "than its count, or a missing one", id, b->count / 32u,
+				 (b->expected ? b->expected : 32u * c->nwarps) / 32u);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* CTA slots                                                            */
+
+bool slot_alloc(cta_slot *s, const launch *lc)
+{
 	const we_launch_ctx *L = &lc->L;
-	we_cta *c = &wk->cta;
+	memset(s, 0, sizeof *s);
+	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * L->warps_per_cta;
+	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
+	s->regs = malloc(regbytes);
+	s->shared = malloc(L->shared_bytes ? L->shared_bytes : 1);
+	s->local = malloc(localbytes ? localbytes : 1);
+	return s->regs && s->shared && s->local;
+}
+
+void slot_free(cta_slot *s)
+{
+	free(s->regs);
+	free(s->shared);
+	free(s->local);
+	s->regs = NULL;
+	s->shared = s->local = NULL;
+}
+
+void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
+{
+	const we_launch_ctx *L = &lc->L;
+	we_cta *c = &s->cta;
 	memset(c, 0, sizeof *c);
 	c->L = L;
+	c->sync = sync;
 	c->linear_id = id;
 	c->ctaid[0] = (uint32_t)(id % L->grid.x);
 	c->ctaid[1] = (uint32_t)((id / L->grid.x) % L->grid.y);
 	c->ctaid[2] = (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y));
 	c->nwarps = L->warps_per_cta;
-	c->warps = wk->warps;
-	c->shared = wk->shared;
+	c->warps = s->warps;
+	c->shared = s->shared;
 	bar_init(&c->bars, c->nwarps);
+	c->rng = L->seed ^ (id * UINT64_C(0xd1b54a32d192ed03));
+	if (sync) {
+		sync->live = c->nwarps;
+		sync->blocked = 0;
+		sync->serial = L->hooked;
+		sync->baton = -1;
+		atomic_store_explicit(&sync->abort, false, memory_order_relaxed);
+	}
 	if (L->shared_bytes)
-		memset(wk->shared, 0, L->shared_bytes);
+		memset(s->shared, 0, L->shared_bytes);
 	size_t rowbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t);
-	memset(wk->regs, 0, rowbytes * c->nwarps);
+	memset(s->regs, 0, rowbytes * c->nwarps);
 	if (L->local_bytes)
-		memset(wk->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
+		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
 	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
-		we_warp *w = &wk->warps[wi];
-		memset(w, 0, offsetof(we_warp, r));
-		uint32_t first = wi * WE_WARP_SIZE;
-		uint32_t n = L->threads_per_cta - first;
+		we_warp *w = &s->warps[wi];
+		memset(w, 0, sizeof *w);
+		uint32_t n = L->threads_per_cta - wi * WE_WARP_SIZE;
 		w->valid = n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
 		w->active = w->valid;
 		w->active_pc = L->k->code_start;
 		for (unsigned l = 0; l < 32; l++)
 			w->rpc[l] = w->active_pc;
-		w->r = wk->regs + (size_t)wi * L->nrows * WE_WARP_SIZE;
+		w->r = s->regs + (size_t)wi * L->nrows * WE_WARP_SIZE;
 		w->nrows = L->nrows;
-		memset(w->p, 0, sizeof w->p);
 		w->p[7] = 0xffffffffu;
-		memset(w->ur, 0, sizeof w->ur);
 		w->up = 0x80;
 		w->state = WE_WS_READY;
 		w->id = wi;
-		w->wake_time = 0;
-		w->insns = w->thread_insns = 0;
 		w->bar_id = -1;
-		w->warp_bar_state = 0;
-		w->local = wk->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
+		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
 		w->local_size = L->local_bytes;
 	}
 }
 
-static void set_fault(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes, const char *msg)
+static void set_fault_locked(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes,
+			     const char *msg)
 {
 	if (c->faulted)
 		return;
@@ -253,118 +688,125 @@ static void set_fault(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes,
 	c->fault.lanes = lanes;
 	c->fault.pc = w ? (w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0) : 0;
 	snprintf(c->fault.msg, sizeof c->fault.msg, "%s", msg);
+	if (c->sync) {
+		atomic_store_explicit(&c->sync->abort, true, memory_order_release);
+		broadcast_all(c->sync);
+	}
 }
 
-/* Returns WE_OK, or the status of the CTA's fault. */
-static we_status cta_run(worker *wk)
+void set_fault(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes, const char *msg)
 {
-	we_cta *c = &wk->cta;
-	const we_launch_ctx *L = c->L;
-	uint32_t live = c->nwarps;
-	while (live) {
-		bool ran = false;
-		for (uint32_t wi = 0; wi < c->nwarps; wi++) {
-			we_warp *w = &c->warps[wi];
-			if (w->state != WE_WS_READY)
-				continue;
-			ran = true;
-			uint64_t budget = QUANTUM;
-			if (L->max_instructions) {
-				if (w->insns >= L->max_instructions) {
-					char m[160];
-					snprintf(m, sizeof m, "warp %u executed %llu instructions (--max-instructions)",
-						 wi, (unsigned long long)w->insns);
-					set_fault(c, w, WE_FAULT_WATCHDOG, w->active, m);
-					return WE_ERR_TIMEOUT;
-				}
-				if (L->max_instructions - w->insns < budget)
-					budget = L->max_instructions - w->insns;
-			}
-			we_stop s = exec_run(c, w, budget);
-			switch (s) {
-			case WE_STOP_BUDGET:
-			case WE_STOP_YIELD:
-			case WE_STOP_BLOCKED:
-				break;
-			case WE_STOP_SLEEP:
-				/* emulated time (SPEC-NOTES 10): the warp gives its turn
-				 * away and its clock jumps to the timer, which clears
-				 * SleepMask; it runs again after every other ready warp */
-				if (w->clock < w->wake_time)
-					w->clock = w->wake_time;
-				bru_timer_expired(w, w->clock);
-				break;
-			case WE_STOP_EXITED: {
-				w->state = WE_WS_EXITED;
-				live--;
-				unsigned nc;
-				uint32_t red_done, words[32];
-				uint32_t wake = bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
-				c->barriers_completed += nc;
-				for (uint32_t m = red_done; m; m &= m - 1)
-					c->warps[__builtin_ctz(m)].warp_bar_state = words[__builtin_ctz(m)];
-				wake_warps(c, wake);
-				break;
-			}
-			case WE_STOP_FAULT:
-				return c->fault.kind == WE_FAULT_WATCHDOG ? WE_ERR_TIMEOUT : WE_ERR_EXCEPTION;
-			}
-		}
-		if (!live || ran)
-			continue;
-		/* nothing ready and nothing sleeping can change that: deadlock */
-		we_warp *first = NULL;
-		for (uint32_t wi = 0; wi < c->nwarps && !first; wi++)
-			if (c->warps[wi].state == WE_WS_BLOCKED)
-				first = &c->warps[wi];
-		set_fault(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
-			  "every live warp of the CTA is blocked on a barrier that cannot complete");
-		return WE_ERR_DEADLOCK;
-	}
-	return WE_OK;
+	cta_lock(c);
+	set_fault_locked(c, w, kind, lanes, msg);
+	cta_unlock(c);
 }
 
-static void *worker_main(void *arg)
+static we_status cta_status(const we_cta *c)
 {
-	worker *wk = arg;
-	launch *lc = wk->lc;
-	for (;;) {
-		if (atomic_load_explicit(&lc->stop, memory_order_acquire))
-			break;
-		uint64_t id = atomic_fetch_add_explicit(&lc->next, 1, memory_order_relaxed);
-		if (id >= lc->nctas)
-			break;
-		cta_init(wk, id);
-		we_status st = cta_run(wk);
-		for (uint32_t wi = 0; wi < wk->cta.nwarps; wi++) {
-			wk->warp_insns += wk->warps[wi].insns;
-			wk->thread_insns += wk->warps[wi].thread_insns;
-		}
-		wk->barriers += wk->cta.barriers_completed;
-		wk->ctas++;
-		if (st != WE_OK) {
-			char *rep = fault_report(&wk->cta);
-			int e = pthread_mutex_lock(&lc->lock);
-			if (e == 0) {
-				/* the lowest CTA id wins so that the report is reproducible:
-				 * every lower CTA was handed out before this one and runs
-				 * to its end before its worker looks at `stop` */
-				if (lc->status == WE_OK || wk->cta.linear_id < lc->report_cta) {
-					free(lc->report);
-					lc->status = st;
-					lc->report = rep;
-					lc->report_cta = wk->cta.linear_id;
-					rep = NULL;
-				}
-				e = pthread_mutex_unlock(&lc->lock);
-			}
-			free(rep);
-			atomic_store_explicit(&lc->stop, true, memory_order_release);
-			break;
-		}
+	if (!c->faulted)
+		return WE_OK;
+	switch (c->fault.kind) {
+	case WE_FAULT_DEADLOCK: return WE_ERR_DEADLOCK;
+	case WE_FAULT_WATCHDOG: return WE_ERR_TIMEOUT;
+	default: return WE_ERR_EXCEPTION;
 	}
-	return NULL;
 }
+
+void cta_finish(cta_slot *s, launch *lc)
+{
+	cta_end_checks(&s->cta);
+	we_status st = cta_status(&s->cta);
+	for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
+		s->warp_insns += s->warps[wi].insns;
+		s->thread_insns += s->warps[wi].thread_insns;
+	}
+	s->barriers += s->cta.barriers_completed;
+	s->ctas++;
+	if (st == WE_OK)
+		return;
+	char *rep, *json;
+	fault_reports(&s->cta, &rep, &json);
+	if (pthread_mutex_lock(&lc->lock))
+		abort();
+	/* the lowest CTA id wins, so the report is reproducible: every lower
+	 * CTA was handed out before this one and runs to its end */
+	if (lc->status == WE_OK || s->cta.linear_id < lc->report_cta) {
+		free(lc->report);
+		free(lc->report_json);
+		lc->status = st;
+		lc->report = rep;
+		lc->report_json = json;
+		lc->report_cta = s->cta.linear_id;
+		rep = json = NULL;
+	}
+	if (pthread_mutex_unlock(&lc->lock))
+		abort();
+	free(rep);
+	free(json);
+	atomic_store_explicit(&lc->stop, true, memory_order_release);
+}
+
+void slot_stats(launch *lc, const cta_slot *s)
+{
+	lc->stats.ctas += s->ctas;
+	lc->stats.warp_insns += s->warp_insns;
+	lc->stats.thread_insns += s->thread_insns;
+	lc->stats.barriers += s->barriers;
+}
+
+/* A runtime exception of the current instruction (exec.c's xfault): the
+ * first one of a CTA is kept, later lanes of the same instruction are
+ * added to it; in a multi-threaded CTA the other warps are stopped. */
+void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *msg)
+{
+	we_cta *c = x->cta;
+	x->stop = true;
+	x->why = WE_STOP_FAULT;
+	cta_lock(c);
+	x->w->state = WE_WS_FAULTED;
+	if (c->faulted) {
+		if (c->fault.warp == x->w->id && c->fault.pc == x->pc && c->fault.kind == kind)
+			c->fault.lanes |= lanes;
+	} else {
+		c->faulted = true;
+		c->fault.kind = kind;
+		c->fault.warp = x->w->id;
+		c->fault.lanes = lanes;
+		c->fault.pc = x->pc;
+		c->fault.addr = addr;
+		snprintf(c->fault.msg, sizeof c->fault.msg, "%s", msg);
+	}
+	if (c->sync) {
+		atomic_store_explicit(&c->sync->abort, true, memory_order_release);
+		broadcast_all(c->sync);
+	}
+	cta_unlock(c);
+}
+
+void place_thread(launch *lc, unsigned k)
+{
+	if (!lc->topo || lc->placement == WE_PLACE_NONE)
+		return;
+	const char *why = NULL;
+	int pu = topo_pu_for(lc->topo, lc->placement, k);
+	if (pu < 0 || topo_bind_self(lc->topo, pu, &why))
+		return;
+	if (pthread_mutex_lock(&lc->lock))
+		abort();
+	if (!lc->bind_notice) {
+		lc->bind_notice = true;
+		size_t n = strlen(why ? why : "") + 80;
+		lc->notice = malloc(n);
+		if (lc->notice)
+			snprintf(lc->notice, n, "thread binding unavailable (%s): running unpinned",
+				 why ? why : "unknown reason");
+	}
+	if (pthread_mutex_unlock(&lc->lock))
+		abort();
+}
+
+/* ------------------------------------------------------------------ */
+/* launches                                                             */
 
 static double now_s(void)
 {
@@ -404,14 +846,18 @@ static we_status check_launch(struct we_device *dev, const we_kernel *k, const w
 			  k->name, k->local_bytes, WE_MAX_LOCAL);
 		return WE_ERR_LIMIT;
 	}
+	if (cfg->engine > WE_ENGINE_WARP_THREADS || cfg->placement > WE_PLACE_SCATTER) {
+		dev_error(dev, "unknown engine %d or placement %d", (int)cfg->engine, (int)cfg->placement);
+		return WE_ERR_INVALID;
+	}
 	return WE_OK;
 }
 
 we_status engine_launch(struct we_device *dev, const struct we_module *m, const we_kernel *k,
 			const we_launch_config *cfg, const void *params, size_t params_size,
-			we_launch_stats *stats, char **report)
+			we_launch_stats *stats, eng_output *out)
 {
-	*report = NULL;
+	memset(out, 0, sizeof *out);
 	we_status st = check_launch(dev, k, cfg, params_size);
 	if (st != WE_OK)
 		return st;
@@ -435,81 +881,70 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		memcpy(L->params, params, params_size);
 	L->param_bytes = (uint32_t)params_size;
 	L->max_instructions = cfg->max_instructions;
+	L->seeded = cfg->schedule_seeded;
+	L->seed = cfg->schedule_seed;
+	L->check = cfg->check;
+	L->trace = cfg->trace;
+	L->trace_ctx = cfg->trace_ctx;
+	L->hooked = L->seeded || L->trace;
 	lc->nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
 	atomic_init(&lc->next, 0);
 	atomic_init(&lc->stop, false);
 	lc->status = WE_OK;
-	unsigned nw = cfg->threads ? cfg->threads : dev->threads;
-	if (nw < 1)
-		nw = 1;
-	if (nw > lc->nctas)
-		nw = (unsigned)lc->nctas;
+	dev_notice(dev, NULL);
+	lc->topo = dev_topology(dev);
+	lc->placement = cfg->placement == WE_PLACE_DEFAULT ? WE_PLACE_COMPACT : cfg->placement;
+	if (!lc->topo && lc->placement != WE_PLACE_NONE) {
+		char note[400];
+		snprintf(note, sizeof note, "host topology unavailable (%s): running unpinned",
+			 dev->topo_err);
+		dev_notice(dev, note);
+	}
+	lc->nthreads = cfg->threads ? cfg->threads : dev->threads;
+	if (lc->nthreads < 1 || L->trace)
+		lc->nthreads = 1; /* a trace is written one CTA at a time */
 	int e = pthread_mutex_init(&lc->lock, NULL);
 	if (e) {
 		free(lc);
 		dev_error(dev, "pthread_mutex_init: %s", strerror(e));
 		return WE_ERR_INTERNAL;
 	}
-	lc->workers = calloc(nw, sizeof(worker));
-	st = lc->workers ? WE_OK : WE_ERR_NOMEM;
-	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * L->warps_per_cta;
-	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
-	for (unsigned i = 0; st == WE_OK && i < nw; i++) {
-		worker *wk = &lc->workers[i];
-		wk->lc = lc;
-		wk->regs = malloc(regbytes);
-		wk->shared = malloc(L->shared_bytes ? L->shared_bytes : 1);
-		wk->local = malloc(localbytes ? localbytes : 1);
-		if (!wk->regs || !wk->shared || !wk->local)
-			st = WE_ERR_NOMEM;
-	}
-	lc->nworkers = nw;
 	double t0 = now_s();
-	for (unsigned i = 0; st == WE_OK && i < nw; i++) {
-		e = pthread_create(&lc->workers[i].tid, NULL, worker_main, &lc->workers[i]);
-		if (e) {
-			dev_error(dev, "pthread_create: %s", strerror(e));
-			st = WE_ERR_INTERNAL;
-			atomic_store_explicit(&lc->stop, true, memory_order_release);
-			break;
-		}
-		lc->workers[i].started = true;
-	}
-	we_launch_stats s = { 0 };
-	for (unsigned i = 0; lc->workers && i < nw; i++) {
-		worker *wk = &lc->workers[i];
-		if (wk->started) {
-			e = pthread_join(wk->tid, NULL);
-			if (e && st == WE_OK) {
-				dev_error(dev, "pthread_join: %s", strerror(e));
-				st = WE_ERR_INTERNAL;
-			}
-		}
-		s.ctas += wk->ctas;
-		s.warp_insns += wk->warp_insns;
-		s.thread_insns += wk->thread_insns;
-		s.barriers += wk->barriers;
-		free(wk->regs);
-		free(wk->shared);
-		free(wk->local);
-	}
-	s.seconds = now_s() - t0;
-	if (st == WE_ERR_NOMEM)
-		dev_error(dev, "out of memory for %u worker(s)", nw);
+	lc->deadline = cfg->timeout > 0 ? t0 + cfg->timeout : 0;
+	we_engine eng = cfg->engine == WE_ENGINE_DEFAULT ? WE_ENGINE_SCHEDULER : cfg->engine;
+	st = eng == WE_ENGINE_WARP_THREADS ? run_warp_threads(lc) : run_scheduler(lc);
+	double t1 = now_s();
+	if (st != WE_OK && st != WE_ERR_NOMEM)
+		dev_error(dev, "%s engine: cannot start its host threads", we_engine_name(eng));
+	else if (st == WE_ERR_NOMEM)
+		dev_error(dev, "out of host memory for the launch's CTA buffers");
 	if (st == WE_OK && lc->status != WE_OK) {
 		st = lc->status;
-		*report = lc->report;
-		lc->report = NULL;
+		out->report = lc->report;
+		out->report_json = lc->report_json;
+		lc->report = lc->report_json = NULL;
 	}
+	out->warnings = lc->warnings;
+	lc->warnings = NULL;
+	if (lc->notice)
+		dev_notice(dev, lc->notice);
+	free(lc->notice);
 	free(lc->report);
-	free(lc->workers);
+	free(lc->report_json);
+	free(lc->warnings);
 	e = pthread_mutex_destroy(&lc->lock);
 	if (e && st == WE_OK) {
 		dev_error(dev, "pthread_mutex_destroy: %s", strerror(e));
 		st = WE_ERR_INTERNAL;
 	}
+	if (stats) {
+		stats->seconds = t1 - t0;
+		stats->ctas = lc->stats.ctas;
+		stats->warp_insns = lc->stats.warp_insns;
+		stats->thread_insns = lc->stats.thread_insns;
+		stats->barriers = lc->stats.barriers;
+		stats->warnings = lc->nwarnings;
+	}
 	free(lc);
-	if (stats)
-		*stats = s;
 	return st;
 }

@@ -16,15 +16,27 @@
 /* A warp arrives at a barrier (BAR.SYNC/ARV/RED): applies the rules,
  * blocks the warp (x->stop, WE_STOP_BLOCKED) or wakes the waiters. */
 void eng_barrier(xctx *x, const bar_arrival *a);
+/* Record a runtime exception of x's instruction and stop the warp (and,
+ * in a multi-threaded CTA, its other warps).  exec.c's xfault calls it. */
+void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *msg);
+/* --check: a barrier hazard of CTA c (kind, warp, PC, message). */
+void eng_warn(we_cta *c, const char *kind, uint32_t warp, uint64_t pc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* B2R.BAR / R2B.BAR */
 uint32_t eng_bar_get(xctx *x, unsigned id);
 void eng_bar_set(xctx *x, unsigned id, uint32_t word);
 
-/* Run a launch.  On an exception or deadlock returns the status and a
- * malloc'd report in *report. */
+/* What a launch leaves besides its status (malloc'd, NULL when none). */
+typedef struct eng_output {
+	char *report;       /* exception / deadlock / timeout report, text */
+	char *report_json;  /* the same as JSON                            */
+	char *warnings;     /* --check hazards, one per line               */
+} eng_output;
+
+/* Run a launch. */
 we_status engine_launch(struct we_device *dev, const struct we_module *m,
 			const we_kernel *k, const we_launch_config *cfg,
 			const void *params, size_t params_size,
-			we_launch_stats *stats, char **report);
+			we_launch_stats *stats, eng_output *out);
 
 #endif

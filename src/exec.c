@@ -14,6 +14,8 @@
 #include <stdlib.h>
 
 #include "device.h"
+#include "engine.h"
+#include "asm.h"
 #include "bru.h"
 #include "sem.h"
 
@@ -214,26 +216,12 @@ void exec_free_module(struct we_module *m)
 
 void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *fmt, ...)
 {
-	we_cta *c = x->cta;
-	x->stop = true;
-	x->why = WE_STOP_FAULT;
-	x->w->state = WE_WS_FAULTED;
-	if (c->faulted) {
-		/* more lanes of the same instruction: name them all */
-		if (c->fault.warp == x->w->id && c->fault.pc == x->pc && c->fault.kind == kind)
-			c->fault.lanes |= lanes;
-		return;
-	}
-	c->faulted = true;
-	c->fault.kind = kind;
-	c->fault.warp = x->w->id;
-	c->fault.lanes = lanes;
-	c->fault.pc = x->pc;
-	c->fault.addr = addr;
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->fault.msg, sizeof c->fault.msg, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	eng_record_fault(x, kind, lanes, addr, msg);
 }
 
 static inline uint32_t int_mod(uint32_t v, uint8_t flags)
@@ -382,7 +370,40 @@ typedef void (*sem_fn)(xctx *, const xinsn *);
 static const sem_fn sem_table[ISA_NUM_OPTYPES] = { ISA_OPTYPE_LIST(X_SEMREF) };
 #undef X_SEMREF
 
-we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
+/* One warp-instruction at w->active_pc.  Returns false when the warp
+ * must go back to its driver (x->why says why). */
+static inline bool step(xctx *x, const xinsn *code, uint64_t start, uint64_t end)
+{
+	we_warp *w = x->w;
+	uint64_t pc = w->active_pc;
+	x->pc = pc;
+	if (pc < start || pc >= end || (pc & (WE_INST_SIZE - 1))) {
+		xfault(x, WE_FAULT_PC_RANGE, w->active, pc,
+		       "PC 0x%llx is outside the kernel's code [0x%llx, 0x%llx)",
+		       (unsigned long long)pc, (unsigned long long)start, (unsigned long long)end);
+		return false;
+	}
+	const xinsn *i = &code[pc / WE_INST_SIZE];
+	if (w->sleep && w->clock >= w->wake_time)
+		bru_timer_expired(w, w->clock);
+	uint32_t g = w->p[i->pg];
+	if (i->pg_not)
+		g = ~g;
+	x->pmask = g & w->active;
+	x->pc_set = false;
+	w->insns++;
+	w->thread_insns += (uint64_t)__builtin_popcount(x->pmask);
+	w->clock++;
+	if (x->pmask)
+		sem_table[i->optype](x, i);
+	if (!x->pc_set)
+		w->active_pc = pc + WE_INST_SIZE;
+	return !x->stop;
+}
+
+/* The loop with hooks: the instruction trace, and the seeded schedule's
+ * preemption after memory and barrier instructions. */
+static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 {
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
@@ -390,30 +411,37 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 	xctx x = { .w = w, .cta = cta, .L = L };
 	for (uint64_t n = 0; n < budget; n++) {
 		uint64_t pc = w->active_pc;
-		x.pc = pc;
-		if (pc < start || pc >= end || (pc & (WE_INST_SIZE - 1))) {
-			xfault(&x, WE_FAULT_PC_RANGE, w->active, pc,
-			       "PC 0x%llx is outside the kernel's code [0x%llx, 0x%llx)",
-			       (unsigned long long)pc, (unsigned long long)start, (unsigned long long)end);
-			return WE_STOP_FAULT;
+		if (L->trace && pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1))) {
+			char ins[200], line[320];
+			dis_insn(&L->mod->insn[pc / WE_INST_SIZE], pc, ins, sizeof ins);
+			snprintf(line, sizeof line, "cta=%u,%u,%u warp=%u pc=0x%04llx active=0x%08x %s",
+				 cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], w->id,
+				 (unsigned long long)pc, w->active, ins);
+			L->trace(L->trace_ctx, line);
 		}
-		const xinsn *i = &code[pc / WE_INST_SIZE];
-		if (w->sleep && w->clock >= w->wake_time)
-			bru_timer_expired(w, w->clock);
-		uint32_t g = w->p[i->pg];
-		if (i->pg_not)
-			g = ~g;
-		x.pmask = g & w->active;
-		x.pc_set = false;
-		w->insns++;
-		w->thread_insns += (uint64_t)__builtin_popcount(x.pmask);
-		w->clock++;
-		if (x.pmask)
-			sem_table[i->optype](&x, i);
-		if (!x.pc_set)
-			w->active_pc = pc + WE_INST_SIZE;
-		if (x.stop)
+		if (!step(&x, code, start, end))
 			return x.why;
+		if (L->seeded) {
+			/* preemption points of the seeded schedule: after memory
+			 * accesses and barrier instructions, with probability 1/4 */
+			const char *u = isa_opcodes[code[pc / WE_INST_SIZE].opcode].unit;
+			if ((!strcmp(u, "MEM") || !strcmp(u, "BCU")) && (sched_rand(&cta->rng) & 3u) == 0)
+				return WE_STOP_BUDGET;
+		}
 	}
+	return WE_STOP_BUDGET;
+}
+
+we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
+{
+	const we_launch_ctx *L = cta->L;
+	if (L->hooked)
+		return exec_run_hooked(cta, w, budget);
+	const xinsn *code = L->mod->x;
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	xctx x = { .w = w, .cta = cta, .L = L };
+	for (uint64_t n = 0; n < budget; n++)
+		if (!step(&x, code, start, end))
+			return x.why;
 	return WE_STOP_BUDGET;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "bru.h"
+#include "engine.h"
 #include "sem.h"
 
 /* Maximum emulated sleep of one NANOSLEEP, ns (SPEC-NOTES decision 10:
@@ -33,6 +34,14 @@ static void after_bru(xctx *x, bru_result r)
 }
 
 static inline uint32_t ppv_of(xctx *x, const xopd *pp) { return xpred(x, pp); }
+
+/* The lanes of the warp that existed at launch (a partial last warp has
+ * fewer): those not in ValidMask any more have exited. */
+static uint32_t launch_valid(const xctx *x)
+{
+	uint32_t n = x->L->threads_per_cta - x->w->id * WE_WARP_SIZE;
+	return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+}
 
 static inline uint64_t next_pc(const xctx *x) { return x->pc + WE_INST_SIZE; }
 
@@ -172,7 +181,51 @@ XSEM(BMOV)
 
 XSEM(BSSY) { bru_bssy(x->w, x->pmask, (unsigned)i->o[0].imm); }
 
-XSEM(BSYNC) { after_bru(x, bru_bsync(x->w, x->pmask, ~0u, (unsigned)i->o[0].imm)); }
+/* SPEC-NOTES 11, intra-warp: groups of lanes that only bounce between
+ * BSYNC/WARPSYNCs that cannot complete.  A sync that switches to another
+ * group, executed right after another such sync (no instruction between),
+ * extends a run; a warp has at most 32 groups, so a run longer than 64
+ * revisits a state with nothing changed in between: it can never end. */
+#define SYNC_CYCLE_LIMIT 64u
+
+static void sync_progress(xctx *x)
+{
+	we_warp *w = x->w;
+	if (x->stop || w->active_pc == x->pc + WE_INST_SIZE) {
+		w->sync_fails = 0;
+		return;
+	}
+	w->sync_fails = w->insns == w->sync_fail_at + 1 ? w->sync_fails + 1 : 1;
+	w->sync_fail_at = w->insns;
+	if (w->sync_fails <= SYNC_CYCLE_LIMIT)
+		return;
+	/* name the groups: lanes and the PC each waits at */
+	char desc[400];
+	size_t len = 0;
+	uint32_t left = w->valid;
+	desc[0] = 0;
+	while (left && len + 60 < sizeof desc) {
+		unsigned l = xffs(left);
+		uint64_t pc = LANE_ON(w->active, l) ? w->active_pc : w->rpc[l];
+		uint32_t g = 0;
+		for (uint32_t m = left; m; m &= m - 1) {
+			unsigned k = xffs(m);
+			if ((LANE_ON(w->active, k) ? w->active_pc : w->rpc[k]) == pc)
+				g |= 1u << k;
+		}
+		left &= ~g;
+		len += (size_t)snprintf(desc + len, sizeof desc - len, "%slanes 0x%08x at PC 0x%04llx",
+					len ? ", " : "", g, (unsigned long long)pc);
+	}
+	xfault(x, WE_FAULT_DEADLOCK, w->valid, 0,
+	       "intra-warp deadlock: %s wait at BSYNC/WARPSYNC for each other", desc);
+}
+
+XSEM(BSYNC)
+{
+	after_bru(x, bru_bsync(x->w, x->pmask, ~0u, (unsigned)i->o[0].imm));
+	sync_progress(x);
+}
 
 XSEM(YIELD) { after_bru(x, bru_yield(x->w, x->pmask, ppv_of(x, &i->o[0]))); }
 
@@ -195,6 +248,7 @@ XSEM(WARPSYNC)
 			return;
 		}
 		after_bru(x, res);
+		sync_progress(x);
 		return;
 	}
 	uint32_t mask;
@@ -210,6 +264,10 @@ XSEM(WARPSYNC)
 	} else {
 		mask = (uint32_t)m->imm;
 	}
+	if (x->L->check && (mask & ~x->w->valid & launch_valid(x)))
+		eng_warn(x->cta, "warpsync-exited-lanes", x->w->id, x->pc,
+			 "WARPSYNC membermask 0x%08x names exited lanes 0x%08x", mask,
+			 mask & ~x->w->valid & launch_valid(x));
 	bru_result r = bru_warpsync(x->w, x->pmask, ppv, mask);
 	if (r == BRU_FAULT) {
 		uint32_t bad = x->pmask & ppv & x->w->active & ~mask;
@@ -218,6 +276,7 @@ XSEM(WARPSYNC)
 		return;
 	}
 	after_bru(x, r);
+	sync_progress(x);
 }
 
 XSEM(NANOSLEEP)

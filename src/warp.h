@@ -63,6 +63,8 @@ typedef struct we_warp {
 					 per instruction, plus slept time  */
 	uint64_t wake_time;           /* clock at which SleepMask clears    */
 	uint64_t insns;               /* warp-instructions executed        */
+	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
+	uint32_t sync_fails;          /* failing syncs in a row, nothing between */
 	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
 
 	/* ---- barrier unit, per warp (seed 000) ------------------------ */

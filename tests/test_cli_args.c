@@ -686,6 +686,48 @@ START_TEST(test_magic)
 }
 END_TEST
 
+START_TEST(test_engine_placement)
+{
+	static const char *const bad[] = {
+		"", "Scheduler", "warp_threads", "warp-threads ", "default",
+		"sched", "compact",
+	};
+	static const char *const badp[] = {
+		"", "Compact", "spread", "none ", "default", "scheduler",
+	};
+	we_engine eng = WE_ENGINE_DEFAULT;
+	we_placement pl = WE_PLACE_DEFAULT;
+	cli_err e;
+
+	ck_assert(cli_parse_engine("scheduler", &eng, &e));
+	ck_assert_int_eq(eng, WE_ENGINE_SCHEDULER);
+	ck_assert(cli_parse_engine("warp-threads", &eng, &e));
+	ck_assert_int_eq(eng, WE_ENGINE_WARP_THREADS);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		eng = WE_ENGINE_SCHEDULER;
+		e.msg[0] = '\0';
+		ck_assert_msg(!cli_parse_engine(bad[i], &eng, &e),
+			      "engine '%s' should be rejected", bad[i]);
+		ck_assert_int_eq(eng, WE_ENGINE_SCHEDULER);
+		ck_assert_ptr_nonnull(strstr(e.msg, "warp-threads"));
+	}
+	ck_assert(cli_parse_placement("compact", &pl, &e));
+	ck_assert_int_eq(pl, WE_PLACE_COMPACT);
+	ck_assert(cli_parse_placement("scatter", &pl, &e));
+	ck_assert_int_eq(pl, WE_PLACE_SCATTER);
+	ck_assert(cli_parse_placement("none", &pl, &e));
+	ck_assert_int_eq(pl, WE_PLACE_NONE);
+	for (size_t i = 0; i < sizeof badp / sizeof badp[0]; i++) {
+		pl = WE_PLACE_SCATTER;
+		e.msg[0] = '\0';
+		ck_assert_msg(!cli_parse_placement(badp[i], &pl, &e),
+			      "placement '%s' should be rejected", badp[i]);
+		ck_assert_int_eq(pl, WE_PLACE_SCATTER);
+		ck_assert_ptr_nonnull(strstr(e.msg, "scatter"));
+	}
+}
+END_TEST
+
 START_TEST(test_exit_status)
 {
 	ck_assert_int_eq(cli_exit_for_status(WE_OK), 0);
@@ -741,6 +783,7 @@ static Suite *args_suite(void)
 	tcase_add_test(misc, test_compare_float);
 	tcase_add_test(misc, test_magic);
 	tcase_add_test(misc, test_exit_status);
+	tcase_add_test(misc, test_engine_placement);
 	suite_add_tcase(s, num);
 	suite_add_tcase(s, val);
 	suite_add_tcase(s, spec);

@@ -28,7 +28,10 @@ static char *slurp(const char *rel, size_t *len)
 	return buf;
 }
 
+static const we_engine engines[2] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
+
 typedef struct kt {
+	we_engine engine;
 	we_device *dev;
 	we_module *mod;
 	const we_kernel_info *k;
@@ -84,7 +87,8 @@ static we_devptr set_buf(kt *t, const char *name, const void *data, size_t bytes
 
 static we_status kt_run(kt *t, uint32_t grid, uint32_t block, unsigned threads, we_launch_stats *s)
 {
-	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .threads = threads };
+	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .threads = threads,
+				 .engine = t->engine };
 	return we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, s);
 }
 
@@ -94,6 +98,7 @@ START_TEST(vecadd)
 {
 	kt t;
 	kt_open(&t, "kernels/vecadd.we", "vecadd");
+	t.engine = engines[_i];
 	const uint32_t n = 10000 * 128 - 77; /* partial last CTA */
 	float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++) {
@@ -123,6 +128,7 @@ START_TEST(ifelse)
 {
 	kt t;
 	kt_open(&t, "kernels/ifelse.we", "ifelse");
+	t.engine = engines[_i];
 	const uint32_t n = 1000 * 96 + 40;
 	uint32_t *out = malloc(n * 4), *mask = malloc(n * 4);
 	set_u32(&t, "n", n);
@@ -164,6 +170,7 @@ START_TEST(loopbreak)
 {
 	kt t;
 	kt_open(&t, "kernels/loopbreak.we", "loopbreak");
+	t.engine = engines[_i];
 	const uint32_t n = 64 * 1000;
 	uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
@@ -191,6 +198,7 @@ START_TEST(callret)
 {
 	kt t;
 	kt_open(&t, "kernels/callret.we", "callret");
+	t.engine = engines[_i];
 	const uint32_t n = 32 * 1000 + 5;
 	uint32_t *out = malloc(n * 4);
 	set_u32(&t, "n", n);
@@ -210,6 +218,7 @@ START_TEST(warpreduce)
 {
 	kt t;
 	kt_open(&t, "kernels/warpreduce.we", "warpreduce");
+	t.engine = engines[_i];
 	const uint32_t nwarps = 8 * 1000, n = nwarps * 32;
 	uint32_t *in = malloc(n * 4), *sum = malloc(nwarps * 4), *cnt = malloc(nwarps * 4);
 	for (uint32_t i = 0; i < n; i++)
@@ -240,6 +249,7 @@ START_TEST(reduce)
 {
 	kt t;
 	kt_open(&t, "kernels/reduce.we", "reduce");
+	t.engine = engines[_i];
 	const uint32_t nctas = 10000, n = nctas * 256;
 	uint32_t *in = malloc(n * 4), *out = malloc(nctas * 4);
 	for (uint32_t i = 0; i < n; i++)
@@ -268,6 +278,7 @@ START_TEST(threads_agree)
 {
 	kt t;
 	kt_open(&t, "kernels/ifelse.we", "ifelse");
+	t.engine = engines[_i];
 	const uint32_t n = 4096;
 	uint32_t *o1 = malloc(n * 4), *o2 = malloc(n * 4);
 	set_u32(&t, "n", n);
@@ -289,29 +300,33 @@ END_TEST
 /* runtime exceptions: status and report                              */
 
 static we_status run_text(const char *text, uint32_t grid, uint32_t block, we_device **dev,
-			  uint64_t max_insns)
+			  uint64_t max_insns, we_engine engine)
 {
 	ck_assert_int_eq(we_device_create(NULL, dev), WE_OK);
 	we_module *m;
 	we_status st = we_module_load_text(*dev, text, strlen(text), "t.we", &m);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(*dev));
 	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 },
-				 .max_instructions = max_insns };
+				 .max_instructions = max_insns, .engine = engine };
 	st = we_launch(*dev, m, NULL, &cfg, NULL, 0, NULL);
 	we_module_destroy(m);
 	return st;
 }
 
-static void expect_fault(const char *text, uint32_t block, we_status want, const char *const *parts)
+static void expect_fault_e(const char *text, uint32_t block, we_status want, const char *const *parts,
+			   we_engine engine)
 {
 	we_device *dev;
-	we_status st = run_text(text, 3, block, &dev, 100000);
+	we_status st = run_text(text, 3, block, &dev, 100000, engine);
 	const char *msg = we_last_error(dev);
 	ck_assert_msg(st == want, "status %d (%s), want %d; report: %s", st, we_status_name(st), want, msg);
 	for (; *parts; parts++)
-		ck_assert_msg(strstr(msg, *parts), "report lacks '%s':\n%s", *parts, msg);
+		ck_assert_msg(strstr(msg, *parts), "%s engine: report lacks '%s':\n%s",
+			      we_engine_name(engine), *parts, msg);
 	we_device_destroy(dev);
 }
+
+#define expect_fault(text, block, want, parts) expect_fault_e(text, block, want, parts, engines[_i])
 
 START_TEST(fault_global_range)
 {
@@ -404,7 +419,7 @@ START_TEST(cnt0_released_by_exit)
 	/* cnt = 0: warp 1 exits, which completes warp 0's barrier */
 	we_device *dev;
 	we_status st = run_text("S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\n"
-				"BAR.SYNC 0x0\nEXIT\n", 4, 64, &dev, 100000);
+				"BAR.SYNC 0x0\nEXIT\n", 4, 64, &dev, 100000, engines[_i]);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(dev));
 	we_device_destroy(dev);
 }
@@ -463,6 +478,7 @@ START_TEST(brx_test_listing)
 	we_status st = we_module_load_text(t.dev, text, strlen(text), "brx_test.s", &t.mod);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
 	free(text);
+	t.engine = engines[_i];
 	t.k = we_module_find_kernel(t.mod, "main");
 	ck_assert_ptr_nonnull(t.k);
 	const uint32_t n = 128;
@@ -528,32 +544,32 @@ static Suite *kernels_suite(void)
 	Suite *s = suite_create("kernels");
 	TCase *k = tcase_create("kernels");
 	tcase_set_timeout(k, 300);
-	tcase_add_test(k, vecadd);
-	tcase_add_test(k, ifelse);
-	tcase_add_test(k, loopbreak);
-	tcase_add_test(k, callret);
-	tcase_add_test(k, warpreduce);
-	tcase_add_test(k, reduce);
-	tcase_add_test(k, threads_agree);
-	tcase_add_test(k, brx_test_listing);
+	tcase_add_loop_test(k, vecadd, 0, 2);
+	tcase_add_loop_test(k, ifelse, 0, 2);
+	tcase_add_loop_test(k, loopbreak, 0, 2);
+	tcase_add_loop_test(k, callret, 0, 2);
+	tcase_add_loop_test(k, warpreduce, 0, 2);
+	tcase_add_loop_test(k, reduce, 0, 2);
+	tcase_add_loop_test(k, threads_agree, 0, 2);
+	tcase_add_loop_test(k, brx_test_listing, 0, 2);
 	suite_add_tcase(s, k);
 	TCase *f = tcase_create("faults");
-	tcase_add_test(f, fault_global_range);
-	tcase_add_test(f, fault_shared_range);
-	tcase_add_test(f, fault_misaligned);
-	tcase_add_test(f, fault_local);
-	tcase_add_test(f, fault_const);
-	tcase_add_test(f, fault_pc);
-	tcase_add_test(f, fault_trap);
-	tcase_add_test(f, fault_barrier_count);
-	tcase_add_test(f, fault_barrier_mismatch);
-	tcase_add_test(f, fault_red_mixed);
-	tcase_add_test(f, deadlock_exit_before_counted);
-	tcase_add_test(f, cnt0_released_by_exit);
-	tcase_add_test(f, fault_warpsync);
-	tcase_add_test(f, fault_syscall);
-	tcase_add_test(f, fault_rtt);
-	tcase_add_test(f, watchdog);
+	tcase_add_loop_test(f, fault_global_range, 0, 2);
+	tcase_add_loop_test(f, fault_shared_range, 0, 2);
+	tcase_add_loop_test(f, fault_misaligned, 0, 2);
+	tcase_add_loop_test(f, fault_local, 0, 2);
+	tcase_add_loop_test(f, fault_const, 0, 2);
+	tcase_add_loop_test(f, fault_pc, 0, 2);
+	tcase_add_loop_test(f, fault_trap, 0, 2);
+	tcase_add_loop_test(f, fault_barrier_count, 0, 2);
+	tcase_add_loop_test(f, fault_barrier_mismatch, 0, 2);
+	tcase_add_loop_test(f, fault_red_mixed, 0, 2);
+	tcase_add_loop_test(f, deadlock_exit_before_counted, 0, 2);
+	tcase_add_loop_test(f, cnt0_released_by_exit, 0, 2);
+	tcase_add_loop_test(f, fault_warpsync, 0, 2);
+	tcase_add_loop_test(f, fault_syscall, 0, 2);
+	tcase_add_loop_test(f, fault_rtt, 0, 2);
+	tcase_add_loop_test(f, watchdog, 0, 2);
 	tcase_add_test(f, launch_limits);
 	tcase_add_test(f, load_rejects_bad_barrier_imm);
 	suite_add_tcase(s, f);

@@ -9,6 +9,7 @@
 #ifndef WARPEMU_H
 #define WARPEMU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,9 @@ we_status we_device_create(const we_device_config *cfg, we_device **out);
 void we_device_destroy(we_device *dev);
 /* Message of the last failed call on dev (never NULL, "" when none). */
 const char *we_last_error(const we_device *dev);
+/* A one-line notice of the last launch that is not an error, e.g. that
+ * threads could not be pinned (never NULL, "" when none). */
+const char *we_device_notice(const we_device *dev);
 
 /* ---- global memory ---------------------------------------------------- */
 we_status we_malloc(we_device *dev, size_t bytes, we_devptr *out);
@@ -99,11 +103,51 @@ const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name
 /* ---- launches --------------------------------------------------------- */
 typedef struct we_dim3 { uint32_t x, y, z; } we_dim3;
 
+/* How host threads drive warps. */
+typedef enum we_engine {
+	WE_ENGINE_DEFAULT = 0,     /* the faster one, see README         */
+	WE_ENGINE_SCHEDULER,       /* a worker per core runs many warps  */
+	WE_ENGINE_WARP_THREADS     /* one host thread per warp           */
+} we_engine;
+
+/* Where host threads run (hwloc binding). */
+typedef enum we_placement {
+	WE_PLACE_DEFAULT = 0,      /* compact                            */
+	WE_PLACE_NONE,             /* no binding                         */
+	WE_PLACE_COMPACT,          /* a CTA's warps on neighbouring PUs  */
+	WE_PLACE_SCATTER           /* spread over packages and cores     */
+} we_placement;
+
+const char *we_engine_name(we_engine e);
+const char *we_placement_name(we_placement p);
+
+/* Describe the host topology and the placement a launch with engine e,
+ * placement p and CTAs of block threads would use: the host threads it
+ * starts and the PU each is bound to.  *text is malloc'd, free() it.
+ * block must be within the launch limits even for the scheduler engine,
+ * which does not depend on it. */
+we_status we_device_describe(we_device *dev, we_engine e, we_placement p,
+			     we_dim3 block, char **text);
+
 typedef struct we_launch_config {
 	we_dim3 grid, block;
 	uint32_t dynamic_shared;        /* bytes added to the static size */
 	uint64_t max_instructions;      /* per warp; 0 = unlimited          */
-	unsigned threads;               /* 0 = device default               */
+	unsigned threads;               /* scheduler workers / concurrent CTAs
+					   of warp-threads; 0 = one per core */
+	we_engine engine;
+	we_placement placement;
+	/* Deadlock stress (see warpemu(1) --schedule, --check, --trace):  */
+	bool schedule_seeded;           /* reproducible interleaving from... */
+	uint64_t schedule_seed;         /* ...this seed                      */
+	bool check;                     /* report barrier hazards            */
+	double timeout;                 /* wall-clock seconds, 0 = none      */
+	/* Per-warp instruction trace: called with one line per executed
+	 * warp-instruction ("cta=x,y,z warp=W pc=0x0040 active=0x... INSN"),
+	 * CTA by CTA and warp by warp, never concurrently.  Tracing runs one
+	 * CTA at a time. */
+	void (*trace)(void *ctx, const char *line);
+	void *trace_ctx;
 } we_launch_config;
 
 typedef struct we_launch_stats {
@@ -111,8 +155,16 @@ typedef struct we_launch_stats {
 	uint64_t warp_insns;
 	uint64_t thread_insns;
 	uint64_t barriers;           /* barrier completions */
+	uint64_t warnings;           /* --check hazards found */
 	double seconds;
 } we_launch_stats;
+
+/* After a launch that failed with WE_ERR_EXCEPTION, WE_ERR_DEADLOCK or
+ * WE_ERR_TIMEOUT: the report as one JSON object ("" otherwise).  The text
+ * form is we_last_error(). */
+const char *we_last_report_json(const we_device *dev);
+/* The --check hazards of the last launch, one per line ("" if none). */
+const char *we_last_warnings(const we_device *dev);
 
 /* params: the parameter block laid out as we_kernel_info describes. */
 we_status we_launch(we_device *dev, const we_module *m, const char *kernel,

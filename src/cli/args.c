@@ -239,6 +239,38 @@ bool cli_check_block(const we_dim3 *b, cli_err *e)
 	return true;
 }
 
+/* ---- engines and placements ------------------------------------------- */
+
+bool cli_parse_engine(const char *s, we_engine *out, cli_err *e)
+{
+	size_t n = strlen(s);
+
+	if (strcmp(s, "scheduler") == 0)
+		*out = WE_ENGINE_SCHEDULER;
+	else if (strcmp(s, "warp-threads") == 0)
+		*out = WE_ENGINE_WARP_THREADS;
+	else
+		return fail(e, "unknown engine '%.*s%s' (expected scheduler or "
+			    "warp-threads)", show(n), s, ellipsis(n));
+	return true;
+}
+
+bool cli_parse_placement(const char *s, we_placement *out, cli_err *e)
+{
+	size_t n = strlen(s);
+
+	if (strcmp(s, "compact") == 0)
+		*out = WE_PLACE_COMPACT;
+	else if (strcmp(s, "scatter") == 0)
+		*out = WE_PLACE_SCATTER;
+	else if (strcmp(s, "none") == 0)
+		*out = WE_PLACE_NONE;
+	else
+		return fail(e, "unknown placement '%.*s%s' (expected compact, "
+			    "scatter or none)", show(n), s, ellipsis(n));
+	return true;
+}
+
 /* ---- element types ----------------------------------------------------- */
 
 static const struct elem_desc {

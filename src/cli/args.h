@@ -57,6 +57,12 @@ bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e);
 bool cli_check_grid(const we_dim3 *g, cli_err *e);
 bool cli_check_block(const we_dim3 *b, cli_err *e);
 
+/* ---- engines and placements ------------------------------------------ */
+/* "scheduler" or "warp-threads" (WE_ENGINE_DEFAULT is the option left
+ * out).  "compact", "scatter" or "none". */
+bool cli_parse_engine(const char *s, we_engine *out, cli_err *e);
+bool cli_parse_placement(const char *s, we_placement *out, cli_err *e);
+
 /* ---- element types --------------------------------------------------- */
 typedef enum cli_elem_type {
 	CLI_U8, CLI_S8, CLI_U16, CLI_S16, CLI_U32, CLI_S32,

@@ -47,7 +47,8 @@ static const char help_main[] =
 "  run FILE [OPTIONS]  load FILE and run one of its kernels\n"
 "  asm FILE -o OUT     assemble FILE into a binary module\n"
 "  disasm FILE         disassemble a text or binary module\n"
-"  info [FILE]         print version and launch limits; with FILE, its kernels\n"
+"  info [FILE]         print version, launch limits, host topology and thread\n"
+"                      placement; with FILE, also its kernels\n"
 "  help [COMMAND]      print help for COMMAND\n"
 "\n"
 "FILE is assembly text or a binary module (it starts with \"WEMODULE\");\n"
@@ -85,6 +86,10 @@ static const char help_run[] =
 "  --shared BYTES         dynamic shared memory per CTA\n"
 "  --max-instructions N   watchdog: instructions per warp (0 = unlimited)\n"
 "  --threads N            host worker threads (0 = all cores)\n"
+"  --engine E             scheduler (a worker per PU runs many warps) or\n"
+"                         warp-threads (a host thread per warp)\n"
+"  --placement P          binding of host threads to PUs: compact (default),\n"
+"                         scatter or none\n"
 "  --max-memory BYTES     device global memory limit (0 = default)\n"
 "  --quiet                no summary on stderr\n"
 "  --stats=json           print the summary as one JSON object on stdout\n"
@@ -122,13 +127,18 @@ static const char help_disasm[] =
 "  -h, --help   print this help\n";
 
 static const char help_info[] =
-"Usage: warpemu info [FILE]\n"
+"Usage: warpemu info [FILE] [--engine E] [--placement P] [--block X[,Y,Z]]\n"
 "\n"
-"Print the emulator version and the launch limits.  With FILE, also list\n"
-"its kernels with their parameters and resource use.\n"
+"Print the emulator version, the launch limits, the host topology and the\n"
+"host threads a launch would start with the given engine, placement and\n"
+"block, with the PU each is bound to.  With FILE, also list its kernels\n"
+"with their parameters and resource use.\n"
 "\n"
-"Options:\n"
-"  -h, --help   print this help\n";
+"Options (--opt VALUE and --opt=VALUE are the same):\n"
+"  --engine E        scheduler or warp-threads (default: the library's)\n"
+"  --placement P     compact (default), scatter or none\n"
+"  --block X[,Y,Z]   threads per CTA, for warp-threads (default 32)\n"
+"  -h, --help        print this help\n";
 
 /* ======================================================================
  * Messages
@@ -616,7 +626,7 @@ static int check_kernel_info(const we_kernel_info *k)
 enum run_opt {
 	RO_KERNEL, RO_GRID, RO_BLOCK, RO_ARG, RO_OUT, RO_PRINT, RO_EXPECT,
 	RO_SHARED, RO_MAXINSN, RO_THREADS, RO_MAXMEM, RO_QUIET, RO_STATS,
-	RO_HELP
+	RO_ENGINE, RO_PLACEMENT, RO_HELP
 };
 
 static const opt_desc run_table[] = {
@@ -633,6 +643,8 @@ static const opt_desc run_table[] = {
 	{ "--max-memory", 0, RO_MAXMEM, true },
 	{ "--quiet", 0, RO_QUIET, false },
 	{ "--stats", 0, RO_STATS, true },
+	{ "--engine", 0, RO_ENGINE, true },
+	{ "--placement", 0, RO_PLACEMENT, true },
 	{ "--help", 'h', RO_HELP, false },
 };
 
@@ -640,7 +652,7 @@ typedef struct strlist { const char **v; size_t n; } strlist;
 
 typedef struct run_opts {
 	const char *file, *kernel, *grid, *block, *shared, *max_insns,
-		   *threads, *max_memory, *stats;
+		   *threads, *max_memory, *stats, *engine, *placement;
 	strlist args, outs, prints, expects;
 	bool quiet, help;
 } run_opts;
@@ -671,6 +683,8 @@ typedef struct run_ctx {
 	const char **lists;  /* storage of the four strlists */
 	we_dim3 grid, block;
 	uint64_t shared, max_insns, threads, max_memory;
+	we_engine engine;
+	we_placement placement;
 	bool json;
 	out_req *outs;
 	print_req *prints;
@@ -694,6 +708,8 @@ static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
 	case RO_THREADS: return set_once(&o->threads, it, e);
 	case RO_MAXMEM:  return set_once(&o->max_memory, it, e);
 	case RO_STATS:   return set_once(&o->stats, it, e);
+	case RO_ENGINE:  return set_once(&o->engine, it, e);
+	case RO_PLACEMENT: return set_once(&o->placement, it, e);
 	case RO_ARG:     o->args.v[o->args.n++] = it->value; return true;
 	case RO_OUT:     o->outs.v[o->outs.n++] = it->value; return true;
 	case RO_PRINT:   o->prints.v[o->prints.n++] = it->value; return true;
@@ -810,6 +826,11 @@ static int run_check_numbers(run_ctx *c)
 		return opt_err("--max-memory", &e);
 	if (c->o.stats && strcmp(c->o.stats, "json") != 0)
 		return usage_err("run", "--stats: the only format is 'json'");
+	if (c->o.engine && !cli_parse_engine(c->o.engine, &c->engine, &e))
+		return opt_err("--engine", &e);
+	if (c->o.placement &&
+	    !cli_parse_placement(c->o.placement, &c->placement, &e))
+		return opt_err("--placement", &e);
 	c->json = c->o.stats != NULL;
 	return CLI_EXIT_OK;
 }
@@ -1163,6 +1184,16 @@ static int run_prepare_checks(run_ctx *c)
  * run: launch and results
  * ====================================================================== */
 
+/* A launch's notice that is not an error (e.g. threads left unpinned). */
+static void print_notice(const run_ctx *c)
+{
+	const char *n = we_device_notice(c->dev);
+	size_t len = strlen(n);
+
+	if (len && !c->o.quiet)
+		fprintf(stderr, PROG ": %s%s", n, n[len - 1] == '\n' ? "" : "\n");
+}
+
 static int run_launch(run_ctx *c)
 {
 	we_launch_config cfg;
@@ -1174,9 +1205,12 @@ static int run_launch(run_ctx *c)
 	cfg.dynamic_shared = (uint32_t)c->shared;
 	cfg.max_instructions = c->max_insns;
 	cfg.threads = (unsigned)c->threads;
+	cfg.engine = c->engine;
+	cfg.placement = c->placement;
 	memset(&c->stats, 0, sizeof c->stats);
 	st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params,
 		       c->k->param_bytes, &c->stats);
+	print_notice(c);
 	return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
 }
 
@@ -1592,18 +1626,122 @@ static int print_module(const char *file)
 	return rc;
 }
 
+enum info_opt { IO_ENGINE, IO_PLACEMENT, IO_BLOCK, IO_HELP };
+
+static const opt_desc info_table[] = {
+	{ "--engine", 0, IO_ENGINE, true },
+	{ "--placement", 0, IO_PLACEMENT, true },
+	{ "--block", 0, IO_BLOCK, true },
+	{ "--help", 'h', IO_HELP, false },
+};
+
+typedef struct info_opts {
+	const char *file, *engine, *placement, *block;
+	bool help;
+	we_engine eng;
+	we_placement place;
+	we_dim3 blk;
+} info_opts;
+
+static int info_scan(info_opts *io, int argc, char **argv)
+{
+	scanner sc;
+	scan_item it;
+	scan_kind k;
+	cli_err e;
+
+	memset(io, 0, sizeof *io);
+	scanner_init(&sc, argc, argv, info_table,
+		     sizeof info_table / sizeof info_table[0]);
+	while ((k = scan_next(&sc, &it, &e)) != SC_END && !io->help) {
+		bool ok = k != SC_ERR;
+
+		if (k == SC_POS)
+			ok = set_positional(&io->file, &it, &e);
+		else if (k == SC_OPT && it.id == IO_ENGINE)
+			ok = set_once(&io->engine, &it, &e);
+		else if (k == SC_OPT && it.id == IO_PLACEMENT)
+			ok = set_once(&io->placement, &it, &e);
+		else if (k == SC_OPT && it.id == IO_BLOCK)
+			ok = set_once(&io->block, &it, &e);
+		else if (k == SC_OPT)
+			io->help = true;
+		if (!ok)
+			return usage_err("info", e.msg);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int info_err(const char *opt, const cli_err *e)
+{
+	char msg[sizeof e->msg + 64];
+
+	snprintf(msg, sizeof msg, "%s: %s", opt, e->msg);
+	return usage_err("info", msg);
+}
+
+static int info_options(info_opts *io, int argc, char **argv)
+{
+	int rc = info_scan(io, argc, argv);
+	cli_err e;
+
+	if (rc || io->help)
+		return rc;
+	io->eng = WE_ENGINE_DEFAULT;
+	io->place = WE_PLACE_DEFAULT;
+	io->blk.x = 32;
+	io->blk.y = io->blk.z = 1;
+	if (io->engine && !cli_parse_engine(io->engine, &io->eng, &e))
+		return info_err("--engine", &e);
+	if (io->placement &&
+	    !cli_parse_placement(io->placement, &io->place, &e))
+		return info_err("--placement", &e);
+	if (io->block && (!cli_parse_dim3(io->block, &io->blk, &e) ||
+			  !cli_check_block(&io->blk, &e)))
+		return info_err("--block", &e);
+	return CLI_EXIT_OK;
+}
+
+/* The host topology and the threads a launch would start, indented. */
+static int print_placement(const info_opts *io)
+{
+	we_device *dev = NULL;
+	char *text = NULL;
+	we_status st;
+	int rc = create_device(0, 0, &dev);
+
+	if (rc == CLI_EXIT_OK) {
+		st = we_device_describe(dev, io->eng, io->place, io->blk, &text);
+		rc = st == WE_OK ? CLI_EXIT_OK : api_err(dev, st);
+	}
+	if (text) {
+		printf("\nHost:\n");
+		for (const char *p = text; *p;) {
+			size_t n = strcspn(p, "\n");
+
+			printf("  %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	free(text);
+	we_device_destroy(dev);
+	return rc;
+}
+
 static int cmd_info(int argc, char **argv)
 {
-	file_opts fo;
-	int rc = scan_file_opts("info", argc, argv, help_table, 1, &fo);
+	info_opts io;
+	int rc = info_options(&io, argc, argv);
 
-	if (rc || fo.help) {
-		if (fo.help && !rc)
+	if (rc || io.help) {
+		if (io.help && !rc)
 			fputs(help_info, stdout);
 		return rc;
 	}
 	print_limits();
-	return fo.file ? print_module(fo.file) : CLI_EXIT_OK;
+	if ((rc = print_placement(&io)) != CLI_EXIT_OK)
+		return rc;
+	return io.file ? print_module(io.file) : CLI_EXIT_OK;
 }
 
 /* ======================================================================

@@ -675,17 +675,18 @@ static bool starts_kw(const char *t, const char *kw)
 	return !strncmp(t, kw, n) && !is_ident_char((unsigned char)t[n]);
 }
 
-static void parse_file(gen *g, const char *path)
+/* Parse `path`; messages and tables name it `name`. */
+static void parse_file2(gen *g, const char *path, const char *name)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		err(g, path, 0, "cannot open: %s", strerror(errno));
+		err(g, name, 0, "cannot open: %s", strerror(errno));
 		return;
 	}
 	pstate ps;
 	memset(&ps, 0, sizeof ps);
 	ps.g = g;
-	ps.file = path;
+	ps.file = name;
 	ps.cur_bft_i = -1;
 	ps.cur_def_i = -1;
 	ps.cur_amend_i = -1;
@@ -695,13 +696,13 @@ static void parse_file(gen *g, const char *path)
 		ps.line++;
 		size_t len = strlen(buf);
 		if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
-			err(g, path, ps.line, "line too long");
+			err(g, name, ps.line, "line too long");
 			int c;
 			while ((c = fgetc(f)) != EOF && c != '\n')
 				;
 		}
 		if (memchr(buf, 0, len) != NULL && strlen(buf) != len) {
-			err(g, path, ps.line, "NUL byte in description");
+			err(g, name, ps.line, "NUL byte in description");
 			continue;
 		}
 		char raw[4096];
@@ -751,7 +752,7 @@ static void parse_file(gen *g, const char *path)
 				if (!parse_def_header(&ps, rest, &d, kind != D_GROUP))
 					continue;
 				if (find_def(g, d.name) >= 0 || find_bft(g, d.name) >= 0) {
-					err(g, path, ps.line, "'%s' defined twice", d.name);
+					err(g, name, ps.line, "'%s' defined twice", d.name);
 					continue;
 				}
 				GROW(g->defs, g->ndef, g->capdef);
@@ -770,7 +771,7 @@ static void parse_file(gen *g, const char *path)
 				ps.cur_amend_i = g->namend++;
 				continue;
 			}
-			err(g, path, ps.line, "unknown definition '%.40s'", t);
+			err(g, name, ps.line, "unknown definition '%.40s'", t);
 			continue;
 		}
 		if (!*t)
@@ -781,7 +782,7 @@ static void parse_file(gen *g, const char *path)
 		}
 		struct def *d = pcur(&ps);
 		if (!d) {
-			err(g, path, ps.line, "text outside any definition: '%.40s'", t);
+			err(g, name, ps.line, "text outside any definition: '%.40s'", t);
 			continue;
 		}
 		if (t[0] == '_' && t[1] == '_') {
@@ -800,7 +801,7 @@ static void parse_file(gen *g, const char *path)
 			else if (starts_kw(t, "__Semantics") || starts_kw(t, "__ModifierInfo"))
 				ps.section = S_OTHER;
 			else {
-				err(g, path, ps.line, "unknown section '%.40s'", t);
+				err(g, name, ps.line, "unknown section '%.40s'", t);
 				ps.section = S_OTHER;
 			}
 			continue;
@@ -810,7 +811,7 @@ static void parse_file(gen *g, const char *path)
 			if (starts_kw(t, "field"))
 				parse_field(&ps, d, t);
 			else
-				err(g, path, ps.line, "expected 'field<pos, width> Type name;' in __Encoding");
+				err(g, name, ps.line, "expected 'field<pos, width> Type name;' in __Encoding");
 			break;
 		case S_OPINFO:
 			parse_opinfo(&ps, d, t);
@@ -825,16 +826,16 @@ static void parse_file(gen *g, const char *path)
 			}
 			break;
 		case S_NONE:
-			err(g, path, ps.line, "text before any section: '%.40s'", t);
+			err(g, name, ps.line, "text before any section: '%.40s'", t);
 			break;
 		default:
 			break;
 		}
 	}
 	if (ps.in_fence)
-		err(g, path, ps.line, "unterminated ``` block");
+		err(g, name, ps.line, "unterminated ``` block");
 	if (ferror(f))
-		err(g, path, ps.line, "read error");
+		err(g, name, ps.line, "read error");
 	fclose(f);
 }
 
@@ -2144,11 +2145,16 @@ int main(int argc, char **argv)
 	memset(&g, 0, sizeof g);
 	g.max_errors = 50;
 	const char *outdir = NULL;
+	const char *root = NULL;
 	bool check_only = false;
 	int first = 1;
 	while (first < argc && argv[first][0] == '-') {
 		if (!strcmp(argv[first], "-o") && first + 1 < argc) {
 			outdir = argv[first + 1];
+			first += 2;
+		} else if (!strcmp(argv[first], "--root") && first + 1 < argc) {
+			/* record file names relative to this directory */
+			root = argv[first + 1];
 			first += 2;
 		} else if (!strcmp(argv[first], "--check")) {
 			check_only = true;
@@ -2162,8 +2168,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: isagen (-o OUTDIR | --check) FILE.isa...\n");
 		return 2;
 	}
-	for (int i = first; i < argc; i++)
-		parse_file(&g, argv[i]);
+	size_t rootlen = root ? strlen(root) : 0;
+	for (int i = first; i < argc; i++) {
+		const char *f = argv[i];
+		if (root && !strncmp(f, root, rootlen) && f[rootlen] == '/')
+			f += rootlen + 1;
+		parse_file2(&g, argv[i], f);
+	}
 	apply_amends(&g);
 	struct opc *ops = xrealloc(NULL, sizeof(struct opc) * (size_t)(g.ndef + 1));
 	int nops = 0;

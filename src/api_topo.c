@@ -1,0 +1,160 @@
+/* api_topo.c — we_device_describe: the host topology and the placement a
+ * launch would use (see doc/placement.md).
+ *
+ * For now the topology is discovered on every call; it will move into the
+ * device once the device keeps one.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "topo.h"
+#include "warp.h"
+#include "warpemu/warpemu.h"
+
+/* Same launch limits as the engines enforce. */
+#define BLOCK_XY_MAX 1024u
+#define BLOCK_Z_MAX 64u
+#define BLOCK_THREADS_MAX 1024u
+
+/* The engine WE_ENGINE_DEFAULT stands for. */
+static we_engine effective_engine(we_engine e)
+{
+	return e == WE_ENGINE_DEFAULT ? WE_ENGINE_SCHEDULER : e;
+}
+
+static bool valid_block(we_dim3 b)
+{
+	return b.x && b.y && b.z && b.x <= BLOCK_XY_MAX &&
+	       b.y <= BLOCK_XY_MAX && b.z <= BLOCK_Z_MAX &&
+	       (uint64_t)b.x * b.y * b.z <= BLOCK_THREADS_MAX;
+}
+
+static we_status check_args(we_device *dev, we_engine e, we_placement p,
+			    we_dim3 block)
+{
+	if (e != WE_ENGINE_DEFAULT && e != WE_ENGINE_SCHEDULER &&
+	    e != WE_ENGINE_WARP_THREADS) {
+		dev_error(dev, "unknown engine %d", (int)e);
+		return WE_ERR_INVALID;
+	}
+	if (p != WE_PLACE_DEFAULT && p != WE_PLACE_NONE &&
+	    p != WE_PLACE_COMPACT && p != WE_PLACE_SCATTER) {
+		dev_error(dev, "unknown placement %d", (int)p);
+		return WE_ERR_INVALID;
+	}
+	if (!valid_block(block)) {
+		dev_error(dev, "block (%u,%u,%u) is outside the limits "
+			  "(x,y <= %u, z <= %u, x*y*z <= %u)", block.x,
+			  block.y, block.z, BLOCK_XY_MAX, BLOCK_Z_MAX,
+			  BLOCK_THREADS_MAX);
+		return WE_ERR_LIMIT;
+	}
+	return WE_OK;
+}
+
+static char *fmt_alloc(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* printf into a malloc'd string; NULL on no memory. */
+static char *fmt_alloc(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(s = malloc((size_t)n + 1)))
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static const char *plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The engine line and the number of host threads of the launch:
+ * scheduler, one worker per PU; warp-threads, a thread per warp of each
+ * of max(1, npus) concurrent CTAs. */
+static char *engine_line(we_engine e, we_dim3 block, unsigned npus,
+			 unsigned *nthreads)
+{
+	const char *deflt = e == WE_ENGINE_DEFAULT ? " (default)" : "";
+	uint32_t threads = block.x * block.y * block.z;
+	unsigned warps = (threads + WE_WARP_SIZE - 1) / WE_WARP_SIZE;
+	unsigned slots = npus ? npus : 1;
+
+	if (effective_engine(e) == WE_ENGINE_SCHEDULER) {
+		*nthreads = slots;
+		return fmt_alloc("engine scheduler%s: %u worker thread%s, one "
+				 "per PU (worker i is thread i)\n", deflt,
+				 slots, plural(slots));
+	}
+	*nthreads = warps * slots;
+	return fmt_alloc("engine warp-threads%s, block %u,%u,%u: %u warp%s "
+			 "per CTA x %u CTA slot%s = %u host thread%s (warp w "
+			 "of slot s is thread s*%u+w)\n", deflt, block.x,
+			 block.y, block.z, warps, plural(warps), slots,
+			 plural(slots), *nthreads, plural(*nthreads), warps);
+}
+
+/* desc with line inserted after its first line (the topology). */
+static char *insert_line(const char *desc, const char *line)
+{
+	const char *nl = strchr(desc, '\n');
+	size_t head = nl ? (size_t)(nl - desc) + 1 : strlen(desc);
+	size_t nline = strlen(line), ntail = strlen(desc + head);
+	char *s = malloc(head + nline + ntail + 1);
+
+	if (s) {
+		memcpy(s, desc, head);
+		memcpy(s + head, line, nline);
+		memcpy(s + head + nline, desc + head, ntail + 1);
+	}
+	return s;
+}
+
+we_status we_device_describe(we_device *dev, we_engine e, we_placement p,
+			     we_dim3 block, char **text)
+{
+	char err[256];
+	char *line = NULL, *desc = NULL;
+	unsigned nthreads = 0;
+	we_topo *t = NULL;
+	we_status st;
+
+	if (text)
+		*text = NULL;
+	if (!dev || !text)
+		return WE_ERR_INVALID;
+	st = check_args(dev, e, p, block);
+	if (st != WE_OK)
+		return st;
+	st = topo_open(&t, NULL, err, sizeof err);
+	if (st != WE_OK) {
+		dev_error(dev, "%s", err);
+		return st;
+	}
+	line = engine_line(e, block, topo_npus(t), &nthreads);
+	if (line)
+		desc = topo_describe(t, p, nthreads);
+	if (desc)
+		*text = insert_line(desc, line);
+	free(line);
+	free(desc);
+	topo_close(t);
+	if (!*text) {
+		dev_error(dev, "out of memory describing the topology");
+		return WE_ERR_NOMEM;
+	}
+	return WE_OK;
+}

@@ -1,0 +1,104 @@
+/* engine_int.h — what the engines share: the launch, CTA slots (the
+ * buffers one running CTA needs), CTA set-up, fault reports and the
+ * statistics. */
+#ifndef WE_ENGINE_INT_H
+#define WE_ENGINE_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "topo.h"
+
+/* Synchronisation of a CTA whose warps run on several host threads
+ * (the warp-threads engine); NULL in the scheduler engine, where one
+ * host thread runs all warps of a CTA. */
+typedef struct cta_sync {
+	pthread_mutex_t lock;          /* guards the barrier unit, warp states,
+					  the fault record and the counters */
+	pthread_cond_t cv[WE_NUM_BARRIERS]; /* waiters of each barrier      */
+	_Atomic uint32_t phase[WE_NUM_BARRIERS]; /* completions, for the
+					  bounded spin before sleeping      */
+	_Atomic bool abort;            /* a warp faulted or deadlock: stop  */
+	uint32_t live;                 /* warps not exited                  */
+	uint32_t blocked;              /* warps blocked on a barrier        */
+	/* Serialised mode (seeded schedule or trace): only the warp holding
+	 * the baton runs, for the budget the scheduler gave it; the same
+	 * decisions as the scheduler engine, so the run is reproducible. */
+	bool serial;
+	int baton;                     /* warp allowed to run, -1: none     */
+	uint64_t baton_budget;
+	pthread_cond_t baton_cv;
+} cta_sync;
+
+/* The buffers of one running CTA, reused for CTA after CTA. */
+typedef struct cta_slot {
+	we_cta cta;
+	we_warp warps[32];
+	uint32_t *regs;
+	uint8_t *shared;
+	uint8_t *local;
+	uint64_t ctas, warp_insns, thread_insns, barriers;
+} cta_slot;
+
+typedef struct launch {
+	we_launch_ctx L;
+	const we_topo *topo;           /* NULL: no placement                */
+	we_placement placement;
+	uint64_t nctas;
+	_Atomic uint64_t next;         /* next CTA to hand out              */
+	_Atomic bool stop;             /* an exception: hand out no more    */
+	pthread_mutex_t lock;          /* guards status/report/notice       */
+	we_status status;
+	char *report;
+	uint64_t report_cta;
+	bool bind_notice;              /* the no-binding notice was printed */
+	char *notice;                  /* that notice, for the caller       */
+	unsigned nthreads;             /* host threads to use               */
+	we_launch_stats stats;         /* summed by the runner after joining */
+	double deadline;               /* monotonic seconds, 0 = no timeout */
+	char *report_json;             /* the report's JSON form            */
+	char *warnings;                /* --check hazards, one per line     */
+	size_t warn_len, warn_cap;
+	uint64_t nwarnings;
+} launch;
+
+/* The next warp to run and its budget (both engines, so a seeded
+ * schedule is the same decision sequence in either): round-robin with
+ * QUANTUM, or a seeded random ready warp with a random budget.  -1 when
+ * no warp is ready.  Call under the CTA lock in the warp-threads engine. */
+int sched_next(we_cta *c, uint64_t *budget);
+/* Charge the watchdogs (max-instructions, wall clock) before a turn of
+ * `*budget` instructions; false after recording a WATCHDOG fault. */
+bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget);
+/* The seeded schedule and check mode at the end of a CTA. */
+void cta_end_checks(we_cta *c);
+
+#define QUANTUM 4096u
+
+/* Add a slot's statistics to the launch's (call after joining). */
+void slot_stats(launch *lc, const cta_slot *s);
+
+bool slot_alloc(cta_slot *s, const launch *lc);
+void slot_free(cta_slot *s);
+void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync);
+/* After a CTA ends: add its statistics; if it faulted record its report
+ * (the lowest CTA id wins) and stop the launch.  Thread-safe. */
+void cta_finish(cta_slot *s, launch *lc);
+/* First fault of a CTA (later ones are dropped), for faults the engine
+ * finds (deadlock, watchdog); exec faults go through xfault().  Takes the
+ * CTA lock and stops the CTA's other warps when it has several threads. */
+void set_fault(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes, const char *msg);
+/* Make the blocked warps of `wake` runnable. */
+void wake_warps(we_cta *c, uint32_t wake);
+/* A warp exited completely: cnt = 0 barriers may complete. */
+void warp_exited(we_cta *c, uint32_t wi);
+/* Bind the calling host thread to the PU of thread k (no-op for none). */
+void place_thread(launch *lc, unsigned k);
+
+we_status run_scheduler(launch *lc);
+we_status run_warp_threads(launch *lc);
+
+#endif
