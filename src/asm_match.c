@@ -809,6 +809,11 @@ bool asm_instruction(pcur *p, we_word *w)
 			note(&me, INT_MAX, mcol, "invalid %s: %s", mn, chk);
 			continue;
 		}
+		if (o->dialect && c->cur && strcmp(o->dialect, asm_dialect_name(c->cur->dialect))) {
+			asm_err(c, mcol, "%s belongs to the %s dialect: the kernel needs '.dialect %s' "
+				"(it is '%s')", mn, o->dialect, o->dialect, asm_dialect_name(c->cur->dialect));
+			return false;
+		}
 		isa_encode(&ms.in, w);
 		we_insn d;
 		if (isa_decode(w, &d) != i) {

@@ -96,6 +96,14 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 	b->count += 32u;
 	b->arrived |= 1u << warp;
 	b->arrive_pc[warp & 31u] = a->pc;
+	uint32_t scan_word = 0;
+	if (a->scan) {
+		/* 003: the sum of the predicates of every thread that executed a
+		 * BAR instruction on this barrier before this warp; its own
+		 * excluded.  The word reads like a POPC result (BAR.RESULT). */
+		scan_word = BAR_WORD_VALID | (1u << 13) | (2u << 15) | ((b->scan_sum & 0x7ffu) << 19);
+		b->scan_sum += (uint32_t)__builtin_popcount(a->pred & a->lanes);
+	}
 	if (a->kind == BAR_KIND_RED) {
 		uint32_t t = a->pred & a->lanes;
 		b->red_popc += (uint32_t)__builtin_popcount(t);
@@ -105,12 +113,12 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 	if (bar_complete(u, b)) {
 		*completed = true;
 		*wake = bar_release(b, red_done, red_word);
-		return BAR_PASSED;
-	}
-	if (a->wait) {
+	} else if (a->wait) {
 		b->waiters |= 1u << warp;
 		return BAR_BLOCKED;
 	}
+	if (a->scan)
+		*red_word = scan_word;
 	return BAR_PASSED;
 }
 
@@ -122,7 +130,7 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	*red_done = 0;
 	u->exited |= 1u << warp;
 	/* decision 2: a warp that exits can complete a cnt = 0 barrier */
-	for (unsigned id = 0; id < WE_NUM_BARRIERS; id++) {
+	for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
 		bar_state *b = &u->b[id];
 		if (b->count && b->expected == 0 && bar_complete(u, b)) {
 			uint32_t rd, rw;

@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WE_NUM_BARRIERS 16u
+#define WE_NUM_BARRIERS 16u   /* addressable: ids 0..15                      */
+#define BAR_SYNCALL_ID 16u    /* 003: BAR.SYNCALL's dedicated barrier         */
+#define WE_BAR_SLOTS 17u
 
 enum bar_kind { BAR_KIND_NONE = 0, BAR_KIND_SYNC = 1 /* SYNC/ARV */, BAR_KIND_RED = 2 };
 
@@ -29,10 +31,11 @@ typedef struct bar_state {
 	uint64_t first_pc;   /* where the phase's first arrival came from      */
 	uint32_t first_warp;
 	uint64_t arrive_pc[32]; /* PC of each warp's arrival in this phase     */
+	uint32_t scan_sum;   /* BAR.SCAN (003): true predicates so far        */
 } bar_state;
 
 typedef struct bar_unit {
-	bar_state b[WE_NUM_BARRIERS];
+	bar_state b[WE_BAR_SLOTS];
 	uint32_t nwarps;     /* warps of the CTA (threads rounded up / 32)     */
 	uint32_t exited;     /* warps that exited completely                   */
 } bar_unit;
@@ -43,8 +46,10 @@ typedef struct bar_arrival {
 	uint8_t kind;        /* BAR_KIND_SYNC or BAR_KIND_RED                   */
 	uint8_t redop;
 	bool wait;           /* SYNC/RED block; ARV does not                    */
-	uint32_t lanes;      /* RED: the executing lanes                        */
-	uint32_t pred;       /* RED: lanes whose predicate is true              */
+	uint32_t lanes;      /* RED/SCAN: the executing lanes                   */
+	uint32_t pred;       /* RED/SCAN: lanes whose predicate is true         */
+	bool scan;           /* BAR.SCAN: a SYNC-kind arrival that does not wait
+				and gets the prefix sum in *red_word            */
 	uint64_t pc;
 } bar_arrival;
 
@@ -54,6 +59,8 @@ void bar_init(bar_unit *u, uint32_t nwarps);
 
 /* Warp `warp` arrives.  On completion, *wake gets the warps to release
  * and *red_done the warps whose WarpBARState must be set to *red_word.
+ * For BAR.SCAN *red_word is the arriving warp's own result word (its
+ * prefix sum) whether or not the barrier completes.
  * On BAR_FAULT, msg holds the exception text. */
 bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		      uint32_t *wake, uint32_t *red_done, uint32_t *red_word,

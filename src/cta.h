@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bar.h"
+#include "nbar.h"
 #include "warp.h"
 #include "warpemu/warpemu.h"
 
@@ -83,6 +84,7 @@ typedef struct we_cta {
 	uint8_t *shared;
 	we_warp *warps;
 	bar_unit bars;
+	nbar_unit nbars;                 /* vISA named barriers             */
 	uint64_t rng;                    /* seeded schedule state           */
 	uint32_t rr_next;                /* round-robin position            */
 	bool faulted;

@@ -63,9 +63,11 @@ static void cta_unlock(we_cta *c)
 /* Wake every waiter of the CTA (completion of several barriers, abort). */
 static void broadcast_all(cta_sync *s)
 {
-	for (unsigned i = 0; i < WE_NUM_BARRIERS; i++)
+	for (unsigned i = 0; i < WE_BAR_SLOTS; i++)
 		if (pthread_cond_broadcast(&s->cv[i]))
 			abort();
+	if (pthread_cond_broadcast(&s->nbar_cv))
+		abort();
 	if (s->serial && pthread_cond_broadcast(&s->baton_cv))
 		abort();
 }
@@ -148,12 +150,21 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 				 "warp %u arrives at barrier %u a second time before it resets (first at PC 0x%04llx)",
 				 x->w->id, a->id, (unsigned long long)b->arrive_pc[x->w->id]);
 	}
+	if (c->L->check && x->w->scan_unread)
+		eng_warn(c, "scan-result-unread", x->w->id, x->pc,
+			 "the warp's BAR.SCAN result was not read before its next barrier instruction");
 	bar_result r = bar_arrive(&c->bars, x->w->id, a, &wake, &red_done, &red_word, &completed,
 				  msg, sizeof msg);
 	if (r == BAR_FAULT) {
 		cta_unlock(c);
 		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
 		return;
+	}
+	if (a->scan) {
+		x->w->warp_bar_state = red_word;
+		x->w->scan_unread = true;
+	} else {
+		x->w->scan_unread = false;
 	}
 	if (completed)
 		complete(c, a->id, wake, red_done, red_word);
@@ -196,13 +207,81 @@ void warp_exited(we_cta *c, uint32_t wi)
 	if (c->sync) {
 		c->sync->live--;
 		if (nc) {
-			for (unsigned i = 0; i < WE_NUM_BARRIERS; i++)
+			for (unsigned i = 0; i < WE_BAR_SLOTS; i++)
 				atomic_fetch_add_explicit(&c->sync->phase[i], 1, memory_order_release);
 			broadcast_all(c->sync);
 		}
 		check_deadlock(c);
 	}
 	cta_unlock(c);
+}
+
+/* ---- vISA named barriers (nbar.c) ------------------------------- */
+
+static void nbar_wake(we_cta *c, uint32_t id, uint32_t wake)
+{
+	for (uint32_t m = wake; m; m &= m - 1) {
+		uint32_t wi = (uint32_t)__builtin_ctz(m);
+		we_warp *w = &c->warps[wi];
+		nbar_wait_done(&c->nbars, wi, id);
+		if (w->state == WE_WS_BLOCKED) {
+			w->state = WE_WS_READY;
+			w->nbar_id = -1;
+			if (c->sync)
+				c->sync->blocked--;
+		}
+	}
+	if (wake && c->sync && pthread_cond_broadcast(&c->sync->nbar_cv))
+		abort();
+}
+
+void eng_nbar_signal(xctx *x, uint32_t id, uint32_t type, uint32_t nprod, uint32_t ncons)
+{
+	we_cta *c = x->cta;
+	uint32_t wake;
+	char msg[300];
+	cta_lock(c);
+	nbar_result r = nbar_signal(&c->nbars, x->w->id, id, type, nprod, ncons, x->pc, &wake, msg,
+				    sizeof msg);
+	if (r == NBAR_OK)
+		nbar_wake(c, id, wake);
+	cta_unlock(c);
+	if (r == NBAR_FAULT)
+		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
+}
+
+void eng_nbar_wait(xctx *x, uint32_t id)
+{
+	we_cta *c = x->cta;
+	char msg[300];
+	cta_lock(c);
+	nbar_result r = nbar_wait(&c->nbars, x->w->id, id, x->pc, msg, sizeof msg);
+	if (r != NBAR_BLOCKED) {
+		cta_unlock(c);
+		if (r == NBAR_FAULT)
+			xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
+		return;
+	}
+	x->w->state = WE_WS_BLOCKED;
+	x->w->nbar_id = (int8_t)id;
+	if (c->sync)
+		c->sync->blocked++;
+	check_deadlock(c);
+	if (!c->sync || c->sync->serial) {
+		cta_unlock(c);
+		x->stop = true;
+		x->why = WE_STOP_BLOCKED;
+		return;
+	}
+	while (x->w->state == WE_WS_BLOCKED && !atomic_load_explicit(&c->sync->abort, memory_order_relaxed))
+		if (pthread_cond_wait(&c->sync->nbar_cv, &c->sync->lock))
+			abort();
+	bool aborted = x->w->state == WE_WS_BLOCKED;
+	cta_unlock(c);
+	if (aborted) {
+		x->stop = true;
+		x->why = WE_STOP_FAULT;
+	}
 }
 
 uint32_t eng_bar_get(xctx *x, unsigned id)
@@ -351,7 +430,7 @@ static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
 	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
 		if (c->warps[wi].state != WE_WS_EXITED)
 			live |= 1u << wi;
-		if (c->warps[wi].state == WE_WS_BLOCKED && c->warps[wi].bar_id >= 0)
+		if (c->warps[wi].state == WE_WS_BLOCKED)
 			blocked |= 1u << wi;
 	}
 	for (uint32_t start = 0; start < c->nwarps; start++) {
@@ -362,8 +441,10 @@ static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
 		while (!((seen >> w) & 1u)) {
 			seen |= 1u << w;
 			cyc[n++] = w;
-			const bar_state *b = &c->bars.b[c->warps[w].bar_id];
-			uint32_t succ = live & ~b->arrived & blocked;
+			const we_warp *ww = &c->warps[w];
+			uint32_t arrived = ww->bar_id >= 0 ? c->bars.b[ww->bar_id].arrived
+				: ww->nbar_id >= 0 ? c->nbars.b[ww->nbar_id].signalled : live;
+			uint32_t succ = live & ~arrived & blocked;
 			if (!succ)
 				break;
 			w = (uint32_t)__builtin_ctz(succ);
@@ -414,7 +495,7 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 		/* barriers with arrivals */
 		sb_printf(&j, ",\"barriers\":[");
 		bool firstb = true;
-		for (unsigned id = 0; id < WE_NUM_BARRIERS; id++) {
+		for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
 			const bar_state *b = &c->bars.b[id];
 			if (!b->count)
 				continue;
@@ -458,10 +539,18 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 			sb_printf(&t, "  warp %u: %s", wi, warp_state_name(w));
 			if (w->state == WE_WS_BLOCKED && w->bar_id >= 0) {
 				const bar_state *b = &c->bars.b[w->bar_id];
-				sb_printf(&t, " on barrier %d (count %u, expected %u%s)", w->bar_id, b->count,
+				sb_printf(&t, " on %sbarrier %d (count %u, expected %u%s)",
+					  w->bar_id == BAR_SYNCALL_ID ? "the BAR.SYNCALL " : "", w->bar_id, b->count,
 					  b->expected ? b->expected : 32u * c->nwarps,
 					  b->expected ? "" : " = all live warps");
 				sb_printf(&j, ",\"barrier\":%d", w->bar_id);
+			} else if (w->state == WE_WS_BLOCKED && w->nbar_id >= 0) {
+				const nbar_state *nb = &c->nbars.b[w->nbar_id];
+				sb_printf(&t, " on named barrier %d (producers %u of %u, consumers %u of %u)",
+					  w->nbar_id, nb->prod, nb->nprod, nb->cons, nb->ncons);
+				sb_printf(&j, ",\"named_barrier\":%d,\"producers\":%u,\"num_producers\":%u,"
+					  "\"consumers\":%u,\"num_consumers\":%u", w->nbar_id, nb->prod, nb->nprod,
+					  nb->cons, nb->ncons);
 			}
 			sb_printf(&t, " at PC 0x%04llx: %s  active 0x%08x valid 0x%08x\n",
 				  (unsigned long long)pc, ins, w->active, w->valid);
@@ -486,8 +575,14 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 			sb_printf(&t, "  wait-for cycle:");
 			for (unsigned k = 0; k <= n; k++) {
 				const we_warp *w = &c->warps[cyc[k]];
-				sb_printf(&t, "%s warp %u (barrier %d)", k ? " ->" : "", cyc[k], w->bar_id);
-				sb_printf(&j, "%s{\"warp\":%u,\"barrier\":%d}", k ? "," : "", cyc[k], w->bar_id);
+				if (w->nbar_id >= 0) {
+					sb_printf(&t, "%s warp %u (named barrier %d)", k ? " ->" : "", cyc[k], w->nbar_id);
+					sb_printf(&j, "%s{\"warp\":%u,\"named_barrier\":%d}", k ? "," : "", cyc[k],
+						  w->nbar_id);
+				} else {
+					sb_printf(&t, "%s warp %u (barrier %d)", k ? " ->" : "", cyc[k], w->bar_id);
+					sb_printf(&j, "%s{\"warp\":%u,\"barrier\":%d}", k ? "," : "", cyc[k], w->bar_id);
+				}
 			}
 			sb_printf(&t, "\n");
 		}
@@ -593,7 +688,7 @@ void cta_end_checks(we_cta *c)
 {
 	if (!c->L->check || c->faulted)
 		return;
-	for (unsigned id = 0; id < WE_NUM_BARRIERS; id++) {
+	for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
 		const bar_state *b = &c->bars.b[id];
 		if (b->count)
 			eng_warn(c, "barrier-left-armed", b->first_warp, b->first_pc,
@@ -642,6 +737,7 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 	c->warps = s->warps;
 	c->shared = s->shared;
 	bar_init(&c->bars, c->nwarps);
+	nbar_init(&c->nbars, c->nwarps);
 	c->rng = L->seed ^ (id * UINT64_C(0xd1b54a32d192ed03));
 	if (sync) {
 		sync->live = c->nwarps;
@@ -672,6 +768,7 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 		w->state = WE_WS_READY;
 		w->id = wi;
 		w->bar_id = -1;
+		w->nbar_id = -1;
 		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
 		w->local_size = L->local_bytes;
 	}

@@ -22,6 +22,9 @@ void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr
 /* --check: a barrier hazard of CTA c (kind, warp, PC, message). */
 void eng_warn(we_cta *c, const char *kind, uint32_t warp, uint64_t pc, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* NBARRIER.signal / NBARRIER.wait (nbar.c rules; wait may block). */
+void eng_nbar_signal(xctx *x, uint32_t id, uint32_t type, uint32_t nprod, uint32_t ncons);
+void eng_nbar_wait(xctx *x, uint32_t id);
 /* B2R.BAR / R2B.BAR */
 uint32_t eng_bar_get(xctx *x, unsigned id);
 void eng_bar_set(xctx *x, unsigned id, uint32_t word);

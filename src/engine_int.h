@@ -18,9 +18,10 @@
 typedef struct cta_sync {
 	pthread_mutex_t lock;          /* guards the barrier unit, warp states,
 					  the fault record and the counters */
-	pthread_cond_t cv[WE_NUM_BARRIERS]; /* waiters of each barrier      */
-	_Atomic uint32_t phase[WE_NUM_BARRIERS]; /* completions, for the
+	pthread_cond_t cv[WE_BAR_SLOTS]; /* waiters of each barrier      */
+	_Atomic uint32_t phase[WE_BAR_SLOTS]; /* completions, for the
 					  bounded spin before sleeping      */
+	pthread_cond_t nbar_cv;        /* waiters of named barriers         */
 	_Atomic bool abort;            /* a warp faulted or deadlock: stop  */
 	uint32_t live;                 /* warps not exited                  */
 	uint32_t blocked;              /* warps blocked on a barrier        */

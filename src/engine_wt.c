@@ -196,12 +196,12 @@ static bool slot_init(wslot *s)
 	if (pthread_mutex_init(&s->sync.lock, NULL))
 		goto fail_lock;
 	unsigned i;
-	for (i = 0; i < WE_NUM_BARRIERS; i++) {
+	for (i = 0; i < WE_BAR_SLOTS; i++) {
 		if (pthread_cond_init(&s->sync.cv[i], NULL))
 			break;
 		atomic_init(&s->sync.phase[i], 0);
 	}
-	if (i < WE_NUM_BARRIERS) {
+	if (i < WE_BAR_SLOTS) {
 		while (i--)
 			pthread_cond_destroy(&s->sync.cv[i]);
 		pthread_mutex_destroy(&s->sync.lock);
@@ -209,7 +209,14 @@ static bool slot_init(wslot *s)
 	}
 	atomic_init(&s->sync.abort, false);
 	if (pthread_cond_init(&s->sync.baton_cv, NULL)) {
-		for (i = 0; i < WE_NUM_BARRIERS; i++)
+		for (i = 0; i < WE_BAR_SLOTS; i++)
+			pthread_cond_destroy(&s->sync.cv[i]);
+		pthread_mutex_destroy(&s->sync.lock);
+		goto fail_lock;
+	}
+	if (pthread_cond_init(&s->sync.nbar_cv, NULL)) {
+		pthread_cond_destroy(&s->sync.baton_cv);
+		for (i = 0; i < WE_BAR_SLOTS; i++)
 			pthread_cond_destroy(&s->sync.cv[i]);
 		pthread_mutex_destroy(&s->sync.lock);
 		goto fail_lock;
@@ -228,9 +235,10 @@ static bool slot_destroy(wslot *s)
 	if (!s->inited)
 		return true;
 	bool ok = true;
-	for (unsigned i = 0; i < WE_NUM_BARRIERS; i++)
+	for (unsigned i = 0; i < WE_BAR_SLOTS; i++)
 		ok &= pthread_cond_destroy(&s->sync.cv[i]) == 0;
 	ok &= pthread_cond_destroy(&s->sync.baton_cv) == 0;
+	ok &= pthread_cond_destroy(&s->sync.nbar_cv) == 0;
 	ok &= pthread_mutex_destroy(&s->sync.lock) == 0;
 	ok &= pthread_cond_destroy(&s->done_cv) == 0;
 	ok &= pthread_cond_destroy(&s->start_cv) == 0;

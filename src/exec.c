@@ -75,8 +75,8 @@ static const we_kernel *kernel_of(const struct we_module *m, uint32_t pc)
 	return NULL;
 }
 
-static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, char *err, size_t errlen,
-			uint32_t *maxreg)
+static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect dialect,
+			char *err, size_t errlen, uint32_t *maxreg)
 {
 	const isa_opcode *o = &isa_opcodes[in->opcode];
 	memset(xi, 0, sizeof *xi);
@@ -168,7 +168,7 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, char *err,
 				  : g->kind == ISA_K_NEG ? XF_NEG : g->kind == ISA_K_ABS ? XF_ABS : 0;
 		}
 	}
-	return sem_check_static(xi, err, errlen);
+	return sem_check_static(xi, dialect, err, errlen);
 }
 
 we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
@@ -189,7 +189,8 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 			we_kernel *kk = (we_kernel *)kc;
 			uint32_t maxreg = kk ? kk->nregs : 0;
 			char msg[256];
-			if (!build_xinsn(&m->insn[i], &m->x[i], kk ? kk->nregs : 0, msg, sizeof msg, &maxreg)) {
+			if (!build_xinsn(&m->insn[i], &m->x[i], kk ? kk->nregs : 0,
+					 kk ? kk->dialect : WE_DIALECT_TARGET, msg, sizeof msg, &maxreg)) {
 				snprintf(err, errlen, "%s:%u: instruction %u (PC 0x%x): %s",
 					 m->source ? m->source : "<module>", m->line ? m->line[i] : 0, i,
 					 i * WE_INST_SIZE, msg);

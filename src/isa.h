@@ -117,6 +117,7 @@ typedef struct isa_opcode {
 	const char *unit;          /* BCU / BRU / ALU / ...                 */
 	const isa_asmfmt *asmfmt;  /* parallel to fields                    */
 	uint64_t used_lo, used_hi; /* bits covered by some field            */
+	const char *dialect;       /* __Dialect: only in that dialect, or NULL */
 } isa_opcode;
 
 /* Decode a word; returns the opcode index or -1 (illegal encoding). */

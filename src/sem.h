@@ -10,6 +10,6 @@
 /* Load-time checks of one instruction that the encoding allows but the
  * executor must refuse (e.g. an immediate barrier count that is not a
  * multiple of 32, SPEC-NOTES decision 3).  false with a message in err. */
-bool sem_check_static(const xinsn *i, char *err, size_t errlen);
+bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen);
 
 #endif

@@ -6,19 +6,70 @@
 #include "engine.h"
 #include "sem.h"
 
-/* BAR{.SYNC,.ARV} SrcBarId, SrcCnt — every form: o[0] = id, o[1] = count.
- * 000: "如果SrcBarId的来源位宽大于4位，则只有最低的4bit是有效的" (and 12 bits
- * for the count). */
+/* 003: "BAR.RED, BAR.SYNC, and BAR.ARV in trap mode are UNPREDICTABLE":
+ * reported as an error. */
+static bool not_in_trap(xctx *x, const char *what)
+{
+	if (!x->w->in_trap)
+		return true;
+	xfault(x, WE_FAULT_BARRIER, x->pmask, 0,
+	       "%s inside the trap handler (UNPREDICTABLE in SASS: only BAR.SYNCALL is allowed there)", what);
+	return false;
+}
+
+/* The barrier id and count of a BAR-family instruction: o[0] and o[1].
+ * 000: "如果SrcBarId的来源位宽大于4位，则只有最低的4bit是有效的" (12 bits for
+ * the count).  SASS (003) with two registers — the same one — takes the
+ * count from Ra[27:16]. */
+static void id_count(xctx *x, const xinsn *i, unsigned *id, unsigned *cnt)
+{
+	uint32_t a = xscalar(x, &i->o[0], 0);
+	*id = a & 0xfu;
+	if (x->L->k->dialect == WE_DIALECT_SASS && i->o[0].kind == XO_REG && i->o[1].kind == XO_REG)
+		*cnt = (a >> 16) & 0xfffu;
+	else
+		*cnt = xscalar(x, &i->o[1], 0) & 0xfffu;
+}
+
+/* BAR{.SYNC,.ARV} SrcBarId, SrcCnt — every form: o[0] = id, o[1] = count. */
 XSEM(BAR)
 {
+	if (!not_in_trap(x, i->in->mode == ISA_BARMode_SYNC ? "BAR.SYNC" : "BAR.ARV"))
+		return;
 	bar_arrival a = {
-		.id = xscalar(x, &i->o[0], 0) & 0xfu,
-		.cnt = xscalar(x, &i->o[1], 0) & 0xfffu,
 		.kind = BAR_KIND_SYNC,
 		.wait = i->in->mode == ISA_BARMode_SYNC,
 		.lanes = x->pmask,
 		.pc = x->pc,
 	};
+	id_count(x, i, &a.id, &a.cnt);
+	eng_barrier(x, &a);
+}
+
+/* BAR.SCAN SaName, SbarCnt, {!}Pp (003): a non-blocking arrival; the
+ * warp's result is the prefix sum of the predicates of earlier arrivals. */
+XSEM(BAR_SCAN)
+{
+	if (!not_in_trap(x, "BAR.SCAN"))
+		return;
+	bar_arrival a = { .kind = BAR_KIND_SYNC, .scan = true, .lanes = x->pmask, .pc = x->pc };
+	id_count(x, i, &a.id, &a.cnt);
+	a.pred = xpred(x, &i->o[2]) & x->pmask;
+	eng_barrier(x, &a);
+}
+
+/* BAR.SYNCALL (003): the dedicated barrier, count = live warps x 32,
+ * legal only in the trap handler. */
+XSEM(BAR_SYNCALL)
+{
+	(void)i;
+	if (!x->w->in_trap) {
+		xfault(x, WE_FAULT_ILLEGAL_INSTR, x->pmask, 0,
+		       "ILLEGAL_INSTR_ENCODING: BAR.SYNCALL outside a trap handler");
+		return;
+	}
+	bar_arrival a = { .id = BAR_SYNCALL_ID, .cnt = 0, .kind = BAR_KIND_SYNC, .wait = true,
+			  .lanes = x->pmask, .pc = x->pc };
 	eng_barrier(x, &a);
 }
 
@@ -27,17 +78,20 @@ XSEM(BAR)
  * 接下来的12bit作为barrier完成时预期达到的计数值", decision 4). */
 XSEM(BAR_RED)
 {
+	if (!not_in_trap(x, "BAR.RED"))
+		return;
 	bar_arrival a = { .kind = BAR_KIND_RED, .redop = (uint8_t)i->in->redop, .wait = true,
 			  .lanes = x->pmask, .pc = x->pc };
 	const xopd *pp;
 	if (i->opcode == ISA_OP_BAR_RED_R) {
 		uint32_t v = xscalar(x, &i->o[0], 0);
 		a.id = v & 0xfu;
-		a.cnt = (v >> 4) & 0xfffu;
+		/* target ISA: count in Rb[15:4]; SASS: BAR.RED Ra, Pp has no count
+		 * operand, i.e. the whole CTA (003) */
+		a.cnt = x->L->k->dialect == WE_DIALECT_SASS ? 0 : (v >> 4) & 0xfffu;
 		pp = &i->o[1];
 	} else {
-		a.id = xscalar(x, &i->o[0], 0) & 0xfu;
-		a.cnt = xscalar(x, &i->o[1], 0) & 0xfffu;
+		id_count(x, i, &a.id, &a.cnt);
 		pp = &i->o[2];
 	}
 	a.pred = xpred(x, pp) & x->pmask;
@@ -52,6 +106,8 @@ XSEM(B2R)
 	uint32_t res[XLANES];
 	for_lanes(l) res[l] = v;
 	xwrite(x, &i->o[0], 0, res, x->pmask);
+	if (i->in->mode == ISA_B2RMode_WARP)
+		x->w->scan_unread = false;
 }
 
 /* BAR.RESULT Rd, pu (decision 7, from the warp's WarpBARState). */
@@ -64,6 +120,27 @@ XSEM(B2R_RESULT)
 	for_lanes(l) res[l] = rd;
 	xwrite(x, &i->o[0], 0, res, x->pmask);
 	xset_pred(x, &i->o[1], pu ? ~0u : 0u, x->pmask);
+	x->w->scan_unread = false;
+}
+
+/* NBARRIER.signal id, num_threads | id, type, num_producers, num_consumers
+ * (002): operands all immediates or all registers (the lowest executing
+ * lane's values). */
+XSEM(NBARRIER_SIGNAL)
+{
+	uint32_t v[4];
+	for (unsigned k = 0; k < i->nopd && k < 4; k++)
+		v[k] = xscalar(x, &i->o[k], 0);
+	if (i->nopd == 2) /* baseline: a producer-consumer, both counts equal */
+		eng_nbar_signal(x, v[0], 0, v[1], v[1]);
+	else
+		eng_nbar_signal(x, v[0], v[1], v[2], v[3]);
+}
+
+/* NBARRIER.wait id */
+XSEM(NBARRIER_WAIT)
+{
+	eng_nbar_wait(x, xscalar(x, &i->o[0], 0));
 }
 
 /* R2B.BAR id, Ra: setBarState(id, Ra); R2B.WARP Ra: setWarpBarState(Ra). */
@@ -76,8 +153,18 @@ XSEM(R2B)
 		eng_bar_set(x, (unsigned)i->o[0].imm & 0xfu, v);
 }
 
-bool sem_check_static(const xinsn *i, char *err, size_t errlen)
+bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen)
 {
+	/* 003: with both operands registers, "the register specified has to be
+	 * the same for both" */
+	if (dialect == WE_DIALECT_SASS &&
+	    (i->opcode == ISA_OP_BAR_RR || i->opcode == ISA_OP_BAR_RED_RR || i->opcode == ISA_OP_BAR_SCAN_RR) &&
+	    i->o[0].reg != i->o[1].reg) {
+		snprintf(err, errlen, "SASS BAR with two registers needs the same register for the barrier "
+			 "and the count (R%u[3:0] and R%u[27:16]), not R%u and R%u", i->o[0].reg, i->o[0].reg,
+			 i->o[0].reg, i->o[1].reg);
+		return false;
+	}
 	/* decision 3: an immediate count that is not a multiple of 32, or an
 	 * immediate 0 for BAR.ARV, is refused when the module is loaded. */
 	const xopd *cnt = NULL;
@@ -90,6 +177,8 @@ bool sem_check_static(const xinsn *i, char *err, size_t errlen)
 		break;
 	case ISA_OP_BAR_RED_I:
 	case ISA_OP_BAR_RED_RRI:
+	case ISA_OP_BAR_SCAN_I:
+	case ISA_OP_BAR_SCAN_RRI:
 		cnt = &i->o[1];
 		break;
 	default:

@@ -1,6 +1,7 @@
 /* sem_bru.c — the branch unit's instructions (seed 004): operand fetch
  * and target computation here, the mask algorithms in bru.c. */
 #include <stdio.h>
+#include <string.h>
 
 #include "bru.h"
 #include "engine.h"
@@ -301,16 +302,59 @@ XSEM(NANOSLEEP)
 	after_bru(x, bru_nanosleep(x->w, x->pmask, ppv_of(x, pp), x->w->clock, ns));
 }
 
+/* RTT: return from the trap handler to the interrupted state. */
 XSEM(RTT)
 {
 	(void)i;
-	xfault(x, WE_FAULT_RTT, x->pmask, 0, "RTT executed outside a trap handler");
+	we_warp *w = x->w;
+	if (!w->in_trap) {
+		xfault(x, WE_FAULT_RTT, x->pmask, 0, "RTT executed outside a trap handler");
+		return;
+	}
+	w->active_pc = w->trap_save.active_pc;
+	w->active = w->trap_save.active & w->valid;
+	w->yield = w->trap_save.yield;
+	w->sleep = w->trap_save.sleep;
+	w->swmask = w->trap_save.swmask;
+	memcpy(w->rpc, w->trap_save.rpc, sizeof w->rpc);
+	w->in_trap = false;
+	x->pc_set = true;
+	if (!w->active) {
+		/* every interrupted active lane exited inside the handler */
+		w->active = w->valid;
+		xfault(x, WE_FAULT_RTT, x->pmask, 0, "RTT: no interrupted lane is left to resume");
+	}
 }
 
+/* TRAP: enter the kernel's trap handler (.trap_handler) with the
+ * interrupted seed-004 state saved: the whole warp enters with every valid
+ * lane active and resumes after the TRAP on RTT.  The handler saves and
+ * restores B registers (BMOV) and barrier state (B2R/R2B) itself. */
 XSEM(TRAP)
 {
 	uint32_t idx = i->opcode == ISA_OP_TRAP_I ? (uint32_t)i->o[0].imm : xscalar(x, &i->o[0], 0);
-	xfault(x, WE_FAULT_TRAP, x->pmask, 0, "TRAP 0x%x with no trap handler", idx);
+	we_warp *w = x->w;
+	int handler = x->L->k->trap_handler;
+	if (handler < 0) {
+		xfault(x, WE_FAULT_TRAP, x->pmask, 0, "TRAP 0x%x with no trap handler", idx);
+		return;
+	}
+	if (w->in_trap) {
+		xfault(x, WE_FAULT_TRAP, x->pmask, 0, "TRAP 0x%x inside the trap handler", idx);
+		return;
+	}
+	w->trap_save.active_pc = x->pc + WE_INST_SIZE;
+	w->trap_save.active = w->active;
+	w->trap_save.yield = w->yield;
+	w->trap_save.sleep = w->sleep;
+	w->trap_save.swmask = w->swmask;
+	memcpy(w->trap_save.rpc, w->rpc, sizeof w->rpc);
+	w->in_trap = true;
+	w->active = w->valid;
+	w->yield = w->sleep = w->swmask = 0;
+	for_lanes(l) w->rpc[l] = (uint64_t)handler;
+	w->active_pc = (uint64_t)handler;
+	x->pc_set = true;
 }
 
 XSEM(SYSCALL)

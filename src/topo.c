@@ -38,6 +38,7 @@
 struct we_topo {
 	hwloc_topology_t hw;
 	bool thissystem;        /* hwloc describes the machine we run on */
+	bool synthetic;         /* loaded from a synthetic description   */
 	unsigned npackages, ncores, npus;
 	unsigned *pu_package;   /* [npus]: package number of PU i */
 	unsigned *pu_core;      /* [npus]: core number of PU i    */
@@ -217,6 +218,7 @@ static we_status load(we_topo *t, const char *synthetic, char *err,
 				 synthetic ? "synthetic" : "host",
 				 errno_text(errno, ebuf, sizeof ebuf));
 	t->thissystem = hwloc_topology_is_thissystem(t->hw) == 1;
+	t->synthetic = synthetic != NULL;
 	n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU);
 	if (n <= 0)
 		return open_fail(WE_ERR_INTERNAL, err, errlen, "hwloc found no "
@@ -321,8 +323,8 @@ bool topo_bind_self(const we_topo *t, int pu, const char **why)
 	if ((unsigned)pu >= t->npus)
 		return no_bind(why, "no such PU in the topology");
 	if (!t->thissystem)
-		return no_bind(why, "the topology is not this machine's "
-			       "(synthetic)");
+		return no_bind(why, "the topology is synthetic or imported, "
+			       "not this machine's");
 	sup = hwloc_topology_get_support(t->hw);
 	if (!sup || !sup->cpubind || !sup->cpubind->set_thisthread_cpubind)
 		return no_bind(why, "this system does not support binding "
@@ -465,7 +467,8 @@ char *topo_describe(const we_topo *t, we_placement p, unsigned nthreads)
 	sb_printf(&b, "topology: %u package%s, %u core%s, %u PU%s%s\n",
 		  t->npackages, plural(t->npackages), t->ncores,
 		  plural(t->ncores), t->npus, plural(t->npus),
-		  t->thissystem ? "" : " (synthetic)");
+		  t->thissystem ? "" : t->synthetic ? " (synthetic)"
+		  : " (imported: not this machine)");
 	if (topo_pu_for(t, p, 0) < 0)
 		sb_printf(&b, "placement %s: %u thread%s, not bound\n", name,
 			  nthreads, plural(nthreads));

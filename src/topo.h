@@ -37,8 +37,9 @@ unsigned topo_npus(const we_topo *t);
  * for WE_PLACE_NONE.  WE_PLACE_DEFAULT means compact. */
 int topo_pu_for(const we_topo *t, we_placement p, unsigned k);
 
-/* Bind the calling thread to PU pu (logical index).  Returns false when
- * binding is unsupported or fails; *why then says why (static text). */
+/* Bind the calling thread to PU pu (logical index); pu = -1 (no binding)
+ * is a no-op that returns true.  Returns false when binding is unsupported
+ * or fails; *why then says why (static text). */
 bool topo_bind_self(const we_topo *t, int pu, const char **why);
 
 /* Human-readable description: packages, cores, PUs, and the plan of the

@@ -75,6 +75,19 @@ typedef struct we_warp {
 					 holding its result; B2R.WARP / R2B.WARP
 					 / BAR.RESULT read and write it    */
 
+	bool scan_unread;             /* a BAR.SCAN result not yet read    */
+
+	/* ---- trap handler (dialect sass, issue 5) --------------------- */
+	bool in_trap;                 /* executing the kernel's trap handler */
+	struct {
+		uint64_t active_pc;   /* where RTT resumes (after the TRAP) */
+		uint32_t active, yield, sleep, swmask;
+		uint64_t rpc[WE_WARP_SIZE];
+	} trap_save;                  /* the interrupted seed-004 state     */
+
+	/* ---- named barriers (dialect visa) ----------------------------- */
+	int8_t nbar_id;               /* named barrier waited on, -1 if none */
+
 	/* per-thread local memory: local_size bytes per lane */
 	uint8_t *local;
 	uint32_t local_size;

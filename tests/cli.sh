@@ -64,5 +64,12 @@ expect 0 '"ctas": ?2' -- "$we" run "$tmp/ifelse.bin" --grid 2 --block 32 --arg n
 	"$we" disasm "$tmp/ifelse2.bin" > "$tmp/ifelse2.dis" 2>&1 &&
 	[ "$(tail -n +2 "$tmp/ifelse.dis")" = "$(tail -n +2 "$tmp/ifelse2.dis")" ]
 if [ $? -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: disasm/asm round trip of ifelse"; fi
+# engines and placement
+expect 2 'engine' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --engine bogus --arg n=8 \
+	--arg a=zeros:32 --arg b=zeros:32 --arg c=zeros:32
+expect 0 'placement scatter' -- "$we" info --placement scatter
+expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 8 --block 64 --engine warp-threads \
+	--placement none --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000 \
+	--expect c=iota:f32:500:0.5
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -27,7 +27,8 @@ for f in "$src"/tests/isa_bad/*.isa; do
 done
 if "$isagen" -o "$out" "$src"/src/isa/encoding.isa "$src"/src/isa/bcu.isa "$src"/src/isa/bru.isa \
 	"$src"/src/isa/alu.isa "$src"/src/isa/fpu.isa "$src"/src/isa/warp.isa \
-	"$src"/src/isa/mem.isa "$src"/src/isa/uniform.isa && [ -s "$out/isa_gen.c" ]; then
+	"$src"/src/isa/mem.isa "$src"/src/isa/uniform.isa "$src"/src/isa/dialects.isa &&
+	[ -s "$out/isa_gen.c" ]; then
 	pass=$((pass + 1))
 else
 	fail=$((fail + 1))

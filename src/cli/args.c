@@ -870,3 +870,182 @@ bool cli_is_binary_module(const void *data, size_t len)
 	return len >= CLI_MODULE_MAGIC_LEN &&
 	       memcmp(data, CLI_MODULE_MAGIC, CLI_MODULE_MAGIC_LEN) == 0;
 }
+
+/* ---- schedules, watchdogs and reports ---------------------------------- */
+
+bool cli_parse_schedule(const char *s, uint64_t *seed, cli_err *e)
+{
+	size_t n = strlen(s);
+
+	if (strncmp(s, "seed:", 5) != 0)
+		return fail(e, "unknown schedule '%.*s%s' (expected seed:N)",
+			    show(n), s, ellipsis(n));
+	return cli_parse_u64(s + 5, n - 5, seed, e);
+}
+
+/* The characters of a plain decimal number: digits, '.', an exponent. */
+static bool decimal_text(const char *s, size_t n)
+{
+	if (n == 0 || !((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		char ch = s[i];
+		bool sign = (ch == '-' || ch == '+') &&
+			    (s[i - 1] == 'e' || s[i - 1] == 'E');
+
+		if (!sign && !(ch >= '0' && ch <= '9') && ch != '.' &&
+		    ch != 'e' && ch != 'E')
+			return false;
+	}
+	return true;
+}
+
+bool cli_parse_seconds(const char *s, double *out, cli_err *e)
+{
+	size_t n = strlen(s);
+	double v;
+
+	if (n > 0 && s[0] == '-' && decimal_text(s + 1, n - 1))
+		return fail(e, "seconds '%.*s%s' must not be negative",
+			    show(n), s, ellipsis(n));
+	if (!decimal_text(s, n) || !parse_float(CLI_F64, s, n, &v, e))
+		return fail(e, "invalid seconds '%.*s%s' (expected a decimal "
+			    "number such as 0.5 or 10)", show(n), s,
+			    ellipsis(n));
+	*out = v;
+	return true;
+}
+
+bool cli_parse_report(const char *s, cli_report *out, cli_err *e)
+{
+	size_t n = strlen(s);
+
+	if (strcmp(s, "text") == 0)
+		*out = CLI_REPORT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*out = CLI_REPORT_JSON;
+	else
+		return fail(e, "unknown report format '%.*s%s' (expected text "
+			    "or json)", show(n), s, ellipsis(n));
+	return true;
+}
+
+/* ---- stress ------------------------------------------------------------ */
+
+bool cli_parse_runs(const char *s, uint64_t *out, cli_err *e)
+{
+	uint64_t v;
+
+	if (!cli_parse_u64(s, strlen(s), &v, e))
+		return false;
+	if (v == 0)
+		return fail(e, "the number of runs must be at least 1");
+	*out = v;
+	return true;
+}
+
+bool cli_parse_jobs(const char *s, unsigned *out, cli_err *e)
+{
+	uint64_t v;
+
+	if (!cli_parse_u64(s, strlen(s), &v, e))
+		return false;
+	if (v > CLI_JOBS_MAX)
+		return fail(e, "%" PRIu64 " jobs is too many (max %u; 0 = one "
+			    "per online CPU)", v, CLI_JOBS_MAX);
+	*out = (unsigned)v;
+	return true;
+}
+
+bool cli_check_seeds(uint64_t first, uint64_t runs, cli_err *e)
+{
+	if (runs == 0 || runs - 1 <= UINT64_MAX - first)
+		return true;
+	return fail(e, "seeds %" PRIu64 " + %" PRIu64 " runs go past %"
+		    PRIu64, first, runs, UINT64_MAX);
+}
+
+static const char *const class_names[CLI_NCLASS] = {
+	[CLI_CLASS_OK] = "ok",
+	[CLI_CLASS_DIFFERS] = "differs",
+	[CLI_CLASS_DEADLOCK] = "deadlock",
+	[CLI_CLASS_EXCEPTION] = "exception",
+	[CLI_CLASS_TIMEOUT] = "timeout",
+};
+
+const char *cli_class_name(cli_class c)
+{
+	return (unsigned)c < CLI_NCLASS ? class_names[c] : "?";
+}
+
+bool cli_class_for_status(we_status s, cli_class *out)
+{
+	switch (s) {
+	case WE_OK:            *out = CLI_CLASS_OK; return true;
+	case WE_ERR_EXCEPTION: *out = CLI_CLASS_EXCEPTION; return true;
+	case WE_ERR_DEADLOCK:  *out = CLI_CLASS_DEADLOCK; return true;
+	case WE_ERR_TIMEOUT:   *out = CLI_CLASS_TIMEOUT; return true;
+	default:               return false;
+	}
+}
+
+cli_exit cli_stress_exit(const uint64_t count[CLI_NCLASS])
+{
+	static const struct { cli_class c; cli_exit x; } order[] = {
+		{ CLI_CLASS_EXCEPTION, CLI_EXIT_EXCEPTION },
+		{ CLI_CLASS_DEADLOCK, CLI_EXIT_DEADLOCK },
+		{ CLI_CLASS_TIMEOUT, CLI_EXIT_LIMIT },
+		{ CLI_CLASS_DIFFERS, CLI_EXIT_CHECK },
+	};
+
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (count[order[i].c])
+			return order[i].x;
+	return CLI_EXIT_OK;
+}
+
+/* ---- shell quoting ------------------------------------------------------ */
+
+static bool shell_safe(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		char ch = *s;
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || strchr("_@%+=:,./-", ch)))
+			return false;
+	}
+	return true;
+}
+
+/* Append one character to buf[0..len) at *pos, counting past the end. */
+static void put_char(char *buf, size_t len, size_t *pos, char ch)
+{
+	if (*pos + 1 < len)
+		buf[*pos] = ch;
+	(*pos)++;
+}
+
+size_t cli_shell_quote(const char *s, char *buf, size_t len)
+{
+	size_t pos = 0;
+	bool safe = shell_safe(s);
+
+	if (!safe)
+		put_char(buf, len, &pos, '\'');
+	for (; *s; s++) {
+		if (*s == '\'' && !safe) {
+			for (const char *q = "'\\''"; *q; q++)
+				put_char(buf, len, &pos, *q);
+		} else {
+			put_char(buf, len, &pos, *s);
+		}
+	}
+	if (!safe)
+		put_char(buf, len, &pos, '\'');
+	if (len)
+		buf[pos < len ? pos : len - 1] = '\0';
+	return pos;
+}

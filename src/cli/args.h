@@ -164,4 +164,50 @@ uint64_t cli_compare(cli_elem_type t, const uint8_t *got,
 
 bool cli_is_binary_module(const void *data, size_t len);
 
+/* ---- schedules, watchdogs and reports ---------------------------------- */
+/* --schedule: "seed:N", N a 64-bit decimal or 0x hex number. */
+bool cli_parse_schedule(const char *s, uint64_t *seed, cli_err *e);
+/* --timeout: seconds as a finite decimal number >= 0, e.g. 0.25, 10 or
+ * 1e-3 (no sign, hex, inf or nan); 0 means no limit. */
+bool cli_parse_seconds(const char *s, double *out, cli_err *e);
+
+typedef enum cli_report { CLI_REPORT_TEXT, CLI_REPORT_JSON } cli_report;
+
+/* --report: "text" or "json". */
+bool cli_parse_report(const char *s, cli_report *out, cli_err *e);
+
+/* ---- stress ------------------------------------------------------------ */
+#define CLI_JOBS_MAX 1024u
+
+/* --runs: a number >= 1.  --jobs: 0..CLI_JOBS_MAX, 0 = one per online
+ * CPU.  The seeds first..first+runs-1 must all fit in 64 bits. */
+bool cli_parse_runs(const char *s, uint64_t *out, cli_err *e);
+bool cli_parse_jobs(const char *s, unsigned *out, cli_err *e);
+bool cli_check_seeds(uint64_t first, uint64_t runs, cli_err *e);
+
+/* The verdict of one stress run. */
+typedef enum cli_class {
+	CLI_CLASS_OK, CLI_CLASS_DIFFERS, CLI_CLASS_DEADLOCK,
+	CLI_CLASS_EXCEPTION, CLI_CLASS_TIMEOUT
+} cli_class;
+#define CLI_NCLASS 5
+
+const char *cli_class_name(cli_class c);
+/* The class of a launch that returned s: WE_OK gives CLI_CLASS_OK (to be
+ * compared further), the exception, deadlock and timeout statuses their
+ * class; any other status is not a verdict on the kernel (false). */
+bool cli_class_for_status(we_status s, cli_class *out);
+/* The exit status of a stress run from the counts per class: that of
+ * the most severe class present, in the order exception (4), deadlock
+ * (5), timeout (7), differs (1); 0 when every run is ok. */
+cli_exit cli_stress_exit(const uint64_t count[CLI_NCLASS]);
+
+/* ---- shell quoting ------------------------------------------------------ */
+/* Quote s as one word for a POSIX shell: unchanged when it is non-empty
+ * and made only of letters, digits and _ @ % + = : , . / -, otherwise in
+ * single quotes (a ' becomes '\'').  Writes at most len bytes with a NUL
+ * (when len > 0) and returns the length of the full quoted text, like
+ * snprintf. */
+size_t cli_shell_quote(const char *s, char *buf, size_t len);
+
 #endif

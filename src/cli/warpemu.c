@@ -496,26 +496,153 @@ static int replace_file(const char *path, const void *data, size_t len)
 	return rc;
 }
 
-/* Write path atomically ("-" = stdout).  A symbolic link is kept and
- * its target replaced; a non-regular file is written in place. */
-static int write_file_atomic(const char *path, const void *data, size_t len)
+/* How an output path is written: to stdout ("-"), by replacing the
+ * regular file target (via a temporary file and rename), or in place
+ * (devices, FIFOs and the like cannot be replaced).  A symbolic link is
+ * kept and its target written; a dangling one is replaced itself.
+ * *real is a malloc'd target path or NULL (target = path). */
+enum out_kind { OUT_STDOUT, OUT_REPLACE, OUT_IN_PLACE };
+
+static enum out_kind output_kind(const char *path, char **real)
 {
 	struct stat st;
-	char *target;
+
+	*real = NULL;
+	if (strcmp(path, "-") == 0)
+		return OUT_STDOUT;
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return OUT_REPLACE;
+	if (!S_ISLNK(st.st_mode))
+		return OUT_IN_PLACE;
+	*real = realpath(path, NULL);
+	if (*real && stat(*real, &st) == 0 && !S_ISREG(st.st_mode))
+		return OUT_IN_PLACE;
+	return OUT_REPLACE;
+}
+
+/* Write path atomically ("-" = stdout). */
+static int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *real;
+	enum out_kind kind = output_kind(path, &real);
+	const char *target = real ? real : path;
 	int rc;
 
-	if (strcmp(path, "-") == 0)
-		return write_stdout(data, len);
-	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
-		return replace_file(path, data, len);
-	if (!S_ISLNK(st.st_mode))
-		return write_in_place(path, data, len);
-	target = realpath(path, NULL);
-	if (!target)   /* dangling link: replace the link itself */
-		return replace_file(path, data, len);
-	rc = write_file_atomic(target, data, len);
-	free(target);
+	if (kind == OUT_STDOUT)
+		rc = write_stdout(data, len);
+	else if (kind == OUT_IN_PLACE)
+		rc = write_in_place(target, data, len);
+	else
+		rc = replace_file(target, data, len);
+	free(real);
 	return rc;
+}
+
+/* ---- streamed output files (--trace) ------------------------------------ */
+
+#define STREAM_BUFFER ((size_t)1 << 18)
+
+/* A file written line by line through a large stdio buffer, with the
+ * same rules as write_file_atomic: a regular file goes to a temporary
+ * file that stream_close() renames over it. */
+typedef struct out_stream {
+	FILE *f;
+	const char *name;    /* as given, for messages */
+	char *target;        /* file replaced or written in place */
+	char *tmp;           /* temporary file, or NULL */
+	char *buf;           /* stdio buffer, or NULL */
+	int err;             /* first write error (an errno), or 0 */
+} out_stream;
+
+static int stream_open(out_stream *s, const char *path)
+{
+	char *real;
+	enum out_kind kind = output_kind(path, &real);
+	int fd, err;
+
+	memset(s, 0, sizeof *s);
+	s->name = path;
+	if (kind == OUT_STDOUT) {
+		s->f = stdout;
+		return CLI_EXIT_OK;
+	}
+	s->target = real ? real : strdup(path);
+	if (!s->target)
+		return nomem(path);
+	if (kind == OUT_REPLACE) {
+		size_t n = strlen(s->target) + 32;
+
+		s->tmp = malloc(n);
+		if (!s->tmp) {
+			free(s->target);
+			return nomem(path);
+		}
+		snprintf(s->tmp, n, "%s.tmp.%ld", s->target, (long)getpid());
+		fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	} else {
+		fd = open(s->target, O_WRONLY | O_CLOEXEC);
+	}
+	s->f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!s->f) {
+		err = errno;
+		if (fd >= 0) {
+			close(fd);
+			if (s->tmp)
+				unlink(s->tmp);
+		}
+		errorf(CLI_EXIT_IO, "cannot create '%s': %s",
+		       s->tmp ? s->tmp : s->target, strerror(err));
+		free(s->tmp);
+		free(s->target);
+		return CLI_EXIT_IO;
+	}
+	s->buf = malloc(STREAM_BUFFER);
+	if (s->buf && setvbuf(s->f, s->buf, _IOFBF, STREAM_BUFFER) != 0) {
+		free(s->buf);
+		s->buf = NULL;
+	}
+	return CLI_EXIT_OK;
+}
+
+static void stream_line(out_stream *s, const char *line)
+{
+	if (s->err)
+		return;
+	errno = 0;
+	if (fputs(line, s->f) == EOF || putc('\n', s->f) == EOF)
+		s->err = errno ? errno : EIO;
+}
+
+/* Flush and close s, and put a temporary file in place: also after a
+ * failed launch, whose partial output is the useful one. */
+static int stream_close(out_stream *s)
+{
+	int err = s->err;
+
+	errno = 0;
+	if (fflush(s->f) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (s->f == stdout)
+		return err ? errorf(CLI_EXIT_IO, "cannot write to stdout: %s",
+				    strerror(err)) : CLI_EXIT_OK;
+	if (s->tmp && !err && fsync(fileno(s->f)) != 0)
+		err = errno;
+	if (fclose(s->f) != 0 && !err)
+		err = errno ? errno : EIO;
+	free(s->buf);
+	if (!err && s->tmp && rename(s->tmp, s->target) != 0) {
+		err = errno;
+		errorf(CLI_EXIT_IO, "cannot rename '%s' to '%s': %s", s->tmp,
+		       s->target, strerror(err));
+	} else if (err) {
+		errorf(CLI_EXIT_IO, "cannot write '%s': %s",
+		       s->tmp ? s->tmp : s->target, strerror(err));
+	}
+	if (err && s->tmp)
+		unlink(s->tmp);
+	free(s->tmp);
+	free(s->target);
+	return err ? CLI_EXIT_IO : CLI_EXIT_OK;
 }
 
 /* ======================================================================
@@ -538,23 +665,42 @@ static int create_device(uint64_t max_memory, unsigned threads,
 	return CLI_EXIT_OK;
 }
 
-static int load_module(we_device *dev, const char *path, we_module **mod)
+/* Load a module from the bytes of path (text or binary). */
+static we_status load_module_data(we_device *dev, const uint8_t *data,
+				  size_t len, const char *path, we_module **mod)
+{
+	*mod = NULL;
+	if (cli_is_binary_module(data, len))
+		return we_module_load_binary(dev, data, len, mod);
+	return we_module_load_text(dev, (const char *)data, len,
+				   display_name(path), mod);
+}
+
+/* Read and load path; with keep, hand its bytes over in *keep. */
+static int load_module_keep(we_device *dev, const char *path, we_module **mod,
+			    uint8_t **keep, size_t *keep_len)
 {
 	uint8_t *data;
 	size_t len;
 	we_status s;
 	int rc = read_file(path, &data, &len);
 
+	*mod = NULL;
 	if (rc)
 		return rc;
-	*mod = NULL;
-	if (cli_is_binary_module(data, len))
-		s = we_module_load_binary(dev, data, len, mod);
-	else
-		s = we_module_load_text(dev, (const char *)data, len,
-					display_name(path), mod);
-	free(data);
+	s = load_module_data(dev, data, len, path, mod);
+	if (keep) {
+		*keep = data;
+		*keep_len = len;
+	} else {
+		free(data);
+	}
 	return s == WE_OK ? CLI_EXIT_OK : api_err(dev, s);
+}
+
+static int load_module(we_device *dev, const char *path, we_module **mod)
+{
+	return load_module_keep(dev, path, mod, NULL, NULL);
 }
 
 static void print_kernel_names(FILE *f, const we_module *m)
@@ -623,10 +769,14 @@ static int check_kernel_info(const we_kernel_info *k)
  * run: options
  * ====================================================================== */
 
+/* The options of run and stress: one table, so that stress takes run's
+ * launch options as they are; run_command_check() rejects those that do
+ * not apply to the command. */
 enum run_opt {
 	RO_KERNEL, RO_GRID, RO_BLOCK, RO_ARG, RO_OUT, RO_PRINT, RO_EXPECT,
 	RO_SHARED, RO_MAXINSN, RO_THREADS, RO_MAXMEM, RO_QUIET, RO_STATS,
-	RO_ENGINE, RO_PLACEMENT, RO_HELP
+	RO_ENGINE, RO_PLACEMENT, RO_SCHEDULE, RO_CHECK, RO_TIMEOUT, RO_REPORT,
+	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_HELP
 };
 
 static const opt_desc run_table[] = {
@@ -645,6 +795,14 @@ static const opt_desc run_table[] = {
 	{ "--stats", 0, RO_STATS, true },
 	{ "--engine", 0, RO_ENGINE, true },
 	{ "--placement", 0, RO_PLACEMENT, true },
+	{ "--schedule", 0, RO_SCHEDULE, true },
+	{ "--check", 0, RO_CHECK, false },
+	{ "--timeout", 0, RO_TIMEOUT, true },
+	{ "--report", 0, RO_REPORT, true },
+	{ "--trace", 0, RO_TRACE, true },
+	{ "--runs", 0, RO_RUNS, true },
+	{ "--seed", 0, RO_SEED, true },
+	{ "--jobs", 0, RO_JOBS, true },
 	{ "--help", 'h', RO_HELP, false },
 };
 
@@ -652,9 +810,10 @@ typedef struct strlist { const char **v; size_t n; } strlist;
 
 typedef struct run_opts {
 	const char *file, *kernel, *grid, *block, *shared, *max_insns,
-		   *threads, *max_memory, *stats, *engine, *placement;
+		   *threads, *max_memory, *stats, *engine, *placement,
+		   *schedule, *timeout, *report, *trace, *runs, *seed, *jobs;
 	strlist args, outs, prints, expects;
-	bool quiet, help;
+	bool quiet, help, check;
 } run_opts;
 
 /* Parsed --out, --print and --expect; slot = parameter index. */
@@ -673,19 +832,31 @@ typedef struct param_slot {
 	const char *value;   /* from --arg, NULL until bound */
 	cli_spec spec;
 	uint64_t bytes;
+	uint8_t *init;       /* initial contents; NULL: zeros (or uploaded) */
 	we_devptr ptr;
 	bool allocated;
 	uint8_t *result;     /* buffer contents after the run */
 } param_slot;
 
+/* A run or, for stress, the prototype of every run: after setup, stress
+ * jobs only read it. */
 typedef struct run_ctx {
+	const char *cmd;     /* "run" or "stress", for messages */
+	bool stress;
 	run_opts o;
 	const char **lists;  /* storage of the four strlists */
 	we_dim3 grid, block;
 	uint64_t shared, max_insns, threads, max_memory;
 	we_engine engine;
 	we_placement placement;
-	bool json;
+	bool json, seeded;
+	uint64_t seed;       /* --schedule=seed:N */
+	double timeout;
+	cli_report report;
+	uint64_t runs, first_seed;   /* stress */
+	unsigned jobs;
+	uint8_t *image;      /* stress: the bytes of FILE */
+	size_t image_len;
 	out_req *outs;
 	print_req *prints;
 	expect_req *expects;
@@ -710,6 +881,14 @@ static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
 	case RO_STATS:   return set_once(&o->stats, it, e);
 	case RO_ENGINE:  return set_once(&o->engine, it, e);
 	case RO_PLACEMENT: return set_once(&o->placement, it, e);
+	case RO_SCHEDULE: return set_once(&o->schedule, it, e);
+	case RO_TIMEOUT: return set_once(&o->timeout, it, e);
+	case RO_REPORT:  return set_once(&o->report, it, e);
+	case RO_TRACE:   return set_once(&o->trace, it, e);
+	case RO_RUNS:    return set_once(&o->runs, it, e);
+	case RO_SEED:    return set_once(&o->seed, it, e);
+	case RO_JOBS:    return set_once(&o->jobs, it, e);
+	case RO_CHECK:   o->check = true; return true;
 	case RO_ARG:     o->args.v[o->args.n++] = it->value; return true;
 	case RO_OUT:     o->outs.v[o->outs.n++] = it->value; return true;
 	case RO_PRINT:   o->prints.v[o->prints.n++] = it->value; return true;
@@ -741,26 +920,27 @@ static int run_scan(run_ctx *c, int argc, char **argv)
 		if (k == SC_ERR ||
 		    (k == SC_POS && !set_positional(&c->o.file, &it, &e)) ||
 		    (k == SC_OPT && !run_take_opt(&c->o, &it, &e)))
-			return usage_err("run", e.msg);
+			return usage_err(c->cmd, e.msg);
 	}
 	return CLI_EXIT_OK;
 }
 
-static int opt_err(const char *opt, const cli_err *e)
+static int opt_err(const run_ctx *c, const char *opt, const cli_err *e)
 {
 	char msg[sizeof e->msg + 64];
 
 	snprintf(msg, sizeof msg, "%s: %s", opt, e->msg);
-	return usage_err("run", msg);
+	return usage_err(c->cmd, msg);
 }
 
 /* Usage error about one of the repeatable NAME=... options. */
-static int req_err(const char *opt, const char *text, const cli_err *e)
+static int req_err(const run_ctx *c, const char *opt, const char *text,
+		   const cli_err *e)
 {
 	char msg[sizeof e->msg + 160];
 
 	snprintf(msg, sizeof msg, "%s %.120s: %s", opt, text, e->msg);
-	return usage_err("run", msg);
+	return usage_err(c->cmd, msg);
 }
 
 static bool parse_u64_opt(const char *s, uint64_t max, uint64_t *out,
@@ -780,15 +960,15 @@ static int run_check_dims(run_ctx *c)
 	cli_err e;
 
 	if (!c->o.grid)
-		return usage_err("run", "missing --grid X[,Y,Z]");
+		return usage_err(c->cmd, "missing --grid X[,Y,Z]");
 	if (!c->o.block)
-		return usage_err("run", "missing --block X[,Y,Z]");
+		return usage_err(c->cmd, "missing --block X[,Y,Z]");
 	if (!cli_parse_dim3(c->o.grid, &c->grid, &e) ||
 	    !cli_check_grid(&c->grid, &e))
-		return opt_err("--grid", &e);
+		return opt_err(c, "--grid", &e);
 	if (!cli_parse_dim3(c->o.block, &c->block, &e) ||
 	    !cli_check_block(&c->block, &e))
-		return opt_err("--block", &e);
+		return opt_err(c, "--block", &e);
 	return CLI_EXIT_OK;
 }
 
@@ -799,12 +979,79 @@ static int run_check_shared(run_ctx *c)
 	if (!c->o.shared)
 		return CLI_EXIT_OK;
 	if (!cli_parse_size(c->o.shared, &c->shared, &e))
-		return opt_err("--shared", &e);
+		return opt_err(c, "--shared", &e);
 	if (c->shared > UINT32_MAX) {
 		snprintf(e.msg, sizeof e.msg, "at most %" PRIu32 " bytes",
 			 UINT32_MAX);
-		return opt_err("--shared", &e);
+		return opt_err(c, "--shared", &e);
 	}
+	return CLI_EXIT_OK;
+}
+
+/* Options of the other command, or that make no sense with this one. */
+static int run_command_check(run_ctx *c)
+{
+	const struct {
+		const char *given, *name;
+		bool stress_only;   /* else: run only */
+		const char *why;
+	} rules[] = {
+		{ c->o.runs, "--runs", true, "is an option of stress" },
+		{ c->o.seed, "--seed", true, "is an option of stress" },
+		{ c->o.jobs, "--jobs", true, "is an option of stress" },
+		{ c->o.schedule, "--schedule", false,
+		  "cannot be used: stress sets the seed of every run" },
+		{ c->o.threads, "--threads", false, "cannot be used: every "
+		  "stress run uses one host thread (see --jobs)" },
+		{ c->o.placement, "--placement", false,
+		  "cannot be used: stress jobs run unbound" },
+		{ c->o.trace, "--trace", false,
+		  "cannot be used: replay a run to trace it" },
+		{ c->o.report, "--report", false,
+		  "cannot be used: replay a run for its report" },
+		{ c->o.outs.n ? "" : NULL, "--out", false,
+		  "cannot be used: replay a run to see its buffers" },
+		{ c->o.prints.n ? "" : NULL, "--print", false,
+		  "cannot be used: replay a run to see its buffers" },
+	};
+	char msg[160];
+
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		if (rules[i].given && rules[i].stress_only != c->stress) {
+			snprintf(msg, sizeof msg, "%s %s", rules[i].name,
+				 rules[i].why);
+			return usage_err(c->cmd, msg);
+		}
+	}
+	if (c->stress && !c->o.runs)
+		return usage_err(c->cmd, "missing --runs N");
+	return CLI_EXIT_OK;
+}
+
+/* --schedule, --timeout, --report and stress's --runs, --seed, --jobs. */
+static int run_check_debug(run_ctx *c)
+{
+	cli_err e;
+
+	if (c->o.schedule &&
+	    !cli_parse_schedule(c->o.schedule, &c->seed, &e))
+		return opt_err(c, "--schedule", &e);
+	c->seeded = c->o.schedule != NULL;
+	if (c->o.timeout && !cli_parse_seconds(c->o.timeout, &c->timeout, &e))
+		return opt_err(c, "--timeout", &e);
+	c->report = CLI_REPORT_TEXT;
+	if (c->o.report && !cli_parse_report(c->o.report, &c->report, &e))
+		return opt_err(c, "--report", &e);
+	c->first_seed = 1;
+	if (c->o.runs && !cli_parse_runs(c->o.runs, &c->runs, &e))
+		return opt_err(c, "--runs", &e);
+	if (c->o.seed && !cli_parse_u64(c->o.seed, strlen(c->o.seed),
+					&c->first_seed, &e))
+		return opt_err(c, "--seed", &e);
+	if (c->o.jobs && !cli_parse_jobs(c->o.jobs, &c->jobs, &e))
+		return opt_err(c, "--jobs", &e);
+	if (!cli_check_seeds(c->first_seed, c->runs, &e))
+		return opt_err(c, "--seed", &e);
 	return CLI_EXIT_OK;
 }
 
@@ -817,22 +1064,22 @@ static int run_check_numbers(run_ctx *c)
 		return rc;
 	if (c->o.max_insns &&
 	    !parse_u64_opt(c->o.max_insns, UINT64_MAX, &c->max_insns, &e))
-		return opt_err("--max-instructions", &e);
+		return opt_err(c, "--max-instructions", &e);
 	if (c->o.threads &&
 	    !parse_u64_opt(c->o.threads, UINT_MAX, &c->threads, &e))
-		return opt_err("--threads", &e);
+		return opt_err(c, "--threads", &e);
 	if (c->o.max_memory &&
 	    !cli_parse_size(c->o.max_memory, &c->max_memory, &e))
-		return opt_err("--max-memory", &e);
+		return opt_err(c, "--max-memory", &e);
 	if (c->o.stats && strcmp(c->o.stats, "json") != 0)
-		return usage_err("run", "--stats: the only format is 'json'");
+		return usage_err(c->cmd, "--stats: the only format is 'json'");
 	if (c->o.engine && !cli_parse_engine(c->o.engine, &c->engine, &e))
-		return opt_err("--engine", &e);
+		return opt_err(c, "--engine", &e);
 	if (c->o.placement &&
 	    !cli_parse_placement(c->o.placement, &c->placement, &e))
-		return opt_err("--placement", &e);
+		return opt_err(c, "--placement", &e);
 	c->json = c->o.stats != NULL;
-	return CLI_EXIT_OK;
+	return run_check_debug(c);
 }
 
 static void *calloc_n(size_t n, size_t size)
@@ -851,17 +1098,17 @@ static int run_parse_requests(run_ctx *c)
 		return nomem("arguments");
 	for (size_t i = 0; i < c->o.outs.n; i++)
 		if (!cli_parse_assign(c->o.outs.v[i], &c->outs[i].a, &e))
-			return opt_err("--out", &e);
+			return opt_err(c, "--out", &e);
 	for (size_t i = 0; i < c->o.prints.n; i++)
 		if (!cli_parse_print(c->o.prints.v[i], &c->prints[i].p, &e))
-			return req_err("--print", c->o.prints.v[i], &e);
+			return req_err(c, "--print", c->o.prints.v[i], &e);
 	for (size_t i = 0; i < c->o.expects.n; i++) {
 		expect_req *x = &c->expects[i];
 
 		if (!cli_parse_assign(c->o.expects.v[i], &x->a, &e))
-			return opt_err("--expect", &e);
+			return opt_err(c, "--expect", &e);
 		if (!cli_parse_spec(x->a.value, true, &x->spec, &e))
-			return req_err("--expect", c->o.expects.v[i], &e);
+			return req_err(c, "--expect", c->o.expects.v[i], &e);
 	}
 	return CLI_EXIT_OK;
 }
@@ -882,7 +1129,7 @@ static int run_check_stdin(const run_ctx *c)
 		    strcmp(c->expects[i].spec.path, "-") == 0)
 			uses++;
 	if (uses > 1)
-		return usage_err("run", "standard input ('-') can be read "
+		return usage_err(c->cmd, "standard input ('-') can be read "
 				 "only once");
 	return CLI_EXIT_OK;
 }
@@ -894,8 +1141,9 @@ static int run_options(run_ctx *c, int argc, char **argv)
 	if (rc || c->o.help)
 		return rc;
 	if (!c->o.file)
-		return usage_err("run", "missing FILE");
-	if ((rc = run_check_dims(c)) != 0 ||
+		return usage_err(c->cmd, "missing FILE");
+	if ((rc = run_command_check(c)) != 0 ||
+	    (rc = run_check_dims(c)) != 0 ||
 	    (rc = run_check_numbers(c)) != 0 ||
 	    (rc = run_parse_requests(c)) != 0)
 		return rc;
@@ -924,7 +1172,7 @@ static int param_err(const run_ctx *c, const char *opt, const char *text,
 	fprintf(stderr, "\n" PROG ": kernel %s takes: ", c->k->name);
 	print_param_list(stderr, c->k);
 	fputc('\n', stderr);
-	try_help("run");
+	try_help(c->cmd);
 	return CLI_EXIT_USAGE;
 }
 
@@ -978,7 +1226,7 @@ static int bind_arg(run_ctx *c, const char *text)
 	unsigned i;
 
 	if (!cli_parse_assign(text, &a, &e))
-		return opt_err("--arg", &e);
+		return opt_err(c, "--arg", &e);
 	i = find_param(c->k, a.name, a.namelen);
 	if (i == c->k->nparams)
 		return param_err(c, "--arg", text, "kernel %s has no "
@@ -1055,54 +1303,72 @@ static int run_bind_requests(run_ctx *c)
  * run: buffers
  * ====================================================================== */
 
-/* Copy host (or, when NULL, the generated spec) into the buffer. */
-static int fill_buffer(run_ctx *c, param_slot *s, const uint8_t *host)
+/* The initial contents of pointer parameter i: the bytes of a file or
+ * the generated spec (zeros need none). */
+static int slot_load(param_slot *s)
 {
-	uint8_t *gen = NULL;
-	we_status st;
+	size_t len = 0;
+	int rc;
 
-	if (s->bytes == 0)
+	if (s->spec.kind == CLI_SPEC_FILE) {
+		rc = read_file(s->spec.path, &s->init, &len);
+		s->bytes = len;
+		return rc;
+	}
+	s->bytes = s->spec.bytes;
+	if (s->spec.kind == CLI_SPEC_ZEROS || s->bytes == 0)
 		return CLI_EXIT_OK;
-	if (!host && s->spec.kind == CLI_SPEC_ZEROS) {
-		st = we_memset(c->dev, s->ptr, 0, (size_t)s->bytes);
-		return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
-	}
-	if (!host) {
-		gen = malloc((size_t)s->bytes);
-		if (!gen)
-			return nomem("buffer contents");
-		cli_spec_generate(&s->spec, gen);
-		host = gen;
-	}
-	st = we_memcpy_htod(c->dev, s->ptr, host, (size_t)s->bytes);
-	free(gen);
-	return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
+	s->init = malloc((size_t)s->bytes);
+	if (!s->init)
+		return nomem("buffer contents");
+	cli_spec_generate(&s->spec, s->init);
+	return CLI_EXIT_OK;
 }
 
+/* Allocate a device buffer for s and fill it; *allocated tells whether
+ * *ptr must be freed, also on failure. */
+static we_status slot_upload(we_device *dev, const param_slot *s,
+			     we_devptr *ptr, bool *allocated)
+{
+	we_status st;
+
+	*allocated = false;
+	st = we_malloc(dev, s->bytes ? (size_t)s->bytes : 1, ptr);
+	if (st != WE_OK)
+		return st;
+	*allocated = true;
+	if (s->bytes == 0)
+		return WE_OK;
+	if (!s->init)
+		return we_memset(dev, *ptr, 0, (size_t)s->bytes);
+	return we_memcpy_htod(dev, *ptr, s->init, (size_t)s->bytes);
+}
+
+static void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr)
+{
+	cli_value v;
+
+	v.u = ptr;
+	cli_store_elem(CLI_U64, params + p->offset, v);
+}
+
+/* run: load, upload and let the host copy go.  stress: load only; every
+ * run uploads the contents to its own device. */
 static int make_buffer(run_ctx *c, unsigned i)
 {
 	param_slot *s = &c->slots[i];
-	uint8_t *host = NULL;
-	size_t len = 0;
-	cli_value v;
 	we_status st;
-	int rc;
+	int rc = slot_load(s);
 
-	if (s->spec.kind == CLI_SPEC_FILE &&
-	    (rc = read_file(s->spec.path, &host, &len)) != 0)
+	if (rc || c->stress)
 		return rc;
-	s->bytes = s->spec.kind == CLI_SPEC_FILE ? len : s->spec.bytes;
-	st = we_malloc(c->dev, s->bytes ? (size_t)s->bytes : 1, &s->ptr);
-	if (st != WE_OK) {
-		free(host);
+	st = slot_upload(c->dev, s, &s->ptr, &s->allocated);
+	free(s->init);
+	s->init = NULL;
+	if (st != WE_OK)
 		return api_err(c->dev, st);
-	}
-	s->allocated = true;
-	rc = fill_buffer(c, s, host);
-	free(host);
-	v.u = s->ptr;
-	cli_store_elem(CLI_U64, c->params + c->k->params[i].offset, v);
-	return rc;
+	store_ptr(c->params, &c->k->params[i], s->ptr);
+	return CLI_EXIT_OK;
 }
 
 static int run_make_buffers(run_ctx *c)
@@ -1194,24 +1460,104 @@ static void print_notice(const run_ctx *c)
 		fprintf(stderr, PROG ": %s%s", n, n[len - 1] == '\n' ? "" : "\n");
 }
 
+/* The launch configuration of the options (stress overrides a few). */
+static void launch_config(const run_ctx *c, we_launch_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->grid = c->grid;
+	cfg->block = c->block;
+	cfg->dynamic_shared = (uint32_t)c->shared;
+	cfg->max_instructions = c->max_insns;
+	cfg->threads = (unsigned)c->threads;
+	cfg->engine = c->engine;
+	cfg->placement = c->placement;
+	cfg->schedule_seeded = c->seeded;
+	cfg->schedule_seed = c->seed;
+	cfg->check = c->o.check;
+	cfg->timeout = c->timeout;
+}
+
+/* The first line of text (without its newline). */
+static int first_line(const char *text)
+{
+	size_t n = strcspn(text, "\n");
+
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* The --check lines of the launch and their count, on stderr. */
+static void print_warnings(const run_ctx *c)
+{
+	const char *w = we_last_warnings(c->dev);
+	uint64_t shown = 0, n = c->stats.warnings;
+
+	while (*w) {
+		int len = first_line(w);
+
+		fprintf(stderr, PROG ": %.*s\n", len, w);
+		shown++;
+		w += len + (w[len] == '\n');
+	}
+	if (n > shown)
+		fprintf(stderr, PROG ": check: %" PRIu64 " more hazard%s not "
+			"listed\n", n - shown, n - shown == 1 ? "" : "s");
+	fprintf(stderr, PROG ": check: %" PRIu64 " hazard%s\n", n,
+		n == 1 ? "" : "s");
+}
+
+static bool is_verdict(we_status st)
+{
+	return st == WE_ERR_EXCEPTION || st == WE_ERR_DEADLOCK ||
+	       st == WE_ERR_TIMEOUT;
+}
+
+/* A failed launch: its report as text on stderr or, with --report=json,
+ * as JSON on stdout with the report's first line on stderr. */
+static int launch_err(const run_ctx *c, we_status st)
+{
+	const char *json = we_last_report_json(c->dev);
+	const char *text = we_last_error(c->dev);
+	size_t n = strlen(json);
+
+	if (c->report != CLI_REPORT_JSON || !is_verdict(st) || n == 0)
+		return api_err(c->dev, st);
+	printf("%s%s", json, json[n - 1] == '\n' ? "" : "\n");
+	if (*text)
+		fprintf(stderr, PROG ": %.*s\n", first_line(text), text);
+	else
+		errorf(0, "%s", we_status_name(st));
+	return cli_exit_for_status(st);
+}
+
+static void trace_line(void *ctx, const char *line)
+{
+	stream_line(ctx, line);
+}
+
 static int run_launch(run_ctx *c)
 {
 	we_launch_config cfg;
+	out_stream trace;
 	we_status st;
+	int rc;
 
-	memset(&cfg, 0, sizeof cfg);
-	cfg.grid = c->grid;
-	cfg.block = c->block;
-	cfg.dynamic_shared = (uint32_t)c->shared;
-	cfg.max_instructions = c->max_insns;
-	cfg.threads = (unsigned)c->threads;
-	cfg.engine = c->engine;
-	cfg.placement = c->placement;
+	launch_config(c, &cfg);
+	if (c->o.trace) {
+		if ((rc = stream_open(&trace, c->o.trace)) != 0)
+			return rc;
+		cfg.trace = trace_line;
+		cfg.trace_ctx = &trace;
+	}
 	memset(&c->stats, 0, sizeof c->stats);
 	st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params,
 		       c->k->param_bytes, &c->stats);
 	print_notice(c);
-	return st == WE_OK ? CLI_EXIT_OK : api_err(c->dev, st);
+	if (c->o.check)
+		print_warnings(c);
+	rc = st == WE_OK ? CLI_EXIT_OK : launch_err(c, st);
+	if (c->o.trace)
+		rc = worse(rc, stream_close(&trace));
+	return rc;
 }
 
 static double rate(uint64_t n, double seconds)
@@ -1278,6 +1624,11 @@ static void print_json(const run_ctx *c)
 	json_number("ctas_per_second", rate(s->ctas, s->seconds), timed);
 	json_number("warp_instructions_per_second",
 		    rate(s->warp_insns, s->seconds), timed);
+	printf(",\"warnings\":%" PRIu64, s->warnings);
+	if (c->seeded)
+		printf(",\"schedule_seed\":%" PRIu64, c->seed);
+	else
+		fputs(",\"schedule_seed\":null", stdout);
 	fputs("}\n", stdout);
 }
 
@@ -1410,6 +1761,7 @@ static int run_free(run_ctx *c, int rc)
 		if (st != WE_OK)
 			rc = worse(rc, api_err(c->dev, st));
 		free(c->slots[i].result);
+		free(c->slots[i].init);
 	}
 	for (size_t i = 0; c->expects && i < c->o.expects.n; i++)
 		free(c->expects[i].data);
@@ -1419,6 +1771,7 @@ static int run_free(run_ctx *c, int rc)
 	free(c->prints);
 	free(c->expects);
 	free(c->lists);
+	free(c->image);
 	we_module_destroy(c->mod);
 	we_device_destroy(c->dev);
 	return rc;
@@ -1430,7 +1783,9 @@ static int run_setup(run_ctx *c)
 
 	if ((rc = create_device(c->max_memory, (unsigned)c->threads,
 				&c->dev)) != 0 ||
-	    (rc = load_module(c->dev, c->o.file, &c->mod)) != 0 ||
+	    (rc = load_module_keep(c->dev, c->o.file, &c->mod,
+				   c->stress ? &c->image : NULL,
+				   &c->image_len)) != 0 ||
 	    (rc = select_kernel(c->mod, c->o.file, c->o.kernel, &c->k)) != 0 ||
 	    (rc = check_kernel_info(c->k)) != 0 ||
 	    (rc = run_bind_args(c)) != 0 ||

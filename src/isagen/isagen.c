@@ -165,6 +165,7 @@ struct def {
 	struct exc excs[8];
 	int nexc;
 	char *syntax;           /* __Syntax text (first code block)   */
+	char *dialect;          /* __Dialect NAME, or NULL (all)      */
 	char *examples;         /* __Examples code text               */
 	char *description;      /* first paragraph of __Description   */
 	const char *file;
@@ -785,6 +786,17 @@ static void parse_file2(gen *g, const char *path, const char *name)
 			err(g, name, ps.line, "text outside any definition: '%.40s'", t);
 			continue;
 		}
+		if (starts_kw(t, "__Dialect")) {
+			/* project extension: the dialect an instruction belongs to */
+			const char *n0 = skipws(t + 9), *n1 = n0;
+			while (isalnum((unsigned char)*n1))
+				n1++;
+			if (n1 == n0 || *skipws(n1) || d->dialect)
+				err(g, name, ps.line, "expected '__Dialect NAME' (once per definition)");
+			else
+				d->dialect = xstrndup(n0, (size_t)(n1 - n0));
+			continue;
+		}
 		if (t[0] == '_' && t[1] == '_') {
 			if (starts_kw(t, "__Encoding"))
 				ps.section = S_ENCODING;
@@ -872,6 +884,7 @@ struct opc {                  /* a resolved opcode */
 	struct exc *excs[16];
 	int nexc;
 	uint64_t used_lo, used_hi;
+	const char *dialect;
 };
 
 static int lookup_kind(gen *g, const char *type, int width, int *bft, const char *file, int line)
@@ -1272,6 +1285,14 @@ static bool resolve_opcode(gen *g, struct def *d, struct opc *o)
 			oi.asmfmt[oi.nasmfmt++] = s->asmfmt[i];
 		for (int i = 0; i < x->nexc && o->nexc < 16; i++)
 			o->excs[o->nexc++] = &x->excs[i];
+		if (x->dialect) {
+			if (o->dialect && strcmp(o->dialect, x->dialect)) {
+				err(g, d->file, d->line, "'%s' inherits two dialects (%s, %s)", d->name,
+				    o->dialect, x->dialect);
+				return false;
+			}
+			o->dialect = x->dialect;
+		}
 	}
 	if (!o->optype) {
 		err(g, d->file, d->line, "opcode '%s' has no __DefOptype ancestor", d->name);
@@ -1533,9 +1554,9 @@ static void set_mnemonics(gen *g, struct opc *o)
 		char out[256] = "";
 		char *save = NULL;
 		for (char *part = strtok_r(w, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
-			bool drop = false;
-			if (islower((unsigned char)part[0]))
-				drop = true;
+			/* a placeholder names a field (.redop, .mode); a value of a
+			 * modifier (.SYNC) is no part of the mnemonic either */
+			bool drop = rf_find(o, part) >= 0;
 			for (int m = 0; m < o->nmods && !drop; m++)
 				if (enum_index(&g->bfts[o->fl[o->mods[m]].f.bft], part) >= 0)
 					drop = true;
@@ -1947,10 +1968,14 @@ static void emit(gen *g, struct opc *ops, int nops, const char *dir, int argc, c
 		else
 			fputs("0", c);
 		fprintf(c, ", 0x%02x, 0x%x, %d, fields_%s, %d, order_%s, %d, mods_%s, \"%s\", %d, \"%s\",\n"
-			   "\t  asmfmt_%s, 0x%016llxull, 0x%016llxull },\n",
+			   "\t  asmfmt_%s, 0x%016llxull, 0x%016llxull, ",
 			o->optype_val, o->stype_val, o->nf, o->d->name, o->norder, o->d->name, o->nmods,
 			o->d->name, o->d->file, o->d->line, o->unit, o->d->name,
 			(unsigned long long)o->used_lo, (unsigned long long)o->used_hi);
+		if (o->dialect)
+			fprintf(c, "\"%s\" },\n", o->dialect);
+		else
+			fprintf(c, "0 },\n");
 	}
 	fprintf(c, "};\n\nconst uint8_t isa_op_optype[ISA_NUM_OPCODES] = {\n");
 	for (int i = 0; i < nops; i++)
@@ -2107,6 +2132,8 @@ static void emit(gen *g, struct opc *ops, int nops, const char *dir, int argc, c
 		struct opc *o = &ops[i];
 		fprintf(m, "\n### %s — `%s`\n\nDefined at `%s:%d`; unit %s.", o->d->name, o->mnemonic,
 			o->d->file, o->d->line, o->unit);
+		if (o->dialect)
+			fprintf(m, " Dialect `%s` only (`.dialect %s`).", o->dialect, o->dialect);
 		if (o->optype->description)
 			fprintf(m, " %s", o->optype->description);
 		fprintf(m, "\n\n");
