@@ -640,6 +640,9 @@ static void note(result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->note, sizeof r->note, fmt, ap);
 	va_end(ap);
+	for (char *p = r->note; *p; p++)
+		if (*p == '\n')
+			*p = ' '; /* one line in the table */
 }
 
 static unsigned affinity_cores(void)
@@ -1066,6 +1069,7 @@ static void run_child(const bench *b, const runspec *rs, result *r)
 			char *argv[] = { (char *)opt.oclgrind, "--num-threads", nt, self_exe,
 					 "--ocl-worker", (char *)b->name, "--scale", sc,
 					 "--srcdir", (char *)opt.srcdir, "--result-fd", fd, NULL };
+			alarm((unsigned)opt.timeout + 60); /* kept across exec */
 			execvp(opt.oclgrind, argv);
 			result e;
 			memset(&e, 0, sizeof e);
@@ -1251,9 +1255,15 @@ static void run_bench(bres *br)
 
 /* ---- derived numbers */
 
+/* A run that finished, with a right result or not, has figures. */
+static bool measured(const result *r)
+{
+	return (r->status == RS_OK || r->status == RS_FAIL) && r->seconds > 0;
+}
+
 static double rate(const result *r, uint64_t n)
 {
-	return r->status == RS_OK && r->seconds > 0 ? (double)n / r->seconds : NAN;
+	return measured(r) ? (double)n / r->seconds : NAN;
 }
 
 /* time per unit of work of a relative to b: > 1 when a is slower */
@@ -1289,46 +1299,74 @@ static const char *target_word(const target *t)
 	return (t->at_least ? t->value >= t->limit : t->value <= t->limit) ? "PASS" : "MISS";
 }
 
-static unsigned compute_targets(const bres *all, target *t)
+/* Why a target that needs run r of benchmark br (named name) has no value. */
+static const char *why_missing(const bres *br, const char *name, const result *r, char *buf, size_t len)
+{
+	if (!br)
+		snprintf(buf, len, "%s was not run", name);
+	else if (r->status == RS_SKIP)
+		snprintf(buf, len, "%.150s", r->note);
+	else if (r->status != RS_OK)
+		snprintf(buf, len, "the %s run needed did not pass (%s)", name, status_word(r->status));
+	else
+		snprintf(buf, len, "no value");
+	return buf;
+}
+
+static unsigned compute_targets(const bres *all, target *t, char why[][160])
 {
 	unsigned n = 0;
 	const bres *alu = find(all, "alu"), *red = find(all, "reduce"), *bar = find(all, "barrier"),
 		   *tiny = find(all, "tiny");
+	static const result none = { .status = RS_ERROR };
 	/* emu[0] = scheduler on one core, emu[1] = scheduler on all cores */
+	const result *alu1 = alu ? &alu->emu[0] : &none, *alun = alu ? &alu->emu[1] : &none;
+	const result *red1 = red ? &red->emu[0] : &none, *redn = red ? &red->emu[1] : &none;
+	const result *bar1 = bar ? &bar->emu[0] : &none, *tinyn = tiny ? &tiny->emu[1] : &none;
+
 	t[n] = (target){ "ALU-bound throughput per core", "alu, scheduler engine, 1 core",
-			 "G warp-instr/s", NAN, 0.35, true, "alu not run" };
-	if (alu)
-		t[n].value = rate(&alu->emu[0], alu->emu[0].warp_insns) / 1e9;
+			 "G warp-instr/s", NAN, 0.35, true, why_missing(alu, "alu", alu1, why[n], 160) };
+	if (alu1->status == RS_OK)
+		t[n].value = rate(alu1, alu1->warp_insns) / 1e9;
 	n++;
-	t[n] = (target){ "BAR.SYNC cost per warp", "barrier, 32-warp CTA, scheduler engine, 1 core: wall / warp-arrivals",
-			 "ns", NAN, 25, false, "barrier not run" };
-	if (bar && bar->emu[0].status == RS_OK)
-		t[n].value = bar->emu[0].seconds * 1e9 / (double)bar->emu[0].work;
+	t[n] = (target){ "BAR.SYNC cost per warp",
+			 "barrier, 32-warp CTA, scheduler engine, 1 core: wall / warp-arrivals", "ns", NAN, 25,
+			 false, why_missing(bar, "barrier", bar1, why[n], 160) };
+	if (bar1->status == RS_OK)
+		t[n].value = bar1->seconds * 1e9 / (double)bar1->work;
 	n++;
-	t[n] = (target){ "reduce vs POCL", "reduce, scheduler engine, all cores: time / POCL time",
-			 "x", NAN, 1.5, false, "POCL not available" };
+	t[n] = (target){ "reduce vs POCL", "reduce, scheduler engine, all cores: time / POCL time", "x", NAN,
+			 1.5, false,
+			 redn->status == RS_OK && red ? why_missing(red, "POCL", &red->pocl, why[n], 160)
+						      : why_missing(red, "reduce", redn, why[n], 160) };
 	if (red)
-		t[n].value = slowdown(&red->emu[1], &red->pocl);
+		t[n].value = slowdown(redn, &red->pocl);
 	n++;
 	t[n] = (target){ "reduce vs Oclgrind", "reduce, scheduler engine, all cores: ints/s / Oclgrind ints/s",
-			 "x", NAN, 1000, true, "Oclgrind not available" };
+			 "x", NAN, 1000, true,
+			 redn->status == RS_OK && red ? why_missing(red, "Oclgrind", &red->og, why[n], 160)
+						      : why_missing(red, "reduce", redn, why[n], 160) };
 	if (red)
-		t[n].value = slowdown(&red->og, &red->emu[1]);
+		t[n].value = slowdown(&red->og, redn);
 	n++;
 	t[n] = (target){ "tiny CTAs", "tiny, scheduler engine, all cores", "M CTAs/s", NAN, 5, true,
-			 "tiny not run" };
-	if (tiny)
-		t[n].value = rate(&tiny->emu[1], tiny->emu[1].ctas) / 1e6;
+			 why_missing(tiny, "tiny", tinyn, why[n], 160) };
+	if (tinyn->status == RS_OK)
+		t[n].value = rate(tinyn, tinyn->ctas) / 1e6;
 	n++;
-	t[n] = (target){ "scaling, ALU", "alu, scheduler engine: time on 1 core / time on all cores",
-			 "x", NAN, 1.8, true, "one core only" };
-	if (alu && ncores > 1)
-		t[n].value = slowdown(&alu->emu[0], &alu->emu[1]);
+	t[n] = (target){ "scaling, ALU", "alu, scheduler engine: time on 1 core / time on all cores", "x", NAN,
+			 1.8, true,
+			 ncores < 2 ? "one core only"
+				    : why_missing(alu, "alu", alu1->status != RS_OK ? alu1 : alun, why[n], 160) };
+	if (ncores > 1)
+		t[n].value = slowdown(alu1, alun);
 	n++;
-	t[n] = (target){ "scaling, reduce", "reduce, scheduler engine: time on 1 core / time on all cores",
-			 "x", NAN, 1.8, true, "one core only" };
-	if (red && ncores > 1)
-		t[n].value = slowdown(&red->emu[0], &red->emu[1]);
+	t[n] = (target){ "scaling, reduce", "reduce, scheduler engine: time on 1 core / time on all cores", "x",
+			 NAN, 1.8, true,
+			 ncores < 2 ? "one core only"
+				    : why_missing(red, "reduce", red1->status != RS_OK ? red1 : redn, why[n], 160) };
+	if (ncores > 1)
+		t[n].value = slowdown(red1, redn);
 	n++;
 	return n;
 }
@@ -1378,7 +1416,7 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 			const result *r = &br->emu[j];
 			char w[16], s[16], a[16], b2[16], c[16], d[16], rs[16];
 			fmt_count(w, sizeof w, r->work);
-			fmt_num(s, sizeof s, r->status == RS_OK ? r->seconds : NAN, "%.4g");
+			fmt_num(s, sizeof s, measured(r) ? r->seconds : NAN, "%.4g");
 			fmt_num(a, sizeof a, rate(r, r->warp_insns) / 1e9, "%.4f");
 			fmt_num(b2, sizeof b2, rate(r, r->thread_insns) / 1e9, "%.3f");
 			fmt_num(c, sizeof c, rate(r, r->barriers) / 1e6, "%.3f");
@@ -1487,7 +1525,7 @@ static void json_result(FILE *f, const result *r, const char *indent)
 	fprintf(f, ", \"scale\": %llu, \"work\": %llu", (unsigned long long)r->scale,
 		(unsigned long long)r->work);
 	fprintf(f, ", \"seconds\": ");
-	jnum(f, r->status == RS_OK ? r->seconds : NAN);
+	jnum(f, measured(r) ? r->seconds : NAN);
 	fprintf(f, ", \"peak_rss_kib\": %ld, \"work_per_s\": ", r->rss_kib);
 	jnum(f, rate(r, r->work));
 	if (r->warp_insns) {
@@ -1676,11 +1714,14 @@ static void usage(FILE *f)
 		"  --size NAME=N      scale of benchmark NAME (see --list); also --wt-size, --og-size\n"
 		"                     for the warp-threads engine and for Oclgrind\n"
 		"  --reps N           best of N timed runs (default 1)\n"
-		"  --cores N          \"all cores\" means N (default: the CPUs this process may use)\n"
+		"  --cores N          the all-cores runs use N threads (default: the CPUs this\n"
+		"                     process may use)\n"
 		"  --timeout S        give up on a run after S seconds (default 900)\n"
 		"  --no-pocl, --no-oclgrind   skip these baselines\n"
 		"  --oclgrind PROG    the Oclgrind command (default oclgrind)\n"
-		"  --list             list the benchmarks and their default scales\n");
+		"  --list             list the benchmarks and their default scales\n"
+		"Targets are reported as PASS/MISS and never change the exit status, which is\n"
+		"1 when a warpemu run gave a wrong result or failed, 2 on a usage error, else 0.\n");
 }
 
 typedef struct scale_override {
@@ -1905,7 +1946,8 @@ int main(int argc, char **argv)
 	}
 	load_after = loadavg1();
 	target t[16];
-	unsigned nt = compute_targets(all, t);
+	char why[16][160];
+	unsigned nt = compute_targets(all, t, why);
 	print_tables(all, t, nt);
 	printf("\n(%.0f s in all)\n", now() - t0);
 	if (opt.json) {
@@ -1929,6 +1971,6 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < NBENCH; i++)
 		if (all[i].ran)
 			for (unsigned j = 0; j < NEMU; j++)
-				bad |= all[i].emu[j].status == RS_FAIL;
+				bad |= all[i].emu[j].status == RS_FAIL || all[i].emu[j].status == RS_ERROR;
 	return bad ? 1 : 0;
 }

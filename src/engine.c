@@ -421,9 +421,18 @@ static const char *bar_kind_name(unsigned k)
 	return k == BAR_KIND_RED ? "red" : k == BAR_KIND_SYNC ? "sync/arv" : "none";
 }
 
-/* The warp-for-barrier wait graph of a deadlocked CTA: a blocked warp
- * waits for every live warp that has not arrived at its barrier in this
- * phase.  Finds a cycle of blocked warps; returns its length (0: none). */
+/* The wait-for graph of a deadlocked CTA: a blocked warp waits for every
+ * live warp that has not arrived at (signalled) its barrier in this
+ * phase.  Depth-first search over the blocked warps for a cycle; returns
+ * its length with the cycle in cyc[0..len] (cyc[len] == cyc[0]), or 0. */
+static uint32_t wait_succ(const we_cta *c, uint32_t w, uint32_t live, uint32_t blocked)
+{
+	const we_warp *ww = &c->warps[w];
+	uint32_t arrived = ww->bar_id >= 0 ? c->bars.b[ww->bar_id].arrived
+		: ww->nbar_id >= 0 ? c->nbars.b[ww->nbar_id].signalled : live;
+	return live & ~arrived & blocked;
+}
+
 static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
 {
 	uint32_t live = 0, blocked = 0;
@@ -433,31 +442,41 @@ static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
 		if (c->warps[wi].state == WE_WS_BLOCKED)
 			blocked |= 1u << wi;
 	}
+	uint32_t done = 0; /* fully explored: on no cycle */
 	for (uint32_t start = 0; start < c->nwarps; start++) {
-		if (!((blocked >> start) & 1u))
+		if (!((blocked >> start) & 1u) || ((done >> start) & 1u))
 			continue;
-		/* follow the lowest successor that is blocked, from `start` */
-		uint32_t seen = 0, n = 0, w = start;
-		while (!((seen >> w) & 1u)) {
-			seen |= 1u << w;
-			cyc[n++] = w;
-			const we_warp *ww = &c->warps[w];
-			uint32_t arrived = ww->bar_id >= 0 ? c->bars.b[ww->bar_id].arrived
-				: ww->nbar_id >= 0 ? c->nbars.b[ww->nbar_id].signalled : live;
-			uint32_t succ = live & ~arrived & blocked;
-			if (!succ)
-				break;
-			w = (uint32_t)__builtin_ctz(succ);
-		}
-		if ((seen >> w) & 1u && n) {
-			/* rotate so the cycle starts at w */
-			unsigned k = 0;
-			while (cyc[k] != w)
-				k++;
-			unsigned len = n - k;
-			memmove(cyc, cyc + k, len * sizeof cyc[0]);
-			cyc[len] = w;
-			return len;
+		/* iterative DFS: path[0..depth], tried[k] = successors already tried */
+		uint32_t path[33], tried[33], onpath = 1u << start;
+		unsigned depth = 0;
+		path[0] = start;
+		tried[0] = 0;
+		while (true) {
+			uint32_t w = path[depth];
+			uint32_t succ = wait_succ(c, w, live, blocked) & ~done & ~tried[depth];
+			if (!succ) {
+				done |= 1u << w;
+				onpath &= ~(1u << w);
+				if (depth == 0)
+					break;
+				depth--;
+				continue;
+			}
+			uint32_t v = (uint32_t)__builtin_ctz(succ);
+			tried[depth] |= 1u << v;
+			if ((onpath >> v) & 1u) {
+				unsigned k = 0;
+				while (path[k] != v)
+					k++;
+				unsigned len = depth + 1 - k;
+				for (unsigned q = 0; q < len; q++)
+					cyc[q] = path[k + q];
+				cyc[len] = v;
+				return len;
+			}
+			path[++depth] = v;
+			tried[depth] = 0;
+			onpath |= 1u << v;
 		}
 	}
 	return 0;
@@ -529,6 +548,8 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 			uint64_t pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
 			if (w->state == WE_WS_BLOCKED && w->bar_id >= 0)
 				pc = c->bars.b[w->bar_id].arrive_pc[wi];
+			else if (wi == f->warp && w->state == WE_WS_FAULTED)
+				pc = f->pc; /* e.g. the BSYNC of an intra-warp deadlock */
 			insn_text(L->mod, pc, ins, sizeof ins);
 			sb_printf(&j, "%s{\"warp\":%u,\"state\":\"%s\"", wi ? "," : "", wi, warp_state_name(w));
 			if (w->state == WE_WS_EXITED) {
@@ -989,8 +1010,8 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	atomic_init(&lc->stop, false);
 	lc->status = WE_OK;
 	dev_notice(dev, NULL);
-	lc->topo = dev_topology(dev);
 	lc->placement = cfg->placement == WE_PLACE_DEFAULT ? WE_PLACE_COMPACT : cfg->placement;
+	lc->topo = lc->placement == WE_PLACE_NONE ? NULL : dev_topology(dev);
 	if (!lc->topo && lc->placement != WE_PLACE_NONE) {
 		char note[400];
 		snprintf(note, sizeof note, "host topology unavailable (%s): running unpinned",
@@ -998,8 +1019,10 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		dev_notice(dev, note);
 	}
 	lc->nthreads = cfg->threads ? cfg->threads : dev->threads;
-	if (lc->nthreads < 1 || L->trace)
-		lc->nthreads = 1; /* a trace is written one CTA at a time */
+	if (lc->nthreads < 1 || L->trace || L->seeded)
+		lc->nthreads = 1; /* a trace is written one CTA at a time; a seeded
+				     schedule replays exactly only when CTAs do not
+				     race each other through global memory */
 	int e = pthread_mutex_init(&lc->lock, NULL);
 	if (e) {
 		free(lc);

@@ -266,7 +266,7 @@ bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
 	return true;
 }
 
-const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
 {
 	uint32_t v;
 	switch (o->kind) {
@@ -366,14 +366,42 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 /* ------------------------------------------------------------------ */
 /* the interpreter loop                                                 */
 
-typedef void (*sem_fn)(xctx *, const xinsn *);
-#define X_SEMREF(name) sem_##name,
-static const sem_fn sem_table[ISA_NUM_OPTYPES] = { ISA_OPTYPE_LIST(X_SEMREF) };
-#undef X_SEMREF
+/* Dispatch one instruction to its optype's handler: computed goto where
+ * GNU C has it; the plain switch otherwise (configure
+ * --disable-computed-goto, or -DWE_FORCE_SWITCH: `make check` builds and
+ * runs the kernel tests that way too, tests/test_kernels_switch). */
+#if defined(WE_COMPUTED_GOTO) && !defined(WE_FORCE_SWITCH)
+#define X_LABEL(name) &&op_##name,
+#define DISPATCH(x, i)                                                        \
+	do {                                                                  \
+		static const void *const labels_[ISA_NUM_OPTYPES] = {         \
+			ISA_OPTYPE_LIST(X_LABEL)                              \
+		};                                                            \
+		goto *labels_[(i)->optype];                                   \
+		ISA_OPTYPE_LIST(X_GOTO_CASE)                                  \
+	dispatched_:;                                                         \
+	} while (0)
+#define X_GOTO_CASE(name)                                                     \
+	op_##name : sem_##name(x, i);                                         \
+	goto dispatched_;
+#else
+#define DISPATCH(x, i)                                                        \
+	do {                                                                  \
+		switch ((i)->optype) {                                        \
+			ISA_OPTYPE_LIST(X_SWITCH_CASE)                        \
+		default:                                                      \
+			break;                                                \
+		}                                                             \
+	} while (0)
+#define X_SWITCH_CASE(name)                                                   \
+	case ISA_OPT_##name:                                                  \
+		sem_##name(x, i);                                             \
+		break;
+#endif
 
-/* One warp-instruction at w->active_pc.  Returns false when the warp
- * must go back to its driver (x->why says why). */
-static inline bool step(xctx *x, const xinsn *code, uint64_t start, uint64_t end)
+/* Before an instruction: the PC check, the timer, the guard and the
+ * counters.  NULL after a fault. */
+static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t start, uint64_t end)
 {
 	we_warp *w = x->w;
 	uint64_t pc = w->active_pc;
@@ -382,7 +410,7 @@ static inline bool step(xctx *x, const xinsn *code, uint64_t start, uint64_t end
 		xfault(x, WE_FAULT_PC_RANGE, w->active, pc,
 		       "PC 0x%llx is outside the kernel's code [0x%llx, 0x%llx)",
 		       (unsigned long long)pc, (unsigned long long)start, (unsigned long long)end);
-		return false;
+		return NULL;
 	}
 	const xinsn *i = &code[pc / WE_INST_SIZE];
 	if (w->sleep && w->clock >= w->wake_time)
@@ -393,12 +421,16 @@ static inline bool step(xctx *x, const xinsn *code, uint64_t start, uint64_t end
 	x->pmask = g & w->active;
 	x->pc_set = false;
 	w->insns++;
-	w->thread_insns += (uint64_t)__builtin_popcount(x->pmask);
+	w->thread_insns += popc32(x->pmask);
 	w->clock++;
-	if (x->pmask)
-		sem_table[i->optype](x, i);
+	return i;
+}
+
+/* After it: the PC moves on unless the handler moved it. */
+static inline bool retire(xctx *x)
+{
 	if (!x->pc_set)
-		w->active_pc = pc + WE_INST_SIZE;
+		x->w->active_pc = x->pc + WE_INST_SIZE;
 	return !x->stop;
 }
 
@@ -409,7 +441,7 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
 	const uint64_t start = L->k->code_start, end = L->k->code_end;
-	xctx x = { .w = w, .cta = cta, .L = L };
+	xctx xc = { .w = w, .cta = cta, .L = L }, *x = &xc;
 	for (uint64_t n = 0; n < budget; n++) {
 		uint64_t pc = w->active_pc;
 		if (L->trace && pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1))) {
@@ -420,12 +452,17 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 				 (unsigned long long)pc, w->active, ins);
 			L->trace(L->trace_ctx, line);
 		}
-		if (!step(&x, code, start, end))
-			return x.why;
+		const xinsn *i = fetch(x, code, start, end);
+		if (!i)
+			return x->why;
+		if (x->pmask)
+			DISPATCH(x, i);
+		if (!retire(x))
+			return x->why;
 		if (L->seeded) {
 			/* preemption points of the seeded schedule: after memory
 			 * accesses and barrier instructions, with probability 1/4 */
-			const char *u = isa_opcodes[code[pc / WE_INST_SIZE].opcode].unit;
+			const char *u = isa_opcodes[i->opcode].unit;
 			if ((!strcmp(u, "MEM") || !strcmp(u, "BCU")) && (sched_rand(&cta->rng) & 3u) == 0)
 				return WE_STOP_BUDGET;
 		}
@@ -440,9 +477,15 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 		return exec_run_hooked(cta, w, budget);
 	const xinsn *code = L->mod->x;
 	const uint64_t start = L->k->code_start, end = L->k->code_end;
-	xctx x = { .w = w, .cta = cta, .L = L };
-	for (uint64_t n = 0; n < budget; n++)
-		if (!step(&x, code, start, end))
-			return x.why;
+	xctx xc = { .w = w, .cta = cta, .L = L }, *x = &xc;
+	for (uint64_t n = 0; n < budget; n++) {
+		const xinsn *i = fetch(x, code, start, end);
+		if (!i)
+			return x->why;
+		if (x->pmask)
+			DISPATCH(x, i);
+		if (!retire(x))
+			return x->why;
+	}
 	return WE_STOP_BUDGET;
 }

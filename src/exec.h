@@ -12,6 +12,10 @@
 #ifndef WE_EXEC_H
 #define WE_EXEC_H
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -108,9 +112,17 @@ static inline uint32_t *xrow(xctx *x, const xopd *o, unsigned k)
  * operand for REG; the same value in every lane for immediates, constants
  * and uniform registers).  NEG/ABS/BITNOT flags are applied as integer
  * operations for XO_IMM/REG when int_mods is true; float handlers pass
- * false and apply -/|x| themselves with xfmods(). */
-const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
-		     bool int_mods);
+ * false and apply -/|x| themselves. */
+const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
+			  bool int_mods);
+static inline const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
+				   bool int_mods)
+{
+	/* the common case, a plain register, without a call */
+	if (o->kind == XO_REG && (!int_mods || !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT))))
+		return xrow(x, o, k);
+	return xsrc_slow(x, o, k, tmp, int_mods);
+}
 
 /* Write res to the lanes of mask in destination operand o, register k. */
 static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
@@ -161,12 +173,29 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 
+/* Population count without a libgcc call when the baseline ISA has no
+ * POPCNT instruction (it is on the per-instruction path). */
+static inline uint32_t popc32(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Lowest set lane. */
 static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }
 
-/* One handler per optype. */
-#define XSEM(name) void sem_##name(xctx *x, const xinsn *i)
-#define X_DECLARE_SEM(name) XSEM(name);
+/* One handler per optype.  With WE_HAVE_TARGET_CLONES each handler is
+ * compiled twice, for AVX2 and for the baseline, and the dynamic loader
+ * picks the one the host runs (the lane loops vectorize to 256 bits). */
+#ifdef WE_HAVE_TARGET_CLONES
+#define WE_LANES_FN __attribute__((target_clones("avx2", "default")))
+#else
+#define WE_LANES_FN
+#endif
+#define XSEM(name) WE_LANES_FN void sem_##name(xctx *x, const xinsn *i)
+/* (declared without the clones attribute: callers call the resolver) */
+#define X_DECLARE_SEM(name) void sem_##name(xctx *x, const xinsn *i);
 ISA_OPTYPE_LIST(X_DECLARE_SEM)
 #undef X_DECLARE_SEM
 

@@ -7,6 +7,7 @@
  * Operand positions are the Order<> lists of alu.isa without the guard.
  */
 #include "exec.h"
+#include "sem.h"
 
 
 /* Lane mask from per-lane 0/1 values. */
@@ -24,19 +25,6 @@ static inline void pred_bits(uint32_t m, uint32_t out[XLANES])
 }
 
 /* The three-input truth table of LOP3: minterm k = a*4 + b*2 + c. */
-static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
-{
-	uint32_t r = 0;
-	if (lut & 0x01u) r |= ~a & ~b & ~c;
-	if (lut & 0x02u) r |= ~a & ~b & c;
-	if (lut & 0x04u) r |= ~a & b & ~c;
-	if (lut & 0x08u) r |= ~a & b & c;
-	if (lut & 0x10u) r |= a & ~b & ~c;
-	if (lut & 0x20u) r |= a & ~b & c;
-	if (lut & 0x40u) r |= a & b & ~c;
-	if (lut & 0x80u) r |= a & b & c;
-	return r;
-}
 
 /* cmp codes of ICmp (and FCmp) are a mask of LT=1, EQ=2, GT=4. */
 static inline uint32_t icmp(uint32_t a, uint32_t b, unsigned cmp, bool is_unsigned)
@@ -79,6 +67,15 @@ XSEM(IADD3)
 	const uint32_t *b = xsrc(x, ob, 0, tb, false);
 	const uint32_t *c = xsrc(x, oc, 0, tc, false);
 	const unsigned inv = XF_NEG | XF_BITNOT;
+	const xopd *pu = &i->o[1], *pv = &i->o[2];
+	if (i->in->x != ISA_AddX_X && !((oa->flags | ob->flags | oc->flags) & inv) && pu->row == 7 &&
+	    pv->row == 7) {
+		/* the common case: a plain 32-bit three-way add, no carries */
+		uint32_t res[XLANES];
+		for_lanes(l) res[l] = a[l] + b[l] + c[l];
+		xwrite(x, &i->o[0], 0, res, x->pmask);
+		return;
+	}
 	const uint32_t ma = (oa->flags & inv) ? ~0u : 0u;
 	const uint32_t mb = (ob->flags & inv) ? ~0u : 0u;
 	const uint32_t mc = (oc->flags & inv) ? ~0u : 0u;
@@ -98,7 +95,6 @@ XSEM(IADD3)
 		res[l] = (uint32_t)s;
 		carry[l] = (uint32_t)(s >> 32);
 	}
-	const xopd *pu = &i->o[1], *pv = &i->o[2];
 	if (pu->row != 7 || pv->row != 7) {
 		uint32_t c0 = 0, c1 = 0;
 		for_lanes(l) {
@@ -194,8 +190,9 @@ XSEM(LOP3_LUT)
 	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
 	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
 	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
-	const unsigned lut = (unsigned)i->in->lut & 0xffu;
-	for_lanes(l) res[l] = lop3(a[l], b[l], c[l], lut);
+	uint32_t m[8];
+	lut_masks((unsigned)i->in->lut & 0xffu, m);
+	for_lanes(l) res[l] = lop3(a[l], b[l], c[l], m);
 	const xopd *pu = &i->o[0];
 	if (pu->row != 7) {
 		for_lanes(l) nz[l] = res[l] != 0;
@@ -217,6 +214,25 @@ XSEM(SHF)
 	const bool arith = type == ISA_ShfType_S32 || type == ISA_ShfType_S64;
 	const bool wrap = i->in->wrap == ISA_ShfWrap_W;
 	const unsigned hs = i->in->hi == ISA_ShfHi_HI ? 32u : 0u;
+	if (i->o[2].kind != XO_REG) {
+		/* a uniform shift amount: one count for every lane, so the 64-bit
+		 * shifts vectorize */
+		const uint32_t n0 = wrap ? b[0] & (width - 1u) : (b[0] < width ? b[0] : width);
+		if (i->in->dir == ISA_ShfDir_L) {
+			const unsigned s = n0 >= 64 ? 0 : n0;
+			const uint64_t keep = n0 >= 64 ? 0 : ~UINT64_C(0);
+			for_lanes(l) res[l] = (uint32_t)(((((uint64_t)c[l] << 32) | a[l]) << s & keep) >> hs);
+		} else if (arith) {
+			const unsigned s = n0 >= 64 ? 63 : n0;
+			for_lanes(l) res[l] = (uint32_t)((uint64_t)((int64_t)(((uint64_t)c[l] << 32) | a[l]) >> s) >> hs);
+		} else {
+			const unsigned s = n0 >= 64 ? 0 : n0;
+			const uint64_t keep = n0 >= 64 ? 0 : ~UINT64_C(0);
+			for_lanes(l) res[l] = (uint32_t)(((((uint64_t)c[l] << 32) | a[l]) >> s & keep) >> hs);
+		}
+		xwrite(x, &i->o[0], 0, res, x->pmask);
+		return;
+	}
 	uint32_t n[XLANES];
 	if (wrap) {
 		for_lanes(l) n[l] = b[l] & (width - 1u);

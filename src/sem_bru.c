@@ -241,6 +241,14 @@ XSEM(WARPSYNC)
 		const uint32_t *r = xsrc(x, m, 0, tmp, true);
 		for_lanes(l) mm[l] = r[l];
 		uint32_t bad = 0;
+		if (x->L->check) {
+			uint32_t named = 0;
+			for_lanes(l) if (LANE_ON(x->pmask, l)) named |= mm[l];
+			named &= ~x->w->valid & launch_valid(x);
+			if (named)
+				eng_warn(x->cta, "warpsync-exited-lanes", x->w->id, x->pc,
+					 "WARPSYNC membermasks name exited lanes 0x%08x", named);
+		}
 		bru_result res = bru_warpsync_grouped(x->w, x->pmask, ppv, mm, &bad);
 		if (res == BRU_FAULT) {
 			xfault(x, WE_FAULT_WARPSYNC, bad, 0,

@@ -143,7 +143,7 @@ static void do_store(xctx *x, const xinsn *i, enum space sp)
 		return;
 	uint32_t tmp[4][XLANES];
 	const uint32_t *src[4];
-	for (unsigned k = 0; k < nr; k++)
+	for (unsigned k = 0; k < nr && k < 4; k++)
 		src[k] = xsrc(x, &i->o[1], k, tmp[k], false);
 	for_lanes(l) {
 		if (!ptr[l])

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "exec.h"
+#include "sem.h"
 
 /* One 32-bit special register for lane l. */
 static uint32_t sreg(xctx *x, unsigned sr, unsigned l)
@@ -180,14 +181,6 @@ XSEM(NOP)
 }
 
 /* ---------------------------------------------------------------- uniform datapath */
-static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
-{
-	uint32_t r = 0;
-	for (unsigned k = 0; k < 8; k++)
-		if ((lut >> k) & 1u)
-			r |= ((k & 4u) ? a : ~a) & ((k & 2u) ? b : ~b) & ((k & 1u) ? c : ~c);
-	return r;
-}
 
 /* Order<pg, urd, cb>: .32 or .64 (UR[d:d+1]) */
 XSEM(ULDC)
@@ -234,5 +227,7 @@ XSEM(UIADD3)
 XSEM(ULOP3_LUT)
 {
 	uint32_t a = xscalar(x, &i->o[1], 0), b = xscalar(x, &i->o[2], 0), c = xscalar(x, &i->o[3], 0);
-	xset_ureg(x, i->o[0].row, lop3(a, b, c, (unsigned)i->in->lut & 0xffu));
+	uint32_t m[8];
+	lut_masks((unsigned)i->in->lut & 0xffu, m);
+	xset_ureg(x, i->o[0].row, lop3(a, b, c, m));
 }

@@ -71,5 +71,93 @@ expect 0 'placement scatter' -- "$we" info --placement scatter
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 8 --block 64 --engine warp-threads \
 	--placement none --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000 \
 	--expect c=iota:f32:500:0.5
+# ---- schedules, check mode, reports, watchdog, traces ----------------------
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+red="--grid 2 --block 64 --arg in=iota:u32:128 --arg out=zeros:8"
+# the same seed twice: the same buffers and the same trace, byte for byte
+for i in 1 2; do
+	"$we" run "$k/reduce.we" $red --schedule=seed:7 --out out="$tmp/s7.$i.bin" \
+		--trace="$tmp/s7.$i.trace" --quiet >/dev/null 2>&1 || bad "seeded run $i"
+done
+if [ -s "$tmp/s7.1.trace" ] && [ -s "$tmp/s7.1.bin" ] && cmp -s "$tmp/s7.1.bin" "$tmp/s7.2.bin" &&
+	cmp -s "$tmp/s7.1.trace" "$tmp/s7.2.trace"; then ok; else bad "--schedule=seed:7 is not reproducible"; fi
+if grep -q '^cta=0,0,0 warp=[01] pc=0x0000 active=0xffffffff S2R' "$tmp/s7.1.trace"; then ok; else
+	bad "--trace lines"; fi
+expect 0 '"warnings":0,"schedule_seed":7' -- "$we" run "$k/reduce.we" $red --schedule=seed:0x7 --quiet --stats=json
+expect 2 'seed:N' -- "$we" run "$k/reduce.we" $red --schedule=7
+expect 2 'schedule' -- "$we" run "$k/reduce.we" $red --schedule=seed:-1
+# check mode: lanes 0-15 of the only warp reach BAR.SYNC inside a BSSY region
+printf '%s\n' '        S2R R0, SR_TID.X ;' '        ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;' \
+	'        BSSY B0, `(.join) ;' '   @P0  BRA `(.skip) ;' '        BAR.SYNC 0x0 ;' '.skip:' \
+	'        BSYNC B0 ;' '.join:' '        EXIT ;' > "$tmp/divbar.we"
+expect 0 'check: divergent-barrier: CTA \(0,0,0\) warp 0' -- "$we" run "$tmp/divbar.we" --grid 1 --block 32 --check
+expect 0 'check: 1 hazard$' -- "$we" run "$tmp/divbar.we" --grid 1 --block 32 --check --quiet
+expect 0 '"warnings":1' -- "$we" run "$tmp/divbar.we" --grid 1 --block 32 --check --quiet --stats=json
+expect 0 'check: 0 hazards' -- "$we" run "$k/reduce.we" $red --check --quiet
+# --report=json: the JSON object on stdout, the report's first line on stderr
+out=$("$we" run "$tmp/dl.we" --grid 1 --block 64 --report=json 2>/dev/null); st=$?
+if [ $st -eq 5 ] && printf '%s\n' "$out" | grep -q '^{"verdict":"deadlock"'; then ok; else
+	bad "--report=json on stdout (status $st): $out"; fi
+expect 5 '^warpemu: deadlock in kernel' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --report=json
+expect 4 '"verdict":"exception"' -- "$we" run "$tmp/fault.we" --grid 1 --block 32 --report=json
+expect 5 'barrier 3: phase 0' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --report=text
+expect 2 'text or json' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --report=xml
+# wall-clock watchdog
+expect 7 'wall-clock limit \(--timeout\)' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --timeout=0.2
+expect 7 '"verdict":"timeout"' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --timeout 0.2 --report=json
+expect 2 'negative' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --timeout=-1
+expect 2 'timeout' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --timeout=1s
+# a failed launch still writes its (partial) trace, atomically
+"$we" run "$tmp/dl.we" --grid 1 --block 64 --trace "$tmp/dl.trace" >/dev/null 2>&1
+if [ $? -eq 5 ] && grep -q 'BAR.SYNC 0x3, 0x40' "$tmp/dl.trace" &&
+	! ls "$tmp" | grep -q 'dl.trace.tmp'; then ok; else bad "--trace of a deadlocked launch"; fi
+expect 6 'cannot create' -- "$we" run "$k/reduce.we" $red --trace "$tmp/no/such/dir/t"
+# ---- stress ------------------------------------------------------------------
+expect 0 'ok +4$' -- "$we" stress "$k/reduce.we" $red --runs 4 --jobs 2
+expect 0 '"ok":3,"differs":0' -- "$we" stress "$k/reduce.we" $red --runs 3 --seed 0x10 --quiet --stats=json \
+	--expect out=iota:u32:2:2016:4096
+expect 1 'check out: 2 of 2 elements differ' -- "$we" stress "$k/reduce.we" $red --runs 2 --expect out=fill:u32:2:1
+expect 2 'missing --runs' -- "$we" stress "$k/reduce.we" $red
+expect 2 'at least 1' -- "$we" stress "$k/reduce.we" $red --runs 0
+expect 2 'option of stress' -- "$we" run "$k/reduce.we" $red --runs 3
+expect 2 '--out cannot be used' -- "$we" stress "$k/reduce.we" $red --runs 3 --out out=-
+expect 2 'stress sets the seed' -- "$we" stress "$k/reduce.we" $red --runs 3 --schedule=seed:1
+expect 5 'deadlock +2$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 2
+expect 4 'seed 1: exception: runtime exception' -- "$we" stress "$tmp/fault.we" --grid 1 --block 32 --runs 2
+expect 7 'timeout +1$' -- "$we" stress "$tmp/loop.we" --grid 1 --block 32 --runs 1 --timeout 0.1
+# a race: both warps store to shared word 0 without a barrier, spin, and read
+# it back; which value a warp reads depends on the interleaving
+printf '%s\n' '.kernel race' '.param ptr out' '.shared 8' '        S2R R0, SR_TID.X ;' \
+	'        SHF.R.U32.HI R3, RZ, 0x5, R0 ;' '        IADD3 R4, R3, 0x1, RZ ;' '        STS [RZ], R4 ;' \
+	'        MOV R5, 0x10 ;' '.spin:' '        LDS R6, [RZ+0x4] ;' '        IADD3 R5, R5, -0x1, RZ ;' \
+	'        ISETP.NE.U32.AND P0, PT, R5, RZ, PT ;' '   @P0  BRA `(.spin) ;' '        LDS R9, [RZ] ;' \
+	'        MOV R20, c[0x0][0x0] ;' '        MOV R21, c[0x0][0x4] ;' \
+	'        IMAD.WIDE.U32 R[20:21], R0, 0x4, R[20:21] ;' '        STG [R20.64], R9 ;' '        EXIT ;' \
+	'.end' > "$tmp/race.we"
+race="--grid 1 --block 64 --arg out=fill:u32:64:0 --runs 16"
+"$we" stress "$tmp/race.we" $race --jobs 2 > "$tmp/race.out" 2>&1
+st=$?
+line=$(grep -m1 ': differs: buffer out differs at element' "$tmp/race.out")
+cmd=$(sed -n 's/^    replay: warpemu //p' "$tmp/race.out" | head -n 1)
+if [ $st -eq 1 ] && [ -n "$line" ] && grep -q '^  differs *[1-9]' "$tmp/race.out" &&
+	printf '%s\n' "$cmd" | grep -q -- '--threads 1 --schedule=seed:[0-9]*$'; then ok; else
+	bad "stress of a race (status $st)"; sed 's/^/    /' "$tmp/race.out" | head -20; fi
+# the replay command reproduces the run: twice the same bytes, and the value
+# the summary reported at the element it named
+re='.*differs at element ([0-9]+) \(u32\): ([0-9]+), but [0-9]+ in seed [0-9]+.*'
+idx=$(printf '%s\n' "$line" | sed -E "s/$re/\\1/")
+val=$(printf '%s\n' "$line" | sed -E "s/$re/\\2/")
+for i in 1 2; do
+	eval "\"\$we\" $cmd --out out=\"\$tmp/replay.$i.bin\" --quiet" >/dev/null 2>&1 || bad "replay $i: $cmd"
+done
+got=$(od -An -tu4 -j $((${idx:-0} * 4)) -N 4 "$tmp/replay.1.bin" 2>/dev/null | tr -d ' ')
+if [ -n "$cmd" ] && cmp -s "$tmp/replay.1.bin" "$tmp/replay.2.bin" && [ "$got" = "$val" ]; then ok; else
+	bad "replay of '$cmd' gives element $idx = '$got', the summary said '$val'"; fi
+# the verdicts do not depend on the number of jobs
+a=$("$we" stress "$tmp/race.we" $race --jobs 1 --quiet --stats=json | sed 's/"jobs":[0-9]*,"seconds":[^,]*,//')
+b=$("$we" stress "$tmp/race.we" $race --jobs 5 --quiet --stats=json | sed 's/"jobs":[0-9]*,"seconds":[^,]*,//')
+if [ -n "$a" ] && [ "$a" = "$b" ] && printf '%s\n' "$a" | grep -q '"differs":[1-9]'; then ok; else
+	bad "stress --jobs 1 and --jobs 5 disagree: $a / $b"; fi
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

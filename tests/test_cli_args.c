@@ -745,6 +745,197 @@ START_TEST(test_exit_status)
 }
 END_TEST
 
+/* ---- schedules, watchdogs, reports, stress --------------------------------- */
+
+START_TEST(test_schedule)
+{
+	static const char *const bad[] = {
+		"", "seed", "seed:", "seed:-1", "seed: 1", "seed:1x", "Seed:1",
+		"random:1", "seed:18446744073709551616", "seed:0x", "1",
+	};
+	uint64_t seed = 0;
+	cli_err e;
+
+	ck_assert(cli_parse_schedule("seed:7", &seed, &e) && seed == 7);
+	ck_assert(cli_parse_schedule("seed:0", &seed, &e) && seed == 0);
+	ck_assert(cli_parse_schedule("seed:0xdeadBEEF", &seed, &e) &&
+		  seed == 0xdeadbeefu);
+	ck_assert(cli_parse_schedule("seed:18446744073709551615", &seed, &e) &&
+		  seed == UINT64_MAX);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		seed = 42;
+		e.msg[0] = '\0';
+		ck_assert_msg(!cli_parse_schedule(bad[i], &seed, &e),
+			      "schedule '%s' should be rejected", bad[i]);
+		ck_assert_uint_eq(seed, 42);
+		ck_assert(e.msg[0] != '\0');
+	}
+	ck_assert(!cli_parse_schedule("rr", &seed, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "seed:N"));
+}
+END_TEST
+
+START_TEST(test_seconds)
+{
+	static const char *const bad[] = {
+		"", " 1", "1 ", "+1", "inf", "nan", "0x1p3", "1s", "abc", ".",
+		"e5", "1e", "1e999", "--1", "1e+", "1.2.3",
+	};
+	double v = -1;
+	cli_err e;
+
+	ck_assert(cli_parse_seconds("0.2", &v, &e) && v == 0.2);
+	ck_assert(cli_parse_seconds("10", &v, &e) && v == 10.0);
+	ck_assert(cli_parse_seconds("0", &v, &e) && v == 0.0);
+	ck_assert(cli_parse_seconds(".5", &v, &e) && v == 0.5);
+	ck_assert(cli_parse_seconds("1e-3", &v, &e) && v == 1e-3);
+	ck_assert(cli_parse_seconds("2E+1", &v, &e) && v == 20.0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		v = 7;
+		e.msg[0] = '\0';
+		ck_assert_msg(!cli_parse_seconds(bad[i], &v, &e),
+			      "seconds '%s' should be rejected", bad[i]);
+		ck_assert(v == 7);
+		ck_assert(e.msg[0] != '\0');
+	}
+	ck_assert(!cli_parse_seconds("-0.5", &v, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "negative"));
+}
+END_TEST
+
+START_TEST(test_report_mode)
+{
+	static const char *const bad[] = { "", "JSON", "txt", "json ", "xml" };
+	cli_report r = CLI_REPORT_TEXT;
+	cli_err e;
+
+	ck_assert(cli_parse_report("json", &r, &e) && r == CLI_REPORT_JSON);
+	ck_assert(cli_parse_report("text", &r, &e) && r == CLI_REPORT_TEXT);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		r = CLI_REPORT_JSON;
+		ck_assert_msg(!cli_parse_report(bad[i], &r, &e),
+			      "report '%s' should be rejected", bad[i]);
+		ck_assert(r == CLI_REPORT_JSON);
+		ck_assert_ptr_nonnull(strstr(e.msg, "text or json"));
+	}
+}
+END_TEST
+
+START_TEST(test_runs_jobs)
+{
+	static const char *const bad_runs[] = {
+		"0", "", "-1", "1.5", "x", "18446744073709551616", "0x",
+	};
+	static const char *const bad_jobs[] = {
+		"", "-1", "1025", "two", "4294967297", "1.0",
+	};
+	uint64_t runs = 0;
+	unsigned jobs = 0;
+	cli_err e;
+
+	ck_assert(cli_parse_runs("1", &runs, &e) && runs == 1);
+	ck_assert(cli_parse_runs("1000", &runs, &e) && runs == 1000);
+	ck_assert(cli_parse_runs("0x10", &runs, &e) && runs == 16);
+	for (size_t i = 0; i < sizeof bad_runs / sizeof bad_runs[0]; i++) {
+		runs = 5;
+		ck_assert_msg(!cli_parse_runs(bad_runs[i], &runs, &e),
+			      "runs '%s' should be rejected", bad_runs[i]);
+		ck_assert_uint_eq(runs, 5);
+	}
+	ck_assert(!cli_parse_runs("0", &runs, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "at least 1"));
+	ck_assert(cli_parse_jobs("0", &jobs, &e) && jobs == 0);
+	ck_assert(cli_parse_jobs("1", &jobs, &e) && jobs == 1);
+	ck_assert(cli_parse_jobs("1024", &jobs, &e) && jobs == 1024);
+	for (size_t i = 0; i < sizeof bad_jobs / sizeof bad_jobs[0]; i++) {
+		jobs = 3;
+		ck_assert_msg(!cli_parse_jobs(bad_jobs[i], &jobs, &e),
+			      "jobs '%s' should be rejected", bad_jobs[i]);
+		ck_assert_uint_eq(jobs, 3);
+	}
+	ck_assert(cli_check_seeds(1, 1, &e));
+	ck_assert(cli_check_seeds(0, UINT64_MAX, &e));
+	ck_assert(cli_check_seeds(1, UINT64_MAX, &e));
+	ck_assert(cli_check_seeds(UINT64_MAX, 1, &e));
+	ck_assert(!cli_check_seeds(UINT64_MAX, 2, &e));
+	ck_assert(!cli_check_seeds(2, UINT64_MAX, &e));
+	ck_assert(cli_check_seeds(UINT64_MAX - 9, 10, &e));
+	ck_assert(!cli_check_seeds(UINT64_MAX - 9, 11, &e));
+}
+END_TEST
+
+START_TEST(test_stress_classes)
+{
+	uint64_t n[CLI_NCLASS] = { 0 };
+	cli_class k = CLI_CLASS_DIFFERS;
+
+	ck_assert_str_eq(cli_class_name(CLI_CLASS_OK), "ok");
+	ck_assert_str_eq(cli_class_name(CLI_CLASS_DIFFERS), "differs");
+	ck_assert_str_eq(cli_class_name(CLI_CLASS_DEADLOCK), "deadlock");
+	ck_assert_str_eq(cli_class_name(CLI_CLASS_EXCEPTION), "exception");
+	ck_assert_str_eq(cli_class_name(CLI_CLASS_TIMEOUT), "timeout");
+	ck_assert(cli_class_for_status(WE_OK, &k) && k == CLI_CLASS_OK);
+	ck_assert(cli_class_for_status(WE_ERR_DEADLOCK, &k) &&
+		  k == CLI_CLASS_DEADLOCK);
+	ck_assert(cli_class_for_status(WE_ERR_EXCEPTION, &k) &&
+		  k == CLI_CLASS_EXCEPTION);
+	ck_assert(cli_class_for_status(WE_ERR_TIMEOUT, &k) &&
+		  k == CLI_CLASS_TIMEOUT);
+	ck_assert(!cli_class_for_status(WE_ERR_NOMEM, &k));
+	ck_assert(!cli_class_for_status(WE_ERR_LIMIT, &k));
+	ck_assert(!cli_class_for_status(WE_ERR_INTERNAL, &k));
+	/* severity: exception > deadlock > timeout > differs > ok */
+	n[CLI_CLASS_OK] = 10;
+	ck_assert_int_eq(cli_stress_exit(n), 0);
+	n[CLI_CLASS_DIFFERS] = 1;
+	ck_assert_int_eq(cli_stress_exit(n), 1);
+	n[CLI_CLASS_TIMEOUT] = 1;
+	ck_assert_int_eq(cli_stress_exit(n), 7);
+	n[CLI_CLASS_DEADLOCK] = 1;
+	ck_assert_int_eq(cli_stress_exit(n), 5);
+	n[CLI_CLASS_EXCEPTION] = 1;
+	ck_assert_int_eq(cli_stress_exit(n), 4);
+	n[CLI_CLASS_DEADLOCK] = 0;
+	n[CLI_CLASS_TIMEOUT] = 0;
+	ck_assert_int_eq(cli_stress_exit(n), 4);
+}
+END_TEST
+
+/* Quote s and check the result and the returned length. */
+static void quote_is(const char *s, const char *want)
+{
+	char buf[128];
+	size_t n = cli_shell_quote(s, buf, sizeof buf);
+
+	ck_assert_str_eq(buf, want);
+	ck_assert_uint_eq(n, strlen(want));
+}
+
+START_TEST(test_shell_quote)
+{
+	char small[6];
+
+	quote_is("run", "run");
+	quote_is("--arg", "--arg");
+	quote_is("out=zeros:4K", "out=zeros:4K");
+	quote_is("/tmp/a_b-c.we", "/tmp/a_b-c.we");
+	quote_is("--schedule=seed:7", "--schedule=seed:7");
+	quote_is("", "''");
+	quote_is("a b", "'a b'");
+	quote_is("c=iota:f32:4:0.5~1e-6", "'c=iota:f32:4:0.5~1e-6'");
+	quote_is("it's", "'it'\\''s'");
+	quote_is("'", "''\\'''");
+	quote_is("$HOME", "'$HOME'");
+	quote_is("a*b", "'a*b'");
+	quote_is("x\ny", "'x\ny'");
+	/* truncation: like snprintf */
+	ck_assert_uint_eq(cli_shell_quote("a b c d", small, sizeof small), 9);
+	ck_assert_str_eq(small, "'a b ");
+	ck_assert_uint_eq(cli_shell_quote("abc", NULL, 0), 3);
+	ck_assert_uint_eq(cli_shell_quote("it's", NULL, 0), 9);
+}
+END_TEST
+
 static Suite *args_suite(void)
 {
 	Suite *s = suite_create("cli_args");
@@ -784,6 +975,12 @@ static Suite *args_suite(void)
 	tcase_add_test(misc, test_magic);
 	tcase_add_test(misc, test_exit_status);
 	tcase_add_test(misc, test_engine_placement);
+	tcase_add_test(misc, test_schedule);
+	tcase_add_test(misc, test_seconds);
+	tcase_add_test(misc, test_report_mode);
+	tcase_add_test(misc, test_runs_jobs);
+	tcase_add_test(misc, test_stress_classes);
+	tcase_add_test(misc, test_shell_quote);
 	suite_add_tcase(s, num);
 	suite_add_tcase(s, val);
 	suite_add_tcase(s, spec);

@@ -315,7 +315,8 @@ typedef struct header {
 	unsigned nchecks;
 	bool intra;                 /* deadlock: intra-warp                   */
 	bool has_bars;
-	uint32_t bars;              /* deadlock: barriers waited on (bit/id)   */
+	uint32_t bars;              /* deadlock: barriers waited on (bit/id);
+				       CTA barriers 0..15, named ones 0..31 */
 	bool has_warps;
 	uint32_t warps;             /* deadlock: blocked (or reporting) warps  */
 	bool has_exited;
@@ -530,7 +531,7 @@ static bool parse_cycle(header *h, const char *s)
 		if (!colon || h->ncyc == MAX_CYCLE - 1)
 			return false;
 		*colon = 0;
-		if (!parse_u32(t, &w) || w >= 32 || !parse_u32(colon + 1, &b) || b >= 16)
+		if (!parse_u32(t, &w) || w >= 32 || !parse_u32(colon + 1, &b) || b >= 32)
 			return false;
 		h->cyc_w[h->ncyc] = w;
 		h->cyc_b[h->ncyc] = b;
@@ -574,7 +575,7 @@ static bool parse_expect(header *h, char *rest, char *err, size_t errlen)
 			h->intra = true;
 		} else if (!strncmp(t, "barrier=", 8)) {
 			h->has_bars = true;
-			if (!parse_set(t + 8, 16, &h->bars))
+			if (!parse_set(t + 8, 32, &h->bars))
 				HFAIL("expect: bad barrier set '%s'", t + 8);
 		} else if (!strncmp(t, "warps=", 6)) {
 			h->has_warps = true;
@@ -820,7 +821,9 @@ static void check_warnings(const kfile *f, const run *r)
 			k++;
 		CHECK(k < NKNOWN, "%s: unknown warning kind in: %.*s", r->label, (int)len, p);
 		/* "check: KIND: CTA (x,y,z) warp W PC 0x...: INSN: message" */
-		CHECK(strstr(end, ": CTA (") == end && strstr(end, " warp ") && strstr(end, " PC 0x"),
+		char line[1024];
+		snprintf(line, sizeof line, "%.*s", (int)len, end);
+		CHECK(!strncmp(line, ": CTA (", 7) && strstr(line, ") warp ") && strstr(line, " PC 0x"),
 		      "%s: warning line not in the documented form: %.*s", r->label, (int)len, p);
 		seen[k]++;
 		p = eol ? eol + 1 : p + len;
@@ -921,7 +924,21 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 		const char *st = jstr(w, "state");
 		if (!st || strcmp(st, "blocked"))
 			continue;
-		long id = jint(w, "warp"), b = jint(w, "barrier");
+		long id = jint(w, "warp"), b = jint(w, "barrier"), nb = jint(w, "named_barrier");
+		if (nb >= 0) {
+			/* a vISA named barrier (dialect visa): a phase short of its
+			 * producers or consumers */
+			long p = jint(w, "producers"), np = jint(w, "num_producers");
+			long k = jint(w, "consumers"), nk = jint(w, "num_consumers");
+			CHECK(nb < 32 && p >= 0 && np >= 0 && k >= 0 && nk >= 0 && (p < np || k < nk),
+			      "%s: warp %ld blocked on named barrier %ld, whose phase looks complete or is "
+			      "malformed:\n%s", L, id, nb, r->json);
+			CHECK(jstr(w, "instruction") && !strncmp(jstr(w, "instruction"), "NBARRIER", 8),
+			      "%s: warp %ld is blocked on a named barrier at a non-barrier instruction:\n%s", L, id,
+			      r->json);
+			waited |= 1u << nb;
+			continue;
+		}
 		CHECK(b >= 0 && b < 16, "%s: blocked warp %ld without a barrier:\n%s", L, id, r->json);
 		waited |= 1u << b;
 		const jv *bar = find_by_id(bars, "id", b);
@@ -966,12 +983,18 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 		      "%s: the cycle does not close:\n%s", L, r->json);
 		for (size_t k = 0; k + 1 < n; k++) {
 			long w = jint(&cycle->items[k], "warp"), b = jint(&cycle->items[k], "barrier");
+			long nb = jint(&cycle->items[k], "named_barrier");
 			long next = jint(&cycle->items[k + 1], "warp");
 			const jv *wj = find_by_id(warps, "warp", w), *bar = find_by_id(bars, "id", b);
-			CHECK(wj && jint(wj, "barrier") == b && bar && !arrived_has(bar, next, NULL) &&
-				      ((blocked >> next) & 1u),
-			      "%s: cycle edge warp %ld (barrier %ld) -> warp %ld is not a wait:\n%s", L, w, b, next,
-			      r->json);
+			if (nb >= 0) /* the report does not list who signalled */
+				CHECK(wj && jint(wj, "named_barrier") == nb && ((blocked >> next) & 1u),
+				      "%s: cycle edge warp %ld (named barrier %ld) -> warp %ld is not a wait:\n%s", L,
+				      w, nb, next, r->json);
+			else
+				CHECK(wj && jint(wj, "barrier") == b && bar && !arrived_has(bar, next, NULL) &&
+					      ((blocked >> next) & 1u),
+				      "%s: cycle edge warp %ld (barrier %ld) -> warp %ld is not a wait:\n%s", L, w, b,
+				      next, r->json);
 		}
 	}
 	if (h->cycle == 1)
@@ -989,8 +1012,10 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 			same = rot < h->ncyc;
 			for (unsigned k = 0; same && k < h->ncyc; k++) {
 				unsigned j = (rot + k) % h->ncyc;
-				same = jint(&cycle->items[k], "warp") == (long)h->cyc_w[j] &&
-				       jint(&cycle->items[k], "barrier") == (long)h->cyc_b[j];
+				long b = jint(&cycle->items[k], "barrier");
+				if (b < 0)
+					b = jint(&cycle->items[k], "named_barrier");
+				same = jint(&cycle->items[k], "warp") == (long)h->cyc_w[j] && b == (long)h->cyc_b[j];
 			}
 		}
 		CHECK(same, "%s: the wait-for cycle differs from the header's:\n%s", L, r->json);
@@ -1233,7 +1258,7 @@ START_TEST(header_grammar)
 		"// launch: grid=1 block=32\n// expect: fine\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: exception\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: ok warps=0\n// why: x\n",
-		"// launch: grid=1 block=32\n// expect: deadlock barrier=16\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: deadlock barrier=32\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: deadlock warps=0,\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: deadlock cycle=0:1\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: deadlock cycle=0:1,1\n// why: x\n",

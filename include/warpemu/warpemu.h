@@ -137,7 +137,9 @@ typedef struct we_launch_config {
 					   of warp-threads; 0 = one per core */
 	we_engine engine;
 	we_placement placement;
-	/* Deadlock stress (see warpemu(1) --schedule, --check, --trace):  */
+	/* Deadlock stress (see warpemu(1) --schedule, --check, --trace):
+	 * a seeded schedule runs one CTA at a time, so that the same seed
+	 * gives the same interleaving, trace, result and verdict. */
 	bool schedule_seeded;           /* reproducible interleaving from... */
 	uint64_t schedule_seed;         /* ...this seed                      */
 	bool check;                     /* report barrier hazards            */

@@ -876,11 +876,15 @@ bool cli_is_binary_module(const void *data, size_t len)
 bool cli_parse_schedule(const char *s, uint64_t *seed, cli_err *e)
 {
 	size_t n = strlen(s);
+	uint64_t v;
 
 	if (strncmp(s, "seed:", 5) != 0)
 		return fail(e, "unknown schedule '%.*s%s' (expected seed:N)",
 			    show(n), s, ellipsis(n));
-	return cli_parse_u64(s + 5, n - 5, seed, e);
+	if (!cli_parse_u64(s + 5, n - 5, &v, e))
+		return false;
+	*seed = v;
+	return true;
 }
 
 /* The characters of a plain decimal number: digits, '.', an exponent. */

@@ -13,11 +13,13 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PROG "warpemu"
@@ -45,6 +47,9 @@ static const char help_main[] =
 "\n"
 "Commands:\n"
 "  run FILE [OPTIONS]  load FILE and run one of its kernels\n"
+"  stress FILE --runs N [OPTIONS]\n"
+"                      rerun one launch under N seeded schedules and report\n"
+"                      the runs that deadlock, fault, time out or differ\n"
 "  asm FILE -o OUT     assemble FILE into a binary module\n"
 "  disasm FILE         disassemble a text or binary module\n"
 "  info [FILE]         print version, launch limits, host topology and thread\n"
@@ -85,6 +90,14 @@ static const char help_run[] =
 "                         compare buffer NAME with SPEC; ~TOL for f32/f64\n"
 "  --shared BYTES         dynamic shared memory per CTA\n"
 "  --max-instructions N   watchdog: instructions per warp (0 = unlimited)\n"
+"  --timeout SECONDS      watchdog: wall-clock limit of the launch (0 = none)\n"
+"  --schedule seed:N      reproducible warp interleaving from seed N\n"
+"  --check                report barrier hazards on stderr (no effect on the\n"
+"                         exit status), then 'check: N hazards'\n"
+"  --report text|json     report of an exception, deadlock or timeout: text\n"
+"                         on stderr (default) or one JSON object on stdout\n"
+"  --trace FILE           write one line per executed warp-instruction to\n"
+"                         FILE, atomically, also when the launch fails\n"
 "  --threads N            host worker threads (0 = all cores)\n"
 "  --engine E             scheduler (a worker per PU runs many warps) or\n"
 "                         warp-threads (a host thread per warp)\n"
@@ -107,6 +120,30 @@ static const char help_run[] =
 "\n"
 "Exit status: 0 ok, 1 check failed, 2 usage, 3 assembly/load, 4 exception,\n"
 "5 deadlock, 6 I/O, 7 watchdog/limit/memory, 70 internal error.\n";
+
+static const char help_stress[] =
+"Usage: warpemu stress FILE --grid X[,Y,Z] --block X[,Y,Z] --runs N\n"
+"                      [--seed S] [--jobs J] [RUN OPTIONS]\n"
+"\n"
+"Rerun one launch under N seeded schedules, seeds S, S+1, ..., S+N-1, each\n"
+"on a fresh device with fresh buffers, J runs at a time, and classify every\n"
+"run: ok, differs (a buffer differs from the first ok run's, or an --expect\n"
+"check fails), deadlock, exception or timeout.  Print a summary with a\n"
+"command that replays each failing run.\n"
+"\n"
+"Options:\n"
+"  --runs N               number of runs (required, >= 1)\n"
+"  --seed S               first seed (default 1)\n"
+"  --jobs J               runs at a time, one host thread each (default and\n"
+"                         0: one per online CPU)\n"
+"  --quiet                no progress and no table\n"
+"  --stats=json           also print the summary as one JSON object on stdout\n"
+"  -h, --help             print this help\n"
+"Run options taken as they are: --kernel, --grid, --block, --arg, --expect,\n"
+"--shared, --max-instructions, --timeout, --max-memory, --engine, --check.\n"
+"\n"
+"Exit status: the most severe class found: 4 exception, then 5 deadlock,\n"
+"7 timeout, 1 differs; 0 when every run is ok; 2 usage error.\n";
 
 static const char help_asm[] =
 "Usage: warpemu asm FILE -o OUT\n"
@@ -547,7 +584,6 @@ static int write_file_atomic(const char *path, const void *data, size_t len)
  * file that stream_close() renames over it. */
 typedef struct out_stream {
 	FILE *f;
-	const char *name;    /* as given, for messages */
 	char *target;        /* file replaced or written in place */
 	char *tmp;           /* temporary file, or NULL */
 	char *buf;           /* stdio buffer, or NULL */
@@ -561,7 +597,6 @@ static int stream_open(out_stream *s, const char *path)
 	int fd, err;
 
 	memset(s, 0, sizeof *s);
-	s->name = path;
 	if (kind == OUT_STDOUT) {
 		s->f = stdout;
 		return CLI_EXIT_OK;
@@ -1303,17 +1338,21 @@ static int run_bind_requests(run_ctx *c)
  * run: buffers
  * ====================================================================== */
 
-/* The initial contents of pointer parameter i: the bytes of a file or
+/* The initial contents of a pointer parameter: the bytes of a file or
  * the generated spec (zeros need none). */
 static int slot_load(param_slot *s)
 {
+	uint8_t *data = NULL;
 	size_t len = 0;
 	int rc;
 
 	if (s->spec.kind == CLI_SPEC_FILE) {
-		rc = read_file(s->spec.path, &s->init, &len);
+		rc = read_file(s->spec.path, &data, &len);
+		if (rc)
+			return rc;
+		s->init = data;
 		s->bytes = len;
-		return rc;
+		return CLI_EXIT_OK;
 	}
 	s->bytes = s->spec.bytes;
 	if (s->spec.kind == CLI_SPEC_ZEROS || s->bytes == 0)
@@ -1801,12 +1840,709 @@ static int cmd_run(int argc, char **argv)
 	int rc;
 
 	memset(&c, 0, sizeof c);
+	c.cmd = "run";
 	rc = run_options(&c, argc, argv);
 	if (rc == CLI_EXIT_OK && c.o.help)
 		fputs(help_run, stdout);
 	else if (rc == CLI_EXIT_OK && (rc = run_setup(&c)) == CLI_EXIT_OK &&
 		 (rc = run_launch(&c)) == CLI_EXIT_OK)
 		rc = run_results(&c);
+	return run_free(&c, rc);
+}
+
+/* ======================================================================
+ * stress
+ *
+ * Jobs (host threads) take the runs in seed order, each on its own
+ * device, and finish them in any order; the verdicts are then settled in
+ * seed order (the first ok run, by seed, is the reference the later ones
+ * are compared with), so the outcome does not depend on the number of
+ * jobs or on timing.  A job waits before starting a run while more than
+ * STRESS_WINDOW_PER_JOB runs per job lie between the last settled one and
+ * it, which bounds the buffers held in memory.
+ * ====================================================================== */
+
+#define STRESS_WINDOW_PER_JOB 4
+#define STRESS_FAILS_SHOWN 20      /* in the table */
+#define STRESS_FAILS_KEPT 1000     /* in --stats=json */
+#define REASON_TEXT 256
+#define PROGRESS_INTERVAL 0.1      /* seconds between progress updates */
+
+typedef struct stress_run {
+	uint64_t seed;
+	bool done;                 /* finished, waiting to be settled */
+	cli_class cls;
+	uint8_t **bufs;            /* per parameter: contents after OK */
+	uint64_t warnings;
+	char reason[REASON_TEXT];
+	char warning[REASON_TEXT]; /* its first --check line */
+} stress_run;
+
+typedef struct stress_fail {
+	uint64_t seed;
+	cli_class cls;
+	char reason[REASON_TEXT];
+} stress_fail;
+
+typedef struct stress_ctx {
+	const run_ctx *c;          /* the prototype, read-only */
+	uint64_t runs;
+	unsigned jobs;
+	bool progress;             /* stderr is a terminal */
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	/* under lock */
+	uint64_t next, completed, settled, failing;
+	stress_run *win;           /* run i is win[i % nwin] */
+	size_t nwin;
+	uint8_t **ref;             /* the reference run's buffers */
+	uint64_t ref_seed;
+	uint64_t count[CLI_NCLASS];
+	stress_fail *fails;
+	size_t nfails;
+	uint64_t warnings, warned_runs, warned_seed;
+	char warning[REASON_TEXT];
+	int fatal;                 /* exit status of an error, or 0 */
+	char fatal_msg[512];
+	bool stop;
+	double last_progress;
+	bool progress_shown;
+} stress_ctx;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0.0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A lock, wait or signal that fails leaves the jobs' state unknown. */
+static void pthread_die(const char *what, int err)
+{
+	fprintf(stderr, PROG ": internal error: %s failed (error %d)\n", what,
+		err);
+	_Exit(CLI_EXIT_INTERNAL);
+}
+
+static void stress_lock(stress_ctx *sc)
+{
+	int e = pthread_mutex_lock(&sc->lock);
+
+	if (e)
+		pthread_die("pthread_mutex_lock", e);
+}
+
+static void stress_unlock(stress_ctx *sc)
+{
+	int e = pthread_mutex_unlock(&sc->lock);
+
+	if (e)
+		pthread_die("pthread_mutex_unlock", e);
+}
+
+static void stress_wait(stress_ctx *sc)
+{
+	int e = pthread_cond_wait(&sc->cv, &sc->lock);
+
+	if (e)
+		pthread_die("pthread_cond_wait", e);
+}
+
+static void stress_wake(stress_ctx *sc)
+{
+	int e = pthread_cond_broadcast(&sc->cv);
+
+	if (e)
+		pthread_die("pthread_cond_broadcast", e);
+}
+
+static void free_bufs(uint8_t **bufs, unsigned n)
+{
+	if (!bufs)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		free(bufs[i]);
+	free(bufs);
+}
+
+/* Copy the first line of text into buf. */
+static void copy_line(char *buf, size_t len, const char *text)
+{
+	snprintf(buf, len, "%.*s", first_line(text), text);
+}
+
+/* After an OK launch: read every buffer back. */
+static we_status stress_read_back(const run_ctx *c, we_device *dev,
+				  const we_devptr *ptrs, stress_run *r)
+{
+	for (unsigned i = 0; i < c->k->nparams; i++) {
+		const param_slot *s = &c->slots[i];
+
+		if (c->k->params[i].type != WE_PARAM_PTR)
+			continue;
+		r->bufs[i] = malloc(s->bytes ? (size_t)s->bytes : 1);
+		if (!r->bufs[i])
+			return WE_ERR_NOMEM;
+		if (s->bytes) {
+			we_status st = we_memcpy_dtoh(dev, r->bufs[i], ptrs[i],
+						      (size_t)s->bytes);
+
+			if (st != WE_OK)
+				return st;
+		}
+	}
+	return WE_OK;
+}
+
+/* The --expect checks of an OK run; the first failing one makes it
+ * differ. */
+static void stress_expect(const run_ctx *c, stress_run *r)
+{
+	for (size_t i = 0; i < c->o.expects.n; i++) {
+		const expect_req *x = &c->expects[i];
+		uint64_t count = x->bytes / cli_elem_size(x->spec.type), bad;
+		char got[VALUE_TEXT], exp[VALUE_TEXT];
+		cli_mismatch m;
+
+		bad = cli_compare(x->spec.type, r->bufs[x->slot], x->data, count,
+				  x->spec.tol, &m, 1);
+		if (bad == 0)
+			continue;
+		cli_format_elem(x->spec.type, m.got, got, sizeof got);
+		cli_format_elem(x->spec.type, m.exp, exp, sizeof exp);
+		snprintf(r->reason, sizeof r->reason, "check %.*s: %" PRIu64
+			 " of %" PRIu64 " elements differ, first [%" PRIu64
+			 "] got %s, expected %s", (int)x->a.namelen, x->a.name,
+			 bad, count, m.index, got, exp);
+		r->cls = CLI_CLASS_DIFFERS;
+		return;
+	}
+}
+
+/* Upload the buffers, launch with r->seed and classify the outcome as
+ * far as one run can tell (the comparison with the reference comes when
+ * the run is settled).  Returns 0, or the exit status of an error that
+ * is no verdict on the kernel, with its message in msg. */
+static int stress_one(const run_ctx *c, stress_run *r, char *msg,
+		      size_t msglen)
+{
+	unsigned np = c->k->nparams;
+	we_devptr *ptrs = calloc_n(np, sizeof *ptrs);
+	bool *alloc = calloc_n(np, sizeof *alloc);
+	uint8_t *params = calloc_n(c->k->param_bytes, 1);
+	we_device_config dc;
+	we_launch_config cfg;
+	we_launch_stats stats;
+	we_device *dev = NULL;
+	we_module *mod = NULL;
+	we_status st = WE_ERR_NOMEM;
+	int rc = CLI_EXIT_OK;
+
+	r->bufs = calloc_n(np, sizeof *r->bufs);
+	memset(&dc, 0, sizeof dc);
+	dc.max_memory = c->max_memory;
+	dc.threads = 1;
+	if (ptrs && alloc && params && r->bufs)
+		st = we_device_create(&dc, &dev);
+	if (st == WE_OK)
+		st = load_module_data(dev, c->image, c->image_len, c->o.file,
+				      &mod);
+	if (st == WE_OK && c->k->param_bytes)
+		memcpy(params, c->params, c->k->param_bytes);
+	for (unsigned i = 0; st == WE_OK && i < np; i++) {
+		if (c->k->params[i].type != WE_PARAM_PTR)
+			continue;
+		st = slot_upload(dev, &c->slots[i], &ptrs[i], &alloc[i]);
+		store_ptr(params, &c->k->params[i], ptrs[i]);
+	}
+	if (st == WE_OK) {
+		launch_config(c, &cfg);
+		cfg.threads = 1;
+		cfg.placement = WE_PLACE_NONE;
+		cfg.schedule_seeded = true;
+		cfg.schedule_seed = r->seed;
+		memset(&stats, 0, sizeof stats);
+		st = we_launch(dev, mod, c->k->name, &cfg, params,
+			       c->k->param_bytes, &stats);
+		r->warnings = stats.warnings;
+		copy_line(r->warning, sizeof r->warning, we_last_warnings(dev));
+		if (is_verdict(st)) {
+			cli_class_for_status(st, &r->cls);
+			copy_line(r->reason, sizeof r->reason,
+				  *we_last_error(dev) ? we_last_error(dev)
+						      : we_status_name(st));
+			st = WE_OK;
+		} else if (st == WE_OK) {
+			r->cls = CLI_CLASS_OK;
+			st = stress_read_back(c, dev, ptrs, r);
+			if (st == WE_OK)
+				stress_expect(c, r);
+		}
+	}
+	if (st != WE_OK) {
+		rc = cli_exit_for_status(st);
+		copy_line(msg, msglen, dev && *we_last_error(dev)
+				       ? we_last_error(dev)
+				       : st == WE_ERR_NOMEM ? "out of memory"
+				       : we_status_name(st));
+	}
+	for (unsigned i = 0; i < np; i++)
+		if (alloc[i] && we_free(dev, ptrs[i]) != WE_OK && !rc) {
+			rc = CLI_EXIT_INTERNAL;
+			copy_line(msg, msglen, we_last_error(dev));
+		}
+	we_module_destroy(mod);
+	we_device_destroy(dev);
+	free(params);
+	free(alloc);
+	free(ptrs);
+	return rc;
+}
+
+/* Compare an OK run with the reference; the first difference makes it
+ * differ. */
+static void stress_compare(const stress_ctx *sc, stress_run *r)
+{
+	const run_ctx *c = sc->c;
+
+	for (unsigned i = 0; i < c->k->nparams; i++) {
+		const param_slot *s = &c->slots[i];
+		cli_elem_type t = s->spec.type;
+		size_t size = cli_elem_size(t), j = 0;
+		char got[VALUE_TEXT], ref[VALUE_TEXT];
+
+		if (c->k->params[i].type != WE_PARAM_PTR ||
+		    memcmp(sc->ref[i], r->bufs[i], (size_t)s->bytes) == 0)
+			continue;
+		while (sc->ref[i][j] == r->bufs[i][j])
+			j++;
+		j -= j % size;
+		cli_format_elem(t, cli_load_elem(t, r->bufs[i] + j), got,
+				sizeof got);
+		cli_format_elem(t, cli_load_elem(t, sc->ref[i] + j), ref,
+				sizeof ref);
+		snprintf(r->reason, sizeof r->reason, "buffer %s differs at "
+			 "element %zu (%s): %s, but %s in seed %" PRIu64,
+			 c->k->params[i].name, j / size, cli_elem_type_name(t),
+			 got, ref, sc->ref_seed);
+		r->cls = CLI_CLASS_DIFFERS;
+		return;
+	}
+}
+
+/* Settle the verdict of the lowest unsettled run (under lock). */
+static void stress_settle(stress_ctx *sc, stress_run *r)
+{
+	if (r->cls == CLI_CLASS_OK && !sc->ref) {
+		sc->ref = r->bufs;
+		sc->ref_seed = r->seed;
+		r->bufs = NULL;
+	} else if (r->cls == CLI_CLASS_OK) {
+		stress_compare(sc, r);
+		if (r->cls != CLI_CLASS_OK)
+			sc->failing++;
+	}
+	sc->count[r->cls]++;
+	if (r->warnings) {
+		sc->warnings += r->warnings;
+		if (sc->warned_runs++ == 0) {
+			sc->warned_seed = r->seed;
+			memcpy(sc->warning, r->warning, sizeof sc->warning);
+		}
+	}
+	if (r->cls != CLI_CLASS_OK && sc->nfails < STRESS_FAILS_KEPT) {
+		stress_fail *f = &sc->fails[sc->nfails++];
+
+		f->seed = r->seed;
+		f->cls = r->cls;
+		memcpy(f->reason, r->reason, sizeof f->reason);
+	}
+	free_bufs(r->bufs, sc->c->k->nparams);
+	r->bufs = NULL;
+	r->done = false;
+}
+
+/* "\r"-updated progress on a terminal (under lock). */
+static void stress_progress(stress_ctx *sc, bool last)
+{
+	double t;
+
+	if (!sc->progress)
+		return;
+	t = now_s();
+	if (!last && t - sc->last_progress < PROGRESS_INTERVAL)
+		return;
+	sc->last_progress = t;
+	sc->progress_shown = true;
+	fprintf(stderr, "\r" PROG ": stress: %" PRIu64 "/%" PRIu64
+		" runs, %" PRIu64 " failing%s", sc->completed, sc->runs,
+		sc->failing, last ? "\n" : "");
+}
+
+/* Record a run just finished and settle what can be settled. */
+static void stress_done(stress_ctx *sc, uint64_t i, stress_run *r)
+{
+	stress_run *w;
+
+	r->done = true;
+	sc->win[i % sc->nwin] = *r;
+	sc->completed++;
+	if (r->cls != CLI_CLASS_OK)
+		sc->failing++;
+	while (sc->settled < sc->next &&
+	       (w = &sc->win[sc->settled % sc->nwin])->done) {
+		stress_settle(sc, w);
+		sc->settled++;
+	}
+	stress_progress(sc, false);
+}
+
+static void *stress_job(void *arg)
+{
+	stress_ctx *sc = arg;
+	stress_run r;
+	char msg[sizeof sc->fatal_msg];
+	uint64_t i;
+	int rc;
+
+	for (;;) {
+		stress_lock(sc);
+		while (!sc->stop && sc->next < sc->runs &&
+		       sc->next - sc->settled >= sc->nwin)
+			stress_wait(sc);
+		if (sc->stop || sc->next >= sc->runs) {
+			stress_unlock(sc);
+			return NULL;
+		}
+		i = sc->next++;
+		stress_unlock(sc);
+		memset(&r, 0, sizeof r);
+		r.seed = sc->c->first_seed + i;
+		msg[0] = '\0';
+		rc = stress_one(sc->c, &r, msg, sizeof msg);
+		stress_lock(sc);
+		if (rc) {
+			if (!sc->fatal) {
+				sc->fatal = rc;
+				memcpy(sc->fatal_msg, msg, sizeof msg);
+			}
+			sc->stop = true;
+			free_bufs(r.bufs, sc->c->k->nparams);
+		} else {
+			stress_done(sc, i, &r);
+		}
+		stress_wake(sc);
+		stress_unlock(sc);
+	}
+}
+
+/* ---- the replay command -------------------------------------------------- */
+
+typedef struct strbuf { char *p; size_t len, cap; bool oom; } strbuf;
+
+static char *sb_room(strbuf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	char *np;
+
+	if (b->oom)
+		return NULL;
+	while (cap - b->len < n + 1)
+		cap *= 2;
+	if (cap != b->cap) {
+		np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = true;
+			return NULL;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	return b->p + b->len;
+}
+
+/* Append " WORD", quoted for a POSIX shell (no space at the start). */
+static void sb_word(strbuf *b, const char *word)
+{
+	size_t n = cli_shell_quote(word, NULL, 0) + (b->len > 0);
+	char *p = sb_room(b, n);
+
+	if (!p)
+		return;
+	if (b->len > 0)
+		*p++ = ' ';
+	cli_shell_quote(word, p, n + 1);
+	b->len += n;
+}
+
+static void sb_opt(strbuf *b, const char *opt, const char *value)
+{
+	if (!value)
+		return;
+	sb_word(b, opt);
+	sb_word(b, value);
+}
+
+/* "warpemu run FILE <the launch options> --threads 1 --schedule=seed:N":
+ * the command line that reruns one stress run exactly (malloc'd, NULL
+ * when out of memory). */
+static char *replay_command(const run_ctx *c, uint64_t seed)
+{
+	const run_opts *o = &c->o;
+	strbuf b = { NULL, 0, 0, false };
+	char word[64];
+
+	sb_word(&b, PROG);
+	sb_word(&b, "run");
+	if (o->file[0] == '-' && o->file[1] != '\0') {
+		/* given after "--": the same file as ./-NAME */
+		char *dot = malloc(strlen(o->file) + 3);
+
+		if (!dot) {
+			free(b.p);
+			return NULL;
+		}
+		sprintf(dot, "./%s", o->file);
+		sb_word(&b, dot);
+		free(dot);
+	} else {
+		sb_word(&b, o->file);
+	}
+	sb_opt(&b, "--kernel", o->kernel);
+	sb_opt(&b, "--grid", o->grid);
+	sb_opt(&b, "--block", o->block);
+	for (size_t i = 0; i < o->args.n; i++)
+		sb_opt(&b, "--arg", o->args.v[i]);
+	for (size_t i = 0; i < o->expects.n; i++)
+		sb_opt(&b, "--expect", o->expects.v[i]);
+	sb_opt(&b, "--shared", o->shared);
+	sb_opt(&b, "--max-instructions", o->max_insns);
+	sb_opt(&b, "--max-memory", o->max_memory);
+	sb_opt(&b, "--engine", o->engine);
+	sb_opt(&b, "--timeout", o->timeout);
+	if (o->check)
+		sb_word(&b, "--check");
+	sb_opt(&b, "--threads", "1");
+	snprintf(word, sizeof word, "--schedule=seed:%" PRIu64, seed);
+	sb_word(&b, word);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* ---- the summary ---------------------------------------------------------- */
+
+static void print_stress_table(const stress_ctx *sc, double seconds)
+{
+	const run_ctx *c = sc->c;
+	size_t shown = sc->nfails < STRESS_FAILS_SHOWN ? sc->nfails
+						       : STRESS_FAILS_SHOWN;
+	uint64_t failing = sc->runs - sc->count[CLI_CLASS_OK];
+
+	printf("stress: kernel %s, grid %" PRIu32 ",%" PRIu32 ",%" PRIu32
+	       ", block %" PRIu32 ",%" PRIu32 ",%" PRIu32 ", %" PRIu64
+	       " run%s (seeds %" PRIu64 "..%" PRIu64 "), %u job%s, %.2f s\n",
+	       c->k->name, c->grid.x, c->grid.y, c->grid.z, c->block.x,
+	       c->block.y, c->block.z, sc->runs, sc->runs == 1 ? "" : "s",
+	       c->first_seed, c->first_seed + (sc->runs - 1), sc->jobs,
+	       sc->jobs == 1 ? "" : "s", seconds);
+	for (unsigned k = 0; k < CLI_NCLASS; k++)
+		printf("  %-10s %10" PRIu64 "\n", cli_class_name((cli_class)k),
+		       sc->count[k]);
+	if (c->o.check) {
+		printf("  check: %" PRIu64 " hazard%s in %" PRIu64 " run%s\n",
+		       sc->warnings, sc->warnings == 1 ? "" : "s",
+		       sc->warned_runs, sc->warned_runs == 1 ? "" : "s");
+		if (sc->warned_runs)
+			printf("    first (seed %" PRIu64 "): %s\n",
+			       sc->warned_seed, sc->warning);
+	}
+	if (failing == 0)
+		return;
+	printf("failing runs:\n");
+	for (size_t i = 0; i < shown; i++) {
+		const stress_fail *f = &sc->fails[i];
+		char *cmd = replay_command(c, f->seed);
+
+		printf("  seed %" PRIu64 ": %s: %s\n", f->seed,
+		       cli_class_name(f->cls), f->reason);
+		printf("    replay: %s\n", cmd ? cmd : "(out of memory)");
+		free(cmd);
+	}
+	if (failing > shown)
+		printf("  and %" PRIu64 " more\n", failing - shown);
+}
+
+static void print_stress_json(const stress_ctx *sc, double seconds)
+{
+	const run_ctx *c = sc->c;
+
+	fputs("{\"kernel\":", stdout);
+	json_string(c->k->name);
+	printf(",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
+	       c->grid.x, c->grid.y, c->grid.z);
+	printf(",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
+	       c->block.x, c->block.y, c->block.z);
+	printf(",\"runs\":%" PRIu64 ",\"first_seed\":%" PRIu64
+	       ",\"jobs\":%u", sc->runs, c->first_seed, sc->jobs);
+	json_number("seconds", seconds, true);
+	for (unsigned k = 0; k < CLI_NCLASS; k++)
+		printf(",\"%s\":%" PRIu64, cli_class_name((cli_class)k),
+		       sc->count[k]);
+	printf(",\"warnings\":%" PRIu64, sc->warnings);
+	if (sc->ref)
+		printf(",\"reference_seed\":%" PRIu64, sc->ref_seed);
+	else
+		fputs(",\"reference_seed\":null", stdout);
+	fputs(",\"failures\":[", stdout);
+	for (size_t i = 0; i < sc->nfails; i++) {
+		const stress_fail *f = &sc->fails[i];
+		char *cmd = replay_command(c, f->seed);
+
+		printf("%s{\"seed\":%" PRIu64 ",\"class\":\"%s\",\"reason\":",
+		       i ? "," : "", f->seed, cli_class_name(f->cls));
+		json_string(f->reason);
+		fputs(",\"replay\":", stdout);
+		if (cmd)
+			json_string(cmd);
+		else
+			fputs("null", stdout);
+		putchar('}');
+		free(cmd);
+	}
+	printf("],\"failures_not_listed\":%" PRIu64 "}\n",
+	       sc->runs - sc->count[CLI_CLASS_OK] - sc->nfails);
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > (long)CLI_JOBS_MAX ? CLI_JOBS_MAX : (unsigned)n;
+}
+
+static int stress_alloc(stress_ctx *sc, const run_ctx *c)
+{
+	uint64_t kept = c->runs < STRESS_FAILS_KEPT ? c->runs
+						    : STRESS_FAILS_KEPT;
+
+	memset(sc, 0, sizeof *sc);
+	sc->c = c;
+	sc->runs = c->runs;
+	sc->jobs = c->jobs ? c->jobs : online_cpus();
+	if (sc->jobs > sc->runs)
+		sc->jobs = (unsigned)sc->runs;
+	sc->nwin = (size_t)sc->jobs * STRESS_WINDOW_PER_JOB;
+	sc->progress = !c->o.quiet && isatty(STDERR_FILENO);
+	sc->win = calloc(sc->nwin, sizeof *sc->win);
+	sc->fails = calloc((size_t)kept, sizeof *sc->fails);
+	if (sc->win && sc->fails)
+		return CLI_EXIT_OK;
+	free(sc->win);
+	free(sc->fails);
+	return nomem("stress");
+}
+
+/* Start the jobs and wait for them; 0 or the exit status of an error
+ * that stopped them (message printed). */
+static int stress_jobs(stress_ctx *sc)
+{
+	pthread_t *tids = calloc(sc->jobs, sizeof *tids);
+	unsigned started = 0;
+	int e;
+
+	if (!tids)
+		return nomem("stress jobs");
+	for (; started < sc->jobs; started++) {
+		e = pthread_create(&tids[started], NULL, stress_job, sc);
+		if (e == 0)
+			continue;
+		stress_lock(sc);
+		if (!sc->fatal) {
+			sc->fatal = CLI_EXIT_INTERNAL;
+			snprintf(sc->fatal_msg, sizeof sc->fatal_msg, "cannot "
+				 "start stress job %u: %s", started, strerror(e));
+		}
+		sc->stop = true;
+		stress_wake(sc);
+		stress_unlock(sc);
+		break;
+	}
+	for (unsigned i = 0; i < started; i++)
+		if ((e = pthread_join(tids[i], NULL)) != 0)
+			pthread_die("pthread_join", e);
+	free(tids);
+	if (sc->progress_shown)
+		stress_progress(sc, true);
+	if (sc->fatal)
+		return errorf(sc->fatal, "stress: %s", sc->fatal_msg);
+	return CLI_EXIT_OK;
+}
+
+static int stress_main(const run_ctx *c)
+{
+	stress_ctx sc;
+	double t0, seconds;
+	int rc = stress_alloc(&sc, c), e;
+
+	if (rc)
+		return rc;
+	if ((e = pthread_mutex_init(&sc.lock, NULL)) != 0) {
+		rc = errorf(CLI_EXIT_INTERNAL, "pthread_mutex_init: %s",
+			    strerror(e));
+	} else if ((e = pthread_cond_init(&sc.cv, NULL)) != 0) {
+		rc = errorf(CLI_EXIT_INTERNAL, "pthread_cond_init: %s",
+			    strerror(e));
+		if ((e = pthread_mutex_destroy(&sc.lock)) != 0)
+			errorf(CLI_EXIT_INTERNAL, "pthread_mutex_destroy: %s",
+			       strerror(e));
+	} else {
+		t0 = now_s();
+		rc = stress_jobs(&sc);
+		seconds = now_s() - t0;
+		if (rc == CLI_EXIT_OK) {
+			if (!c->o.quiet)
+				print_stress_table(&sc, seconds);
+			if (c->json)
+				print_stress_json(&sc, seconds);
+			rc = cli_stress_exit(sc.count);
+		}
+		if ((e = pthread_cond_destroy(&sc.cv)) != 0)
+			rc = worse(rc, errorf(CLI_EXIT_INTERNAL,
+					      "pthread_cond_destroy: %s",
+					      strerror(e)));
+		if ((e = pthread_mutex_destroy(&sc.lock)) != 0)
+			rc = worse(rc, errorf(CLI_EXIT_INTERNAL,
+					      "pthread_mutex_destroy: %s",
+					      strerror(e)));
+	}
+	for (size_t i = 0; i < sc.nwin; i++)
+		free_bufs(sc.win[i].bufs, c->k->nparams);
+	free_bufs(sc.ref, c->k->nparams);
+	free(sc.win);
+	free(sc.fails);
+	return rc;
+}
+
+static int cmd_stress(int argc, char **argv)
+{
+	run_ctx c;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	c.cmd = "stress";
+	c.stress = true;
+	rc = run_options(&c, argc, argv);
+	if (rc == CLI_EXIT_OK && c.o.help)
+		fputs(help_stress, stdout);
+	else if (rc == CLI_EXIT_OK && (rc = run_setup(&c)) == CLI_EXIT_OK)
+		rc = stress_main(&c);
 	return run_free(&c, rc);
 }
 
@@ -2111,6 +2847,7 @@ typedef struct command {
 
 static const command commands[] = {
 	{ "run", cmd_run, help_run },
+	{ "stress", cmd_stress, help_stress },
 	{ "asm", cmd_asm, help_asm },
 	{ "disasm", cmd_disasm, help_disasm },
 	{ "info", cmd_info, help_info },
