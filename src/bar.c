@@ -58,7 +58,7 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		snprintf(msg, msglen, "barrier %u: count %u is not a multiple of 32", a->id, a->cnt);
 		return BAR_FAULT;
 	}
-	if (!a->wait && a->kind == BAR_KIND_SYNC && a->cnt == 0) {
+	if (!a->wait && !a->scan && a->kind == BAR_KIND_SYNC && a->cnt == 0) {
 		snprintf(msg, msglen, "barrier %u: BAR.ARV needs a count > 0", a->id);
 		return BAR_FAULT;
 	}
@@ -181,6 +181,9 @@ void bar_set_state_word(bar_state *b, uint32_t w)
 	b->red_or = (w >> 18) & 1u;
 	b->red_popc = (w >> 19) & 0x7ffu;
 	b->phase = (b->phase & ~1u) | (w >> 31);
+	/* the word does not say which warps arrived: keep only the warps that
+	 * are certainly among them, the ones blocked on the barrier */
+	b->arrived = b->waiters;
 }
 
 /* decision 7: after .POPC Rd = popcount, pu = popcount != 0; after

@@ -30,7 +30,8 @@ typedef enum we_fault_kind {
 	WE_FAULT_SYSCALL,         /* SYSCALL (no host services)               */
 	WE_FAULT_RTT,             /* RTT outside a trap handler               */
 	WE_FAULT_DEADLOCK,        /* every live warp blocked                  */
-	WE_FAULT_WATCHDOG         /* instruction budget exhausted             */
+	WE_FAULT_WATCHDOG,        /* instruction budget or wall clock         */
+	WE_FAULT_INTERRUPTED      /* we_device_interrupt()                    */
 } we_fault_kind;
 
 const char *we_fault_name(we_fault_kind k);

@@ -22,6 +22,7 @@ const char *we_status_name(we_status s)
 	case WE_ERR_LIMIT: return "limit exceeded";
 	case WE_ERR_TIMEOUT: return "watchdog timeout";
 	case WE_ERR_INTERNAL: return "internal error";
+	case WE_ERR_INTERRUPTED: return "interrupted";
 	}
 	return "unknown status";
 }
@@ -62,6 +63,12 @@ const char *we_last_warnings(const we_device *dev)
 	return dev && dev->warnings ? dev->warnings : "";
 }
 
+void we_device_interrupt(we_device *dev)
+{
+	if (dev)
+		atomic_store_explicit(&dev->interrupted, true, memory_order_relaxed);
+}
+
 const char *we_device_notice(const we_device *dev)
 {
 	return dev && dev->notice ? dev->notice : "";
@@ -94,7 +101,15 @@ we_status we_device_create(const we_device_config *cfg, we_device **out)
 	we_device *d = calloc(1, sizeof *d);
 	if (!d)
 		return WE_ERR_NOMEM;
-	d->max_memory = cfg && cfg->max_memory ? cfg->max_memory : WE_DEFAULT_MAX_MEMORY;
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	d->phys_memory = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	/* default limit: 3/4 of the RAM (never more), so that the OOM killer
+	 * is not what ends a run */
+	uint64_t cap = d->phys_memory ? d->phys_memory / 4 * 3 : WE_DEFAULT_MAX_MEMORY;
+	d->max_memory = cfg && cfg->max_memory ? cfg->max_memory : cap;
+	if (d->max_memory > cap)
+		d->max_memory = cap;
+	atomic_init(&d->interrupted, false);
 	d->next_base = WE_GMEM_BASE;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	d->threads = cfg && cfg->threads ? cfg->threads : (n > 0 ? (unsigned)n : 1u);

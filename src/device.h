@@ -9,6 +9,7 @@
 #ifndef WE_DEVICE_H
 #define WE_DEVICE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,6 +39,8 @@ struct we_device {
 	char *warnings;         /* last launch's --check hazards        */
 	we_topo *topo;          /* discovered on first use            */
 	bool topo_tried;
+	_Atomic bool interrupted; /* we_device_interrupt()            */
+	uint64_t phys_memory;     /* bytes of RAM, for up-front refusals */
 	char topo_err[256];     /* why topo is NULL                   */
 };
 

@@ -241,10 +241,14 @@ void eng_nbar_signal(xctx *x, uint32_t id, uint32_t type, uint32_t nprod, uint32
 	uint32_t wake;
 	char msg[300];
 	cta_lock(c);
+	uint32_t phase = c->nbars.b[id & 31u].phase;
 	nbar_result r = nbar_signal(&c->nbars, x->w->id, id, type, nprod, ncons, x->pc, &wake, msg,
 				    sizeof msg);
-	if (r == NBAR_OK)
+	if (r == NBAR_OK) {
+		if (c->nbars.b[id & 31u].phase != phase)
+			c->barriers_completed++;
 		nbar_wake(c, id, wake);
+	}
 	cta_unlock(c);
 	if (r == NBAR_FAULT)
 		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
@@ -659,6 +663,10 @@ bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
 		if (c->L->max_instructions - w->insns < *budget)
 			*budget = c->L->max_instructions - w->insns;
 	}
+	if (atomic_load_explicit(&c->L->dev->interrupted, memory_order_relaxed)) {
+		set_fault(c, w, WE_FAULT_INTERRUPTED, w->active, "the launch was interrupted");
+		return false;
+	}
 	if (lc->deadline > 0 && now_s() > lc->deadline) {
 		snprintf(m, sizeof m, "the launch ran past its wall-clock limit (--timeout): "
 			 "a livelock, an infinite loop, or too much work");
@@ -826,6 +834,7 @@ static we_status cta_status(const we_cta *c)
 	switch (c->fault.kind) {
 	case WE_FAULT_DEADLOCK: return WE_ERR_DEADLOCK;
 	case WE_FAULT_WATCHDOG: return WE_ERR_TIMEOUT;
+	case WE_FAULT_INTERRUPTED: return WE_ERR_INTERRUPTED;
 	default: return WE_ERR_EXCEPTION;
 	}
 }
@@ -1023,6 +1032,22 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		lc->nthreads = 1; /* a trace is written one CTA at a time; a seeded
 				     schedule replays exactly only when CTAs do not
 				     race each other through global memory */
+	/* refuse up front what would not fit (never leave it to the OOM
+	 * killer): the buffers of the CTAs in flight, one per host thread (a
+	 * CTA slot) */
+	uint64_t slots = lc->nthreads < lc->nctas ? lc->nthreads : lc->nctas;
+	uint64_t per_slot = (uint64_t)L->nrows * WE_WARP_SIZE * 4u * L->warps_per_cta +
+			    L->shared_bytes + (uint64_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
+	uint64_t need = slots * per_slot;
+	if (need > dev->max_memory - (dev->used < dev->max_memory ? dev->used : dev->max_memory)) {
+		dev_error(dev, "the launch needs %llu bytes for the registers, shared and local memory of "
+			  "its %llu CTAs in flight; with %llu bytes of device memory in use the limit of %llu "
+			  "bytes (--max-memory) leaves too little", (unsigned long long)need,
+			  (unsigned long long)slots, (unsigned long long)dev->used,
+			  (unsigned long long)dev->max_memory);
+		free(lc);
+		return WE_ERR_NOMEM;
+	}
 	int e = pthread_mutex_init(&lc->lock, NULL);
 	if (e) {
 		free(lc);

@@ -39,6 +39,7 @@ const char *we_fault_name(we_fault_kind k)
 	case WE_FAULT_RTT: return "RTT outside a trap handler";
 	case WE_FAULT_DEADLOCK: return "deadlock";
 	case WE_FAULT_WATCHDOG: return "watchdog";
+	case WE_FAULT_INTERRUPTED: return "interrupted";
 	}
 	return "unknown fault";
 }

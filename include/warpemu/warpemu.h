@@ -30,8 +30,9 @@ typedef enum we_status {
 	WE_ERR_DEADLOCK = 6,    /* a CTA deadlocked                           */
 	WE_ERR_IO = 7,          /* host file I/O                              */
 	WE_ERR_LIMIT = 8,       /* launch exceeds an ISA or configured limit  */
-	WE_ERR_TIMEOUT = 9,     /* watchdog: instruction budget exhausted     */
-	WE_ERR_INTERNAL = 10
+	WE_ERR_TIMEOUT = 9,     /* watchdog: instruction budget or wall clock */
+	WE_ERR_INTERNAL = 10,
+	WE_ERR_INTERRUPTED = 11 /* we_device_interrupt() stopped the launch   */
 } we_status;
 
 const char *we_status_name(we_status s);
@@ -53,6 +54,10 @@ const char *we_last_error(const we_device *dev);
 /* A one-line notice of the last launch that is not an error, e.g. that
  * threads could not be pinned (never NULL, "" when none). */
 const char *we_device_notice(const we_device *dev);
+/* Stop the running launch of dev (and any later one) cleanly: every host
+ * thread finishes its current turn and is joined, and we_launch returns
+ * WE_ERR_INTERRUPTED.  Async-signal-safe: it only stores an atomic flag. */
+void we_device_interrupt(we_device *dev);
 
 /* ---- global memory ---------------------------------------------------- */
 we_status we_malloc(we_device *dev, size_t bytes, we_devptr *out);

@@ -62,6 +62,7 @@ cli_exit cli_exit_for_status(we_status s)
 	case WE_ERR_LIMIT:     return CLI_EXIT_LIMIT;
 	case WE_ERR_TIMEOUT:   return CLI_EXIT_LIMIT;
 	case WE_ERR_INTERNAL:  return CLI_EXIT_INTERNAL;
+	case WE_ERR_INTERRUPTED: return CLI_EXIT_INTERRUPTED;
 	}
 	return CLI_EXIT_INTERNAL;
 }

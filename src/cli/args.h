@@ -26,7 +26,8 @@ typedef enum cli_exit {
 	CLI_EXIT_DEADLOCK = 5,   /* a CTA deadlocked                        */
 	CLI_EXIT_IO = 6,         /* host file I/O                           */
 	CLI_EXIT_LIMIT = 7,      /* watchdog, launch limit, out of memory   */
-	CLI_EXIT_INTERNAL = 70   /* bug in warpemu                          */
+	CLI_EXIT_INTERNAL = 70,  /* bug in warpemu                          */
+	CLI_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM (128 + SIGINT)         */
 } cli_exit;
 
 cli_exit cli_exit_for_status(we_status s);

@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700   /* POSIX.1-2008 with realpath() */
 
 #include "cli/args.h"
+#include "cli/intr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -901,6 +902,7 @@ typedef struct run_ctx {
 	param_slot *slots;
 	uint8_t *params;
 	we_launch_stats stats;
+	cli_intr *intr;      /* SIGINT/SIGTERM: interrupts the launches */
 } run_ctx;
 
 static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
@@ -1588,8 +1590,10 @@ static int run_launch(run_ctx *c)
 		cfg.trace_ctx = &trace;
 	}
 	memset(&c->stats, 0, sizeof c->stats);
+	cli_intr_watch(c->intr, c->dev);
 	st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params,
 		       c->k->param_bytes, &c->stats);
+	cli_intr_unwatch(c->intr, c->dev);
 	print_notice(c);
 	if (c->o.check)
 		print_warnings(c);
@@ -1834,12 +1838,13 @@ static int run_setup(run_ctx *c)
 	return run_prepare_checks(c);
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(cli_intr *intr, int argc, char **argv)
 {
 	run_ctx c;
 	int rc;
 
 	memset(&c, 0, sizeof c);
+	c.intr = intr;
 	c.cmd = "run";
 	rc = run_options(&c, argc, argv);
 	if (rc == CLI_EXIT_OK && c.o.help)
@@ -2064,8 +2069,10 @@ static int stress_one(const run_ctx *c, stress_run *r, char *msg,
 		cfg.schedule_seeded = true;
 		cfg.schedule_seed = r->seed;
 		memset(&stats, 0, sizeof stats);
+		cli_intr_watch(c->intr, dev);
 		st = we_launch(dev, mod, c->k->name, &cfg, params,
 			       c->k->param_bytes, &stats);
+		cli_intr_unwatch(c->intr, dev);
 		r->warnings = stats.warnings;
 		copy_line(r->warning, sizeof r->warning, we_last_warnings(dev));
 		if (is_verdict(st)) {
@@ -2530,12 +2537,13 @@ static int stress_main(const run_ctx *c)
 	return rc;
 }
 
-static int cmd_stress(int argc, char **argv)
+static int cmd_stress(cli_intr *intr, int argc, char **argv)
 {
 	run_ctx c;
 	int rc;
 
 	memset(&c, 0, sizeof c);
+	c.intr = intr;
 	c.cmd = "stress";
 	c.stress = true;
 	rc = run_options(&c, argc, argv);
@@ -2619,7 +2627,7 @@ static int assemble(const char *file, const char *output)
 	return rc;
 }
 
-static int cmd_asm(int argc, char **argv)
+static int cmd_asm(cli_intr *intr, int argc, char **argv)
 {
 	file_opts fo;
 	int rc = scan_file_opts("asm", argc, argv, asm_table,
@@ -2637,7 +2645,7 @@ static int cmd_asm(int argc, char **argv)
 	return assemble(fo.file, fo.output);
 }
 
-static int cmd_disasm(int argc, char **argv)
+static int cmd_disasm(cli_intr *intr, int argc, char **argv)
 {
 	we_device *dev = NULL;
 	we_module *mod = NULL;
@@ -2819,7 +2827,7 @@ static int print_placement(const info_opts *io)
 	return rc;
 }
 
-static int cmd_info(int argc, char **argv)
+static int cmd_info(cli_intr *intr, int argc, char **argv)
 {
 	info_opts io;
 	int rc = info_options(&io, argc, argv);
@@ -2841,7 +2849,7 @@ static int cmd_info(int argc, char **argv)
 
 typedef struct command {
 	const char *name;
-	int (*fn)(int argc, char **argv);
+	int (*fn)(cli_intr *intr, int argc, char **argv);
 	const char *help;
 } command;
 
@@ -2868,7 +2876,7 @@ static int unknown_command(const char *name)
 	return CLI_EXIT_USAGE;
 }
 
-static int cmd_help(int argc, char **argv)
+static int cmd_help(cli_intr *intr, int argc, char **argv)
 {
 	const command *c;
 
@@ -2885,7 +2893,7 @@ static int cmd_help(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static int dispatch(int argc, char **argv)
+static int dispatch(cli_intr *intr, int argc, char **argv)
 {
 	const char *name;
 	const command *c;
@@ -2895,18 +2903,24 @@ static int dispatch(int argc, char **argv)
 	name = argv[1];
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
 	    strcmp(name, "help") == 0)
-		return cmd_help(argc - 2, argv + 2);
+		return cmd_help(intr, argc - 2, argv + 2);
 	if (strcmp(name, "--version") == 0) {
 		printf(PROG " %s\n", WE_VERSION_STRING);
 		return CLI_EXIT_OK;
 	}
 	c = find_command(name);
-	return c ? c->fn(argc - 2, argv + 2) : unknown_command(name);
+	return c ? c->fn(intr, argc - 2, argv + 2) : unknown_command(name);
 }
 
 int main(int argc, char **argv)
 {
-	int rc = dispatch(argc, argv);
+	cli_intr *intr = cli_intr_start();
+	int rc = dispatch(intr, argc, argv);
+	if (cli_intr_fired(intr)) {
+		errorf(CLI_EXIT_INTERRUPTED, "interrupted");
+		rc = CLI_EXIT_INTERRUPTED;
+	}
+	cli_intr_stop(intr);
 
 	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
