@@ -10,6 +10,15 @@ void bar_init(bar_unit *u, uint32_t nwarps)
 	u->nwarps = nwarps;
 }
 
+void bar_reset(bar_unit *u, uint32_t nwarps)
+{
+	for (uint32_t m = u->dirty; m; m &= m - 1)
+		memset(&u->b[__builtin_ctz(m)], 0, sizeof u->b[0]);
+	u->dirty = 0;
+	u->exited = 0;
+	u->nwarps = nwarps;
+}
+
 static const char *kind_name(unsigned k)
 {
 	return k == BAR_KIND_RED ? "BAR.RED" : k == BAR_KIND_SYNC ? "BAR.SYNC/ARV" : "none";
@@ -50,7 +59,8 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		      uint32_t *wake, uint32_t *red_done, uint32_t *red_word,
 		      bool *completed, char *msg, size_t msglen)
 {
-	bar_state *b = &u->b[a->id & 15u];
+	bar_state *b = &u->b[a->id < WE_BAR_SLOTS ? a->id : a->id & 15u];
+	u->dirty |= 1u << (a->id < WE_BAR_SLOTS ? a->id : a->id & 15u);
 	*wake = 0;
 	*red_done = 0;
 	*completed = false;

@@ -38,6 +38,7 @@ typedef struct bar_unit {
 	bar_state b[WE_BAR_SLOTS];
 	uint32_t nwarps;     /* warps of the CTA (threads rounded up / 32)     */
 	uint32_t exited;     /* warps that exited completely                   */
+	uint32_t dirty;      /* barriers touched since bar_init                */
 } bar_unit;
 
 typedef struct bar_arrival {
@@ -56,6 +57,10 @@ typedef struct bar_arrival {
 typedef enum bar_result { BAR_PASSED = 0, BAR_BLOCKED, BAR_FAULT } bar_result;
 
 void bar_init(bar_unit *u, uint32_t nwarps);
+/* Reset a unit that was initialised before, for a new CTA: only the
+ * barriers used since are cleared (CTAs are started by the million).
+ * Whoever changes a barrier outside bar_arrive marks it in `dirty`. */
+void bar_reset(bar_unit *u, uint32_t nwarps);
 
 /* Warp `warp` arrives.  On completion, *wake gets the warps to release
  * and *red_done the warps whose WarpBARState must be set to *red_word.

@@ -149,7 +149,8 @@ static int find_alloc(const struct we_device *d, uint64_t addr)
 	return -1;
 }
 
-uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
+uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,
+			     const galloc **alloc)
 {
 	int i = find_alloc(d, addr);
 	if (i < 0)
@@ -157,7 +158,14 @@ uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
 	const galloc *a = &d->allocs[i];
 	if (size > a->size - (addr - a->base))
 		return NULL;
+	*alloc = a;
 	return a->host + (addr - a->base);
+}
+
+uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
+{
+	const galloc *a;
+	return dev_translate_alloc(d, addr, size, &a);
 }
 
 we_status we_malloc(we_device *d, size_t bytes, we_devptr *out)

@@ -52,6 +52,9 @@ void dev_notice(struct we_device *d, const char *msg);
 
 /* Host pointer for [addr, addr+size) inside one allocation, or NULL. */
 uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size);
+/* The same, also giving the allocation. */
+uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,
+			     const galloc **alloc);
 
 /* Set the device's last error (printf-style; replaces the previous). */
 void dev_error(struct we_device *d, const char *fmt, ...)

@@ -299,6 +299,7 @@ uint32_t eng_bar_get(xctx *x, unsigned id)
 void eng_bar_set(xctx *x, unsigned id, uint32_t word)
 {
 	cta_lock(x->cta);
+	x->cta->bars.dirty |= 1u << (id & 15u);
 	bar_set_state_word(&x->cta->bars.b[id & 15u], word);
 	cta_unlock(x->cta);
 }
@@ -734,6 +735,8 @@ bool slot_alloc(cta_slot *s, const launch *lc)
 {
 	const we_launch_ctx *L = &lc->L;
 	memset(s, 0, sizeof *s);
+	bar_init(&s->cta.bars, L->warps_per_cta);
+	nbar_init(&s->cta.nbars, L->warps_per_cta);
 	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * L->warps_per_cta;
 	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
 	s->regs = malloc(regbytes);
@@ -755,7 +758,12 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 {
 	const we_launch_ctx *L = &lc->L;
 	we_cta *c = &s->cta;
-	memset(c, 0, sizeof *c);
+	/* not a memset of the whole CTA: the barrier units reset only what the
+	 * previous CTA used (slots start zeroed) */
+	c->faulted = false;
+	c->fault.kind = WE_FAULT_NONE;
+	c->barriers_completed = 0;
+	c->rr_next = 0;
 	c->L = L;
 	c->sync = sync;
 	c->linear_id = id;
@@ -765,8 +773,8 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 	c->nwarps = L->warps_per_cta;
 	c->warps = s->warps;
 	c->shared = s->shared;
-	bar_init(&c->bars, c->nwarps);
-	nbar_init(&c->nbars, c->nwarps);
+	bar_reset(&c->bars, c->nwarps);
+	nbar_reset(&c->nbars, c->nwarps);
 	c->rng = L->seed ^ (id * UINT64_C(0xd1b54a32d192ed03));
 	if (sync) {
 		sync->live = c->nwarps;

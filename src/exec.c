@@ -322,8 +322,15 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 		       (unsigned long long)addr, size, lane);
 		return NULL;
 	}
-	uint8_t *h = dev_translate(x->L->dev, addr, size);
-	if (!h)
+	/* the allocation table does not change during a launch: remember the
+	 * warp's last allocation (lanes of a warp mostly hit the same one) */
+	const galloc *a = x->w->gcache;
+	if (a && addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
+		return a->host + (addr - a->base);
+	uint8_t *h = dev_translate_alloc(x->L->dev, addr, size, &a);
+	if (h)
+		x->w->gcache = a;
+	else
 		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
 		       "global access of %u bytes at 0x%llx is outside every allocation (first at lane %u)", size,
 		       (unsigned long long)addr, lane);

@@ -124,6 +124,22 @@ static inline const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t 
 	return xsrc_slow(x, o, k, tmp, int_mods);
 }
 
+/* true when operand o is the same in every lane (an immediate, a uniform
+ * register or a constant), with that value (integer modifiers applied)
+ * in *v, so that a handler can use a scalar in its lane loop. */
+static inline bool xuniform(xctx *x, const xopd *o, unsigned k, uint32_t *v)
+{
+	if (o->kind == XO_REG)
+		return false;
+	uint32_t tmp[XLANES];
+	if (o->kind == XO_IMM && !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT))) {
+		*v = k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
+		return true;
+	}
+	*v = xsrc_slow(x, o, k, tmp, true)[0];
+	return true;
+}
+
 /* Write res to the lanes of mask in destination operand o, register k. */
 static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
 			  uint32_t mask)

@@ -80,8 +80,16 @@ void nbar_init(nbar_unit *u, uint32_t nwarps)
 	u->nwarps = nwarps;
 }
 
+void nbar_reset(nbar_unit *u, uint32_t nwarps)
+{
+	for (uint32_t m = u->dirty; m; m &= m - 1)
+		memset(&u->b[__builtin_ctz(m)], 0, sizeof u->b[0]);
+	u->dirty = 0;
+	u->nwarps = nwarps;
+}
+
 /* the last consumer finished its wait: free the id, keep the phase count */
-static void nbar_reset(nbar_state *b)
+static void nbar_free(nbar_state *b)
 {
 	uint32_t phase = b->phase;
 	memset(b, 0, sizeof *b);
@@ -93,9 +101,9 @@ static bool warp_ok(const nbar_unit *u, uint32_t warp)
 	return warp < 32u && warp < u->nwarps;
 }
 
-nbar_result nbar_signal(nbar_unit *u, uint32_t warp, uint32_t id, uint32_t type,
-			uint32_t nprod, uint32_t ncons, uint64_t pc, uint32_t *wake,
-			char *msg, size_t msglen)
+static nbar_result signal_(nbar_unit *u, uint32_t warp, uint32_t id, uint32_t type,
+			   uint32_t nprod, uint32_t ncons, uint64_t pc, uint32_t *wake,
+			   char *msg, size_t msglen)
 {
 	unsigned long long upc = (unsigned long long)pc;
 	*wake = 0;
@@ -177,8 +185,8 @@ nbar_result nbar_signal(nbar_unit *u, uint32_t warp, uint32_t id, uint32_t type,
 	return NBAR_OK;
 }
 
-nbar_result nbar_wait(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
-		      char *msg, size_t msglen)
+static nbar_result wait_(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
+			 char *msg, size_t msglen)
 {
 	unsigned long long upc = (unsigned long long)pc;
 	if (!warp_ok(u, warp))
@@ -217,7 +225,7 @@ nbar_result nbar_wait(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
 	/* draining: the phase has completed, the wait finishes at once */
 	b->waited |= bit;
 	if (b->waited == b->consumers)
-		nbar_reset(b);
+		nbar_free(b);
 	return NBAR_OK;
 }
 
@@ -232,5 +240,26 @@ void nbar_wait_done(nbar_unit *u, uint32_t warp, uint32_t id)
 	b->waiters &= ~bit;
 	b->waited |= bit;
 	if (b->waited == b->consumers)
-		nbar_reset(b);
+		nbar_free(b);
+}
+
+/* A fault leaves the unit untouched; anything else marks the id for
+ * nbar_reset. */
+nbar_result nbar_signal(nbar_unit *u, uint32_t warp, uint32_t id, uint32_t type,
+			uint32_t nprod, uint32_t ncons, uint64_t pc, uint32_t *wake,
+			char *msg, size_t msglen)
+{
+	nbar_result r = signal_(u, warp, id, type, nprod, ncons, pc, wake, msg, msglen);
+	if (r != NBAR_FAULT)
+		u->dirty |= 1u << (id & 31u);
+	return r;
+}
+
+nbar_result nbar_wait(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
+		      char *msg, size_t msglen)
+{
+	nbar_result r = wait_(u, warp, id, pc, msg, msglen);
+	if (r != NBAR_FAULT)
+		u->dirty |= 1u << (id & 31u);
+	return r;
 }

@@ -53,11 +53,15 @@ typedef struct nbar_state {
 typedef struct nbar_unit {
 	nbar_state b[WE_NUM_NBARRIERS];
 	uint32_t nwarps;
+	uint32_t dirty;          /* ids touched since nbar_init              */
 } nbar_unit;
 
 typedef enum nbar_result { NBAR_OK = 0, NBAR_BLOCKED, NBAR_FAULT } nbar_result;
 
 void nbar_init(nbar_unit *u, uint32_t nwarps);
+/* Reset a unit initialised before, for a new CTA: only the ids used since
+ * are cleared (CTAs are started by the million). */
+void nbar_reset(nbar_unit *u, uint32_t nwarps);
 
 /* A signal by `warp`.  On completion of the phase *wake gets the waiting
  * consumers to release.  NBAR_FAULT with a message in msg. */

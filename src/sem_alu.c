@@ -64,18 +64,23 @@ XSEM(IADD3)
 	const xopd *oa = &i->o[3], *ob = &i->o[4], *oc = &i->o[5];
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES];
 	const uint32_t *a = xsrc(x, oa, 0, ta, false);
-	const uint32_t *b = xsrc(x, ob, 0, tb, false);
 	const uint32_t *c = xsrc(x, oc, 0, tc, false);
 	const unsigned inv = XF_NEG | XF_BITNOT;
 	const xopd *pu = &i->o[1], *pv = &i->o[2];
 	if (i->in->x != ISA_AddX_X && !((oa->flags | ob->flags | oc->flags) & inv) && pu->row == 7 &&
 	    pv->row == 7) {
 		/* the common case: a plain 32-bit three-way add, no carries */
-		uint32_t res[XLANES];
-		for_lanes(l) res[l] = a[l] + b[l] + c[l];
+		uint32_t res[XLANES], bu;
+		if (xuniform(x, ob, 0, &bu)) {
+			for_lanes(l) res[l] = a[l] + bu + c[l];
+		} else {
+			const uint32_t *b = xrow(x, ob, 0);
+			for_lanes(l) res[l] = a[l] + b[l] + c[l];
+		}
 		xwrite(x, &i->o[0], 0, res, x->pmask);
 		return;
 	}
+	const uint32_t *b = xsrc(x, ob, 0, tb, false);
 	const uint32_t ma = (oa->flags & inv) ? ~0u : 0u;
 	const uint32_t mb = (ob->flags & inv) ? ~0u : 0u;
 	const uint32_t mc = (oc->flags & inv) ? ~0u : 0u;

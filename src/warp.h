@@ -88,6 +88,8 @@ typedef struct we_warp {
 	/* ---- named barriers (dialect visa) ----------------------------- */
 	int8_t nbar_id;               /* named barrier waited on, -1 if none */
 
+	const struct galloc *gcache;  /* last global allocation hit (exec.c) */
+
 	/* per-thread local memory: local_size bytes per lane */
 	uint8_t *local;
 	uint32_t local_size;

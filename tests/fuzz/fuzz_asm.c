@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(text != NULL, "dis_module failed");
 	struct we_module *m2 = NULL;
 	diag = NULL;
-	st = asm_assemble(text, strlen(text), "dis.s", &m2, &diag);
+	st = asm_assemble(text, strlen(text), "fuzz.s", &m2, &diag);
 	FZ_CHECK(st == WE_OK, "the disassembly does not re-assemble:\n%s\n--- disassembly ---\n%s",
 		 diag ? diag : "(no diagnostics)", text);
 	free(diag);
