@@ -19,7 +19,8 @@ set output dir."/scaling.png"
 cores = system("sed -n '1s/.*all \\([0-9]*\\) cores.*/\\1/p' '".dir."/scaling.dat'")
 set title "warpemu: speedup of ".cores." cores over 1 core (target 1.8 for alu and reduce)"
 set ylabel "time on 1 core / time on ".cores." cores"
-set yrange [0:cores+0.3]
+set yrange [0:*]
+set offsets 0, 0, 0.3, 0
 plot dir."/scaling.dat" using 2:xtic(1) title "scheduler engine" linecolor rgb "#3465a4", \
      ''                  using 3 title "warp-threads engine" linecolor rgb "#cc0000", \
      1.8 with lines dashtype 2 linecolor rgb "#555555" title "target 1.8", \
@@ -31,6 +32,7 @@ set title "warpemu (scheduler engine) time per unit of work over each baseline's
 set ylabel "ratio (log scale)"
 set logscale y
 set yrange [*:*]
+set offsets 0, 0, 0, 0
 set format y "%g"
 plot dir."/ratios.dat" using 2:xtic(1) title "1 core / C serial" linecolor rgb "#73d216", \
      ''                using 3 title "all cores / C pthreads" linecolor rgb "#4e9a06", \

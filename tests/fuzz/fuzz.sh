@@ -114,8 +114,10 @@ for f in $lib_srcs src/isa_gen.c; do
 	fi
 done
 for p in $pids; do wait "$p" || fail=1; done
-# isagen is a program: its main() becomes isagen_main()
-compile "$src/src/isagen/isagen.c" "$obj/isagen.o" -Dmain=isagen_main || fail=1
+# isagen is a program: its main() becomes isagen_main(), and its heap is
+# tracked by the harness (see fuzz_isagen.c)
+compile "$src/src/isagen/isagen.c" "$obj/isagen.o" -Dmain=isagen_main \
+	-Drealloc=isagen_fz_realloc -Dfree=isagen_fz_free || fail=1
 [ $fail -eq 0 ] || { echo "fuzz.sh: compiling the library failed" >&2; exit 1; }
 for h in $harnesses; do
 	compile "$here/fuzz_$h.c" "$obj/fuzz_$h.o" || exit 1

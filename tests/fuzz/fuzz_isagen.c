@@ -6,9 +6,12 @@
  * "--check", path}) parses and validates it.  isagen keeps no state
  * between calls (everything hangs off a local `gen`) and exits only on
  * out-of-memory and output errors (not in --check mode), so in-process
- * calls are sound.  It frees nothing before returning, which is harmless
- * for a program but makes every call leak: leak detection is off for this
- * harness (see __asan_default_options below).
+ * calls are sound, except that it frees nothing before returning: harmless
+ * for a program, but each call would leak its whole description.  So
+ * fuzz.sh also compiles it with -Drealloc=isagen_fz_realloc
+ * -Dfree=isagen_fz_free (isagen allocates with nothing else): this file
+ * keeps every live block of isagen on a list and frees what is left after
+ * each call, and leak detection stays on for the rest.
  *
  * Properties: the status is 0 (valid) or 1 (errors reported); crashes,
  * hangs and sanitizer reports are bugs.  Its error messages go to stderr,
@@ -24,14 +27,75 @@
 #include "fuzz_util.h"
 
 int isagen_main(int argc, char **argv);
+void *isagen_fz_realloc(void *p, size_t n);
+void isagen_fz_free(void *p);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-const char *__asan_default_options(void);
 
-const char *__asan_default_options(void)
+/* ---- isagen's heap: a list of live blocks -------------------------------- */
+
+typedef struct blk {
+	struct blk *prev, *next;
+	size_t size;
+	size_t pad; /* keeps the payload 16-byte aligned */
+} blk;
+
+static blk live = { &live, &live, 0, 0 };
+
+static void link_blk(blk *b)
 {
-	return "detect_leaks=0";
+	b->next = live.next;
+	b->prev = &live;
+	live.next->prev = b;
+	live.next = b;
 }
+
+static void unlink_blk(blk *b)
+{
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+}
+
+void *isagen_fz_realloc(void *p, size_t n)
+{
+	blk *b = p ? (blk *)p - 1 : NULL;
+	if (b)
+		unlink_blk(b);
+	if (n > SIZE_MAX - sizeof(blk))
+		return NULL;
+	blk *nb = realloc(b, sizeof(blk) + n);
+	if (!nb) {
+		if (b)
+			link_blk(b);
+		return NULL;
+	}
+	nb->size = n;
+	link_blk(nb);
+	return nb + 1;
+}
+
+void isagen_fz_free(void *p)
+{
+	if (!p)
+		return;
+	blk *b = (blk *)p - 1;
+	unlink_blk(b);
+	free(b);
+}
+
+static size_t free_all(void)
+{
+	size_t n = 0;
+	while (live.next != &live) {
+		blk *b = live.next;
+		unlink_blk(b);
+		free(b);
+		n++;
+	}
+	return n;
+}
+
+/* ---- the harness ------------------------------------------------------------- */
 
 static char path[64];
 
@@ -65,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char a0[] = "isagen", a1[] = "--check";
 	char *argv[] = { a0, a1, path, NULL };
 	int st = isagen_main(3, argv);
+	free_all();
 	FZ_CHECK(st == 0 || st == 1, "isagen --check exited with %d", st);
 	return 0;
 }

@@ -13,7 +13,9 @@
  *  - on success, dis_module() text re-assembles to the same module when the
  *    module is one the assembler could have written (kernel and parameter
  *    names are identifiers, kernel code ranges are consecutive and cover
- *    the code) — dis_module's promise in asm.h.
+ *     the code, parameters in declaration order, naturally aligned, and
+ *    nothing after the last, no opcode of another dialect) — dis_module's promise in asm.h.  The loader
+ *    accepts other layouts, which dis_module cannot express.
  * Crashes, leaks and sanitizer reports are bugs.
  */
 #include <ctype.h>
@@ -42,15 +44,33 @@ static bool ident(const char *s)
 /* could the assembler have produced m?  (what dis_module can express) */
 static bool expressible(const struct we_module *m)
 {
+	/* dis_module prints the source name in a // comment as it is: a line
+	 * break in it ends the comment (reported; not checked here) */
+	for (const char *s = m->source; s && *s; s++)
+		if (*s == '\n' || *s == '\r')
+			return false;
 	uint32_t pc = 0;
 	for (uint32_t k = 0; k < m->nkernels; k++) {
 		const we_kernel *x = &m->kernels[k];
 		if (!ident(x->name) || x->code_start != pc)
 			return false;
 		pc = x->code_end;
-		for (unsigned p = 0; p < x->info.nparams; p++)
-			if (!ident(x->param_names[p]))
+		/* the assembler's layout: declaration order, natural alignment */
+		uint32_t end = 0;
+		for (unsigned p = 0; p < x->info.nparams; p++) {
+			uint32_t size = x->params[p].size;
+			if (!ident(x->param_names[p]) || x->params[p].offset != (end + size - 1) / size * size)
 				return false;
+			end = x->params[p].offset + size;
+		}
+		if (x->info.param_bytes != end)
+			return false;
+		/* the assembler refuses an opcode of another dialect */
+		for (uint32_t i = x->code_start / WE_INST_SIZE; i < x->code_end / WE_INST_SIZE; i++) {
+			const char *dl = isa_opcodes[m->insn[i].opcode].dialect;
+			if (dl && strcmp(dl, asm_dialect_name(x->dialect)))
+				return false;
+		}
 	}
 	return pc == m->ninsns * WE_INST_SIZE;
 }
