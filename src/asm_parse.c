@@ -3,6 +3,7 @@
  * instructions; asm_match.c maps operands onto the ISA tables.
  */
 #include "asm_int.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -130,59 +131,10 @@ static int diag_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-typedef struct sbuf {
-	char *s;
-	size_t n, cap;
-	bool oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap : 256;
-		while (nc < b->n + n + 1) {
-			if (nc > SIZE_MAX / 2) {
-				b->oom = true;
-				return;
-			}
-			nc *= 2;
-		}
-		char *q = realloc(b->s, nc);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->s = q;
-		b->cap = nc;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = 0;
-}
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	char tmp[ASM_MSG + 512];
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (k < 0)
-		return;
-	sb_add(b, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
-}
-
 #define SHOW_WIDTH 160
 
 /* The source line (original text) and a caret under column col. */
-static void show_line(sbuf *b, const char *ls, size_t ln, uint32_t col)
+static void show_line(strbuf *b, const char *ls, size_t ln, uint32_t col)
 {
 	while (ln && (ls[ln - 1] == '\r'))
 		ln--;
@@ -200,7 +152,7 @@ static void show_line(sbuf *b, const char *ls, size_t ln, uint32_t col)
 			post = true;
 	}
 	size_t end = post ? start + SHOW_WIDTH : ln;
-	sbuf line = { 0 }, caret = { 0 };
+	strbuf line = { 0 }, caret = { 0 };
 	if (pre) {
 		sb_add(&line, "...", 3);
 		sb_add(&caret, "   ", 3);
@@ -234,7 +186,7 @@ char *asm_format_diags(asm_ctx *c)
 	if (!c->ndiags && !c->ndropped_err && !c->ndropped_warn)
 		return NULL;
 	qsort(c->diags, c->ndiags, sizeof *c->diags, diag_cmp);
-	sbuf b = { 0 };
+	strbuf b = { 0 };
 	const char *fn = c->fname ? c->fname : "<input>";
 	size_t shown_err = 0, shown_warn = 0;
 	/* walk the source once, in line order */
@@ -277,12 +229,10 @@ char *asm_format_diags(asm_ctx *c)
 	if (c->nwarnings > shown_warn)
 		sb_printf(&b, "%zu more warning%s\n", c->nwarnings - shown_warn,
 			  c->nwarnings - shown_warn == 1 ? "" : "s");
-	if (b.oom) {
-		free(b.s);
+	char *text = sb_take(&b);
+	if (!text)
 		c->oom = true;
-		return NULL;
-	}
-	return b.s;
+	return text;
 }
 
 /* ======================================================================

@@ -10,76 +10,13 @@
  * operand is printed.
  */
 #include "asm.h"
+#include "strbuf.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct obuf {
-	char *s;
-	size_t n, cap;
-	bool oom;
-	bool fixed;            /* s is a caller's buffer of cap bytes      */
-} obuf;
-
-static void ob_add(obuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		if (b->fixed) {
-			size_t room = b->cap > b->n + 1 ? b->cap - b->n - 1 : 0;
-			if (room)
-				memcpy(b->s + b->n, s, room);
-			b->n += room;
-			if (b->cap)
-				b->s[b->n] = 0;
-			b->oom = true;
-			return;
-		}
-		size_t nc = b->cap ? b->cap : 1024;
-		while (nc < b->n + n + 1) {
-			if (nc > SIZE_MAX / 2) {
-				b->oom = true;
-				return;
-			}
-			nc *= 2;
-		}
-		char *q = realloc(b->s, nc);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->s = q;
-		b->cap = nc;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = 0;
-}
-
-static void ob_str(obuf *b, const char *s)
-{
-	ob_add(b, s, strlen(s));
-}
-
-static void ob_printf(obuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-static void ob_printf(obuf *b, const char *fmt, ...)
-{
-	char tmp[1200];
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		ob_add(b, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
-}
 
 static void hexv(char *buf, size_t n, int64_t v)
 {
@@ -134,19 +71,19 @@ static bool omittable(const isa_opcode *o, const we_insn *in, int fi)
 	return true;
 }
 
-static void reg_text(obuf *b, unsigned kind, int64_t v, unsigned bitwidth, bool dot64)
+static void reg_text(strbuf *b, unsigned kind, int64_t v, unsigned bitwidth, bool dot64)
 {
 	unsigned cnt = bitwidth > 32 ? bitwidth / 32 : 1;
 	const char *p = kind == ISA_K_UREG ? "UR" : "R";
 	int64_t z = kind == ISA_K_UREG ? ISA_UREG_URZ : ISA_REG_RZ;
 	if (v == z) {
-		ob_printf(b, "%sZ", p);
+		sb_printf(b, "%sZ", p);
 	} else if (dot64) {
-		ob_printf(b, "%s%" PRId64 ".64", p, v);
+		sb_printf(b, "%s%" PRId64 ".64", p, v);
 	} else if (cnt > 1 && v + cnt - 1 < z) {
-		ob_printf(b, "%s[%" PRId64 ":%" PRId64 "]", p, v, v + cnt - 1);
+		sb_printf(b, "%s[%" PRId64 ":%" PRId64 "]", p, v, v + cnt - 1);
 	} else {
-		ob_printf(b, "%s%" PRId64, p, v);
+		sb_printf(b, "%s%" PRId64, p, v);
 	}
 }
 
@@ -166,7 +103,7 @@ static int64_t imm_written(const isa_opcode *o, const we_insn *in, int fi, uint6
 	return v;
 }
 
-static void float_text(obuf *b, uint32_t bits)
+static void float_text(strbuf *b, uint32_t bits)
 {
 	float f;
 	memcpy(&f, &bits, sizeof f);
@@ -174,12 +111,12 @@ static void float_text(obuf *b, uint32_t bits)
 	snprintf(t, sizeof t, "%.9g", (double)f);
 	uint32_t back;
 	if (asm_parse_float(t, strlen(t), &back) && back == bits)
-		ob_str(b, t);
+		sb_str(b, t);
 	else
-		ob_printf(b, "0x%08" PRIx32, bits);
+		sb_printf(b, "0x%08" PRIx32, bits);
 }
 
-static void addr_text(obuf *b, const isa_opcode *o, const we_insn *in, int fi, uint64_t pc)
+static void addr_text(strbuf *b, const isa_opcode *o, const we_insn *in, int fi, uint64_t pc)
 {
 	const isa_field *f = &o->fields[fi];
 	const isa_asmfmt *a = &o->asmfmt[fi];
@@ -188,19 +125,19 @@ static void addr_text(obuf *b, const isa_opcode *o, const we_insn *in, int fi, u
 	bool zero = base == (ureg ? ISA_UREG_URZ : ISA_REG_RZ);
 	int64_t off = a->mem_off >= 0 ? imm_written(o, in, a->mem_off, pc) : 0;
 	char h[40];
-	ob_str(b, "[");
+	sb_str(b, "[");
 	if (!zero || !off)
 		reg_text(b, f->kind, base, 32, f->bitwidth == 64 && !zero);
 	if (off) {
 		if (!zero)
-			ob_str(b, off < 0 ? "-" : "+");
+			sb_str(b, off < 0 ? "-" : "+");
 		hexv(h, sizeof h, zero ? off : off < 0 ? (int64_t)(0 - (uint64_t)off) : off);
-		ob_str(b, h);
+		sb_str(b, h);
 	}
-	ob_str(b, "]");
+	sb_str(b, "]");
 }
 
-static void operand_text(obuf *b, const isa_opcode *o, const we_insn *in, int fi, uint64_t pc)
+static void operand_text(strbuf *b, const isa_opcode *o, const we_insn *in, int fi, uint64_t pc)
 {
 	const isa_field *f = &o->fields[fi];
 	const isa_asmfmt *a = &o->asmfmt[fi];
@@ -208,18 +145,18 @@ static void operand_text(obuf *b, const isa_opcode *o, const we_insn *in, int fi
 	int ng = mod_field(o, fi, ISA_K_NEG), ab = mod_field(o, fi, ISA_K_ABS);
 	bool abs = ab >= 0 && fget(in, &o->fields[ab]);
 	if (nt >= 0 && fget(in, &o->fields[nt]))
-		ob_str(b, "!");
+		sb_str(b, "!");
 	if (bn >= 0 && fget(in, &o->fields[bn]))
-		ob_str(b, "~");
+		sb_str(b, "~");
 	if (ng >= 0 && fget(in, &o->fields[ng]))
-		ob_str(b, "-");
+		sb_str(b, "-");
 	if (abs)
-		ob_str(b, "|");
+		sb_str(b, "|");
 	int64_t v = fget(in, f);
 	char h[48];
 	if (a->cmem_bank >= 0) {
 		hexv(h, sizeof h, fget(in, &o->fields[a->cmem_bank]));
-		ob_printf(b, "c[%s]", h);
+		sb_printf(b, "c[%s]", h);
 		addr_text(b, o, in, fi, pc);
 	} else if (a->mem_off >= 0) {
 		addr_text(b, o, in, fi, pc);
@@ -231,18 +168,18 @@ static void operand_text(obuf *b, const isa_opcode *o, const we_insn *in, int fi
 			break;
 		case ISA_K_PRED:
 		case ISA_K_UPRED:
-			ob_printf(b, "%s", f->kind == ISA_K_UPRED ? "UP" : "P");
+			sb_printf(b, "%s", f->kind == ISA_K_UPRED ? "UP" : "P");
 			if (v == ISA_PRED_PT)
-				ob_str(b, "T");
+				sb_str(b, "T");
 			else
-				ob_printf(b, "%" PRId64, v);
+				sb_printf(b, "%" PRId64, v);
 			break;
 		case ISA_K_ENUM: {
 			const isa_enum *e = &isa_enums[f->enum_id];
 			if (v >= 0 && (uint64_t)v < e->nvalues && e->values[v])
-				ob_str(b, e->values[v]);
+				sb_str(b, e->values[v]);
 			else
-				ob_printf(b, "?%" PRId64, v);
+				sb_printf(b, "?%" PRId64, v);
 			break;
 		}
 		case ISA_K_FIMM:
@@ -251,20 +188,20 @@ static void operand_text(obuf *b, const isa_opcode *o, const we_insn *in, int fi
 		case ISA_K_CMEM: {
 			unsigned bank = f->width > 16 ? (unsigned)((uint64_t)v >> 16) &
 				((1u << (f->width - 16)) - 1) : 0;
-			ob_printf(b, "c[0x%x][0x%x]", bank, ISA_CMEM_OFF(v));
+			sb_printf(b, "c[0x%x][0x%x]", bank, ISA_CMEM_OFF(v));
 			break;
 		}
 		default:
 			hexv(h, sizeof h, imm_written(o, in, fi, pc));
-			ob_str(b, h);
+			sb_str(b, h);
 			break;
 		}
 	}
 	if (abs)
-		ob_str(b, "|");
+		sb_str(b, "|");
 }
 
-static void format_insn(obuf *b, const we_insn *in, uint64_t pc, bool omit)
+static void format_insn(strbuf *b, const we_insn *in, uint64_t pc, bool omit)
 {
 	const isa_opcode *o = &isa_opcodes[in->opcode];
 	int first = 0;
@@ -275,14 +212,14 @@ static void format_insn(obuf *b, const we_insn *in, uint64_t pc, bool omit)
 		int64_t pg = fget(in, g);
 		bool neg = nf >= 0 && fget(in, &o->fields[nf]);
 		if (pg != ISA_PRED_PT || neg) {
-			ob_printf(b, "@%sP", neg ? "!" : "");
+			sb_printf(b, "@%sP", neg ? "!" : "");
 			if (pg == ISA_PRED_PT)
-				ob_str(b, "T ");
+				sb_str(b, "T ");
 			else
-				ob_printf(b, "%" PRId64 " ", pg);
+				sb_printf(b, "%" PRId64 " ", pg);
 		}
 	}
-	ob_str(b, asm_mnemonic(o));
+	sb_str(b, asm_mnemonic(o));
 	for (int m = 0; m < o->nmods; m++) {
 		int fi = o->mods[m];
 		if (fi < 0 || fi >= o->nfields)
@@ -293,9 +230,9 @@ static void format_insn(obuf *b, const we_insn *in, uint64_t pc, bool omit)
 		int64_t v = fget(in, f);
 		const isa_enum *e = &isa_enums[f->enum_id];
 		if (v >= 0 && (uint64_t)v < e->nvalues && e->values[v])
-			ob_printf(b, ".%s", e->values[v]);
+			sb_printf(b, ".%s", e->values[v]);
 		else
-			ob_printf(b, ".?%" PRId64, v);
+			sb_printf(b, ".?%" PRId64, v);
 	}
 	bool any = false;
 	for (int k = first; k < o->norder; k++) {
@@ -304,7 +241,7 @@ static void format_insn(obuf *b, const we_insn *in, uint64_t pc, bool omit)
 			continue;
 		if (omit && omittable(o, in, fi))
 			continue;
-		ob_str(b, any ? ", " : " ");
+		sb_str(b, any ? ", " : " ");
 		any = true;
 		operand_text(b, o, in, fi, pc);
 	}
@@ -318,17 +255,15 @@ static bool same_word(const we_word *a, const we_word *b)
 int dis_insn(const we_insn *in, uint64_t pc, char *buf, size_t n)
 {
 	char text[1024];
-	obuf b = { text, 0, sizeof text, false, true };
-	text[0] = 0;
+	strbuf b = sb_fixed(text, sizeof text);
 	if (!in || in->opcode < 0 || in->opcode >= ISA_NUM_OPCODES) {
-		ob_str(&b, "<invalid instruction>");
+		sb_str(&b, "<invalid instruction>");
 	} else {
 		we_word want, got;
 		isa_encode(in, &want);
 		format_insn(&b, in, pc, true);
 		if (b.oom || !asm_one(text, b.n, pc, &got, NULL, 0) || !same_word(&got, &want)) {
-			b = (obuf){ text, 0, sizeof text, false, true };
-			text[0] = 0;
+			b = sb_fixed(text, sizeof text);
 			format_insn(&b, in, pc, false);
 		}
 	}
@@ -344,45 +279,45 @@ int dis_insn(const we_insn *in, uint64_t pc, char *buf, size_t n)
 
 static const char *const ptype_names[] = { "u32", "s32", "f32", "u64", "ptr" };
 
-static void dis_range(obuf *b, const struct we_module *m, uint32_t start, uint32_t end)
+static void dis_range(strbuf *b, const struct we_module *m, uint32_t start, uint32_t end)
 {
 	char line[1024];
 	for (uint32_t a = start; a < end && a / WE_INST_SIZE < m->ninsns; a += WE_INST_SIZE) {
 		dis_insn(&m->insn[a / WE_INST_SIZE], a, line, sizeof line);
-		ob_printf(b, "        /*%04" PRIx32 "*/ %s ;\n", a, line);
+		sb_printf(b, "        /*%04" PRIx32 "*/ %s ;\n", a, line);
 	}
 }
 
 char *dis_module(const struct we_module *m)
 {
-	obuf b = { 0 };
+	strbuf b = { 0 };
 	if (!m)
 		return NULL;
-	ob_printf(&b, "// warpemu disassembly of %s\n", m->source ? m->source : "a module");
+	sb_printf(&b, "// warpemu disassembly of %s\n", m->source ? m->source : "a module");
 	for (unsigned bk = 1; bk < WE_NUM_CBANKS; bk++) {
 		const we_cbank *cb = &m->cbank[bk];
 		if (!cb->size || !cb->data)
 			continue;
-		ob_printf(&b, "\n.const %u\n", bk);
+		sb_printf(&b, "\n.const %u\n", bk);
 		uint32_t i = 0;
 		while (i + 4 <= cb->size) {
-			ob_printf(&b, "        /*%04" PRIx32 "*/ .word ", i);
+			sb_printf(&b, "        /*%04" PRIx32 "*/ .word ", i);
 			for (unsigned k = 0; k < 4 && i + 4 <= cb->size; k++, i += 4) {
 				uint32_t w = (uint32_t)cb->data[i] | (uint32_t)cb->data[i + 1] << 8 |
 					     (uint32_t)cb->data[i + 2] << 16 | (uint32_t)cb->data[i + 3] << 24;
-				ob_printf(&b, "%s0x%08" PRIx32, k ? ", " : "", w);
+				sb_printf(&b, "%s0x%08" PRIx32, k ? ", " : "", w);
 			}
-			ob_str(&b, "\n");
+			sb_str(&b, "\n");
 		}
 		if (i < cb->size) {
-			ob_printf(&b, "        /*%04" PRIx32 "*/ .byte ", i);
+			sb_printf(&b, "        /*%04" PRIx32 "*/ .byte ", i);
 			for (unsigned k = 0; i < cb->size; k++, i++)
-				ob_printf(&b, "%s0x%02x", k ? ", " : "", cb->data[i]);
-			ob_str(&b, "\n");
+				sb_printf(&b, "%s0x%02x", k ? ", " : "", cb->data[i]);
+			sb_str(&b, "\n");
 		}
 	}
 	if (b.n)
-		ob_str(&b, "\n.text\n");
+		sb_str(&b, "\n.text\n");
 	/* do the kernels tile the code in order? */
 	uint32_t at = 0;
 	bool tiled = true;
@@ -394,33 +329,29 @@ char *dis_module(const struct we_module *m)
 	if (at != m->ninsns * WE_INST_SIZE)
 		tiled = false;
 	if (!tiled)
-		ob_str(&b, "// note: the kernels' code ranges do not cover the code in order;\n"
+		sb_str(&b, "// note: the kernels' code ranges do not cover the code in order;\n"
 			   "// this text does not re-assemble to the same layout\n");
 	if (!m->nkernels)
 		dis_range(&b, m, 0, m->ninsns * WE_INST_SIZE);
 	for (uint32_t i = 0; i < m->nkernels; i++) {
 		const we_kernel *k = &m->kernels[i];
-		ob_printf(&b, "\n.kernel %s\n", k->name ? k->name : "?");
+		sb_printf(&b, "\n.kernel %s\n", k->name ? k->name : "?");
 		if (k->dialect != WE_DIALECT_TARGET)
-			ob_printf(&b, "        .dialect %s\n", asm_dialect_name(k->dialect));
+			sb_printf(&b, "        .dialect %s\n", asm_dialect_name(k->dialect));
 		for (unsigned p = 0; p < k->info.nparams && p < WE_MAX_PARAMS; p++) {
 			unsigned t = (unsigned)k->params[p].type;
-			ob_printf(&b, "        .param %s %s    // c[0x0][0x%" PRIx32 "]\n",
+			sb_printf(&b, "        .param %s %s    // c[0x0][0x%" PRIx32 "]\n",
 				  t < 5 ? ptype_names[t] : "u32",
 				  k->param_names[p] ? k->param_names[p] : "?", k->params[p].offset);
 		}
 		if (k->shared_bytes)
-			ob_printf(&b, "        .shared 0x%" PRIx32 "\n", k->shared_bytes);
+			sb_printf(&b, "        .shared 0x%" PRIx32 "\n", k->shared_bytes);
 		if (k->local_bytes)
-			ob_printf(&b, "        .local 0x%" PRIx32 "\n", k->local_bytes);
+			sb_printf(&b, "        .local 0x%" PRIx32 "\n", k->local_bytes);
 		if (k->trap_handler >= 0)
-			ob_printf(&b, "        .trap_handler 0x%x\n", (unsigned)k->trap_handler);
+			sb_printf(&b, "        .trap_handler 0x%x\n", (unsigned)k->trap_handler);
 		dis_range(&b, m, k->code_start, k->code_end);
-		ob_str(&b, ".end\n");
+		sb_str(&b, ".end\n");
 	}
-	if (b.oom) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return sb_take(&b);
 }

@@ -18,6 +18,7 @@
 #include "device.h"
 #include "engine_int.h"
 #include "module.h"
+#include "strbuf.h"
 
 #define WE_MAX_SHARED (227u * 1024u)
 #define WE_MAX_LOCAL (512u * 1024u)
@@ -107,6 +108,22 @@ static void complete(we_cta *c, unsigned id, uint32_t wake, uint32_t red_done, u
 
 #define SPIN_LIMIT 200
 
+/* Under the CTA lock (released on return): sleep on cv until the warp is
+ * released or the CTA aborts; an abort stops the warp. */
+static void sleep_blocked(xctx *x, pthread_cond_t *cv)
+{
+	cta_sync *s = x->cta->sync;
+	while (x->w->state == WE_WS_BLOCKED && !atomic_load_explicit(&s->abort, memory_order_relaxed))
+		if (pthread_cond_wait(cv, &s->lock))
+			abort();
+	bool aborted = x->w->state == WE_WS_BLOCKED;
+	cta_unlock(x->cta);
+	if (aborted) {
+		x->stop = true;
+		x->why = WE_STOP_FAULT;
+	}
+}
+
 /* The warp-threads engine: wait on the barrier's condition variable
  * (after a short bounded spin) until released or the CTA aborts. */
 static void wait_released(xctx *x, unsigned id, uint32_t phase)
@@ -119,15 +136,7 @@ static void wait_released(xctx *x, unsigned id, uint32_t phase)
 			break;
 	}
 	cta_lock(c);
-	while (x->w->state == WE_WS_BLOCKED && !atomic_load_explicit(&s->abort, memory_order_relaxed))
-		if (pthread_cond_wait(&s->cv[id], &s->lock))
-			abort();
-	bool aborted = x->w->state == WE_WS_BLOCKED;
-	cta_unlock(c);
-	if (aborted) {
-		x->stop = true;
-		x->why = WE_STOP_FAULT;
-	}
+	sleep_blocked(x, &s->cv[id]);
 }
 
 void eng_barrier(xctx *x, const bar_arrival *a)
@@ -277,15 +286,7 @@ void eng_nbar_wait(xctx *x, uint32_t id)
 		x->why = WE_STOP_BLOCKED;
 		return;
 	}
-	while (x->w->state == WE_WS_BLOCKED && !atomic_load_explicit(&c->sync->abort, memory_order_relaxed))
-		if (pthread_cond_wait(&c->sync->nbar_cv, &c->sync->lock))
-			abort();
-	bool aborted = x->w->state == WE_WS_BLOCKED;
-	cta_unlock(c);
-	if (aborted) {
-		x->stop = true;
-		x->why = WE_STOP_FAULT;
-	}
+	sleep_blocked(x, &c->sync->nbar_cv);
 }
 
 uint32_t eng_bar_get(xctx *x, unsigned id)
@@ -346,67 +347,6 @@ static void src_text(const struct we_module *m, uint64_t pc, char *buf, size_t n
 	buf[0] = 0;
 	if (m->line && idx < m->ninsns && m->line[idx])
 		snprintf(buf, n, " (%s:%u)", m->source ? m->source : "<module>", m->line[idx]);
-}
-
-/* A growing string. */
-typedef struct sbuf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	if (b->oom)
-		return;
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = true;
-			return;
-		}
-		if (b->p && b->len + (size_t)n < b->cap) {
-			b->len += (size_t)n;
-			return;
-		}
-		size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)n;
-		char *q = realloc(b->p, cap);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
-	}
-}
-
-/* a JSON string literal */
-static void sb_json_str(sbuf *b, const char *s)
-{
-	sb_printf(b, "\"");
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			sb_printf(b, "\\%c", ch);
-		else if (ch < 0x20)
-			sb_printf(b, "\\u%04x", ch);
-		else
-			sb_printf(b, "%c", ch);
-	}
-	sb_printf(b, "\"");
-}
-
-static char *sb_take(sbuf *b)
-{
-	if (b->oom) {
-		free(b->p);
-		return NULL;
-	}
-	return b->p;
 }
 
 static const char *warp_state_name(const we_warp *w)
@@ -498,7 +438,7 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 	lanes_text(f->lanes, lanes, sizeof lanes);
 	insn_text(L->mod, f->pc, ins, sizeof ins);
 	src_text(L->mod, f->pc, src, sizeof src);
-	sbuf t = { 0 }, j = { 0 };
+	strbuf t = { 0 }, j = { 0 };
 	sb_printf(&t, "%s in kernel %s: %s: %s\n  CTA (%u,%u,%u) warp %u lanes %s PC 0x%04llx: %s%s\n",
 		  f->kind == WE_FAULT_DEADLOCK ? "deadlock" : f->kind == WE_FAULT_WATCHDOG
 		  ? "watchdog" : "runtime exception", L->k->name, we_fault_name(f->kind), f->msg,

@@ -314,14 +314,30 @@ static bool aligned(uint64_t addr, unsigned size)
 	return (addr & (uint64_t)(size - 1)) == 0;
 }
 
-uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+/* Alignment, then bounds of a window [0, limit) of a memory space; the
+ * fault names the space, the access, the limit and the first lane. */
+static bool in_window(xctx *x, const char *space, const char *whose, uint64_t limit,
+		      uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!aligned(addr, size)) {
 		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
-		       "global access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", size,
-		       (unsigned long long)addr, size, lane);
-		return NULL;
+		       "%s access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", space,
+		       size, (unsigned long long)addr, size, lane);
+		return false;
 	}
+	if (whose && (addr > limit || size > limit - addr)) {
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "%s access of %u bytes at 0x%llx is outside %s %llu bytes (first at lane %u)", space,
+		       size, (unsigned long long)addr, whose, (unsigned long long)limit, lane);
+		return false;
+	}
+	return true;
+}
+
+uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!in_window(x, "global", NULL, 0, addr, size, lane))
+		return NULL;
 	/* the allocation table does not change during a launch: remember the
 	 * warp's last allocation (lanes of a warp mostly hit the same one) */
 	const galloc *a = x->w->gcache;
@@ -339,35 +355,15 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 
 uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
-	if (!aligned(addr, size)) {
-		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
-		       "shared access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", size,
-		       (unsigned long long)addr, size, lane);
+	if (!in_window(x, "shared", "the CTA's", x->L->shared_bytes, addr, size, lane))
 		return NULL;
-	}
-	if (addr > x->L->shared_bytes || size > x->L->shared_bytes - addr) {
-		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
-		       "shared access of %u bytes at 0x%llx is outside the CTA's %u bytes (first at lane %u)",
-		       size, (unsigned long long)addr, x->L->shared_bytes, lane);
-		return NULL;
-	}
 	return x->cta->shared + addr;
 }
 
 uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
-	if (!aligned(addr, size)) {
-		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
-		       "local access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", size,
-		       (unsigned long long)addr, size, lane);
+	if (!in_window(x, "local", "the thread's", x->L->local_bytes, addr, size, lane))
 		return NULL;
-	}
-	if (addr > x->L->local_bytes || size > x->L->local_bytes - addr) {
-		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
-		       "local access of %u bytes at 0x%llx is outside the thread's %u bytes (first at lane %u)",
-		       size, (unsigned long long)addr, x->L->local_bytes, lane);
-		return NULL;
-	}
 	return x->w->local + (uint64_t)lane * x->L->local_bytes + addr;
 }
 

@@ -12,6 +12,29 @@
  * multiple of 32, SPEC-NOTES decision 3).  false with a message in err. */
 bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen);
 
+/* Lane mask from per-lane 0/1 values. */
+static inline uint32_t lanes_mask(const uint32_t v[XLANES])
+{
+	uint32_t m = 0;
+	for_lanes(l) m |= (v[l] & 1u) << l;
+	return m;
+}
+
+/* ISETP / FSETP: combine the comparison's lane mask t with {!}Pp (o[4])
+ * by the .bop and write Pu = t bop Pp, Pv = !t bop Pp (o[0], o[1]). */
+static inline void sem_setp(xctx *x, const xinsn *i, uint32_t t)
+{
+	uint32_t p = xpred(x, &i->o[4]);
+	uint32_t vu, vv;
+	switch (i->in->bop) {
+	case ISA_BoolOp_OR: vu = t | p; vv = ~t | p; break;
+	case ISA_BoolOp_XOR: vu = t ^ p; vv = ~t ^ p; break;
+	default: vu = t & p; vv = ~t & p; break;
+	}
+	xset_pred(x, &i->o[0], vu, x->pmask);
+	xset_pred(x, &i->o[1], vv, x->pmask);
+}
+
 /* LOP3.LUT / ULOP3.LUT: bit i of the result is bit (a_i*4 + b_i*2 + c_i)
  * of lut; m[k] is all ones when bit k of lut is set (branch-free, so the
  * lane loop vectorizes). */

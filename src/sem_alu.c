@@ -10,13 +10,6 @@
 #include "sem.h"
 
 
-/* Lane mask from per-lane 0/1 values. */
-static inline uint32_t lanes_mask(const uint32_t v[XLANES])
-{
-	uint32_t m = 0;
-	for_lanes(l) m |= (v[l] & 1u) << l;
-	return m;
-}
 
 /* A predicate source as per-lane 0/1 values. */
 static inline void pred_bits(uint32_t m, uint32_t out[XLANES])
@@ -175,16 +168,7 @@ XSEM(ISETP)
 	} else {
 		for_lanes(l) r[l] = icmp(a[l], b[l], cmp, false);
 	}
-	uint32_t t = lanes_mask(r);
-	uint32_t p = xpred(x, &i->o[4]);
-	uint32_t vu, vv;
-	switch (i->in->bop) {
-	case ISA_BoolOp_OR: vu = t | p; vv = ~t | p; break;
-	case ISA_BoolOp_XOR: vu = t ^ p; vv = ~t ^ p; break;
-	default: vu = t & p; vv = ~t & p; break;
-	}
-	xset_pred(x, &i->o[0], vu, x->pmask);
-	xset_pred(x, &i->o[1], vv, x->pmask);
+	sem_setp(x, i, lanes_mask(r));
 }
 
 /* ---------------------------------------------------------------- LOP3 */

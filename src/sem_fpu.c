@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "exec.h"
+#include "sem.h"
 
 #define CANON_NAN 0x7fffffffu
 
@@ -42,13 +43,6 @@ static const uint32_t *fsrc(xctx *x, const xopd *o, uint32_t tmp[XLANES])
 	const uint32_t xor_m = (o->flags & XF_NEG) ? 0x80000000u : 0u;
 	for_lanes(l) tmp[l] = (v[l] & and_m) ^ xor_m;
 	return tmp;
-}
-
-static inline uint32_t lanes_mask(const uint32_t v[XLANES])
-{
-	uint32_t m = 0;
-	for_lanes(l) m |= (v[l] & 1u) << l;
-	return m;
 }
 
 /* ---------------------------------------------------------------- FADD, FMUL, FFMA */
@@ -100,16 +94,7 @@ XSEM(FSETP)
 	const uint32_t *b = fsrc(x, &i->o[3], tb);
 	const unsigned cmp = (unsigned)i->in->cmp & 15u;
 	for_lanes(l) r[l] = fcmp(a[l], b[l], cmp);
-	uint32_t t = lanes_mask(r);
-	uint32_t p = xpred(x, &i->o[4]);
-	uint32_t vu, vv;
-	switch (i->in->bop) {
-	case ISA_BoolOp_OR: vu = t | p; vv = ~t | p; break;
-	case ISA_BoolOp_XOR: vu = t ^ p; vv = ~t ^ p; break;
-	default: vu = t & p; vv = ~t & p; break;
-	}
-	xset_pred(x, &i->o[0], vu, x->pmask);
-	xset_pred(x, &i->o[1], vv, x->pmask);
+	sem_setp(x, i, lanes_mask(r));
 }
 
 /* ---------------------------------------------------------------- FMNMX */
