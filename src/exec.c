@@ -425,7 +425,7 @@ static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t start, uin
 	x->pmask = g & w->active;
 	x->pc_set = false;
 	w->insns++;
-	w->thread_insns += popc32(x->pmask);
+	w->thread_insns += x->pmask == 0xffffffffu ? 32u : popc32(x->pmask);
 	w->clock++;
 	return i;
 }

@@ -146,7 +146,10 @@ static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *re
 {
 	uint32_t *d = xrow(x, o, k);
 	if (mask == 0xffffffffu) {
-		memcpy(d, res, sizeof(uint32_t) * XLANES);
+		/* a lane loop, not memcpy: stores as wide as the next handler's
+		 * loads (memcpy's 16-byte stores defeat store forwarding into
+		 * the AVX2 clones' 32-byte loads) */
+		for_lanes(l) d[l] = res[l];
 		return;
 	}
 	for_lanes(l) d[l] = LANE_ON(mask, l) ? res[l] : d[l];
