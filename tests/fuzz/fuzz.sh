@@ -2,7 +2,7 @@
 # fuzz.sh — build the libFuzzer harnesses of tests/fuzz with clang and run
 # them (`make fuzz`, `make fuzz-ci`).
 #
-#   fuzz.sh [--seconds N] [--build-only] [--coverage] [HARNESS...]
+#   fuzz.sh [--seconds N] [--build-only] [--coverage | --tsan] [HARNESS...]
 #
 # HARNESS is asm, module, isagen or exec (default: all four).  Each harness
 # is compiled with -fsanitize=fuzzer,address,undefined (UBSan fatal) against
@@ -15,6 +15,10 @@
 #
 # --coverage instead builds coverage-instrumented harnesses, replays every
 # corpus and prints llvm-cov's line and region coverage per harness.
+# --tsan builds the harnesses with ThreadSanitizer (and without libFuzzer's
+# coverage counters, which threads update without synchronisation) and
+# replays every corpus once: fuzz_exec's launches run both engines on
+# several host threads, so this looks for data races on odd paths.
 #
 # Without clang or libFuzzer the script prints a notice and exits 0.
 #
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--seconds=*) seconds=${1#--seconds=}; shift ;;
 	--build-only) build_only=1; shift ;;
 	--coverage) coverage=1; shift ;;
+	--tsan) coverage=2; shift ;;
 	asm|module|isagen|exec) harnesses="$harnesses $1"; shift ;;
 	*) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -47,7 +52,7 @@ case $seconds in ''|*[!0-9]*) echo "fuzz.sh: FUZZ_SECONDS must be a number of se
 notice() { echo "fuzz: notice: $*; fuzzing skipped" >&2; exit 0; }
 
 command -v "$cc" >/dev/null 2>&1 || notice "$cc not found (install the Debian package clang)"
-out=$bld/tests/fuzz
+out=$bld/tests/fuzz-out
 mkdir -p "$out" || exit 1
 probe=$out/probe.c
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n); int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { return d && n; }' > "$probe"
@@ -69,6 +74,10 @@ if [ $coverage -eq 1 ]; then
 	kind=cov
 	san="-fsanitize=fuzzer-no-link -fprofile-instr-generate -fcoverage-mapping"
 	link="-fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping"
+elif [ $coverage -eq 2 ]; then
+	kind=tsan
+	san="-fsanitize=thread"
+	link="-fsanitize=fuzzer,thread"
 else
 	kind=san
 	san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
@@ -128,7 +137,34 @@ done
 [ $build_only -eq 1 ] && { echo "fuzz: built$(for h in $harnesses; do printf ' %s' "$out/fuzz_$h-$kind"; done)"; exit 0; }
 
 # seed corpora, regenerated each time (cheap), and the persistent work corpora
-WARPEMU=$bld/src/warpemu FUZZ_EXEC=$out/fuzz_exec-$kind sh "$here/mkcorpus.sh" "$out/seeds" || exit 1
+WARPEMU=$bld/src/warpemu FUZZ_EXEC=$out/fuzz_exec-$kind ISA_GEN=$bld/src/isa_gen.c sh "$here/mkcorpus.sh" "$out/seeds" || exit 1
+
+if [ $coverage -eq 2 ]; then
+	status=0
+	for h in $harnesses; do
+		mkdir -p "$out/work/$h"
+		dirs="$out/work/$h $out/seeds/$h"
+		[ -d "$src/tests/fuzz/corpus/$h" ] && dirs="$dirs $src/tests/fuzz/corpus/$h"
+		log=$out/fuzz_$h-tsan.log
+		echo "fuzz: replaying the corpora of fuzz_$h under ThreadSanitizer (log: $log)"
+		close=
+		[ "$h" = isagen ] && close=-close_fd_mask=2
+		# shellcheck disable=SC2086
+		TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+			"$out/fuzz_$h-tsan" -runs=0 -timeout=120 $close -artifact_prefix="$out/artifacts/$h-tsan-" \
+			$dirs > "$log" 2>&1
+		st=$?
+		n=$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$log" | tail -n 1)
+		if [ $st -eq 0 ]; then
+			echo "fuzz_$h (tsan): ok, ${n:-?} inputs"
+		else
+			status=1
+			echo "fuzz_$h (tsan): FAILED (status $st); see $log"
+			grep -E '^(WARNING: ThreadSanitizer|SUMMARY)' "$log" | head -n 4 | sed 's/^/    /'
+		fi
+	done
+	exit $status
+fi
 
 if [ $coverage -eq 1 ]; then
 	for h in $harnesses; do
@@ -155,9 +191,15 @@ for h in $harnesses; do
 	mkdir -p "$work" "$art"
 	dirs="$work $out/seeds/$h"
 	[ -d "$src/tests/fuzz/corpus/$h" ] && dirs="$dirs $src/tests/fuzz/corpus/$h"
-	opts="-max_total_time=$seconds -timeout=30 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1"
-	# isagen prints every error of the description on stderr
-	[ "$h" = isagen ] && opts="$opts -close_fd_mask=2"
+	opts="-max_total_time=$seconds -timeout=30 -rss_limit_mb=2560 -print_final_stats=1"
+	case $h in
+	asm) opts="$opts -max_len=16384 -dict=$out/seeds/asm.dict" ;;
+	module) opts="$opts -max_len=65536" ;;
+	# isagen prints every error of the description on stderr; the whole
+	# ISA in one file is about 110 KiB
+	isagen) opts="$opts -max_len=131072 -close_fd_mask=2" ;;
+	exec) opts="$opts -max_len=8192" ;;
+	esac
 	log=$out/fuzz_$h.log
 	echo "fuzz: running fuzz_$h for ${seconds}s (log: $log)"
 	# shellcheck disable=SC2086

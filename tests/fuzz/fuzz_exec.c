@@ -35,7 +35,9 @@
  *
  * FUZZ_EXEC_CONVERT=IN:OUT (environment) turns a binary module IN (warpemu
  * asm output) into a seed OUT for this harness and exits: the raw words of
- * its first kernel (tests/fuzz/mkcorpus.sh uses it).
+ * its first kernel (tests/fuzz/mkcorpus.sh uses it).  FUZZ_EXEC_PRINT=1
+ * prints each input's kernel (disassembled) and launch on stderr, to
+ * triage a crash: FUZZ_EXEC_PRINT=1 fuzz_exec-san CRASH-FILE.
  */
 #include <ctype.h>
 #include <stddef.h>
@@ -59,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CBANK1_BYTES 256u
 
 static we_device *dev;
+static bool print_inputs;
 static we_devptr gbuf;
 static uint8_t *host_a, *host_b;
 
@@ -385,6 +388,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_exec: no NOP_X or EXIT_X opcode\n");
 		exit(1);
 	}
+	print_inputs = getenv("FUZZ_EXEC_PRINT") != NULL;
 	const char *conv = getenv("FUZZ_EXEC_CONVERT");
 	if (conv)
 		convert(conv);
@@ -469,6 +473,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (uint64_t)h[7] << 24;
 	if (h[2] & 0x20)
 		cfg.trace = trace_cb;
+	if (print_inputs) {
+		char *text = NULL;
+		if (we_module_disassemble(wm, &text) == WE_OK)
+			fprintf(stderr, "%s", text);
+		free(text);
+		fprintf(stderr, "launch: grid %u,%u block %u,%u threads %u%s%s%s seed %llu\n", cfg.grid.x,
+			cfg.grid.y, cfg.block.x, cfg.block.y, cfg.threads, cfg.check ? " check" : "",
+			cfg.schedule_seeded ? " seeded" : "", cfg.trace ? " trace" : "",
+			(unsigned long long)cfg.schedule_seed);
+	}
 	static const we_engine engines[] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
 	for (unsigned e = 0; e < 2; e++) {
 		cfg.engine = engines[e];

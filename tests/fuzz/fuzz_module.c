@@ -14,7 +14,8 @@
  *    module is one the assembler could have written (kernel and parameter
  *    names are identifiers, kernel code ranges are consecutive and cover
  *     the code, parameters in declaration order, naturally aligned, and
- *    nothing after the last, no opcode of another dialect) — dis_module's promise in asm.h.  The loader
+ *    nothing after the last, no opcode of another dialect, at least one
+ *    kernel) — dis_module's promise in asm.h.  The loader
  *    accepts other layouts, which dis_module cannot express.
  * Crashes, leaks and sanitizer reports are bugs.
  */
@@ -49,6 +50,9 @@ static bool expressible(const struct we_module *m)
 	for (const char *s = m->source; s && *s; s++)
 		if (*s == '\n' || *s == '\r')
 			return false;
+	/* the assembler makes a kernel "main" of a file without .kernel */
+	if (!m->nkernels)
+		return false;
 	uint32_t pc = 0;
 	for (uint32_t k = 0; k < m->nkernels; k++) {
 		const we_kernel *x = &m->kernels[k];

@@ -11,10 +11,13 @@
 #   OUTDIR/exec/    the first kernel of every module above as a fuzz_exec
 #                   input (raw words), when FUZZ_EXEC names a fuzz_exec
 #                   binary (its FUZZ_EXEC_CONVERT mode)
+#   OUTDIR/asm.dict a libFuzzer dictionary for fuzz_asm: directives and
+#                   syntax, and every mnemonic, modifier and register name
+#                   of the generated tables (ISA_GEN: src/isa_gen.c)
 #
 # Environment: top_srcdir (default: two levels up from this script),
 # WARPEMU (the warpemu command; without it there are no module or exec
-# seeds), FUZZ_EXEC.  The small text seeds committed in tests/fuzz/corpus/
+# seeds), FUZZ_EXEC, ISA_GEN.  The small text seeds committed in tests/fuzz/corpus/
 # are used by fuzz.sh beside these.
 set -u
 [ $# -eq 1 ] || { echo "usage: mkcorpus.sh OUTDIR" >&2; exit 2; }
@@ -57,4 +60,18 @@ isa_files=$(sed -n '/^ISA_FILES = /,/^[^	]/p' "$src/Makefile.am" | tr ' \\\t' '\
 if [ -n "$isa_files" ]; then
 	(cd "$src" && cat $isa_files) > "$out/isagen/all.isa" && n_isa=$((n_isa + 1))
 fi
+# the dictionary
+{
+	for t in .kernel .end .param .shared .local .dialect .trap_handler .const .text .byte \
+		.short .word .dword .quad .float .zero .align .section .nv.constant2 .sectionflags \
+		u32 s32 f32 u64 ptr target sass visa ptx RZ PT URZ UPT R0 R1 R2 R255 R254 UR62 P6 B15 \
+		'R[2:3]' 'c[0x0][0x0]' 'c[0x1][R1+0x4]' '[R2.64+0x10]' '[R2]' '`(' '@!P0' '@P1' '|R1|' \
+		-R2 '~R3' 0x 0xffffffff -0x80000000 0x7fffffffffffffff 1.5e38 inf nan '//' '/*' '*/' \
+		'$sched' '(*"BRANCH_TARGETS' '*)' ';' ',' ':' '.done:' '.'; do
+		printf '"%s"\n' "$t" | sed 's/\\/\\\\/g'
+	done
+	if [ -n "${ISA_GEN:-}" ] && [ -f "$ISA_GEN" ]; then
+		grep -o '"[A-Z][A-Za-z0-9_.]*"' "$ISA_GEN" | sort -u
+	fi
+} > "$out/asm.dict"
 echo "mkcorpus: $n_asm asm, $n_mod module, $n_isa isagen, $n_exec exec seeds in $out"
