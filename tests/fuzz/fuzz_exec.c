@@ -7,8 +7,9 @@
  *   byte 1   block x = 1 + b % 64
  *   byte 2   bit 0: block y = 2; bits 1-2: dialect (target, sass, visa,
  *            ptx); bit 3: check mode; bit 4: seeded schedule (and a replay
- *            that must give the same result); bit 5: trace; bit 6: two host
- *            threads
+ *            on the engine of byte 6 bit 0 that must give the same result);
+ *            bit 5: trace (with byte 6 bit 1, and a budget of 2000
+ *            instructions: tracing is slow); bit 6: two host threads
  *   byte 3   bits 0-1: static shared bytes (0, 64, 4 KiB, 64 KiB); bits 2-3:
  *            local bytes per thread (0, 16, 1 KiB, 64 KiB); bits 4-7: trap
  *            handler (0 = none, else at instruction (b >> 4) * 2 - 1 mod n)
@@ -471,8 +472,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.schedule_seeded = (h[2] & 0x10) != 0;
 	cfg.schedule_seed = (uint64_t)h[4] | (uint64_t)h[5] << 8 | (uint64_t)h[6] << 16 |
 			    (uint64_t)h[7] << 24;
-	if (h[2] & 0x20)
+	if ((h[2] & 0x20) && (h[6] & 2)) {
 		cfg.trace = trace_cb;
+		cfg.max_instructions = 2000; /* each traced instruction is disassembled */
+	}
 	if (print_inputs) {
 		char *text = NULL;
 		if (we_module_disassemble(wm, &text) == WE_OK)
@@ -488,7 +491,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg.engine = engines[e];
 		result a;
 		launch(wm, &cfg, params, h[5], host_a, &a);
-		if (cfg.schedule_seeded && a.st != WE_ERR_TIMEOUT) {
+		if (cfg.schedule_seeded && e == (h[6] & 1u) && a.st != WE_ERR_TIMEOUT) {
 			/* the same seed: the same verdict, report and memory */
 			result b;
 			launch(wm, &cfg, params, h[5], host_b, &b);
