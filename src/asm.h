@@ -60,6 +60,10 @@ bool asm_plain_word(const char *name);
  * fraction/exponent, or inf / nan.  Returns true and the binary32 bits. */
 bool asm_parse_float(const char *s, size_t n, uint32_t *bits);
 
+/* True when s is one identifier token of the assembler (kernel, parameter
+ * and label names): [A-Za-z_.][A-Za-z0-9_.$]*, not '.' and a digit. */
+bool asm_is_ident(const char *s);
+
 /* "target", "sass", "visa", "ptx" */
 const char *asm_dialect_name(we_dialect d);
 

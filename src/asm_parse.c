@@ -31,6 +31,17 @@ static int xval(int ch)
 static bool is_id_start(int ch) { return is_alpha(ch) || ch == '_' || ch == '.'; }
 static bool is_id_char(int ch) { return is_alpha(ch) || is_digit(ch) || ch == '_' || ch == '.' || ch == '$'; }
 
+bool asm_is_ident(const char *s)
+{
+	/* as the lexer reads it: '.' and a digit start a number */
+	if (!s || !is_id_start((unsigned char)s[0]) || (s[0] == '.' && is_digit((unsigned char)s[1])))
+		return false;
+	for (; *s; s++)
+		if (!is_id_char((unsigned char)*s))
+			return false;
+	return true;
+}
+
 void *asm_grow(asm_ctx *c, void *p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)

@@ -335,6 +335,13 @@ char *dis_module(const struct we_module *m)
 		dis_range(&b, m, 0, m->ninsns * WE_INST_SIZE);
 	for (uint32_t i = 0; i < m->nkernels; i++) {
 		const we_kernel *k = &m->kernels[i];
+		/* a binary image may name things the assembler cannot read */
+		bool names_ok = asm_is_ident(k->name);
+		for (unsigned p = 0; p < k->info.nparams && p < WE_MAX_PARAMS; p++)
+			names_ok = names_ok && asm_is_ident(k->param_names[p]);
+		if (!names_ok)
+			sb_str(&b, "\n// note: a name of this kernel is not an assembler identifier\n"
+				   "// ([A-Za-z_.][A-Za-z0-9_.$]*, not '.' and a digit); it does not re-assemble");
 		sb_printf(&b, "\n.kernel %s\n", k->name ? k->name : "?");
 		if (k->dialect != WE_DIALECT_TARGET)
 			sb_printf(&b, "        .dialect %s\n", asm_dialect_name(k->dialect));

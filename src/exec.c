@@ -53,7 +53,7 @@ const char *we_fault_name(we_fault_kind k)
 static unsigned reg_span(const isa_opcode *o, const isa_field *f, const we_insn *in)
 {
 	unsigned span = f->bitwidth > 32 ? f->bitwidth / 32u : 1u;
-	if (f->kind != ISA_K_REG || !strcmp(f->name, "ra"))
+	if ((f->kind != ISA_K_REG && f->kind != ISA_K_UREG) || !strcmp(f->name, "ra"))
 		return span;
 	for (unsigned j = 0; j < o->nfields; j++) {
 		const isa_field *g = &o->fields[j];
@@ -81,6 +81,13 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 {
 	const isa_opcode *o = &isa_opcodes[in->opcode];
 	memset(xi, 0, sizeof *xi);
+	/* __Dialect: the assembler refuses these outside their dialect; a
+	 * binary image is held to the same rule */
+	if (o->dialect && strcmp(o->dialect, asm_dialect_name(dialect))) {
+		snprintf(err, errlen, "%s belongs to the %s dialect, but the kernel's dialect is '%s'",
+			 o->name, o->dialect, asm_dialect_name(dialect));
+		return false;
+	}
 	xi->opcode = (uint16_t)in->opcode;
 	xi->optype = isa_op_optype[in->opcode];
 	xi->in = in;
@@ -124,9 +131,10 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 		case ISA_K_UREG:
 			d->kind = XO_UREG;
 			d->row = (uint16_t)v;
-			d->nregs = (uint8_t)(f->bitwidth > 32 ? f->bitwidth / 32 : 1);
+			d->nregs = (uint8_t)reg_span(o, f, in);
 			if (v != ISA_UREG_URZ && v + d->nregs - 1 > 62) {
-				snprintf(err, errlen, "uniform register UR%lld out of range", (long long)v);
+				snprintf(err, errlen, "uniform register UR%lld%s out of range (UR0..UR62)",
+					 (long long)v, d->nregs > 1 ? " and its successors are" : " is");
 				return false;
 			}
 			break;
@@ -192,9 +200,11 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 			char msg[256];
 			if (!build_xinsn(&m->insn[i], &m->x[i], kk ? kk->nregs : 0,
 					 kk ? kk->dialect : WE_DIALECT_TARGET, msg, sizeof msg, &maxreg)) {
-				snprintf(err, errlen, "%s:%u: instruction %u (PC 0x%x): %s",
+				char text[160];
+				dis_insn(&m->insn[i], (uint64_t)i * WE_INST_SIZE, text, sizeof text);
+				snprintf(err, errlen, "%s:%u: instruction %u (PC 0x%x) '%s': %s",
 					 m->source ? m->source : "<module>", m->line ? m->line[i] : 0, i,
-					 i * WE_INST_SIZE, msg);
+					 i * WE_INST_SIZE, text, msg);
 				exec_free_module(m);
 				return WE_ERR_LOAD;
 			}

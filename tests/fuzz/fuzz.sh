@@ -2,7 +2,7 @@
 # fuzz.sh — build the libFuzzer harnesses of tests/fuzz with clang and run
 # them (`make fuzz`, `make fuzz-ci`).
 #
-#   fuzz.sh [--seconds N] [--build-only] [--coverage | --tsan] [HARNESS...]
+#   fuzz.sh [--seconds N | --ci] [--build-only] [--coverage | --tsan] [HARNESS...]
 #
 # HARNESS is asm, module, isagen or exec (default: all four).  Each harness
 # is compiled with -fsanitize=fuzzer,address,undefined (UBSan fatal) against
@@ -12,6 +12,15 @@
 # a working corpus kept in the build directory between runs.  A crash, a
 # leak, a sanitizer report or a hang leaves the input in
 # BUILDDIR/tests/fuzz/artifacts/ and makes the exit status 1.
+#
+# --ci (make fuzz-ci) runs each harness for a fixed number of inputs from a
+# fixed seed (-seed=1 -runs=N, about a minute each on a 2-core machine,
+# capped at 150 s) instead of for a time: a CI run explores the same inputs
+# each time, so its verdict does not depend on the machine's speed or on
+# luck, and a failure it reports is reproduced by running it again.
+# (fuzz_exec launches run host threads, so its coverage feedback, and with
+# it the later inputs, may still vary a little.)  Open-ended searching is
+# what `make fuzz` with a long FUZZ_SECONDS is for.
 #
 # --coverage instead builds coverage-instrumented harnesses, replays every
 # corpus and prints llvm-cov's line and region coverage per harness.
@@ -34,12 +43,14 @@ cc=${FUZZ_CC:-clang}
 seconds=${FUZZ_SECONDS:-60}
 build_only=0
 coverage=0
+ci=0
 harnesses=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seconds) seconds=$2; shift 2 ;;
 	--seconds=*) seconds=${1#--seconds=}; shift ;;
 	--build-only) build_only=1; shift ;;
+	--ci) ci=1; shift ;;
 	--coverage) coverage=1; shift ;;
 	--tsan) coverage=2; shift ;;
 	asm|module|isagen|exec) harnesses="$harnesses $1"; shift ;;
@@ -52,6 +63,7 @@ case $seconds in ''|*[!0-9]*) echo "fuzz.sh: FUZZ_SECONDS must be a number of se
 notice() { echo "fuzz: notice: $*; fuzzing skipped" >&2; exit 0; }
 
 command -v "$cc" >/dev/null 2>&1 || notice "$cc not found (install the Debian package clang)"
+"$cc" --version 2>/dev/null | grep -q clang || notice "$cc is not clang (libFuzzer needs clang; set FUZZ_CC)"
 out=$bld/tests/fuzz-out
 mkdir -p "$out" || exit 1
 probe=$out/probe.c
@@ -191,7 +203,16 @@ for h in $harnesses; do
 	mkdir -p "$work" "$art"
 	dirs="$work $out/seeds/$h"
 	[ -d "$src/tests/fuzz/corpus/$h" ] && dirs="$dirs $src/tests/fuzz/corpus/$h"
-	opts="-max_total_time=$seconds -timeout=30 -rss_limit_mb=2560 -print_final_stats=1"
+	if [ $ci -eq 1 ]; then
+		# inputs per harness: about a minute each on the CI machine
+		case $h in asm) runs=80000 ;; module) runs=300000 ;; isagen) runs=40000 ;; exec) runs=15000 ;; esac
+		opts="-seed=1 -runs=$runs -max_total_time=150"
+		what="$runs inputs from seed 1"
+	else
+		opts="-max_total_time=$seconds"
+		what="${seconds}s"
+	fi
+	opts="$opts -timeout=30 -rss_limit_mb=2560 -print_final_stats=1"
 	case $h in
 	asm) opts="$opts -max_len=16384 -dict=$out/seeds/asm.dict" ;;
 	module) opts="$opts -max_len=65536" ;;
@@ -204,7 +225,7 @@ for h in $harnesses; do
 	exec) opts="$opts -max_len=8192 -detect_leaks=0" ;;
 	esac
 	log=$out/fuzz_$h.log
-	echo "fuzz: running fuzz_$h for ${seconds}s (log: $log)"
+	echo "fuzz: running fuzz_$h for $what (log: $log)"
 	# shellcheck disable=SC2086
 	"$out/fuzz_$h-san" $opts -artifact_prefix="$art/$h-" ${FUZZ_FLAGS:-} $dirs > "$log" 2>&1
 	st=$?

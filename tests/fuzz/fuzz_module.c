@@ -19,7 +19,6 @@
  *    accepts other layouts, which dis_module cannot express.
  * Crashes, leaks and sanitizer reports are bugs.
  */
-#include <ctype.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,16 +30,6 @@
 #include "module.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static bool ident(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_' || *s == '.'))
-		return false;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '$'))
-			return false;
-	return true;
-}
 
 /* could the assembler have produced m?  (what dis_module can express) */
 static bool expressible(const struct we_module *m)
@@ -56,14 +45,14 @@ static bool expressible(const struct we_module *m)
 	uint32_t pc = 0;
 	for (uint32_t k = 0; k < m->nkernels; k++) {
 		const we_kernel *x = &m->kernels[k];
-		if (!ident(x->name) || x->code_start != pc)
+		if (!asm_is_ident(x->name) || x->code_start != pc)
 			return false;
 		pc = x->code_end;
 		/* the assembler's layout: declaration order, natural alignment */
 		uint32_t end = 0;
 		for (unsigned p = 0; p < x->info.nparams; p++) {
 			uint32_t size = x->params[p].size;
-			if (!ident(x->param_names[p]) || x->params[p].offset != (end + size - 1) / size * size)
+			if (!asm_is_ident(x->param_names[p]) || x->params[p].offset != (end + size - 1) / size * size)
 				return false;
 			end = x->params[p].offset + size;
 		}
