@@ -679,7 +679,9 @@ bool slot_alloc(cta_slot *s, const launch *lc)
 	nbar_init(&s->cta.nbars, L->warps_per_cta);
 	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * L->warps_per_cta;
 	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
-	s->regs = malloc(regbytes);
+	/* rows are 128 bytes: on 64-byte boundaries no vector load of a
+	 * row crosses a cache line */
+	s->regs = aligned_alloc(64, (regbytes + 63) / 64 * 64);
 	s->shared = malloc(L->shared_bytes ? L->shared_bytes : 1);
 	s->local = malloc(localbytes ? localbytes : 1);
 	return s->regs && s->shared && s->local;

@@ -277,20 +277,13 @@ bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
 	return true;
 }
 
-const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+uint32_t xsrc_scalar(xctx *x, const xopd *o, unsigned k, bool int_mods)
 {
 	uint32_t v;
 	switch (o->kind) {
-	case XO_REG: {
-		const uint32_t *src = xrow(x, o, k);
-		if (!int_mods || !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT)))
-			return src;
-		for_lanes(l) tmp[l] = int_mod(src[l], o->flags);
-		return tmp;
-	}
 	case XO_IMM:
 	case XO_FIMM:
-		v = k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
+		v = ximm_word(o, k);
 		break;
 	case XO_UREG:
 		v = xureg(x, o->row == ISA_UREG_URZ ? ISA_UREG_URZ : o->row + k);
@@ -303,8 +296,19 @@ const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANE
 		v = 0;
 		break;
 	}
-	if (int_mods)
-		v = int_mod(v, o->flags);
+	return int_mods ? int_mod(v, o->flags) : v;
+}
+
+const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+{
+	if (o->kind == XO_REG) {
+		const uint32_t *src = xrow(x, o, k);
+		if (!int_mods || !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT)))
+			return src;
+		for_lanes(l) tmp[l] = int_mod(src[l], o->flags);
+		return tmp;
+	}
+	uint32_t v = xsrc_scalar(x, o, k, int_mods);
 	for_lanes(l) tmp[l] = v;
 	return tmp;
 }
@@ -413,21 +417,22 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 		break;
 #endif
 
-/* Before an instruction: the PC check, the timer, the guard and the
- * counters.  NULL after a fault. */
-static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t start, uint64_t end)
+/* Before an instruction at pc: the PC check, the timer, the guard and
+ * the counters.  NULL after a fault.  w->active_pc is pc while the
+ * handler runs (handlers, faults and reports read it). */
+static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t pc, uint64_t start,
+				 uint64_t end)
 {
 	we_warp *w = x->w;
-	uint64_t pc = w->active_pc;
 	x->pc = pc;
-	if (pc < start || pc >= end || (pc & (WE_INST_SIZE - 1))) {
+	if (__builtin_expect(pc < start || pc >= end || (pc & (WE_INST_SIZE - 1)), 0)) {
 		xfault(x, WE_FAULT_PC_RANGE, w->active, pc,
 		       "PC 0x%llx is outside the kernel's code [0x%llx, 0x%llx)",
 		       (unsigned long long)pc, (unsigned long long)start, (unsigned long long)end);
 		return NULL;
 	}
 	const xinsn *i = &code[pc / WE_INST_SIZE];
-	if (w->sleep && w->clock >= w->wake_time)
+	if (__builtin_expect(w->sleep != 0, 0) && w->clock >= w->wake_time)
 		bru_timer_expired(w, w->clock);
 	uint32_t g = w->p[i->pg];
 	if (i->pg_not)
@@ -440,12 +445,14 @@ static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t start, uin
 	return i;
 }
 
-/* After it: the PC moves on unless the handler moved it. */
-static inline bool retire(xctx *x)
+/* After it: the next PC (the handler's when it moved it). */
+static inline uint64_t retire(xctx *x)
 {
-	if (!x->pc_set)
-		x->w->active_pc = x->pc + WE_INST_SIZE;
-	return !x->stop;
+	if (x->pc_set)
+		return x->w->active_pc;
+	uint64_t pc = x->pc + WE_INST_SIZE;
+	x->w->active_pc = pc;
+	return pc;
 }
 
 /* The loop with hooks: the instruction trace, and the seeded schedule's
@@ -466,12 +473,13 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 				 (unsigned long long)pc, w->active, ins);
 			L->trace(L->trace_ctx, line);
 		}
-		const xinsn *i = fetch(x, code, start, end);
+		const xinsn *i = fetch(x, code, w->active_pc, start, end);
 		if (!i)
 			return x->why;
 		if (x->pmask)
 			DISPATCH(x, i);
-		if (!retire(x))
+		retire(x);
+		if (x->stop)
 			return x->why;
 		if (L->seeded) {
 			/* preemption points of the seeded schedule: after memory
@@ -492,13 +500,15 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 	const xinsn *code = L->mod->x;
 	const uint64_t start = L->k->code_start, end = L->k->code_end;
 	xctx xc = { .w = w, .cta = cta, .L = L }, *x = &xc;
+	uint64_t pc = w->active_pc;
 	for (uint64_t n = 0; n < budget; n++) {
-		const xinsn *i = fetch(x, code, start, end);
+		const xinsn *i = fetch(x, code, pc, start, end);
 		if (!i)
 			return x->why;
 		if (x->pmask)
 			DISPATCH(x, i);
-		if (!retire(x))
+		pc = retire(x);
+		if (x->stop)
 			return x->why;
 	}
 	return WE_STOP_BUDGET;

@@ -115,13 +115,30 @@ static inline uint32_t *xrow(xctx *x, const xopd *o, unsigned k)
  * false and apply -/|x| themselves. */
 const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
 			  bool int_mods);
+/* The value of a non-register source operand (IMM, FIMM, UREG, CMEM),
+ * register k of its span, integer modifiers applied when int_mods. */
+uint32_t xsrc_scalar(xctx *x, const xopd *o, unsigned k, bool int_mods);
+static inline uint32_t ximm_word(const xopd *o, unsigned k)
+{
+	return k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
+}
 static inline const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
 				   bool int_mods)
 {
-	/* the common case, a plain register, without a call */
-	if (o->kind == XO_REG && (!int_mods || !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT))))
-		return xrow(x, o, k);
-	return xsrc_slow(x, o, k, tmp, int_mods);
+	const uint8_t mods = XF_NEG | XF_ABS | XF_BITNOT;
+	if (o->kind == XO_REG) {
+		/* the common case, a plain register, without a call */
+		if (!int_mods || !(o->flags & mods))
+			return xrow(x, o, k);
+		return xsrc_slow(x, o, k, tmp, int_mods);
+	}
+	/* one value for every lane; broadcast here, in the handler's own
+	 * (vectorized) code, so that the stores are as wide as the loads
+	 * that follow and forward to them */
+	uint32_t v = (o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & mods)
+			     ? ximm_word(o, k) : xsrc_scalar(x, o, k, int_mods);
+	for_lanes(l) tmp[l] = v;
+	return tmp;
 }
 
 /* true when operand o is the same in every lane (an immediate, a uniform
@@ -131,12 +148,11 @@ static inline bool xuniform(xctx *x, const xopd *o, unsigned k, uint32_t *v)
 {
 	if (o->kind == XO_REG)
 		return false;
-	uint32_t tmp[XLANES];
 	if (o->kind == XO_IMM && !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT))) {
-		*v = k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
+		*v = ximm_word(o, k);
 		return true;
 	}
-	*v = xsrc_slow(x, o, k, tmp, true)[0];
+	*v = xsrc_scalar(x, o, k, true);
 	return true;
 }
 
@@ -153,6 +169,75 @@ static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *re
 		return;
 	}
 	for_lanes(l) d[l] = LANE_ON(mask, l) ? res[l] : d[l];
+}
+
+/* ---- whole-row vector access (full-mask fast paths) ------------------
+ *
+ * A row of 32 lanes as XV_N GCC vectors of 8 lanes: the AVX2 clones make
+ * one 256-bit operation of each, the baseline two SSE2 ones.  A handler's
+ * fast path loads its sources chunk by chunk, computes in registers and
+ * stores into the destination row directly: no result array and no copy,
+ * and a destination that is also a source is fine since every lane reads
+ * its sources before its result is stored. */
+#if defined(__GNUC__) && !defined(__clang__)
+/* these are static inline, never called across files: the ABI of passing
+ * 32-byte vectors without AVX does not matter */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+typedef uint32_t xv8 __attribute__((vector_size(32)));
+typedef uint32_t xv8u __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int32_t xv8s __attribute__((vector_size(32)));
+#define XV_N (XLANES / 8)
+static inline xv8 xv_ld(const uint32_t *p, unsigned c) { return *(const xv8u *)(p + 8 * c); }
+static inline void xv_st(uint32_t *p, unsigned c, xv8 v) { *(xv8u *)(p + 8 * c) = v; }
+#ifdef __clang__
+#define XV_SHUF(v, ...) __builtin_shufflevector((v), (v), __VA_ARGS__)
+#else
+#define XV_SHUF(v, ...) __builtin_shuffle((v), (xv8){ __VA_ARGS__ })
+#endif
+/* (a shuffle of lane 0 becomes one vpbroadcastd, where GCC 12 builds
+ * { v, v, ... } or vector + v lane by lane) */
+static inline xv8 xv_splat(uint32_t v)
+{
+	const xv8 t = { v };
+	return XV_SHUF(t, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+/* OR of the 8 lanes */
+static inline uint32_t xv_or_lanes(xv8 v)
+{
+	v |= XV_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3);
+	v |= XV_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5);
+	v |= XV_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6);
+	return v[0];
+}
+
+/* A source operand for the vector paths: a row (p) or one value (s). */
+typedef struct xvop {
+	const uint32_t *p;
+	xv8 s;
+} xvop;
+static inline xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+{
+	xvop r = { 0 };
+	if (o->kind == XO_REG) {
+		r.p = xsrc(x, o, k, tmp, int_mods);
+	} else {
+		const uint8_t mods = XF_NEG | XF_ABS | XF_BITNOT;
+		uint32_t v = (o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & mods)
+				     ? ximm_word(o, k) : xsrc_scalar(x, o, k, int_mods);
+		r.s = xv_splat(v);
+	}
+	return r;
+}
+static inline xv8 xv_get(const xvop *o, unsigned c) { return o->p ? xv_ld(o->p, c) : o->s; }
+
+/* The bits of lanes 8c..8c+7 of a lane mask from a vector comparison
+ * (lanes all ones or zero) of chunk c; OR them over the chunks, then
+ * xv_or_lanes gives the 32-bit mask. */
+static inline xv8 xv_bits(xv8 v, unsigned c)
+{
+	const xv8 w = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	return v & (w << (8 * c));
 }
 
 /* Predicate source as a lane mask, with its '!' applied. */

@@ -33,6 +33,13 @@ static inline uint32_t icmp(uint32_t a, uint32_t b, unsigned cmp, bool is_unsign
 XSEM(MOV)
 {
 	uint32_t tb[XLANES];
+	if (x->pmask == 0xffffffffu) {
+		const xvop b = xvop_of(x, &i->o[1], 0, tb, true);
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		for (unsigned k = 0; k < XV_N; k++)
+			xv_st(d, k, xv_get(&b, k));
+		return;
+	}
 	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
 	uint32_t res[XLANES];
 	memcpy(res, b, sizeof res);
@@ -63,6 +70,15 @@ XSEM(IADD3)
 	if (i->in->x != ISA_AddX_X && !((oa->flags | ob->flags | oc->flags) & inv) && pu->row == 7 &&
 	    pv->row == 7) {
 		/* the common case: a plain 32-bit three-way add, no carries */
+		if (x->pmask == 0xffffffffu) {
+			const xvop va = xvop_of(x, oa, 0, ta, false);
+			const xvop vb = xvop_of(x, ob, 0, tb, false);
+			const xvop vc = xvop_of(x, oc, 0, tc, false);
+			uint32_t *d = xrow(x, &i->o[0], 0);
+			for (unsigned k = 0; k < XV_N; k++)
+				xv_st(d, k, xv_get(&va, k) + xv_get(&vb, k) + xv_get(&vc, k));
+			return;
+		}
 		uint32_t res[XLANES], bu;
 		if (xuniform(x, ob, 0, &bu)) {
 			for_lanes(l) res[l] = a[l] + bu + c[l];
@@ -110,6 +126,15 @@ XSEM(IADD3)
 XSEM(IMAD)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
+	if (x->pmask == 0xffffffffu && i->in->mode != ISA_IMADMode_HI) {
+		const xvop a = xvop_of(x, &i->o[1], 0, ta, true);
+		const xvop b = xvop_of(x, &i->o[2], 0, tb, true);
+		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		for (unsigned k = 0; k < XV_N; k++)
+			xv_st(d, k, xv_get(&a, k) * xv_get(&b, k) + xv_get(&c, k));
+		return;
+	}
 	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
 	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
 	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
@@ -163,6 +188,20 @@ XSEM(ISETP)
 	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
 	const unsigned cmp = (unsigned)i->in->cmp & 7u;
 	const bool u = i->in->sign == ISA_Signedness_U32;
+	if (a != ta || b != tb) {
+		/* vector compares; a, b as rows (xsrc broadcast the others) */
+		const xv8 mlt = xv_splat(cmp & 1u ? ~0u : 0u), meq = xv_splat(cmp & 2u ? ~0u : 0u),
+			  mgt = xv_splat(cmp & 4u ? ~0u : 0u);
+		xv8 t = xv_splat(0);
+		for (unsigned k = 0; k < XV_N; k++) {
+			const xv8 va = xv_ld(a, k), vb = xv_ld(b, k);
+			const xv8 lt = u ? (xv8)(va < vb) : (xv8)((xv8s)va < (xv8s)vb);
+			const xv8 eq = (xv8)(va == vb);
+			t |= xv_bits((lt & mlt) | (eq & meq) | (~(lt | eq) & mgt), k);
+		}
+		sem_setp(x, i, xv_or_lanes(t));
+		return;
+	}
 	if (u) {
 		for_lanes(l) r[l] = icmp(a[l], b[l], cmp, true);
 	} else {
@@ -179,10 +218,33 @@ XSEM(LOP3_LUT)
 	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
 	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
 	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+	const xopd *pu = &i->o[0];
+	if (x->pmask == 0xffffffffu && pu->row == 7) {
+		/* the algebraic normal form of the table: f = XOR of the
+		 * monomials 1, c, b, bc, a, ac, ab, abc whose coefficient is 1
+		 * (the Moebius transform of lut); usual tables have 1 to 3 */
+		unsigned t = (unsigned)i->in->lut & 0xffu;
+		t ^= (t & 0x55u) << 1;
+		t ^= (t & 0x33u) << 2;
+		t ^= (t & 0x0fu) << 4;
+		const xv8 ev = -((xv_splat(t) >> (xv8){ 0, 1, 2, 3, 4, 5, 6, 7 }) & 1u);
+		const xv8 e[8] = { XV_SHUF(ev, 0, 0, 0, 0, 0, 0, 0, 0), XV_SHUF(ev, 1, 1, 1, 1, 1, 1, 1, 1),
+				   XV_SHUF(ev, 2, 2, 2, 2, 2, 2, 2, 2), XV_SHUF(ev, 3, 3, 3, 3, 3, 3, 3, 3),
+				   XV_SHUF(ev, 4, 4, 4, 4, 4, 4, 4, 4), XV_SHUF(ev, 5, 5, 5, 5, 5, 5, 5, 5),
+				   XV_SHUF(ev, 6, 6, 6, 6, 6, 6, 6, 6), XV_SHUF(ev, 7, 7, 7, 7, 7, 7, 7, 7) };
+		uint32_t *d = xrow(x, &i->o[1], 0);
+		for (unsigned k = 0; k < XV_N; k++) {
+			const xv8 va = xv_ld(a, k), vb = xv_ld(b, k), vc = xv_ld(c, k);
+			const xv8 bc = vb & vc;
+			xv8 r = e[0] ^ (e[1] & vc) ^ (e[2] & vb) ^ (e[3] & bc);
+			r ^= va & (e[4] ^ (e[5] & vc) ^ (e[6] & vb) ^ (e[7] & bc));
+			xv_st(d, k, r);
+		}
+		return;
+	}
 	uint32_t m[8];
 	lut_masks((unsigned)i->in->lut & 0xffu, m);
 	for_lanes(l) res[l] = lop3(a[l], b[l], c[l], m);
-	const xopd *pu = &i->o[0];
 	if (pu->row != 7) {
 		for_lanes(l) nz[l] = res[l] != 0;
 		xset_pred(x, pu, lanes_mask(nz), x->pmask);
@@ -191,6 +253,64 @@ XSEM(LOP3_LUT)
 }
 
 /* ---------------------------------------------------------------- SHF */
+/* The full-mask SHF by one count n (0..64) for every lane, in 32-bit
+ * vectors: the result word of the 64-bit C:A shifted is
+ * (P << ps) | (Q >> qs), P and Q each A, C or 0, both shifts < 32, Q's
+ * shift arithmetic when qa. */
+static inline void shf_uniform(xctx *x, const xinsn *i, const uint32_t *a, const uint32_t *c,
+			       uint32_t n, bool arith, bool hi)
+{
+	enum { Z, A, C } p = Z, q = Z;
+	unsigned ps = 0, qs = 0;
+	bool qa = false;
+	if (i->in->dir == ISA_ShfDir_L) {
+		if (!hi) {
+			if (n < 32)
+				p = A, ps = n;
+		} else if (n == 0) {
+			p = C;
+		} else if (n < 32) {
+			p = C, ps = n, q = A, qs = 32 - n;
+		} else if (n < 64) {
+			p = A, ps = n - 32;
+		}
+	} else if (arith) {
+		if (n >= 64)
+			n = 63;
+		if (!hi) {
+			if (n == 0)
+				p = A;
+			else if (n < 32)
+				p = C, ps = 32 - n, q = A, qs = n;
+			else
+				q = C, qs = n - 32, qa = true;
+		} else {
+			q = C, qs = n < 32 ? n : 31, qa = true;
+		}
+	} else if (!hi) {
+		if (n == 0)
+			p = A;
+		else if (n < 32)
+			p = C, ps = 32 - n, q = A, qs = n;
+		else if (n < 64)
+			q = C, qs = n - 32;
+	} else if (n < 32) {
+		q = C, qs = n;
+	}
+	uint32_t *d = xrow(x, &i->o[0], 0);
+	for (unsigned k = 0; k < XV_N; k++) {
+		const xv8 va = xv_ld(a, k), vc = xv_ld(c, k);
+		xv8 r = xv_splat(0);
+		if (p != Z)
+			r = (p == A ? va : vc) << ps;
+		if (q != Z) {
+			const xv8 v = q == A ? va : vc;
+			r |= qa ? (xv8)((xv8s)v >> (int)qs) : v >> qs;
+		}
+		xv_st(d, k, r);
+	}
+}
+
 /* Order<pg, rd, ra, B, rc>: shift the 64-bit Rc:Ra */
 XSEM(SHF)
 {
@@ -207,6 +327,10 @@ XSEM(SHF)
 		/* a uniform shift amount: one count for every lane, so the 64-bit
 		 * shifts vectorize */
 		const uint32_t n0 = wrap ? b[0] & (width - 1u) : (b[0] < width ? b[0] : width);
+		if (x->pmask == 0xffffffffu) {
+			shf_uniform(x, i, a, c, n0, arith, hs != 0);
+			return;
+		}
 		if (i->in->dir == ISA_ShfDir_L) {
 			const unsigned s = n0 >= 64 ? 0 : n0;
 			const uint64_t keep = n0 >= 64 ? 0 : ~UINT64_C(0);

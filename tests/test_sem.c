@@ -703,6 +703,102 @@ START_TEST(test_shf)
 }
 END_TEST
 
+/* The full-mask vector paths (exec.h xv8) against the references and the
+ * partial-mask (lane loop) paths: every LOP3 table with no Pu, every
+ * uniform SHF count 0..72 in every form, and destinations that are also
+ * sources. */
+START_TEST(test_vector_paths)
+{
+	const uint32_t part = 0x7ffffffeu;
+	for (unsigned lut = 0; lut < 256; lut++) {
+		for (int form = 0; form < 2; form++) {
+			rand_reg(1);
+			rand_reg(2);
+			rand_reg(3);
+			uint32_t bimm = rnd32(), a[XLANES], b[XLANES], c[XLANES], old[XLANES];
+			memcpy(a, reg(1), sizeof a);
+			memcpy(b, reg(2), sizeof b);
+			memcpy(c, reg(3), sizeof c);
+			for (int mask = 0; mask < 2; mask++) {
+				memcpy(reg(1), a, sizeof a);
+				rand_reg(0);
+				memcpy(old, reg(0), sizeof old);
+				/* the destination is A in the register form */
+				unsigned d = form ? 0 : 1;
+				if (form)
+					INSN(LOP3_LUT_I, P(7), R(0), R(1), IMM(bimm), R(3), IMM(lut), NP(7));
+				else
+					INSN(LOP3_LUT_R, P(7), R(1), R(1), R(2), R(3), IMM(lut), NP(7));
+				in.lut = (int32_t)lut;
+				uint32_t pm = mask ? part : ALL;
+				run(sem_LOP3_LUT, pm);
+				for_lanes(l) {
+					uint32_t e = ref_lut(a[l], form ? bimm : b[l], c[l], lut);
+					if (!LANE_ON(pm, l))
+						e = form ? old[l] : a[l];
+					if (reg(d)[l] != e)
+						ck_abort_msg("LOP3 lut 0x%02x form %d mask %08x lane %u: %08x, expected %08x",
+							     lut, form, pm, l, reg(d)[l], e);
+				}
+			}
+		}
+	}
+	for (int dir = 0; dir < 2; dir++)
+		for (int type = 0; type < 4; type++)
+			for (int hi = 0; hi < 2; hi++)
+				for (int wrap = 0; wrap < 2; wrap++)
+					for (uint32_t n = 0; n <= 72; n++) {
+						uint32_t b = n == 72 ? 0xffffffe1u : n;
+						rand_reg(1);
+						rand_reg(3);
+						/* some lanes with the sign bit of C set */
+						for_lanes(l) if (l & 1) reg(3)[l] |= 0x80000000u;
+						uint32_t a[XLANES];
+						memcpy(a, reg(1), sizeof a);
+						for (int mask = 0; mask < 2; mask++) {
+							memcpy(reg(1), a, sizeof a);
+							INSN(SHF_I, R(1), R(1), IMM(b), R(3)); /* Rd = Ra */
+							in.dir = dir;
+							in.type = type;
+							in.hi = hi;
+							in.wrap = wrap;
+							uint32_t pm = mask ? part : ALL;
+							run(sem_SHF, pm);
+							for_lanes(l) {
+								uint32_t e = LANE_ON(pm, l) ? ref_shf(a[l], b, reg(3)[l], dir, type, hi, wrap) : a[l];
+								if (reg(1)[l] != e)
+									ck_abort_msg("SHF_I dir %d type %d hi %d wrap %d n %u mask %08x lane %u: a %08x c %08x = %08x, expected %08x",
+										     dir, type, hi, wrap, b, pm, l, a[l], reg(3)[l], reg(1)[l], e);
+							}
+						}
+					}
+	/* IMAD, IADD3, MOV with Rd = Ra and immediates */
+	for (int it = 0; it < 50; it++) {
+		rand_reg(1);
+		rand_reg(3);
+		uint32_t a[XLANES], k = rnd32();
+		memcpy(a, reg(1), sizeof a);
+		INSN(IMAD_I, R(1), R(1), IMM(k), R(3));
+		in.mode = ISA_IMADMode_LO;
+		run(sem_IMAD, ALL);
+		for_lanes(l) expect_u32("IMAD Rd=Ra", l, reg(1)[l], a[l] * k + reg(3)[l]);
+		memcpy(reg(1), a, sizeof a);
+		INSN(IADD3_I, R(1), P(7), P(7), R(1), IMM(k), R(3), NP(7), NP(7));
+		in.x = ISA_AddX_NoX;
+		run(sem_IADD3, ALL);
+		for_lanes(l) expect_u32("IADD3 Rd=Ra", l, reg(1)[l], a[l] + k + reg(3)[l]);
+		INSN(MOV_I, R(1), IMM(k));
+		run(sem_MOV, ALL);
+		expect_fill("MOV imm", 1, k);
+		memcpy(reg(1), a, sizeof a);
+		INSN(MOV_R, R(3), R(1));
+		run(sem_MOV, ALL);
+		for_lanes(l) expect_u32("MOV reg", l, reg(3)[l], a[l]);
+	}
+	expect_no_fault();
+}
+END_TEST
+
 START_TEST(test_sel_imnmx)
 {
 	for (int it = 0; it < 100; it++) {
@@ -2204,6 +2300,7 @@ static Suite *sem_suite(void)
 	tcase_add_test(tc, test_isetp);
 	tcase_add_test(tc, test_lop3);
 	tcase_add_test(tc, test_shf);
+	tcase_add_test(tc, test_vector_paths);
 	tcase_add_test(tc, test_sel_imnmx);
 	tcase_add_test(tc, test_unary_bits);
 	tcase_add_test(tc, test_prmt);
