@@ -1,5 +1,6 @@
 /* bar.c — barrier rules of seed 000 (see bar.h and SPEC-NOTES 1-8). */
 #include "bar.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static bool bar_complete(const bar_unit *u, const bar_state *b)
 	if (b->count == 0)
 		return false;
 	if (b->expected == 0)
-		return b->count + 32u * (uint32_t)__builtin_popcount(u->exited) == 32u * u->nwarps;
+		return b->count + 32u * popc32(u->exited) == 32u * u->nwarps;
 	return b->count == b->expected;
 }
 
@@ -112,11 +113,11 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		 * BAR instruction on this barrier before this warp; its own
 		 * excluded.  The word reads like a POPC result (BAR.RESULT). */
 		scan_word = BAR_WORD_VALID | (1u << 13) | (2u << 15) | ((b->scan_sum & 0x7ffu) << 19);
-		b->scan_sum += (uint32_t)__builtin_popcount(a->pred & a->lanes);
+		b->scan_sum += popc32(a->pred & a->lanes);
 	}
 	if (a->kind == BAR_KIND_RED) {
 		uint32_t t = a->pred & a->lanes;
-		b->red_popc += (uint32_t)__builtin_popcount(t);
+		b->red_popc += popc32(t);
 		b->red_and = b->red_and && t == a->lanes;
 		b->red_or = b->red_or || t != 0;
 	}

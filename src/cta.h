@@ -88,6 +88,7 @@ typedef struct we_cta {
 	nbar_unit nbars;                 /* vISA named barriers             */
 	uint64_t rng;                    /* seeded schedule state           */
 	uint32_t rr_next;                /* round-robin position            */
+	uint32_t ready;                  /* warps in WE_WS_READY (warp_state) */
 	bool faulted;
 	we_fault fault;
 	uint64_t barriers_completed;

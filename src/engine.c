@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "asm.h"
+#include "bits.h"
 #include "bru.h"
 #include "device.h"
 #include "engine_int.h"
@@ -36,12 +37,23 @@ const char *we_engine_name(we_engine e)
 /* ------------------------------------------------------------------ */
 /* barrier hooks                                                        */
 
+/* Every change of a warp's state goes through here, which keeps the
+ * CTA's mask of ready warps (sched_next) in step. */
+static inline void warp_state(we_cta *c, we_warp *w, we_warp_state st)
+{
+	w->state = st;
+	if (st == WE_WS_READY)
+		c->ready |= 1u << w->id;
+	else
+		c->ready &= ~(1u << w->id);
+}
+
 void wake_warps(we_cta *c, uint32_t wake)
 {
 	for (uint32_t m = wake; m; m &= m - 1) {
 		we_warp *w = &c->warps[__builtin_ctz(m)];
 		if (w->state == WE_WS_BLOCKED) {
-			w->state = WE_WS_READY;
+			warp_state(c, w, WE_WS_READY);
 			w->bar_id = -1;
 			if (c->sync)
 				c->sync->blocked--;
@@ -181,7 +193,7 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 		cta_unlock(c);
 		return;
 	}
-	x->w->state = WE_WS_BLOCKED;
+	warp_state(c, x->w, WE_WS_BLOCKED);
 	x->w->bar_id = (int8_t)a->id;
 	if (!c->sync || c->sync->serial) {
 		/* the scheduler engine, or serialised warp threads: hand the warp
@@ -207,7 +219,7 @@ void warp_exited(we_cta *c, uint32_t wi)
 	cta_lock(c);
 	unsigned nc;
 	uint32_t red_done, words[32];
-	c->warps[wi].state = WE_WS_EXITED;
+	warp_state(c, &c->warps[wi], WE_WS_EXITED);
 	uint32_t wake = bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
 	c->barriers_completed += nc;
 	for (uint32_t m = red_done; m; m &= m - 1)
@@ -234,7 +246,7 @@ static void nbar_wake(we_cta *c, uint32_t id, uint32_t wake)
 		we_warp *w = &c->warps[wi];
 		nbar_wait_done(&c->nbars, wi, id);
 		if (w->state == WE_WS_BLOCKED) {
-			w->state = WE_WS_READY;
+			warp_state(c, w, WE_WS_READY);
 			w->nbar_id = -1;
 			if (c->sync)
 				c->sync->blocked--;
@@ -275,7 +287,7 @@ void eng_nbar_wait(xctx *x, uint32_t id)
 			xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
 		return;
 	}
-	x->w->state = WE_WS_BLOCKED;
+	warp_state(c, x->w, WE_WS_BLOCKED);
 	x->w->nbar_id = (int8_t)id;
 	if (c->sync)
 		c->sync->blocked++;
@@ -525,7 +537,7 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 			sb_printf(&j, ",\"active\":\"0x%08x\",\"valid\":\"0x%08x\"}", w->active, w->valid);
 		}
 		sb_printf(&j, "]");
-		sb_printf(&t, "  exited warps: %u of %u\n", (unsigned)__builtin_popcount(c->bars.exited),
+		sb_printf(&t, "  exited warps: %u of %u\n", (unsigned)popc32(c->bars.exited),
 			  c->nwarps);
 		sb_printf(&j, ",\"exited\":[");
 		bool firste = true;
@@ -566,28 +578,23 @@ static double now_s(void);
 
 int sched_next(we_cta *c, uint64_t *budget)
 {
-	uint32_t ready = 0;
-	for (uint32_t wi = 0; wi < c->nwarps; wi++)
-		if (c->warps[wi].state == WE_WS_READY)
-			ready |= 1u << wi;
+	uint32_t ready = c->ready;
 	if (!ready)
 		return -1;
 	if (c->L->seeded) {
-		unsigned k = (unsigned)(sched_rand(&c->rng) % (uint64_t)__builtin_popcount(ready));
+		unsigned k = (unsigned)(sched_rand(&c->rng) % (uint64_t)popc32(ready));
 		while (k--)
 			ready &= ready - 1;
 		*budget = 1 + sched_rand(&c->rng) % 64u;
 		return __builtin_ctz(ready);
 	}
-	for (uint32_t i = 0; i < c->nwarps; i++) {
-		uint32_t wi = (c->rr_next + i) % c->nwarps;
-		if ((ready >> wi) & 1u) {
-			c->rr_next = wi + 1;
-			*budget = QUANTUM;
-			return (int)wi;
-		}
-	}
-	return -1;
+	/* round robin: the first ready warp at or after rr_next, else the
+	 * first one */
+	uint32_t after = c->rr_next < 32 ? ready & (~0u << c->rr_next) : 0;
+	int wi = __builtin_ctz(after ? after : ready);
+	c->rr_next = (uint32_t)wi + 1;
+	*budget = QUANTUM;
+	return wi;
 }
 
 bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
@@ -706,6 +713,7 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 	c->fault.kind = WE_FAULT_NONE;
 	c->barriers_completed = 0;
 	c->rr_next = 0;
+	c->ready = 0;
 	c->L = L;
 	c->sync = sync;
 	c->linear_id = id;
@@ -744,8 +752,8 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 		w->nrows = L->nrows;
 		w->p[7] = 0xffffffffu;
 		w->up = 0x80;
-		w->state = WE_WS_READY;
 		w->id = wi;
+		warp_state(c, w, WE_WS_READY);
 		w->bar_id = -1;
 		w->nbar_id = -1;
 		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
@@ -840,7 +848,7 @@ void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr
 	x->stop = true;
 	x->why = WE_STOP_FAULT;
 	cta_lock(c);
-	x->w->state = WE_WS_FAULTED;
+	warp_state(c, x->w, WE_WS_FAULTED);
 	if (c->faulted) {
 		if (c->fault.warp == x->w->id && c->fault.pc == x->pc && c->fault.kind == kind)
 			c->fault.lanes |= lanes;

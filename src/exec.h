@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bits.h"
 #include "cta.h"
 #include "isa_gen.h"
 #include "module.h"
@@ -276,15 +277,6 @@ bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out);
 uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
-
-/* Population count without a libgcc call when the baseline ISA has no
- * POPCNT instruction (it is on the per-instruction path). */
-static inline uint32_t popc32(uint32_t v)
-{
-	v = v - ((v >> 1) & 0x55555555u);
-	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
 
 /* Lowest set lane. */
 static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }
