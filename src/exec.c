@@ -367,6 +367,17 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 	return h;
 }
 
+uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span)
+{
+	const galloc *a = x->w->gcache;
+	if (a && addr >= a->base && addr - a->base <= a->size && span <= a->size - (addr - a->base))
+		return a->host + (addr - a->base);
+	uint8_t *h = dev_translate_alloc(x->L->dev, addr, span, &a);
+	if (h)
+		x->w->gcache = a;
+	return h;
+}
+
 uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!in_window(x, "shared", "the CTA's", x->L->shared_bytes, addr, size, lane))

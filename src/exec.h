@@ -276,6 +276,9 @@ bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out);
  * Returns a host pointer or NULL after recording the fault. */
 uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+/* [addr, addr + span) inside one global allocation: its host pointer, or
+ * NULL (no fault: the caller checks lane by lane then). */
+uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span);
 uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 
 /* Lowest set lane. */

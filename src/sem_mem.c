@@ -42,7 +42,8 @@ static inline unsigned msize_regs(unsigned bytes) { return bytes <= 4 ? 1u : byt
  * fault.  Global addresses are the 64-bit pair R[a:a+1]; shared and
  * local ones the 32-bit Ra (unsigned) plus the signed offset — a negative
  * sum is out of range, not wrapped. */
-static bool translate(xctx *x, const xopd *om, enum space sp, unsigned size, uint8_t *ptr[XLANES])
+static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd *om, enum space sp, unsigned size,
+								 uint8_t *ptr[XLANES])
 {
 	const uint32_t pm = x->pmask;
 	const uint32_t *lo = xrow(x, om, 0);
@@ -52,6 +53,32 @@ static bool translate(xctx *x, const xopd *om, enum space sp, unsigned size, uin
 		for_lanes(l) addr[l] = (((uint64_t)hi[l] << 32) | lo[l]) + (uint64_t)om->imm;
 	} else {
 		for_lanes(l) addr[l] = (uint64_t)((int64_t)lo[l] + om->imm);
+	}
+	/* the usual case: every lane aligned and inside one window (one
+	 * allocation, the CTA's shared memory, the threads' local memory):
+	 * one check for the warp instead of one per lane */
+	uint64_t amin = UINT64_MAX, amax = 0, anyb = 0;
+	for_lanes(l) {
+		const uint64_t a = LANE_ON(pm, l) ? addr[l] : addr[xffs(pm)];
+		amin = a < amin ? a : amin;
+		amax = a > amax ? a : amax;
+		anyb |= a;
+	}
+	if (!(anyb & (size - 1u)) && amax - amin <= UINT32_MAX) {
+		const uint64_t span = amax - amin + size;
+		uint8_t *base = NULL;
+		if (sp == SP_GLOBAL) {
+			base = xglobal_span(x, amin, span);
+		} else {
+			const uint64_t limit = sp == SP_SHARED ? x->L->shared_bytes : x->L->local_bytes;
+			if (amin <= limit && span <= limit - amin)
+				base = sp == SP_SHARED ? x->cta->shared + amin : x->w->local + amin;
+		}
+		if (base) {
+			const uint64_t stride = sp == SP_LOCAL ? x->L->local_bytes : 0;
+			for_lanes(l) ptr[l] = LANE_ON(pm, l) ? base + (addr[l] - amin) + stride * l : NULL;
+			return true;
+		}
 	}
 	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : xlocal;
 	bool ok = true;
@@ -113,7 +140,7 @@ static inline void mem_write(uint8_t *p, unsigned bytes, const uint32_t w[4])
 }
 
 /* Order<pg, rd, [ra+off]> */
-static void do_load(xctx *x, const xinsn *i, enum space sp)
+static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
 	const int size = i->in->size;
 	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
@@ -135,7 +162,7 @@ static void do_load(xctx *x, const xinsn *i, enum space sp)
 }
 
 /* Order<pg, [ra+off], rb> */
-static void do_store(xctx *x, const xinsn *i, enum space sp)
+static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn *i, enum space sp)
 {
 	const unsigned bytes = msize_bytes(i->in->size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];

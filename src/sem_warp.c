@@ -56,7 +56,25 @@ XSEM(S2R)
 		break;
 	case ISA_SReg_SR_TID_X:
 	case ISA_SReg_SR_TID_Y:
-	case ISA_SReg_SR_TID_Z:
+	case ISA_SReg_SR_TID_Z: {
+		/* three divisions for lane 0, then count on (no division per
+		 * lane); sreg() is the definition */
+		const uint32_t bx = x->L->block.x ? x->L->block.x : 1u, by = x->L->block.y ? x->L->block.y : 1u;
+		const uint32_t t0 = x->w->id * XLANES;
+		uint32_t c[3] = { t0 % bx, (t0 / bx) % by, t0 / (bx * by) };
+		const unsigned dim = sr == ISA_SReg_SR_TID_X ? 0 : sr == ISA_SReg_SR_TID_Y ? 1 : 2;
+		for_lanes(l) {
+			res[l] = c[dim];
+			if (++c[0] == bx) {
+				c[0] = 0;
+				if (++c[1] == by) {
+					c[1] = 0;
+					c[2]++;
+				}
+			}
+		}
+		break;
+	}
 	case ISA_SReg_SR_EQMASK:
 	case ISA_SReg_SR_LTMASK:
 	case ISA_SReg_SR_LEMASK:

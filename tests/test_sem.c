@@ -1491,6 +1491,29 @@ START_TEST(test_s2r)
 			expect_u32("tid", l, reg(0)[l], e);
 		}
 	}
+	/* odd shapes, every warp: the division-free count against t % bx ... */
+	static const we_dim3 shapes[] = { { 5, 3, 7 }, { 33, 1, 1 }, { 1, 1, 64 }, { 7, 9, 2 }, { 1024, 1, 1 }, { 3, 1, 5 } };
+	for (unsigned sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+		L.block = shapes[sh];
+		const uint32_t n = shapes[sh].x * shapes[sh].y * shapes[sh].z;
+		for (uint32_t wi = 0; wi < (n + 31) / 32; wi++) {
+			w.id = wi;
+			for (int d = 0; d < 3; d++) {
+				int sr = ISA_SReg_SR_TID_X + d;
+				INSN(S2R_X, R(0), ENUMV(sr));
+				in.sr = sr;
+				run(sem_S2R, ALL);
+				const uint32_t bx = shapes[sh].x, by = shapes[sh].y;
+				for_lanes(l) {
+					uint32_t t = wi * 32 + l;
+					uint32_t e = d == 0 ? t % bx : d == 1 ? (t / bx) % by : t / (bx * by);
+					expect_u32("tid (shapes)", l, reg(0)[l], e);
+				}
+			}
+		}
+	}
+	L.block = (we_dim3){ 8, 4, 3 };
+	w.id = 1;
 	static const struct { int sr; uint32_t v; } uni[] = {
 		{ ISA_SReg_SR_CTAID_X, 4 }, { ISA_SReg_SR_CTAID_Y, 2 }, { ISA_SReg_SR_CTAID_Z, 1 },
 		{ ISA_SReg_SR_NTID_X, 8 },  { ISA_SReg_SR_NTID_Y, 4 },  { ISA_SReg_SR_NTID_Z, 3 },
