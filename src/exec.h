@@ -292,9 +292,16 @@ static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }
 #else
 #define WE_LANES_FN
 #endif
-#define XSEM(name) WE_LANES_FN void sem_##name(xctx *x, const xinsn *i)
+/* (hidden explicitly: GCC gives the clones' resolvers default visibility
+ * even under -fvisibility=hidden) */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define WE_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define WE_INTERNAL
+#endif
+#define XSEM(name) WE_LANES_FN WE_INTERNAL void sem_##name(xctx *x, const xinsn *i)
 /* (declared without the clones attribute: callers call the resolver) */
-#define X_DECLARE_SEM(name) void sem_##name(xctx *x, const xinsn *i);
+#define X_DECLARE_SEM(name) WE_INTERNAL void sem_##name(xctx *x, const xinsn *i);
 ISA_OPTYPE_LIST(X_DECLARE_SEM)
 #undef X_DECLARE_SEM
 

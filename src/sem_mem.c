@@ -147,6 +147,13 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	uint8_t *ptr[XLANES];
 	if (!translate(x, &i->o[1], sp, bytes, ptr))
 		return;
+	if (size == ISA_MemSize_32 && x->pmask == 0xffffffffu) {
+		/* the usual load: straight into the destination row (the
+		 * addresses were read already, so Rd may be Ra) */
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		for_lanes(l) d[l] = __atomic_load_n((const uint32_t *)ptr[l], __ATOMIC_RELAXED);
+		return;
+	}
 	uint32_t res[4][XLANES];
 	memset(res, 0, sizeof res);
 	for_lanes(l) {
@@ -172,6 +179,10 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 	const uint32_t *src[4];
 	for (unsigned k = 0; k < nr && k < 4; k++)
 		src[k] = xsrc(x, &i->o[1], k, tmp[k], false);
+	if (bytes == 4 && x->pmask == 0xffffffffu) {
+		for_lanes(l) __atomic_store_n((uint32_t *)ptr[l], src[0][l], __ATOMIC_RELAXED);
+		return;
+	}
 	for_lanes(l) {
 		if (!ptr[l])
 			continue;

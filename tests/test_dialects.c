@@ -188,6 +188,14 @@ static uint32_t rng(void)
 /* Case-insensitive substring. */
 static bool has_ci(const char *hay, const char *needle)
 {
+	/* "a|b": either (a report whose wording depends on which warp the
+	 * host ran first) */
+	const char *bar = strchr(needle, '|');
+	if (bar) {
+		char first[160];
+		snprintf(first, sizeof first, "%.*s", (int)(bar - needle), needle);
+		return has_ci(hay, first) || has_ci(hay, bar + 1);
+	}
 	size_t n = strlen(needle);
 	for (; *hay; hay++) {
 		size_t i = 0;
@@ -1433,10 +1441,12 @@ START_TEST(nbar_counts_disagree)
 	/* a third producer signal for num_producers 2 */
 	expect_exception(".dialect visa\n        NBARRIER.signal 0x7, 0x1, 0x2, 0x1 ;\n        EXIT ;\n", 96,
 			 "barrier exception", "more producer signals");
-	/* one warp signalling the same phase twice */
+	/* one warp signalling the same phase twice; under the warp-threads
+	 * engine the other warp may signal in between, which completes the
+	 * phase, so that the second signal reuses it too early */
 	expect_exception(".dialect visa\n        NBARRIER.signal 0x6, 0x2 ;\n        NBARRIER.signal 0x6, 0x2 ;\n"
 			 "        EXIT ;\n",
-			 64, "barrier exception", "twice");
+			 64, "barrier exception", "twice|reused too early");
 }
 END_TEST
 

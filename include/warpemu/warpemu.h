@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* The library is built with -fvisibility=hidden: what is declared here
+ * is its whole exported interface. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility push(default)
+#endif
+
 #define WE_VERSION_STRING "0.1.0"
 
 /* Status codes.  The CLI maps them to its exit statuses (see warpemu(1)). */
@@ -177,6 +183,10 @@ const char *we_last_warnings(const we_device *dev);
 we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
 		    const we_launch_config *cfg, const void *params,
 		    size_t params_size, we_launch_stats *stats);
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
