@@ -1112,6 +1112,13 @@ START_TEST(test_farith)
 		run(sem_FFMA, ALL);
 		for_lanes(l) expect_u32("FFMA", l, reg(0)[l], canon(fmaf(u2f(A[l]), u2f(B[l]), u2f(C[l]))));
 	}
+	/* FFMA rounds once: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused, 0 when
+	 * the product is rounded first */
+	fill_reg(1, f2u(1.0f + 0x1p-12f));
+	fill_reg(3, f2u(-(1.0f + 0x1p-11f)));
+	INSN(FFMA_R, R(0), R(1), R(1), R(3));
+	run(sem_FFMA, ALL);
+	expect_fill("FFMA fused", 0, f2u(0x1p-24f));
 	/* hand values */
 	fill_reg(1, f2u(1.5f));
 	INSN(FADD_I, R(0), R(1), FIMM(2.25f));
