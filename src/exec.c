@@ -92,7 +92,7 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 	xi->optype = isa_op_optype[in->opcode];
 	xi->in = in;
 	xi->pg = (uint8_t)in->pg;
-	xi->pg_not = in->pg_not != 0;
+	xi->pg_xor = in->pg_not ? ~0u : 0u;
 	for (unsigned k = 0; k < o->norder; k++) {
 		const isa_field *f = &o->fields[o->order[k]];
 		if (!strcmp(f->name, "pg"))
@@ -445,10 +445,8 @@ static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t pc, uint64
 	const xinsn *i = &code[pc / WE_INST_SIZE];
 	if (__builtin_expect(w->sleep != 0, 0) && w->clock >= w->wake_time)
 		bru_timer_expired(w, w->clock);
-	uint32_t g = w->p[i->pg];
-	if (i->pg_not)
-		g = ~g;
-	x->pmask = g & w->active;
+	/* a branch-free guard */
+	x->pmask = (w->p[i->pg] ^ i->pg_xor) & w->active;
 	x->pc_set = false;
 	w->insns++;
 	w->thread_insns += x->pmask == 0xffffffffu ? 32u : popc32(x->pmask);

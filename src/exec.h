@@ -60,7 +60,7 @@ typedef struct xinsn {
 	uint16_t opcode;   /* enum isa_op                                    */
 	uint8_t optype;    /* enum isa_optype_index                          */
 	uint8_t pg;        /* guard predicate index (7 = PT)                 */
-	bool pg_not;
+	uint32_t pg_xor;   /* ~0 for a negated guard (@!Pg), else 0        */
 	uint8_t nopd;
 	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
