@@ -2,6 +2,7 @@
 #include "bar.h"
 #include "bits.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,7 +52,7 @@ static uint32_t bar_release(bar_state *b, uint32_t *red_done, uint32_t *red_word
 		*red_done = 0;
 	}
 	uint32_t phase = b->phase + 1;
-	memset(b, 0, sizeof *b);
+	memset(b, 0, offsetof(bar_state, arrive_pc));
 	b->phase = phase;
 	return wake;
 }

@@ -30,8 +30,10 @@ typedef struct bar_state {
 	uint32_t waiters;    /* warps blocked on this barrier                  */
 	uint64_t first_pc;   /* where the phase's first arrival came from      */
 	uint32_t first_warp;
-	uint64_t arrive_pc[32]; /* PC of each warp's arrival in this phase     */
 	uint32_t scan_sum;   /* BAR.SCAN (003): true predicates so far        */
+	/* last: a completing phase resets everything above (bar.c), and this
+	 * is read only for the warps of `arrived` */
+	uint64_t arrive_pc[32]; /* PC of each warp's arrival in this phase     */
 } bar_state;
 
 typedef struct bar_unit {

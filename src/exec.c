@@ -315,12 +315,11 @@ const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANE
 
 uint32_t xscalar(xctx *x, const xopd *o, unsigned k)
 {
-	uint32_t tmp[XLANES];
 	if (o->kind == XO_REG) {
 		uint32_t m = x->pmask ? x->pmask : x->w->active;
 		return int_mod(xrow(x, o, k)[m ? xffs(m) : 0], o->flags);
 	}
-	return xsrc(x, o, k, tmp, true)[0];
+	return xsrc_scalar(x, o, k, true);
 }
 
 static bool aligned(uint64_t addr, unsigned size)
