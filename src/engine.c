@@ -615,7 +615,10 @@ bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
 		set_fault(c, w, WE_FAULT_INTERRUPTED, w->active, "the launch was interrupted");
 		return false;
 	}
-	if (lc->deadline > 0 && now_s() > lc->deadline) {
+	/* the wall clock every 64th turn of the warp (a warp switch can come
+	 * at every barrier: clock_gettime there would cost more than the
+	 * barrier); a turn is at most QUANTUM instructions */
+	if (lc->deadline > 0 && (w->clock_checks++ & 63u) == 0 && now_s() > lc->deadline) {
 		snprintf(m, sizeof m, "the launch ran past its wall-clock limit (--timeout): "
 			 "a livelock, an infinite loop, or too much work");
 		set_fault(c, w, WE_FAULT_WATCHDOG, w->active, m);

@@ -91,9 +91,13 @@ void nbar_reset(nbar_unit *u, uint32_t nwarps)
 /* the last consumer finished its wait: free the id, keep the phase count */
 static void nbar_free(nbar_state *b)
 {
-	uint32_t phase = b->phase;
+	uint32_t phase = b->phase, prod_only = b->signalled & ~b->consumers, fw = b->first_warp;
+	uint64_t fpc = b->first_pc;
 	memset(b, 0, sizeof *b);
 	b->phase = phase;
+	b->prev_prod_only = prod_only;
+	b->prev_first_warp = fw;
+	b->prev_first_pc = fpc;
 }
 
 static bool warp_ok(const nbar_unit *u, uint32_t warp)
@@ -198,6 +202,10 @@ static nbar_result wait_(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
 	nbar_state *b = &u->b[id];
 	uint32_t bit = 1u << warp;
 	unsigned long long fpc = (unsigned long long)b->first_pc;
+	if (!b->active && !b->draining && (b->prev_prod_only & bit))
+		return fault(msg, msglen,
+			     "named barrier %u: wait by warp %u at PC 0x%llx, a producer-only warp of the phase that has just completed (first signal: warp %u at PC 0x%llx)",
+			     id, warp, upc, b->prev_first_warp, (unsigned long long)b->prev_first_pc);
 	if (!b->active && !b->draining)
 		return fault(msg, msglen,
 			     "named barrier %u: wait by warp %u at PC 0x%llx without a signal (the barrier has no phase)",

@@ -48,6 +48,11 @@ typedef struct nbar_state {
 	uint32_t waiters;        /* consumers blocked in wait, until wait_done  */
 	uint64_t first_pc;
 	uint32_t first_warp;
+	/* the last freed phase, for the report of a late wait by one of its
+	 * producer-only warps */
+	uint32_t prev_prod_only;
+	uint32_t prev_first_warp;
+	uint64_t prev_first_pc;
 } nbar_state;
 
 typedef struct nbar_unit {

@@ -63,6 +63,7 @@ typedef struct we_warp {
 					 per instruction, plus slept time  */
 	uint64_t wake_time;           /* clock at which SleepMask clears    */
 	uint64_t insns;               /* warp-instructions executed        */
+	uint32_t clock_checks;        /* watchdog_ok calls (the clock: 1 in 64) */
 	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
 	uint32_t sync_fails;          /* failing syncs in a row, nothing between */
 	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */

@@ -449,6 +449,10 @@ START_TEST(wait_by_producer_only)
 	wait_fault(&u, 3, 17, WANT("producer-only")); /* and after completion */
 	ck_assert_int_eq(wait_(&u, 0, 17).r, NBAR_OK);
 	ck_assert(idle(&u, 17));
+	/* and once the phase is freed (the consumer waited first): still a
+	 * producer-only wait, not one without a signal */
+	wait_fault(&u, 3, 17, WANT("producer-only", "just completed", "warp 3 at PC 0x1260"));
+	wait_fault(&u, 1, 17, WANT("warp 1", "without a signal"));
 }
 END_TEST
 
