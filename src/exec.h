@@ -180,11 +180,14 @@ static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *re
  * stores into the destination row directly: no result array and no copy,
  * and a destination that is also a source is fine since every lane reads
  * its sources before its result is stored. */
-#if defined(__GNUC__) && !defined(__clang__)
 /* these are static inline, never called across files: the ABI of passing
- * 32-byte vectors without AVX does not matter.  (GCC warns at every call,
- * so the warning stays off for the rest of each file that includes this
- * header; it is only about vector arguments and results.) */
+ * 32-byte vectors without AVX does not matter.  (GCC and clang warn at
+ * every call, so the warning stays off for the rest of each file that
+ * includes this header; it is only about vector arguments and results.) */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 typedef uint32_t xv8 __attribute__((vector_size(32)));
