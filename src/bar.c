@@ -10,6 +10,7 @@ void bar_init(bar_unit *u, uint32_t nwarps)
 {
 	memset(u, 0, sizeof *u);
 	u->nwarps = nwarps;
+	u->all_count = 32u * nwarps;
 }
 
 void bar_reset(bar_unit *u, uint32_t nwarps)
@@ -19,6 +20,7 @@ void bar_reset(bar_unit *u, uint32_t nwarps)
 	u->dirty = 0;
 	u->exited = 0;
 	u->nwarps = nwarps;
+	u->all_count = 32u * nwarps;
 }
 
 static const char *kind_name(unsigned k)
@@ -34,7 +36,7 @@ static bool bar_complete(const bar_unit *u, const bar_state *b)
 	if (b->count == 0)
 		return false;
 	if (b->expected == 0)
-		return b->count + 32u * popc32(u->exited) == 32u * u->nwarps;
+		return b->count == u->all_count; /* = 32 x nwarps - 32 x exited warps */
 	return b->count == b->expected;
 }
 
@@ -141,6 +143,7 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	*ncompleted = 0;
 	*red_done = 0;
 	u->exited |= 1u << warp;
+	u->all_count = 32u * u->nwarps - 32u * popc32(u->exited);
 	/* decision 2: a warp that exits can complete a cnt = 0 barrier */
 	for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
 		bar_state *b = &u->b[id];

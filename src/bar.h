@@ -40,6 +40,8 @@ typedef struct bar_unit {
 	bar_state b[WE_BAR_SLOTS];
 	uint32_t nwarps;     /* warps of the CTA (threads rounded up / 32)     */
 	uint32_t exited;     /* warps that exited completely                   */
+	uint32_t all_count;  /* 32 x (nwarps - exited warps): what a cnt = 0
+				barrier's count must reach (kept in step)       */
 	uint32_t dirty;      /* barriers touched since bar_init                */
 } bar_unit;
 

@@ -576,28 +576,19 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 
 static double now_s(void);
 
-int sched_next(we_cta *c, uint64_t *budget)
+int sched_next_seeded(we_cta *c, uint64_t *budget)
 {
 	uint32_t ready = c->ready;
 	if (!ready)
 		return -1;
-	if (c->L->seeded) {
-		unsigned k = (unsigned)(sched_rand(&c->rng) % (uint64_t)popc32(ready));
-		while (k--)
-			ready &= ready - 1;
-		*budget = 1 + sched_rand(&c->rng) % 64u;
-		return __builtin_ctz(ready);
-	}
-	/* round robin: the first ready warp at or after rr_next, else the
-	 * first one */
-	uint32_t after = c->rr_next < 32 ? ready & (~0u << c->rr_next) : 0;
-	int wi = __builtin_ctz(after ? after : ready);
-	c->rr_next = (uint32_t)wi + 1;
-	*budget = QUANTUM;
-	return wi;
+	unsigned k = (unsigned)(sched_rand(&c->rng) % (uint64_t)popc32(ready));
+	while (k--)
+		ready &= ready - 1;
+	*budget = 1 + sched_rand(&c->rng) % 64u;
+	return __builtin_ctz(ready);
 }
 
-bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
+bool watchdog_check(we_cta *c, we_warp *w, uint64_t *budget, bool clock_turn)
 {
 	const launch *lc = (const launch *)c->L;
 	char m[200];
@@ -615,10 +606,7 @@ bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
 		set_fault(c, w, WE_FAULT_INTERRUPTED, w->active, "the launch was interrupted");
 		return false;
 	}
-	/* the wall clock every 64th turn of the warp (a warp switch can come
-	 * at every barrier: clock_gettime there would cost more than the
-	 * barrier); a turn is at most QUANTUM instructions */
-	if (lc->deadline > 0 && (w->clock_checks++ & 63u) == 0 && now_s() > lc->deadline) {
+	if (clock_turn && now_s() > lc->deadline) {
 		snprintf(m, sizeof m, "the launch ran past its wall-clock limit (--timeout): "
 			 "a livelock, an infinite loop, or too much work");
 		set_fault(c, w, WE_FAULT_WATCHDOG, w->active, m);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "device.h"
 #include "engine.h"
 #include "topo.h"
 
@@ -66,18 +67,49 @@ typedef struct launch {
 	uint64_t nwarnings;
 } launch;
 
+#define QUANTUM 4096u
+
 /* The next warp to run and its budget (both engines, so a seeded
  * schedule is the same decision sequence in either): round-robin with
  * QUANTUM, or a seeded random ready warp with a random budget.  -1 when
- * no warp is ready.  Call under the CTA lock in the warp-threads engine. */
-int sched_next(we_cta *c, uint64_t *budget);
-/* Charge the watchdogs (max-instructions, wall clock) before a turn of
- * `*budget` instructions; false after recording a WATCHDOG fault. */
-bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget);
+ * no warp is ready.  Call under the CTA lock in the warp-threads engine.
+ * (Inline: the scheduler engine calls it at every warp switch.) */
+int sched_next_seeded(we_cta *c, uint64_t *budget);
+static inline int sched_next(we_cta *c, uint64_t *budget)
+{
+	if (c->L->seeded)
+		return sched_next_seeded(c, budget);
+	uint32_t ready = c->ready;
+	if (!ready)
+		return -1;
+	/* round robin: the first ready warp at or after rr_next, else the
+	 * first one */
+	uint32_t after = c->rr_next < 32 ? ready & (~0u << c->rr_next) : 0;
+	int wi = __builtin_ctz(after ? after : ready);
+	c->rr_next = (uint32_t)wi + 1;
+	*budget = QUANTUM;
+	return wi;
+}
+
+/* Charge the watchdogs (max-instructions, interrupt, wall clock) before a
+ * turn of `*budget` instructions; false after recording a WATCHDOG or
+ * INTERRUPTED fault.  The wall clock is read on every 64th turn of the
+ * warp (a warp switch can come at every barrier: clock_gettime there
+ * would cost more than the barrier); a turn is at most QUANTUM
+ * instructions.  Inline for the usual turn with nothing to check. */
+bool watchdog_check(we_cta *c, we_warp *w, uint64_t *budget, bool clock_turn);
+static inline bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
+{
+	const launch *lc = (const launch *)c->L;
+	const bool clock_turn = lc->deadline > 0 && (w->clock_checks++ & 63u) == 0;
+	if (!c->L->max_instructions && !clock_turn &&
+	    !atomic_load_explicit(&c->L->dev->interrupted, memory_order_relaxed))
+		return true;
+	return watchdog_check(c, w, budget, clock_turn);
+}
 /* The seeded schedule and check mode at the end of a CTA. */
 void cta_end_checks(we_cta *c);
 
-#define QUANTUM 4096u
 
 /* Add a slot's statistics to the launch's (call after joining). */
 void slot_stats(launch *lc, const cta_slot *s);

@@ -313,7 +313,7 @@ const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANE
 	return tmp;
 }
 
-uint32_t xscalar(xctx *x, const xopd *o, unsigned k)
+uint32_t xscalar_slow(xctx *x, const xopd *o, unsigned k)
 {
 	if (o->kind == XO_REG) {
 		uint32_t m = x->pmask ? x->pmask : x->w->active;

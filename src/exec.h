@@ -272,7 +272,14 @@ static inline void xset_ureg(xctx *x, unsigned idx, uint32_t v)
 
 /* A scalar source: the value of an IMM/CMEM/UREG operand, or of the
  * lowest lane of pmask for a REG operand (used for barrier ids, masks). */
-uint32_t xscalar(xctx *x, const xopd *o, unsigned k);
+uint32_t xscalar_slow(xctx *x, const xopd *o, unsigned k);
+static inline uint32_t xscalar(xctx *x, const xopd *o, unsigned k)
+{
+	/* an immediate id or count (BAR 0x0, ...) without a call */
+	if (o->kind == XO_IMM && !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT)))
+		return ximm_word(o, k);
+	return xscalar_slow(x, o, k);
+}
 
 /* Constant bank read (bounds-checked; faults and returns false). */
 bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out);
