@@ -303,7 +303,7 @@ const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANE
 {
 	if (o->kind == XO_REG) {
 		const uint32_t *src = xrow(x, o, k);
-		if (!int_mods || !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT)))
+		if (!int_mods || !(o->flags & XF_INT_MODS))
 			return src;
 		for_lanes(l) tmp[l] = int_mod(src[l], o->flags);
 		return tmp;
@@ -338,7 +338,7 @@ static bool in_window(xctx *x, const char *space, const char *whose, uint64_t li
 		       size, (unsigned long long)addr, size, lane);
 		return false;
 	}
-	if (whose && (addr > limit || size > limit - addr)) {
+	if (whose && !xfits(addr, size, limit)) {
 		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
 		       "%s access of %u bytes at 0x%llx is outside %s %llu bytes (first at lane %u)", space,
 		       size, (unsigned long long)addr, whose, (unsigned long long)limit, lane);
@@ -351,15 +351,8 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!in_window(x, "global", NULL, 0, addr, size, lane))
 		return NULL;
-	/* the allocation table does not change during a launch: remember the
-	 * warp's last allocation (lanes of a warp mostly hit the same one) */
-	const galloc *a = x->w->gcache;
-	if (a && addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
-		return a->host + (addr - a->base);
-	uint8_t *h = dev_translate_alloc(x->L->dev, addr, size, &a);
-	if (h)
-		x->w->gcache = a;
-	else
+	uint8_t *h = xglobal_span(x, addr, size);
+	if (!h)
 		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
 		       "global access of %u bytes at 0x%llx is outside every allocation (first at lane %u)", size,
 		       (unsigned long long)addr, lane);
@@ -368,8 +361,10 @@ uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 
 uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span)
 {
+	/* the allocation table does not change during a launch: remember the
+	 * warp's last allocation (lanes of a warp mostly hit the same one) */
 	const galloc *a = x->w->gcache;
-	if (a && addr >= a->base && addr - a->base <= a->size && span <= a->size - (addr - a->base))
+	if (a && addr >= a->base && xfits(addr - a->base, span, a->size))
 		return a->host + (addr - a->base);
 	uint8_t *h = dev_translate_alloc(x->L->dev, addr, span, &a);
 	if (h)

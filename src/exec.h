@@ -43,6 +43,8 @@ enum xo_kind {
 };
 
 enum xo_flag { XF_NOT = 1, XF_BITNOT = 2, XF_NEG = 4, XF_ABS = 8 };
+/* the flags xsrc applies as integer operations when asked (int_mods) */
+#define XF_INT_MODS (XF_NEG | XF_ABS | XF_BITNOT)
 
 typedef struct xopd {
 	uint8_t kind;      /* enum xo_kind                                   */
@@ -123,21 +125,26 @@ static inline uint32_t ximm_word(const xopd *o, unsigned k)
 {
 	return k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
 }
+/* xsrc_scalar, with a plain immediate read without a call */
+static inline uint32_t xsrc_word(xctx *x, const xopd *o, unsigned k, bool int_mods)
+{
+	if ((o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & XF_INT_MODS))
+		return ximm_word(o, k);
+	return xsrc_scalar(x, o, k, int_mods);
+}
 static inline const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
 				   bool int_mods)
 {
-	const uint8_t mods = XF_NEG | XF_ABS | XF_BITNOT;
 	if (o->kind == XO_REG) {
 		/* the common case, a plain register, without a call */
-		if (!int_mods || !(o->flags & mods))
+		if (!int_mods || !(o->flags & XF_INT_MODS))
 			return xrow(x, o, k);
 		return xsrc_slow(x, o, k, tmp, int_mods);
 	}
 	/* one value for every lane; broadcast here, in the handler's own
 	 * (vectorized) code, so that the stores are as wide as the loads
 	 * that follow and forward to them */
-	uint32_t v = (o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & mods)
-			     ? ximm_word(o, k) : xsrc_scalar(x, o, k, int_mods);
+	uint32_t v = xsrc_word(x, o, k, int_mods);
 	for_lanes(l) tmp[l] = v;
 	return tmp;
 }
@@ -149,11 +156,7 @@ static inline bool xuniform(xctx *x, const xopd *o, unsigned k, uint32_t *v)
 {
 	if (o->kind == XO_REG)
 		return false;
-	if (o->kind == XO_IMM && !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT))) {
-		*v = ximm_word(o, k);
-		return true;
-	}
-	*v = xsrc_scalar(x, o, k, true);
+	*v = xsrc_word(x, o, k, true);
 	return true;
 }
 
@@ -228,10 +231,7 @@ static inline xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLAN
 	if (o->kind == XO_REG) {
 		r.p = xsrc(x, o, k, tmp, int_mods);
 	} else {
-		const uint8_t mods = XF_NEG | XF_ABS | XF_BITNOT;
-		uint32_t v = (o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & mods)
-				     ? ximm_word(o, k) : xsrc_scalar(x, o, k, int_mods);
-		r.s = xv_splat(v);
+		r.s = xv_splat(xsrc_word(x, o, k, int_mods));
 	}
 	return r;
 }
@@ -276,9 +276,15 @@ uint32_t xscalar_slow(xctx *x, const xopd *o, unsigned k);
 static inline uint32_t xscalar(xctx *x, const xopd *o, unsigned k)
 {
 	/* an immediate id or count (BAR 0x0, ...) without a call */
-	if (o->kind == XO_IMM && !(o->flags & (XF_NEG | XF_ABS | XF_BITNOT)))
+	if (o->kind == XO_IMM && !(o->flags & XF_INT_MODS))
 		return ximm_word(o, k);
 	return xscalar_slow(x, o, k);
+}
+
+/* [addr, addr + size) inside [0, limit), without overflow. */
+static inline bool xfits(uint64_t addr, uint64_t size, uint64_t limit)
+{
+	return addr <= limit && size <= limit - addr;
 }
 
 /* Constant bank read (bounds-checked; faults and returns false). */

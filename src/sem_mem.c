@@ -71,7 +71,7 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 			base = xglobal_span(x, amin, span);
 		} else {
 			const uint64_t limit = sp == SP_SHARED ? x->L->shared_bytes : x->L->local_bytes;
-			if (amin <= limit && span <= limit - amin)
+			if (xfits(amin, span, limit))
 				base = sp == SP_SHARED ? x->cta->shared + amin : x->w->local + amin;
 		}
 		if (base) {

@@ -14,6 +14,7 @@
  * one core, and the cores of one package, are consecutive.
  */
 #include "topo.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -352,57 +353,13 @@ bool topo_bind_self(const we_topo *t, int pu, const char **why)
 
 /* ---- description ------------------------------------------------------- */
 
-typedef struct sbuf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) TOPO_PRINTF(2, 3);
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0,
-		      fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->oom = true;
-		return;
-	}
-	if (b->p && (size_t)n < b->cap - b->len) {
-		b->len += (size_t)n;
-		return;
-	}
-	size_t need = b->len + (size_t)n + 1;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < need)
-		cap *= 2;
-	char *np = realloc(b->p, cap);
-	if (!np) {
-		b->oom = true;
-		return;
-	}
-	b->p = np;
-	b->cap = cap;
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
 static const char *plural(unsigned n)
 {
 	return n == 1 ? "" : "s";
 }
 
 /* "core 3" or "cores 2-5" */
-static void sb_range(sbuf *b, const char *what, unsigned lo, unsigned hi)
+static void sb_range(strbuf *b, const char *what, unsigned lo, unsigned hi)
 {
 	if (lo == hi)
 		sb_printf(b, "%s %u", what, lo);
@@ -411,7 +368,7 @@ static void sb_range(sbuf *b, const char *what, unsigned lo, unsigned hi)
 }
 
 /* Threads first..last run on the consecutive PUs pu..pu+(last-first). */
-static void describe_run(sbuf *b, const we_topo *t, unsigned first,
+static void describe_run(strbuf *b, const we_topo *t, unsigned first,
 			 unsigned last, unsigned pu)
 {
 	unsigned end = pu + (last - first);
@@ -427,7 +384,7 @@ static void describe_run(sbuf *b, const we_topo *t, unsigned first,
 	sb_printf(b, ")\n");
 }
 
-static void describe_plan(sbuf *b, const we_topo *t, we_placement p,
+static void describe_plan(strbuf *b, const we_topo *t, we_placement p,
 			  unsigned nthreads)
 {
 	unsigned period = nthreads < t->npus ? nthreads : t->npus;
@@ -458,7 +415,7 @@ static void describe_plan(sbuf *b, const we_topo *t, we_placement p,
 
 char *topo_describe(const we_topo *t, we_placement p, unsigned nthreads)
 {
-	sbuf b = { NULL, 0, 0, false };
+	strbuf b = { 0 };
 	const char *name = p == WE_PLACE_DEFAULT ? "compact (default)"
 						 : we_placement_name(p);
 
@@ -479,9 +436,5 @@ char *topo_describe(const we_topo *t, we_placement p, unsigned nthreads)
 			  plural(nthreads));
 		describe_plan(&b, t, p, nthreads);
 	}
-	if (b.oom) {
-		free(b.p);
-		return NULL;
-	}
-	return b.p;
+	return sb_take(&b);
 }
