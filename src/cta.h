@@ -60,6 +60,8 @@ typedef struct we_launch_ctx {
 	uint32_t param_bytes;
 	uint64_t max_instructions;       /* per warp, 0 = unlimited         */
 	bool hooked;                     /* trace or seeded: the slow loop  */
+	uint32_t lockstep;               /* largest lockstep group (exec_group),
+					    1: none                          */
 	bool seeded;                     /* reproducible schedule           */
 	uint64_t seed;
 	bool check;                      /* --check hazards                 */

@@ -191,6 +191,13 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 		complete(c, a->id, wake, red_done, red_word);
 	if (r != BAR_BLOCKED) {
 		cta_unlock(c);
+		if (completed && c->L->lockstep > 1 && (wake & ~(1u << x->w->id))) {
+			/* the scheduler engine with lockstep groups: the warps just
+			 * released are at the completing warp's PC; handing this one
+			 * back lets them go on as one group */
+			x->stop = true;
+			x->why = WE_STOP_YIELD;
+		}
 		return;
 	}
 	warp_state(c, x->w, WE_WS_BLOCKED);
@@ -739,8 +746,9 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 		w->active_pc = L->k->code_start;
 		for (unsigned l = 0; l < 32; l++)
 			w->rpc[l] = w->active_pc;
-		w->r = s->regs + (size_t)wi * L->nrows * WE_WARP_SIZE;
+		w->r = s->regs + (size_t)wi * WE_WARP_SIZE;
 		w->nrows = L->nrows;
+		w->rstride = c->nwarps * WE_WARP_SIZE;
 		w->p[7] = 0xffffffffu;
 		w->up = 0x80;
 		w->id = wi;
@@ -926,6 +934,10 @@ static we_status check_launch(struct we_device *dev, const we_kernel *k, const w
 		dev_error(dev, "unknown engine %d or placement %d", (int)cfg->engine, (int)cfg->placement);
 		return WE_ERR_INVALID;
 	}
+	if (cfg->lockstep > 32) {
+		dev_error(dev, "lockstep groups of %u warps: at most 32 (a CTA's warps)", cfg->lockstep);
+		return WE_ERR_INVALID;
+	}
 	return WE_OK;
 }
 
@@ -1006,6 +1018,8 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	double t0 = now_s();
 	lc->deadline = cfg->timeout > 0 ? t0 + cfg->timeout : 0;
 	we_engine eng = cfg->engine == WE_ENGINE_DEFAULT ? WE_ENGINE_SCHEDULER : cfg->engine;
+	L->lockstep = eng != WE_ENGINE_SCHEDULER || L->hooked ? 1u
+		      : cfg->lockstep ? cfg->lockstep : WE_LOCKSTEP_DEFAULT;
 	st = eng == WE_ENGINE_WARP_THREADS ? run_warp_threads(lc) : run_scheduler(lc);
 	double t1 = now_s();
 	if (st != WE_OK && st != WE_ERR_NOMEM)

@@ -22,6 +22,33 @@ typedef struct sworker {
 	bool started;
 } sworker;
 
+/* The lockstep group that warp wi starts: it and the ready warps after
+ * it at its PC with every lane active, at most L->lockstep of them, each
+ * with *budget instructions left under --max-instructions (else *budget
+ * shrinks or the group ends before it). */
+static uint32_t group_of(const we_cta *c, uint32_t wi, uint64_t *budget)
+{
+	const we_warp *w = &c->warps[wi];
+	const uint64_t max = c->L->max_instructions;
+	if (c->L->lockstep < 2 || w->active != 0xffffffffu || w->sleep)
+		return 1;
+	uint32_t n = 1;
+	while (n < c->L->lockstep && wi + n < c->nwarps) {
+		const we_warp *v = &w[n];
+		if (!((c->ready >> (wi + n)) & 1u) || v->active_pc != w->active_pc ||
+		    v->active != 0xffffffffu || v->sleep)
+			break;
+		if (max) {
+			if (v->insns >= max)
+				break;
+			if (max - v->insns < *budget)
+				*budget = max - v->insns;
+		}
+		n++;
+	}
+	return n;
+}
+
 /* Run one CTA to its end or its first fault. */
 static void cta_run(we_cta *c)
 {
@@ -42,7 +69,18 @@ static void cta_run(we_cta *c)
 		we_warp *w = &c->warps[wi];
 		if (!watchdog_ok(c, w, &budget))
 			return;
-		switch (exec_run(c, w, budget)) {
+		uint32_t n = group_of(c, (uint32_t)wi, &budget);
+		we_stop st;
+		if (n > 1) {
+			uint32_t who;
+			st = exec_group(c, (uint32_t)wi, n, budget, &who);
+			c->rr_next = (uint32_t)wi + n;
+			wi = (int)who;
+			w = &c->warps[wi];
+		} else {
+			st = exec_run(c, w, budget);
+		}
+		switch (st) {
 		case WE_STOP_BUDGET:
 		case WE_STOP_YIELD:
 		case WE_STOP_BLOCKED:

@@ -210,6 +210,7 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 			}
 			if (pass == 0 && kk)
 				kk->nregs = maxreg;
+			m->x[i].lockstep = sem_lockstep_form(&m->x[i]);
 		}
 	}
 	for (uint32_t k = 0; k < m->nkernels; k++)
@@ -514,5 +515,152 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 		if (x->stop)
 			return x->why;
 	}
+	return WE_STOP_BUDGET;
+}
+
+/* ---- lockstep groups ------------------------------------------------ */
+
+bool sem_lockstep_form(const xinsn *i)
+{
+	for (unsigned k = 0; k < i->nopd; k++) {
+		const xopd *o = &i->o[k];
+		/* a value of each warp's own (uniform registers and predicates),
+		 * a per-lane address, or a register with a modifier (xsrc_slow
+		 * copies one warp's) */
+		if (o->kind == XO_UREG || o->kind == XO_UPRED || o->kind == XO_MEM ||
+		    o->kind == XO_CMEMIND || (o->kind == XO_REG && (o->flags & XF_INT_MODS)))
+			return false;
+	}
+	/* the handlers whose full-mask path runs over xv_chunks(x), or warp
+	 * by warp over x->group (sem_alu.c, sem_bru.c) */
+	switch (i->optype) {
+	case ISA_OPT_MOV:
+	case ISA_OPT_ISETP:
+	case ISA_OPT_BRA:
+		return true;
+	case ISA_OPT_IADD3:
+		return iadd3_plain(i);
+	case ISA_OPT_IMAD:
+		return i->in->mode != ISA_IMADMode_HI;
+	case ISA_OPT_LOP3_LUT:
+		return i->o[0].row == 7;
+	case ISA_OPT_SHF:
+		return i->o[2].kind != XO_REG;
+	default:
+		return false;
+	}
+}
+
+/* Every lane of every warp of the group has i's guard true (their
+ * ActiveMasks are all ones). */
+static inline bool group_guard_full(const we_warp *w, uint32_t n, const xinsn *i)
+{
+	if (i->pg == 7 && !i->pg_xor)
+		return true;
+	for (uint32_t j = 0; j < n; j++)
+		if ((w[j].p[i->pg] ^ i->pg_xor) != 0xffffffffu)
+			return false;
+	return true;
+}
+
+/* The counters and PC of `done` group instructions (exec_group defers
+ * them: each warp gets what fetch() and retire() would have given it). */
+static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t done)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (pc != UINT64_MAX)
+			w[j].active_pc = pc;
+		w[j].insns += done;
+		w[j].thread_insns += done * XLANES;
+		w[j].clock += done;
+	}
+}
+
+/* The group still shares w[0]'s PC and full masks, and is ready. */
+static inline bool group_intact(const we_cta *cta, const we_warp *w, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (w[j].active_pc != w[0].active_pc || w[j].active != 0xffffffffu || w[j].sleep ||
+		    !((cta->ready >> w[j].id) & 1u))
+			return false;
+	return true;
+}
+
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who)
+{
+	const we_launch_ctx *L = cta->L;
+	const xinsn *code = L->mod->x;
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	we_warp *w = &cta->warps[wi];
+	/* one handler call for the whole group: the rows of w[0] start the
+	 * group's arrays, pmask is all ones in every warp */
+	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
+	static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
+#define X_HANDLER(name) sem_##name,
+		ISA_OPTYPE_LIST(X_HANDLER)
+#undef X_HANDLER
+	};
+	uint64_t pc = w->active_pc, pending = 0;
+	*who = wi;
+	for (uint64_t k = 0; k < budget; k++) {
+		const xinsn *i = &code[pc / WE_INST_SIZE];
+		if (pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1)) && i->lockstep &&
+		    group_guard_full(w, n, i)) {
+			gx.pc = pc;
+			handler[i->optype](&gx, i);
+			if (__builtin_expect(gx.stop, 0)) {
+				/* a fault (a constant read out of range): warp wi's,
+				 * the first that would have run it */
+				group_settle(w, n, pc, pending);
+				w->active_pc = pc + WE_INST_SIZE;
+				w->insns++;
+				w->thread_insns += XLANES;
+				w->clock++;
+				return gx.why;
+			}
+			pending++;
+			if (gx.pc_set) {
+				/* a branch: each warp's ActivePC and ActiveMask are its
+				 * own now */
+				gx.pc_set = false;
+				if (!group_intact(cta, w, n)) {
+					group_settle(w, n, UINT64_MAX, pending);
+					return WE_STOP_BUDGET;
+				}
+				pc = w->active_pc;
+			} else {
+				pc += WE_INST_SIZE;
+			}
+			continue;
+		}
+		/* warp by warp, as exec_run runs it */
+		group_settle(w, n, pc, pending);
+		pending = 0;
+		bool blocked = false;
+		for (uint32_t j = 0; j < n; j++) {
+			xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;
+			const xinsn *ij = fetch(x, code, pc, start, end);
+			if (ij) {
+				if (x->pmask)
+					DISPATCH(x, ij);
+				retire(x);
+			}
+			/* a warp that blocks (on a barrier) needs nothing of its
+			 * driver: the others run the instruction too */
+			if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
+				blocked = true;
+				*who = wi + j;
+			} else if (x->stop && x->why != WE_STOP_BLOCKED) {
+				*who = wi + j;
+				return x->why;
+			}
+		}
+		if (blocked)
+			return WE_STOP_BLOCKED;
+		if (!group_intact(cta, w, n))
+			return WE_STOP_BUDGET;
+		pc = w->active_pc;
+	}
+	group_settle(w, n, pc, pending);
 	return WE_STOP_BUDGET;
 }

@@ -26,6 +26,11 @@
 #include "module.h"
 #include "warp.h"
 
+/* The operand helpers handlers use in their lane loops are forced inline:
+ * one left out of line would be compiled for the baseline target, not for
+ * the calling handler's clone (WE_LANES_FN). */
+#define XV_INLINE static inline __attribute__((always_inline))
+
 /* ---- decode-once records ------------------------------------------ */
 
 enum xo_kind {
@@ -64,6 +69,8 @@ typedef struct xinsn {
 	uint8_t pg;        /* guard predicate index (7 = PT)                 */
 	uint32_t pg_xor;   /* ~0 for a negated guard (@!Pg), else 0        */
 	uint8_t nopd;
+	bool lockstep;     /* sem_lockstep_form(): a lockstep group of warps
+			      runs it in one handler call (exec_group)    */
 	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
 } xinsn;
@@ -74,6 +81,10 @@ typedef struct xctx {
 	we_warp *w;
 	we_cta *cta;
 	const we_launch_ctx *L;
+	uint32_t group;    /* warps w[1..group] run this instruction with w in
+			      lockstep (exec_group; 0: w alone); only for a
+			      sem_lockstep_form() instruction, with pmask
+			      all ones in every warp                        */
 	uint32_t pmask;    /* guard & ActiveMask                              */
 	uint64_t pc;       /* PC of this instruction                          */
 	bool pc_set;       /* handler moved w->active_pc itself               */
@@ -92,6 +103,23 @@ void exec_free_module(struct we_module *m);
  * executed `budget` instructions. */
 we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget);
 
+/* Lockstep groups.  Warps wi..wi+n-1 of a CTA (n >= 2), all ready, at one
+ * PC, ActiveMask all ones, SleepMask 0, with `budget` instructions left
+ * each: run them together, one instruction for all of them at a time.
+ * An instruction of sem_lockstep_form() whose guard is true in every
+ * lane of every warp is one handler call over the group's registers (one
+ * array per register, warp.h); any other instruction runs warp by warp,
+ * exactly as exec_run would, in warp order.  Each warp's state, counters
+ * and results are what running it alone gives.  Returns when the warps
+ * no longer share a PC and full masks (WE_STOP_BUDGET), when one of them
+ * stops (its index in *who, its reason returned: the warps after it
+ * have not executed that instruction), or after `budget` instructions. */
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who);
+/* true when the full-mask path of i's handler runs a lockstep group
+ * (x->group): no per-warp operand (uniform register or predicate), no
+ * operand copied into a one-warp array, a form the handler vectorizes. */
+bool sem_lockstep_form(const xinsn *i);
+
 /* ---- faults --------------------------------------------------------- */
 
 /* Record a runtime exception for the current instruction (first one per
@@ -106,7 +134,7 @@ void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr,
 #define LANE_ON(mask, l) (((mask) >> (l)) & 1u)
 
 /* Row of registers (32 lanes) for a REG operand, register k of its span. */
-static inline uint32_t *xrow(xctx *x, const xopd *o, unsigned k)
+XV_INLINE uint32_t *xrow(xctx *x, const xopd *o, unsigned k)
 {
 	return we_row(x->w, o->row + k);
 }
@@ -121,18 +149,18 @@ const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANE
 /* The value of a non-register source operand (IMM, FIMM, UREG, CMEM),
  * register k of its span, integer modifiers applied when int_mods. */
 uint32_t xsrc_scalar(xctx *x, const xopd *o, unsigned k, bool int_mods);
-static inline uint32_t ximm_word(const xopd *o, unsigned k)
+XV_INLINE uint32_t ximm_word(const xopd *o, unsigned k)
 {
 	return k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
 }
 /* xsrc_scalar, with a plain immediate read without a call */
-static inline uint32_t xsrc_word(xctx *x, const xopd *o, unsigned k, bool int_mods)
+XV_INLINE uint32_t xsrc_word(xctx *x, const xopd *o, unsigned k, bool int_mods)
 {
 	if ((o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & XF_INT_MODS))
 		return ximm_word(o, k);
 	return xsrc_scalar(x, o, k, int_mods);
 }
-static inline const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
+XV_INLINE const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
 				   bool int_mods)
 {
 	if (o->kind == XO_REG) {
@@ -152,7 +180,7 @@ static inline const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t 
 /* true when operand o is the same in every lane (an immediate, a uniform
  * register or a constant), with that value (integer modifiers applied)
  * in *v, so that a handler can use a scalar in its lane loop. */
-static inline bool xuniform(xctx *x, const xopd *o, unsigned k, uint32_t *v)
+XV_INLINE bool xuniform(xctx *x, const xopd *o, unsigned k, uint32_t *v)
 {
 	if (o->kind == XO_REG)
 		return false;
@@ -161,7 +189,7 @@ static inline bool xuniform(xctx *x, const xopd *o, unsigned k, uint32_t *v)
 }
 
 /* Write res to the lanes of mask in destination operand o, register k. */
-static inline void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
+XV_INLINE void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
 			  uint32_t mask)
 {
 	uint32_t *d = xrow(x, o, k);
@@ -197,8 +225,11 @@ typedef uint32_t xv8 __attribute__((vector_size(32)));
 typedef uint32_t xv8u __attribute__((vector_size(32), aligned(4), may_alias));
 typedef int32_t xv8s __attribute__((vector_size(32)));
 #define XV_N (XLANES / 8)
-static inline xv8 xv_ld(const uint32_t *p, unsigned c) { return *(const xv8u *)(p + 8 * c); }
-static inline void xv_st(uint32_t *p, unsigned c, xv8 v) { *(xv8u *)(p + 8 * c) = v; }
+/* the chunks a full-mask path covers: one warp's, or a lockstep group's
+ * (the group's rows are consecutive: warp.h) */
+XV_INLINE size_t xv_chunks(const xctx *x) { return XV_N * ((size_t)x->group + 1u); }
+XV_INLINE xv8 xv_ld(const uint32_t *p, size_t c) { return *(const xv8u *)(p + 8 * c); }
+XV_INLINE void xv_st(uint32_t *p, size_t c, xv8 v) { *(xv8u *)(p + 8 * c) = v; }
 #ifdef __clang__
 #define XV_SHUF(v, ...) __builtin_shufflevector((v), (v), __VA_ARGS__)
 #else
@@ -206,13 +237,13 @@ static inline void xv_st(uint32_t *p, unsigned c, xv8 v) { *(xv8u *)(p + 8 * c) 
 #endif
 /* (a shuffle of lane 0 becomes one vpbroadcastd, where GCC 12 builds
  * { v, v, ... } or vector + v lane by lane) */
-static inline xv8 xv_splat(uint32_t v)
+XV_INLINE xv8 xv_splat(uint32_t v)
 {
 	const xv8 t = { v };
 	return XV_SHUF(t, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 /* OR of the 8 lanes */
-static inline uint32_t xv_or_lanes(xv8 v)
+XV_INLINE uint32_t xv_or_lanes(xv8 v)
 {
 	v |= XV_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3);
 	v |= XV_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5);
@@ -220,46 +251,57 @@ static inline uint32_t xv_or_lanes(xv8 v)
 	return v[0];
 }
 
-/* A source operand for the vector paths: a row (p) or one value (s). */
+/* A source operand for the vector paths: a row, or one value in every
+ * lane (8 copies in the caller's tmp, read again for every chunk: a load
+ * is cheaper than a branch on the operand's kind in every chunk). */
 typedef struct xvop {
 	const uint32_t *p;
-	xv8 s;
+	size_t step;       /* 8 for a row, 0 for one value */
 } xvop;
-static inline xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+XV_INLINE xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
 {
-	xvop r = { 0 };
+	xvop r;
 	if (o->kind == XO_REG) {
 		r.p = xsrc(x, o, k, tmp, int_mods);
+		r.step = 8;
 	} else {
-		r.s = xv_splat(xsrc_word(x, o, k, int_mods));
+		xv_st(tmp, 0, xv_splat(xsrc_word(x, o, k, int_mods)));
+		r.p = tmp;
+		r.step = 0;
 	}
 	return r;
 }
-static inline xv8 xv_get(const xvop *o, unsigned c) { return o->p ? xv_ld(o->p, c) : o->s; }
+XV_INLINE xv8 xv_get(const xvop *o, size_t c) { return *(const xv8u *)(o->p + o->step * c); }
 
 /* The bits of lanes 8c..8c+7 of a lane mask from a vector comparison
  * (lanes all ones or zero) of chunk c; OR them over the chunks, then
  * xv_or_lanes gives the 32-bit mask. */
-static inline xv8 xv_bits(xv8 v, unsigned c)
+XV_INLINE xv8 xv_bits(xv8 v, unsigned c)
 {
 	const xv8 w = { 1, 2, 4, 8, 16, 32, 64, 128 };
 	return v & (w << (8 * c));
 }
 
-/* Predicate source as a lane mask, with its '!' applied. */
-static inline uint32_t xpred(xctx *x, const xopd *o)
+/* Predicate source of warp w as a lane mask, with its '!' applied. */
+static inline uint32_t wpred(const we_warp *w, const xopd *o)
 {
-	uint32_t v = x->w->p[o->row];
+	uint32_t v = w->p[o->row];
 	return (o->flags & XF_NOT) ? ~v : v;
 }
+static inline uint32_t xpred(xctx *x, const xopd *o) { return wpred(x->w, o); }
 
-/* Set predicate destination o to value on the lanes of mask (PT ignored). */
-static inline void xset_pred(xctx *x, const xopd *o, uint32_t value, uint32_t mask)
+/* Set predicate destination o of warp w to value on the lanes of mask
+ * (PT ignored). */
+static inline void wset_pred(we_warp *w, const xopd *o, uint32_t value, uint32_t mask)
 {
 	if (o->row == 7)
 		return;
-	uint32_t *p = &x->w->p[o->row];
+	uint32_t *p = &w->p[o->row];
 	*p = (*p & ~mask) | (value & mask);
+}
+static inline void xset_pred(xctx *x, const xopd *o, uint32_t value, uint32_t mask)
+{
+	wset_pred(x->w, o, value, mask);
 }
 
 /* A uniform register value (URZ reads 0). */
@@ -307,7 +349,7 @@ static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }
  * dynamic loader picks the one the host runs (the lane loops vectorize to
  * 256 bits; fmaf becomes one instruction). */
 #ifdef WE_HAVE_TARGET_CLONES
-#define WE_LANES_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define WE_LANES_FN __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define WE_LANES_FN
 #endif

@@ -36,7 +36,7 @@ XSEM(MOV)
 	if (x->pmask == 0xffffffffu) {
 		const xvop b = xvop_of(x, &i->o[1], 0, tb, true);
 		uint32_t *d = xrow(x, &i->o[0], 0);
-		for (unsigned k = 0; k < XV_N; k++)
+		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&b, k));
 		return;
 	}
@@ -63,22 +63,20 @@ XSEM(IADD3)
 {
 	const xopd *oa = &i->o[3], *ob = &i->o[4], *oc = &i->o[5];
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES];
-	const uint32_t *a = xsrc(x, oa, 0, ta, false);
-	const uint32_t *c = xsrc(x, oc, 0, tc, false);
 	const unsigned inv = XF_NEG | XF_BITNOT;
 	const xopd *pu = &i->o[1], *pv = &i->o[2];
-	if (i->in->x != ISA_AddX_X && !((oa->flags | ob->flags | oc->flags) & inv) && pu->row == 7 &&
-	    pv->row == 7) {
-		/* the common case: a plain 32-bit three-way add, no carries */
-		if (x->pmask == 0xffffffffu) {
-			const xvop va = xvop_of(x, oa, 0, ta, false);
-			const xvop vb = xvop_of(x, ob, 0, tb, false);
-			const xvop vc = xvop_of(x, oc, 0, tc, false);
-			uint32_t *d = xrow(x, &i->o[0], 0);
-			for (unsigned k = 0; k < XV_N; k++)
-				xv_st(d, k, xv_get(&va, k) + xv_get(&vb, k) + xv_get(&vc, k));
-			return;
-		}
+	if (iadd3_plain(i) && x->pmask == 0xffffffffu) {
+		const xvop va = xvop_of(x, oa, 0, ta, false);
+		const xvop vb = xvop_of(x, ob, 0, tb, false);
+		const xvop vc = xvop_of(x, oc, 0, tc, false);
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
+			xv_st(d, k, xv_get(&va, k) + xv_get(&vb, k) + xv_get(&vc, k));
+		return;
+	}
+	const uint32_t *a = xsrc(x, oa, 0, ta, false);
+	const uint32_t *c = xsrc(x, oc, 0, tc, false);
+	if (iadd3_plain(i)) {
 		uint32_t res[XLANES], bu;
 		if (xuniform(x, ob, 0, &bu)) {
 			for_lanes(l) res[l] = a[l] + bu + c[l];
@@ -131,7 +129,7 @@ XSEM(IMAD)
 		const xvop b = xvop_of(x, &i->o[2], 0, tb, true);
 		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
 		uint32_t *d = xrow(x, &i->o[0], 0);
-		for (unsigned k = 0; k < XV_N; k++)
+		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&a, k) * xv_get(&b, k) + xv_get(&c, k));
 		return;
 	}
@@ -184,24 +182,50 @@ XSEM(IMAD_WIDE)
 XSEM(ISETP)
 {
 	uint32_t ta[XLANES], tb[XLANES], r[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
 	const unsigned cmp = (unsigned)i->in->cmp & 7u;
 	const bool u = i->in->sign == ISA_Signedness_U32;
-	if (a != ta || b != tb) {
-		/* vector compares; a, b as rows (xsrc broadcast the others) */
-		const xv8 mlt = xv_splat(cmp & 1u ? ~0u : 0u), meq = xv_splat(cmp & 2u ? ~0u : 0u),
-			  mgt = xv_splat(cmp & 4u ? ~0u : 0u);
-		xv8 t = xv_splat(0);
-		for (unsigned k = 0; k < XV_N; k++) {
-			const xv8 va = xv_ld(a, k), vb = xv_ld(b, k);
-			const xv8 lt = u ? (xv8)(va < vb) : (xv8)((xv8s)va < (xv8s)vb);
-			const xv8 eq = (xv8)(va == vb);
-			t |= xv_bits((lt & mlt) | (eq & meq) | (~(lt | eq) & mgt), k);
+	if (x->pmask == 0xffffffffu) {
+		/* vector compares, a lane mask per warp (of the group): every
+		 * cmp as a < b or a == b, the operands maybe swapped, the result
+		 * maybe negated; unsigned as signed with the sign bits flipped */
+		xvop a = xvop_of(x, &i->o[2], 0, ta, true);
+		xvop b = xvop_of(x, &i->o[3], 0, tb, true);
+		static const struct { uint8_t eq, swap, neg; } form[8] = {
+			[1] = { 0, 0, 0 }, /* LT: a < b     */
+			[2] = { 1, 0, 0 }, /* EQ            */
+			[3] = { 0, 1, 1 }, /* LE: !(b < a)  */
+			[4] = { 0, 1, 0 }, /* GT: b < a     */
+			[5] = { 1, 0, 1 }, /* NE            */
+			[6] = { 0, 0, 1 }, /* GE: !(a < b)  */
+		};
+		if (form[cmp].swap) {
+			const xvop t = a;
+			a = b;
+			b = t;
 		}
-		sem_setp(x, i, xv_or_lanes(t));
+		const xv8 bias = xv_splat(u ? 0x80000000u : 0u);
+		const uint32_t neg = form[cmp].neg ? ~0u : 0u;
+		for (size_t j = 0, nj = x->group; j <= nj; j++) {
+			xv8 t = xv_splat(0);
+			if (cmp == 0 || cmp == 7) {
+				/* F, T */
+				sem_setp_warp(x->w + j, i, cmp ? ~0u : 0u, x->pmask);
+				continue;
+			}
+			if (form[cmp].eq) {
+				for (unsigned k = 0; k < XV_N; k++)
+					t |= xv_bits((xv8)(xv_get(&a, j * XV_N + k) == xv_get(&b, j * XV_N + k)), k);
+			} else {
+				for (unsigned k = 0; k < XV_N; k++)
+					t |= xv_bits((xv8)((xv8s)(xv_get(&a, j * XV_N + k) ^ bias) <
+							   (xv8s)(xv_get(&b, j * XV_N + k) ^ bias)), k);
+			}
+			sem_setp_warp(x->w + j, i, xv_or_lanes(t) ^ neg, x->pmask);
+		}
 		return;
 	}
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
 	if (u) {
 		for_lanes(l) r[l] = icmp(a[l], b[l], cmp, true);
 	} else {
@@ -215,14 +239,48 @@ XSEM(ISETP)
 XSEM(LOP3_LUT)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES], nz[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
 	const xopd *pu = &i->o[0];
 	if (x->pmask == 0xffffffffu && pu->row == 7) {
-		/* the algebraic normal form of the table: f = XOR of the
+		const xvop a = xvop_of(x, &i->o[2], 0, ta, true);
+		const xvop b = xvop_of(x, &i->o[3], 0, tb, true);
+		const xvop c = xvop_of(x, &i->o[4], 0, tc, true);
+		uint32_t *d = xrow(x, &i->o[1], 0);
+		const size_t nk = xv_chunks(x);
+		/* the usual tables as the operation they are (the loads of an
+		 * operand the expression does not use are dropped) */
+#define LOP3_AS(expr)                                                                   \
+	do {                                                                            \
+		for (size_t k = 0; k < nk; k++) {                                       \
+			const xv8 va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k); \
+			(void)va, (void)vb, (void)vc;                                   \
+			xv_st(d, k, (expr));                                            \
+		}                                                                       \
+		return;                                                                 \
+	} while (0)
+		switch ((unsigned)i->in->lut & 0xffu) {
+		case 0x3c: LOP3_AS(va ^ vb);
+		case 0x5a: LOP3_AS(va ^ vc);
+		case 0x66: LOP3_AS(vb ^ vc);
+		case 0x96: LOP3_AS(va ^ vb ^ vc);
+		case 0xc0: LOP3_AS(va & vb);
+		case 0xa0: LOP3_AS(va & vc);
+		case 0x88: LOP3_AS(vb & vc);
+		case 0x80: LOP3_AS(va & vb & vc);
+		case 0xfc: LOP3_AS(va | vb);
+		case 0xfa: LOP3_AS(va | vc);
+		case 0xee: LOP3_AS(vb | vc);
+		case 0xfe: LOP3_AS(va | vb | vc);
+		case 0x30: LOP3_AS(va & ~vb);
+		case 0x0c: LOP3_AS(~va & vb);
+		case 0xf8: LOP3_AS(va | (vb & vc));
+		case 0xe8: LOP3_AS((va & vb) | (vc & (va | vb)));
+		case 0xca: LOP3_AS((va & vb) | (~va & vc));
+		default: break;
+		}
+#undef LOP3_AS
+		/* any other table in its algebraic normal form: f = XOR of the
 		 * monomials 1, c, b, bc, a, ac, ab, abc whose coefficient is 1
-		 * (the Moebius transform of lut); usual tables have 1 to 3 */
+		 * (the Moebius transform of lut) */
 		unsigned t = (unsigned)i->in->lut & 0xffu;
 		t ^= (t & 0x55u) << 1;
 		t ^= (t & 0x33u) << 2;
@@ -232,9 +290,8 @@ XSEM(LOP3_LUT)
 				   XV_SHUF(ev, 2, 2, 2, 2, 2, 2, 2, 2), XV_SHUF(ev, 3, 3, 3, 3, 3, 3, 3, 3),
 				   XV_SHUF(ev, 4, 4, 4, 4, 4, 4, 4, 4), XV_SHUF(ev, 5, 5, 5, 5, 5, 5, 5, 5),
 				   XV_SHUF(ev, 6, 6, 6, 6, 6, 6, 6, 6), XV_SHUF(ev, 7, 7, 7, 7, 7, 7, 7, 7) };
-		uint32_t *d = xrow(x, &i->o[1], 0);
-		for (unsigned k = 0; k < XV_N; k++) {
-			const xv8 va = xv_ld(a, k), vb = xv_ld(b, k), vc = xv_ld(c, k);
+		for (size_t k = 0; k < nk; k++) {
+			const xv8 va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k);
 			const xv8 bc = vb & vc;
 			xv8 r = e[0] ^ (e[1] & vc) ^ (e[2] & vb) ^ (e[3] & bc);
 			r ^= va & (e[4] ^ (e[5] & vc) ^ (e[6] & vb) ^ (e[7] & bc));
@@ -242,6 +299,9 @@ XSEM(LOP3_LUT)
 		}
 		return;
 	}
+	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
 	uint32_t m[8];
 	lut_masks((unsigned)i->in->lut & 0xffu, m);
 	for_lanes(l) res[l] = lop3(a[l], b[l], c[l], m);
@@ -257,7 +317,7 @@ XSEM(LOP3_LUT)
  * vectors: the result word of the 64-bit C:A shifted is
  * (P << ps) | (Q >> qs), P and Q each A, C or 0, both shifts < 32, Q's
  * shift arithmetic when qa. */
-static inline void shf_uniform(xctx *x, const xinsn *i, const uint32_t *a, const uint32_t *c,
+XV_INLINE void shf_uniform(xctx *x, const xinsn *i, const xvop *a, const xvop *c,
 			       uint32_t n, bool arith, bool hi)
 {
 	enum { Z, A, C } p = Z, q = Z;
@@ -298,16 +358,27 @@ static inline void shf_uniform(xctx *x, const xinsn *i, const uint32_t *a, const
 		q = C, qs = n;
 	}
 	uint32_t *d = xrow(x, &i->o[0], 0);
-	for (unsigned k = 0; k < XV_N; k++) {
-		const xv8 va = xv_ld(a, k), vc = xv_ld(c, k);
-		xv8 r = xv_splat(0);
-		if (p != Z)
-			r = (p == A ? va : vc) << ps;
-		if (q != Z) {
-			const xv8 v = q == A ? va : vc;
-			r |= qa ? (xv8)((xv8s)v >> (int)qs) : v >> qs;
-		}
-		xv_st(d, k, r);
+	/* one loop per shape, so that none tests the shape per chunk */
+	const xvop *vp = p == A ? a : c, *vq = q == A ? a : c;
+	const size_t nk = xv_chunks(x);
+	if (p == Z && q == Z) {
+		for (size_t k = 0; k < nk; k++)
+			xv_st(d, k, xv_splat(0));
+	} else if (q == Z) {
+		for (size_t k = 0; k < nk; k++)
+			xv_st(d, k, xv_get(vp, k) << ps);
+	} else if (p == Z && qa) {
+		for (size_t k = 0; k < nk; k++)
+			xv_st(d, k, (xv8)((xv8s)xv_get(vq, k) >> (int)qs));
+	} else if (p == Z) {
+		for (size_t k = 0; k < nk; k++)
+			xv_st(d, k, xv_get(vq, k) >> qs);
+	} else if (qa) {
+		for (size_t k = 0; k < nk; k++)
+			xv_st(d, k, (xv_get(vp, k) << ps) | (xv8)((xv8s)xv_get(vq, k) >> (int)qs));
+	} else {
+		for (size_t k = 0; k < nk; k++)
+			xv_st(d, k, (xv_get(vp, k) << ps) | (xv_get(vq, k) >> qs));
 	}
 }
 
@@ -315,22 +386,26 @@ static inline void shf_uniform(xctx *x, const xinsn *i, const uint32_t *a, const
 XSEM(SHF)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
 	const unsigned type = (unsigned)i->in->type;
 	const uint32_t width = type == ISA_ShfType_S64 || type == ISA_ShfType_U64 ? 64u : 32u;
 	const bool arith = type == ISA_ShfType_S32 || type == ISA_ShfType_S64;
 	const bool wrap = i->in->wrap == ISA_ShfWrap_W;
 	const unsigned hs = i->in->hi == ISA_ShfHi_HI ? 32u : 0u;
-	if (i->o[2].kind != XO_REG) {
+	if (i->o[2].kind != XO_REG && x->pmask == 0xffffffffu) {
 		/* a uniform shift amount: one count for every lane, so the 64-bit
 		 * shifts vectorize */
+		const uint32_t b0 = xsrc_word(x, &i->o[2], 0, true);
+		const xvop a = xvop_of(x, &i->o[1], 0, ta, true);
+		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
+		shf_uniform(x, i, &a, &c, wrap ? b0 & (width - 1u) : (b0 < width ? b0 : width), arith,
+			    hs != 0);
+		return;
+	}
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	if (i->o[2].kind != XO_REG) {
 		const uint32_t n0 = wrap ? b[0] & (width - 1u) : (b[0] < width ? b[0] : width);
-		if (x->pmask == 0xffffffffu) {
-			shf_uniform(x, i, a, c, n0, arith, hs != 0);
-			return;
-		}
 		if (i->in->dir == ISA_ShfDir_L) {
 			const unsigned s = n0 >= 64 ? 0 : n0;
 			const uint64_t keep = n0 >= 64 ? 0 : ~UINT64_C(0);

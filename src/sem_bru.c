@@ -62,16 +62,20 @@ XSEM(BRA)
 	bool has_ur = i->opcode == ISA_OP_BRA_U;
 	const xopd *pp = &i->o[0];
 	const xopd *off = &i->o[has_ur ? 2 : 1];
-	uint32_t pg = x->pmask & ppv_of(x, pp);
 	uint32_t ur = 0;
 	if (has_ur) {
 		ur = xureg(x, i->o[1].row);
 		if (i->o[1].flags & XF_BITNOT)
 			ur = ~ur;
 	}
-	uint32_t b = bru_bra_mask(x->w->active, x->w->valid, pg, (int)i->in->cond, has_ur, ur);
 	uint64_t target = next_pc(x) + (uint64_t)off->imm * WE_INST_SIZE;
-	bru_jump_uniform(x->w, b, target);
+	/* warp by warp over a lockstep group (BRA without a uniform register) */
+	for (unsigned j = 0; j <= x->group; j++) {
+		we_warp *w = x->w + j;
+		uint32_t pg = x->pmask & wpred(w, pp);
+		uint32_t b = bru_bra_mask(w->active, w->valid, pg, (int)i->in->cond, has_ur, ur);
+		bru_jump_uniform(w, b, target);
+	}
 	after_bru(x, BRU_CONT);
 }
 

@@ -47,11 +47,15 @@ typedef struct we_warp {
 	uint64_t rpc[WE_WARP_SIZE];   /* RPC: per-thread PC                */
 
 	/* ---- register files ------------------------------------------- */
-	/* General registers as r[row * 32 + lane] so lane loops vectorize.
-	 * Rows 0..nregs-1 are R0.., then 4 zero rows (RZ reads) and 4 sink
-	 * rows (RZ writes); see exec.h for the mapping. */
+	/* General registers as r[row * rstride + lane] so lane loops
+	 * vectorize.  Rows 0..nregs-1 are R0.., then 4 zero rows (RZ reads)
+	 * and 4 sink rows (RZ writes); see exec.h for the mapping.  A CTA
+	 * keeps its warps' rows register by register (rstride = 32 lanes x
+	 * its warps): one register of consecutive warps is one array, which
+	 * the executor's lockstep groups run over in one pass. */
 	uint32_t *r;
 	uint32_t nrows;
+	uint32_t rstride;
 	uint32_t p[WE_NUM_PREDS];     /* predicate p as a lane bit mask    */
 	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
 	uint8_t up;                   /* uniform predicates, bit i = UPi   */
@@ -98,7 +102,7 @@ typedef struct we_warp {
 
 static inline uint32_t *we_row(we_warp *w, unsigned row)
 {
-	return w->r + (uint64_t)row * WE_WARP_SIZE;
+	return w->r + (uint64_t)row * w->rstride;
 }
 
 #endif

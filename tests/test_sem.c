@@ -105,6 +105,7 @@ static void setup(void)
 	cta.warps = &w;
 	w.r = regs;
 	w.nrows = NROWS;
+	w.rstride = XLANES;
 	w.valid = w.active = ALL;
 	w.p[7] = ALL;
 	w.local = lmem;

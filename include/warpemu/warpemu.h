@@ -161,7 +161,16 @@ typedef struct we_launch_config {
 	 * CTA at a time. */
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
+	/* Scheduler engine: consecutive warps of a CTA that are at one PC
+	 * with every lane active run in lockstep groups of up to this many
+	 * warps, one instruction for the whole group at a time (the results
+	 * are those of running them one by one).  0 = the default
+	 * (WE_LOCKSTEP_DEFAULT), 1 = one warp at a time; at most 32.  A
+	 * seeded schedule or a trace runs one warp at a time. */
+	unsigned lockstep;
 } we_launch_config;
+
+#define WE_LOCKSTEP_DEFAULT 8u
 
 typedef struct we_launch_stats {
 	uint64_t ctas;

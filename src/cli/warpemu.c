@@ -102,6 +102,9 @@ static const char help_run[] =
 "  --threads N            host worker threads (0 = all cores)\n"
 "  --engine E             scheduler (a worker per PU runs many warps) or\n"
 "                         warp-threads (a host thread per warp)\n"
+"  --lockstep N           scheduler: run up to N warps of a CTA at one PC\n"
+"                         together, an instruction at a time (default 8,\n"
+"                         1 = one warp at a time, at most 32)\n"
 "  --placement P          binding of host threads to PUs: compact (default),\n"
 "                         scatter or none\n"
 "  --max-memory BYTES     device global memory limit (0 = default)\n"
@@ -812,7 +815,7 @@ enum run_opt {
 	RO_KERNEL, RO_GRID, RO_BLOCK, RO_ARG, RO_OUT, RO_PRINT, RO_EXPECT,
 	RO_SHARED, RO_MAXINSN, RO_THREADS, RO_MAXMEM, RO_QUIET, RO_STATS,
 	RO_ENGINE, RO_PLACEMENT, RO_SCHEDULE, RO_CHECK, RO_TIMEOUT, RO_REPORT,
-	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_HELP
+	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_LOCKSTEP, RO_HELP
 };
 
 static const opt_desc run_table[] = {
@@ -839,6 +842,7 @@ static const opt_desc run_table[] = {
 	{ "--runs", 0, RO_RUNS, true },
 	{ "--seed", 0, RO_SEED, true },
 	{ "--jobs", 0, RO_JOBS, true },
+	{ "--lockstep", 0, RO_LOCKSTEP, true },
 	{ "--help", 'h', RO_HELP, false },
 };
 
@@ -847,7 +851,8 @@ typedef struct strlist { const char **v; size_t n; } strlist;
 typedef struct run_opts {
 	const char *file, *kernel, *grid, *block, *shared, *max_insns,
 		   *threads, *max_memory, *stats, *engine, *placement,
-		   *schedule, *timeout, *report, *trace, *runs, *seed, *jobs;
+		   *schedule, *timeout, *report, *trace, *runs, *seed, *jobs,
+		   *lockstep;
 	strlist args, outs, prints, expects;
 	bool quiet, help, check;
 } run_opts;
@@ -882,7 +887,7 @@ typedef struct run_ctx {
 	run_opts o;
 	const char **lists;  /* storage of the four strlists */
 	we_dim3 grid, block;
-	uint64_t shared, max_insns, threads, max_memory;
+	uint64_t shared, max_insns, threads, max_memory, lockstep;
 	we_engine engine;
 	we_placement placement;
 	bool json, seeded;
@@ -925,6 +930,7 @@ static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
 	case RO_RUNS:    return set_once(&o->runs, it, e);
 	case RO_SEED:    return set_once(&o->seed, it, e);
 	case RO_JOBS:    return set_once(&o->jobs, it, e);
+	case RO_LOCKSTEP: return set_once(&o->lockstep, it, e);
 	case RO_CHECK:   o->check = true; return true;
 	case RO_ARG:     o->args.v[o->args.n++] = it->value; return true;
 	case RO_OUT:     o->outs.v[o->outs.n++] = it->value; return true;
@@ -1105,6 +1111,9 @@ static int run_check_numbers(run_ctx *c)
 	if (c->o.threads &&
 	    !parse_u64_opt(c->o.threads, UINT_MAX, &c->threads, &e))
 		return opt_err(c, "--threads", &e);
+	if (c->o.lockstep &&
+	    !parse_u64_opt(c->o.lockstep, 32, &c->lockstep, &e))
+		return opt_err(c, "--lockstep", &e);
 	if (c->o.max_memory &&
 	    !cli_parse_size(c->o.max_memory, &c->max_memory, &e))
 		return opt_err(c, "--max-memory", &e);
@@ -1510,6 +1519,7 @@ static void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->dynamic_shared = (uint32_t)c->shared;
 	cfg->max_instructions = c->max_insns;
 	cfg->threads = (unsigned)c->threads;
+	cfg->lockstep = (unsigned)c->lockstep;
 	cfg->engine = c->engine;
 	cfg->placement = c->placement;
 	cfg->schedule_seeded = c->seeded;
