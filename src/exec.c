@@ -211,6 +211,8 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 			if (pass == 0 && kk)
 				kk->nregs = maxreg;
 			m->x[i].lockstep = sem_lockstep_form(&m->x[i]);
+			const char *unit = isa_opcodes[m->insn[i].opcode].unit;
+			m->x[i].plain = strcmp(unit, "BRU") && strcmp(unit, "BCU") && strcmp(unit, "VISA");
 		}
 	}
 	for (uint32_t k = 0; k < m->nkernels; k++)
@@ -633,9 +635,38 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			}
 			continue;
 		}
-		/* warp by warp, as exec_run runs it */
 		group_settle(w, n, pc, pending);
 		pending = 0;
+		if (pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1)) && i->plain) {
+			/* an instruction that changes no PC, mask or warp state (no
+			 * branch or barrier unit): warp by warp with each warp's
+			 * guard, the group staying together */
+			for (uint32_t j = 0; j < n; j++) {
+				xctx xc = { .w = &w[j], .cta = cta, .L = L, .pc = pc };
+				xc.pmask = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+				w[j].insns++;
+				w[j].thread_insns += xc.pmask == 0xffffffffu ? XLANES : popc32(xc.pmask);
+				w[j].clock++;
+				if (!xc.pmask)
+					continue;
+				handler[i->optype](&xc, i);
+				if (__builtin_expect(xc.stop, 0)) {
+					/* a fault: the warps before it ran the instruction,
+					 * those after it did not */
+					for (uint32_t f = 0; f <= j; f++)
+						w[f].active_pc = pc + WE_INST_SIZE;
+					for (uint32_t f = j + 1; f < n; f++) {
+						w[f].insns--;
+						w[f].clock--;
+					}
+					*who = wi + j;
+					return xc.why;
+				}
+			}
+			pc += WE_INST_SIZE;
+			continue;
+		}
+		/* warp by warp, as exec_run runs it */
 		bool blocked = false;
 		for (uint32_t j = 0; j < n; j++) {
 			xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;

@@ -71,6 +71,8 @@ typedef struct xinsn {
 	uint8_t nopd;
 	bool lockstep;     /* sem_lockstep_form(): a lockstep group of warps
 			      runs it in one handler call (exec_group)    */
+	bool plain;        /* not of the branch or barrier units: changes no
+			      PC, mask or scheduling state of the warp     */
 	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
 } xinsn;
@@ -205,14 +207,16 @@ XV_INLINE void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
 
 /* ---- whole-row vector access (full-mask fast paths) ------------------
  *
- * A row of 32 lanes as XV_N GCC vectors of 8 lanes: the AVX2 clones make
- * one 256-bit operation of each, the baseline two SSE2 ones.  A handler's
- * fast path loads its sources chunk by chunk, computes in registers and
- * stores into the destination row directly: no result array and no copy,
- * and a destination that is also a source is fine since every lane reads
- * its sources before its result is stored. */
+ * A row of 32 lanes as XV_N GCC vectors (chunks) of XV_W lanes: the
+ * x86-64-v4 clones make one 512-bit operation of each, the AVX2 clones two
+ * 256-bit ones, the baseline four SSE2 ones (16 lanes per chunk halve the
+ * loop's own instructions against 8).  A handler's fast path loads its
+ * sources chunk by chunk, computes in registers and stores into the
+ * destination row directly: no result array and no copy, and a
+ * destination that is also a source is fine since every lane reads its
+ * sources before its result is stored. */
 /* these are static inline, never called across files: the ABI of passing
- * 32-byte vectors without AVX does not matter.  (GCC and clang warn at
+ * 64-byte vectors without AVX does not matter.  (GCC and clang warn at
  * every call, so the warning stays off for the rest of each file that
  * includes this header; it is only about vector arguments and results.) */
 #if defined(__clang__)
@@ -221,49 +225,51 @@ XV_INLINE void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-typedef uint32_t xv8 __attribute__((vector_size(32)));
-typedef uint32_t xv8u __attribute__((vector_size(32), aligned(4), may_alias));
-typedef int32_t xv8s __attribute__((vector_size(32)));
-#define XV_N (XLANES / 8)
+#define XV_W 16u
+typedef uint32_t xvec __attribute__((vector_size(4 * XV_W)));
+typedef uint32_t xvecu __attribute__((vector_size(4 * XV_W), aligned(4), may_alias));
+typedef int32_t xvecs __attribute__((vector_size(4 * XV_W)));
+#define XV_N (XLANES / XV_W)
 /* the chunks a full-mask path covers: one warp's, or a lockstep group's
  * (the group's rows are consecutive: warp.h) */
 XV_INLINE size_t xv_chunks(const xctx *x) { return XV_N * ((size_t)x->group + 1u); }
-XV_INLINE xv8 xv_ld(const uint32_t *p, size_t c) { return *(const xv8u *)(p + 8 * c); }
-XV_INLINE void xv_st(uint32_t *p, size_t c, xv8 v) { *(xv8u *)(p + 8 * c) = v; }
+XV_INLINE xvec xv_ld(const uint32_t *p, size_t c) { return *(const xvecu *)(p + XV_W * c); }
+XV_INLINE void xv_st(uint32_t *p, size_t c, xvec v) { *(xvecu *)(p + XV_W * c) = v; }
 #ifdef __clang__
 #define XV_SHUF(v, ...) __builtin_shufflevector((v), (v), __VA_ARGS__)
 #else
-#define XV_SHUF(v, ...) __builtin_shuffle((v), (xv8){ __VA_ARGS__ })
+#define XV_SHUF(v, ...) __builtin_shuffle((v), (xvec){ __VA_ARGS__ })
 #endif
-/* (a shuffle of lane 0 becomes one vpbroadcastd, where GCC 12 builds
+/* (a shuffle of lane 0 becomes one broadcast, where GCC 12 builds
  * { v, v, ... } or vector + v lane by lane) */
-XV_INLINE xv8 xv_splat(uint32_t v)
+XV_INLINE xvec xv_splat(uint32_t v)
 {
-	const xv8 t = { v };
-	return XV_SHUF(t, 0, 0, 0, 0, 0, 0, 0, 0);
+	const xvec t = { v };
+	return XV_SHUF(t, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 }
-/* OR of the 8 lanes */
-XV_INLINE uint32_t xv_or_lanes(xv8 v)
+/* OR of the XV_W lanes */
+XV_INLINE uint32_t xv_or_lanes(xvec v)
 {
-	v |= XV_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3);
-	v |= XV_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5);
-	v |= XV_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6);
+	v |= XV_SHUF(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+	v |= XV_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+	v |= XV_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+	v |= XV_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
 	return v[0];
 }
 
 /* A source operand for the vector paths: a row, or one value in every
- * lane (8 copies in the caller's tmp, read again for every chunk: a load
- * is cheaper than a branch on the operand's kind in every chunk). */
+ * lane (XV_W copies in the caller's tmp, read again for every chunk: a
+ * load is cheaper than a branch on the operand's kind in every chunk). */
 typedef struct xvop {
 	const uint32_t *p;
-	size_t step;       /* 8 for a row, 0 for one value */
+	size_t step;       /* XV_W for a row, 0 for one value */
 } xvop;
 XV_INLINE xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
 {
 	xvop r;
 	if (o->kind == XO_REG) {
 		r.p = xsrc(x, o, k, tmp, int_mods);
-		r.step = 8;
+		r.step = XV_W;
 	} else {
 		xv_st(tmp, 0, xv_splat(xsrc_word(x, o, k, int_mods)));
 		r.p = tmp;
@@ -271,15 +277,16 @@ XV_INLINE xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
 	}
 	return r;
 }
-XV_INLINE xv8 xv_get(const xvop *o, size_t c) { return *(const xv8u *)(o->p + o->step * c); }
+XV_INLINE xvec xv_get(const xvop *o, size_t c) { return *(const xvecu *)(o->p + o->step * c); }
 
-/* The bits of lanes 8c..8c+7 of a lane mask from a vector comparison
- * (lanes all ones or zero) of chunk c; OR them over the chunks, then
- * xv_or_lanes gives the 32-bit mask. */
-XV_INLINE xv8 xv_bits(xv8 v, unsigned c)
+/* The bits of lanes XV_W*c.. of a lane mask from a vector comparison
+ * (lanes all ones or zero) of chunk c (of one warp's XV_N); OR them over
+ * the chunks, then xv_or_lanes gives the 32-bit mask. */
+XV_INLINE xvec xv_bits(xvec v, unsigned c)
 {
-	const xv8 w = { 1, 2, 4, 8, 16, 32, 64, 128 };
-	return v & (w << (8 * c));
+	const xvec w = { 1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+			 1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15 };
+	return v & (w << (XV_W * c));
 }
 
 /* Predicate source of warp w as a lane mask, with its '!' applied. */

@@ -203,10 +203,10 @@ XSEM(ISETP)
 			a = b;
 			b = t;
 		}
-		const xv8 bias = xv_splat(u ? 0x80000000u : 0u);
+		const xvec bias = xv_splat(u ? 0x80000000u : 0u);
 		const uint32_t neg = form[cmp].neg ? ~0u : 0u;
 		for (size_t j = 0, nj = x->group; j <= nj; j++) {
-			xv8 t = xv_splat(0);
+			xvec t = xv_splat(0);
 			if (cmp == 0 || cmp == 7) {
 				/* F, T */
 				sem_setp_warp(x->w + j, i, cmp ? ~0u : 0u, x->pmask);
@@ -214,11 +214,11 @@ XSEM(ISETP)
 			}
 			if (form[cmp].eq) {
 				for (unsigned k = 0; k < XV_N; k++)
-					t |= xv_bits((xv8)(xv_get(&a, j * XV_N + k) == xv_get(&b, j * XV_N + k)), k);
+					t |= xv_bits((xvec)(xv_get(&a, j * XV_N + k) == xv_get(&b, j * XV_N + k)), k);
 			} else {
 				for (unsigned k = 0; k < XV_N; k++)
-					t |= xv_bits((xv8)((xv8s)(xv_get(&a, j * XV_N + k) ^ bias) <
-							   (xv8s)(xv_get(&b, j * XV_N + k) ^ bias)), k);
+					t |= xv_bits((xvec)((xvecs)(xv_get(&a, j * XV_N + k) ^ bias) <
+							   (xvecs)(xv_get(&b, j * XV_N + k) ^ bias)), k);
 			}
 			sem_setp_warp(x->w + j, i, xv_or_lanes(t) ^ neg, x->pmask);
 		}
@@ -251,7 +251,7 @@ XSEM(LOP3_LUT)
 #define LOP3_AS(expr)                                                                   \
 	do {                                                                            \
 		for (size_t k = 0; k < nk; k++) {                                       \
-			const xv8 va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k); \
+			const xvec va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k); \
 			(void)va, (void)vb, (void)vc;                                   \
 			xv_st(d, k, (expr));                                            \
 		}                                                                       \
@@ -285,15 +285,13 @@ XSEM(LOP3_LUT)
 		t ^= (t & 0x55u) << 1;
 		t ^= (t & 0x33u) << 2;
 		t ^= (t & 0x0fu) << 4;
-		const xv8 ev = -((xv_splat(t) >> (xv8){ 0, 1, 2, 3, 4, 5, 6, 7 }) & 1u);
-		const xv8 e[8] = { XV_SHUF(ev, 0, 0, 0, 0, 0, 0, 0, 0), XV_SHUF(ev, 1, 1, 1, 1, 1, 1, 1, 1),
-				   XV_SHUF(ev, 2, 2, 2, 2, 2, 2, 2, 2), XV_SHUF(ev, 3, 3, 3, 3, 3, 3, 3, 3),
-				   XV_SHUF(ev, 4, 4, 4, 4, 4, 4, 4, 4), XV_SHUF(ev, 5, 5, 5, 5, 5, 5, 5, 5),
-				   XV_SHUF(ev, 6, 6, 6, 6, 6, 6, 6, 6), XV_SHUF(ev, 7, 7, 7, 7, 7, 7, 7, 7) };
+		xvec e[8];
+		for (unsigned m = 0; m < 8; m++)
+			e[m] = xv_splat(0u - ((t >> m) & 1u));
 		for (size_t k = 0; k < nk; k++) {
-			const xv8 va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k);
-			const xv8 bc = vb & vc;
-			xv8 r = e[0] ^ (e[1] & vc) ^ (e[2] & vb) ^ (e[3] & bc);
+			const xvec va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k);
+			const xvec bc = vb & vc;
+			xvec r = e[0] ^ (e[1] & vc) ^ (e[2] & vb) ^ (e[3] & bc);
 			r ^= va & (e[4] ^ (e[5] & vc) ^ (e[6] & vb) ^ (e[7] & bc));
 			xv_st(d, k, r);
 		}
@@ -369,13 +367,13 @@ XV_INLINE void shf_uniform(xctx *x, const xinsn *i, const xvop *a, const xvop *c
 			xv_st(d, k, xv_get(vp, k) << ps);
 	} else if (p == Z && qa) {
 		for (size_t k = 0; k < nk; k++)
-			xv_st(d, k, (xv8)((xv8s)xv_get(vq, k) >> (int)qs));
+			xv_st(d, k, (xvec)((xvecs)xv_get(vq, k) >> (int)qs));
 	} else if (p == Z) {
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, xv_get(vq, k) >> qs);
 	} else if (qa) {
 		for (size_t k = 0; k < nk; k++)
-			xv_st(d, k, (xv_get(vp, k) << ps) | (xv8)((xv8s)xv_get(vq, k) >> (int)qs));
+			xv_st(d, k, (xv_get(vp, k) << ps) | (xvec)((xvecs)xv_get(vq, k) >> (int)qs));
 	} else {
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, (xv_get(vp, k) << ps) | (xv_get(vq, k) >> qs));
