@@ -54,6 +54,7 @@ static struct {
 	bool no_pocl;
 	bool no_oclgrind;
 	unsigned reps;
+	unsigned lockstep;        /* we_launch_config.lockstep of every launch */
 	double timeout;
 	unsigned cores;           /* "all cores"; 0 = the affinity mask's count */
 	/* --ocl-worker mode */
@@ -841,6 +842,7 @@ static void run_emu(const bench *b, const runspec *rs, inst *in, result *r)
 		/* on one core the process is confined to it; let the threads inherit that */
 		.placement = rs->cores == 1 ? WE_PLACE_NONE : WE_PLACE_DEFAULT,
 		.timeout = opt.timeout,
+		.lockstep = opt.lockstep,
 	};
 	double best = INFINITY;
 	we_launch_stats s = { 0 };
@@ -1401,6 +1403,9 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 	printf("\nwarpemu %s on %u core%s, %s sizes, best of %u run%s; every run is a forked child\n",
 	       WE_VERSION_STRING, ncores, ncores == 1 ? "" : "s", opt.quick ? "quick" : "full", opt.reps,
 	       opt.reps == 1 ? "" : "s");
+	if (opt.lockstep)
+		printf("scheduler engine: lockstep groups of up to %u warp%s (--lockstep)\n", opt.lockstep,
+		       opt.lockstep == 1 ? "" : "s");
 	printf("1-minute load average: %.2f before, %.2f after%s\n\n", load_before, load_after,
 	       load_before > 0.5 || load_after > ncores + 0.5 ? " (other work was running: figures are skewed)"
 								     : "");
@@ -1580,7 +1585,8 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 	jnum(f, load_after);
 	fprintf(f, "},\n \"sizes\": ");
 	jstr(f, opt.quick ? "quick" : "full");
-	fprintf(f, ",\n \"repetitions\": %u,\n \"pocl\": ", opt.reps);
+	fprintf(f, ",\n \"repetitions\": %u,\n \"lockstep\": %u,\n \"pocl\": ", opt.reps,
+		opt.lockstep);
 	jstr(f, pocl_ok ? pocl_dev : pocl_why);
 	fprintf(f, ",\n \"oclgrind\": ");
 	jstr(f, og_ok ? opt.oclgrind : og_why);
@@ -1717,6 +1723,8 @@ static void usage(FILE *f)
 		"  --cores N          the all-cores runs use N threads (default: the CPUs this\n"
 		"                     process may use)\n"
 		"  --timeout S        give up on a run after S seconds (default 900)\n"
+		"  --lockstep N       scheduler engine: lockstep groups of up to N warps\n"
+		"                     (default: the library's; 1 = one warp at a time)\n"
 		"  --no-pocl, --no-oclgrind   skip these baselines\n"
 		"  --oclgrind PROG    the Oclgrind command (default oclgrind)\n"
 		"  --list             list the benchmarks and their default scales\n"
@@ -1842,6 +1850,8 @@ int main(int argc, char **argv)
 			add_override(NEXT(), 2);
 		else if (!strcmp(a, "--reps"))
 			opt.reps = (unsigned)parse_u64(NEXT(), "--reps");
+		else if (!strcmp(a, "--lockstep"))
+			opt.lockstep = (unsigned)parse_u64(NEXT(), "--lockstep");
 		else if (!strcmp(a, "--cores"))
 			opt.cores = (unsigned)parse_u64(NEXT(), "--cores");
 		else if (!strcmp(a, "--timeout"))

@@ -73,6 +73,13 @@ XSEM(BRA)
 	for (unsigned j = 0; j <= x->group; j++) {
 		we_warp *w = x->w + j;
 		uint32_t pg = x->pmask & wpred(w, pp);
+		if (!has_ur && i->in->cond == BRU_COND_NONE && w->active && (pg & w->active) == w->active) {
+			/* every active thread branches: bru_bra_mask gives
+			 * branch_mask = pgv = ActiveMask, and bru_jump_uniform
+			 * sets ActivePC = target with the masks unchanged */
+			w->active_pc = target;
+			continue;
+		}
 		uint32_t b = bru_bra_mask(w->active, w->valid, pg, (int)i->in->cond, has_ur, ur);
 		bru_jump_uniform(w, b, target);
 	}
