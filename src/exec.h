@@ -160,6 +160,13 @@ XV_INLINE uint32_t xsrc_word(xctx *x, const xopd *o, unsigned k, bool int_mods)
 {
 	if ((o->kind == XO_IMM || o->kind == XO_FIMM) && !(o->flags & XF_INT_MODS))
 		return ximm_word(o, k);
+	if (o->kind == XO_CMEM && o->bank == 0 && !(o->flags & XF_INT_MODS) && o->imm >= 0 &&
+	    !(o->imm & 3) && (uint64_t)o->imm + 4u * k + 4u <= x->L->param_bytes) {
+		/* a kernel parameter (constant bank 0), in range and aligned */
+		uint32_t v;
+		memcpy(&v, x->L->params + o->imm + 4u * k, 4);
+		return v;
+	}
 	return xsrc_scalar(x, o, k, int_mods);
 }
 XV_INLINE const uint32_t *xsrc(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],

@@ -159,6 +159,29 @@ XSEM(IMAD_WIDE)
 	const uint32_t *c0 = xsrc(x, &i->o[3], 0, tc0, true);
 	const uint32_t *c1 = xsrc(x, &i->o[3], 1, tc1, false);
 	uint32_t lo[XLANES], hi[XLANES];
+	if (x->pmask == 0xffffffffu) {
+		/* 8 lanes at a time as 64-bit vector lanes, stored straight into
+		 * Rd (every source of the chunk is read before) */
+		typedef uint64_t v8u64 __attribute__((vector_size(64)));
+		typedef int64_t v8s64 __attribute__((vector_size(64)));
+		typedef uint32_t v8u32 __attribute__((vector_size(32)));
+		typedef int32_t v8s32 __attribute__((vector_size(32)));
+		typedef uint32_t v8u32u __attribute__((vector_size(32), aligned(4), may_alias));
+		uint32_t *dlo = xrow(x, &i->o[0], 0), *dhi = xrow(x, &i->o[0], 1);
+		const bool u = i->in->sign == ISA_Signedness_U32;
+		for (unsigned q = 0; q < XLANES; q += 8) {
+			const v8u32 va = *(const v8u32u *)(a + q), vb = *(const v8u32u *)(b + q);
+			const v8u64 vc = __builtin_convertvector(*(const v8u32u *)(c0 + q), v8u64) |
+					 __builtin_convertvector(*(const v8u32u *)(c1 + q), v8u64) << 32;
+			const v8u64 p = u ? __builtin_convertvector(va, v8u64) * __builtin_convertvector(vb, v8u64)
+					  : (v8u64)(__builtin_convertvector((v8s32)va, v8s64) *
+						    __builtin_convertvector((v8s32)vb, v8s64));
+			const v8u64 r = p + vc;
+			*(v8u32u *)(dlo + q) = __builtin_convertvector(r, v8u32);
+			*(v8u32u *)(dhi + q) = __builtin_convertvector(r >> 32, v8u32);
+		}
+		return;
+	}
 	if (i->in->sign == ISA_Signedness_U32) {
 		for_lanes(l) {
 			uint64_t r = (uint64_t)a[l] * b[l] + (((uint64_t)c1[l] << 32) | c0[l]);

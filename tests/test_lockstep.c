@@ -1,0 +1,1947 @@
+/* test_lockstep — lockstep groups of the scheduler engine.
+ *
+ * With we_launch_config.lockstep > 1 the scheduler engine runs consecutive
+ * warps of a CTA that are at one PC with every lane active as one group
+ * (group_of in src/engine_sched.c, exec_group in src/exec.c): MOV, IADD3,
+ * IMAD, ISETP, LOP3.LUT, SHF and BRA in their plain operand forms run the
+ * whole group in one handler call over the CTA's register-by-register
+ * arrays, anything else runs warp by warp.  The result must be exactly
+ * the one of running the warps one at a time (lockstep 1), and that is
+ * what every test here asserts:
+ *
+ * Part 1  every kernel of kernels/ and bench/kernels/, with the launch
+ *         parameters of the tests and the benchmark that know it
+ *         (test_kernels, test_barkern, test_dialects, bench/wbench) on
+ *         small grids, under lockstep 1, 2, 8, 32 and the default:
+ *         byte-identical buffers and the same ctas, warp_insns,
+ *         thread_insns and barriers.
+ * Part 2  purpose-built kernels that store every register: guards that
+ *         differ per warp on each lockstep instruction, loops whose trip
+ *         count differs per warp meeting again at BAR.SYNC, intra-warp
+ *         divergence inside a group, every operand kind (immediates,
+ *         c[0x0][..] parameters, a .const bank, RZ, registers, uniform
+ *         registers that differ per warp), partial warps and 2-D/3-D
+ *         blocks, all 256 LOP3 tables, every ISETP comparison and SHF
+ *         shape and count.  Every lockstep value equals lockstep 1, and
+ *         lockstep 1 equals a host reference.
+ * Part 3  faults inside a group and the max-instructions watchdog in a
+ *         lockstep loop: the same status, text report and JSON report.
+ * Part 4  lockstep 33 is rejected; the warp-threads engine, a seeded
+ *         schedule and a trace run one warp at a time whatever lockstep.
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpemu/warpemu.h"
+
+/* ck_assert_msg() records a mark point per call (a write to the parent
+ * process in fork mode): with hundreds of thousands of word checks that
+ * would dominate the run time, so checks abort only on failure. */
+#define CHECK(cond, ...)                           \
+	do {                                       \
+		if (!(cond))                       \
+			ck_abort_msg(__VA_ARGS__); \
+	} while (0)
+
+/* A safety net: a launch that hangs fails instead of stalling make check. */
+#define WALL_TIMEOUT_S 60.0
+
+/* The lockstep values compared with lockstep 1: groups of two (the
+ * smallest), 8, 32 (a whole 1024-thread CTA) and 0, the default (8). */
+static const unsigned lock_values[] = { 2, 8, 32, 0 };
+#define NLOCK (sizeof lock_values / sizeof lock_values[0])
+
+/* splitmix64: reproducible test data */
+static uint64_t rng_state;
+static void rng_seed(uint64_t s)
+{
+	rng_state = s;
+}
+static uint32_t rng(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	CHECK(p != NULL, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = xmalloc(strlen(s) + 1);
+	strcpy(p, s);
+	return p;
+}
+
+/* A growing string for generated kernels and traces. */
+typedef struct sbuf {
+	char *p;
+	size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	CHECK(n >= 0, "vsnprintf");
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		CHECK(b->p != NULL, "out of memory");
+		b->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static char *read_source(const char *rel)
+{
+	const char *top = getenv("top_srcdir");
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", top ? top : "..", rel);
+	FILE *f = fopen(path, "rb");
+	CHECK(f != NULL, "cannot open %s", path);
+	CHECK(fseek(f, 0, SEEK_END) == 0, "seek %s", path);
+	long len = ftell(f);
+	CHECK(len >= 0, "ftell %s", path);
+	rewind(f);
+	char *text = xmalloc((size_t)len + 1);
+	CHECK(fread(text, 1, (size_t)len, f) == (size_t)len, "read %s", path);
+	text[len] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* ================================================================ */
+/* harness: a kernel, its buffers, and launches that restore them     */
+
+#define MAXBUFS 6
+
+typedef struct lbuf {
+	const char *name;
+	we_devptr d;
+	size_t bytes;
+	uint8_t *init;          /* the contents before every launch */
+} lbuf;
+
+typedef struct lk {
+	we_device *dev;
+	we_module *mod;
+	const we_kernel_info *k;
+	uint8_t params[256];
+	lbuf b[MAXBUFS];
+	unsigned nb;
+	size_t total;           /* bytes of all buffers */
+} lk;
+
+typedef struct lcfg {
+	we_dim3 grid, block;
+	we_engine engine;       /* 0: the scheduler */
+	unsigned lockstep;
+	uint64_t max_insns;
+	bool seeded;
+	uint64_t seed;
+	sbuf *trace;            /* collects the trace lines when set */
+} lcfg;
+
+/* What one launch gave. */
+typedef struct lrun {
+	we_status st;
+	we_launch_stats s;
+	uint8_t *mem;           /* every buffer after the launch, in order */
+	char *err, *json;       /* "" after a launch that succeeded */
+} lrun;
+
+static void lk_load(lk *t, const char *text, const char *name, const char *kernel)
+{
+	memset(t, 0, sizeof *t);
+	ck_assert_int_eq(we_device_create(NULL, &t->dev), WE_OK);
+	we_status st = we_module_load_text(t->dev, text, strlen(text), name, &t->mod);
+	CHECK(st == WE_OK, "%s: %s: %s", name, we_status_name(st), we_last_error(t->dev));
+	t->k = kernel ? we_module_find_kernel(t->mod, kernel) : we_module_kernel(t->mod, 0);
+	CHECK(t->k != NULL, "%s has no kernel %s", name, kernel ? kernel : "(first)");
+	CHECK(t->k->param_bytes <= sizeof t->params, "%s: %u bytes of parameters", name, t->k->param_bytes);
+}
+
+static void lk_file(lk *t, const char *file, const char *kernel)
+{
+	char *text = read_source(file);
+	lk_load(t, text, file, kernel);
+	free(text);
+}
+
+static void lk_close(lk *t)
+{
+	for (unsigned i = 0; i < t->nb; i++)
+		free(t->b[i].init);
+	we_module_destroy(t->mod);
+	we_device_destroy(t->dev);
+	memset(t, 0, sizeof *t);
+}
+
+static const we_param_info *lk_param(lk *t, const char *name)
+{
+	for (unsigned i = 0; i < t->k->nparams; i++)
+		if (strcmp(t->k->params[i].name, name) == 0)
+			return &t->k->params[i];
+	ck_abort_msg("kernel %s has no parameter %s", t->k->name, name);
+	return NULL;
+}
+
+static void lk_u32(lk *t, const char *name, uint32_t v)
+{
+	const we_param_info *p = lk_param(t, name);
+	CHECK(p->size == 4, "parameter %s has %u bytes", name, p->size);
+	memcpy(t->params + p->offset, &v, 4);
+}
+
+static void lk_f32(lk *t, const char *name, float v)
+{
+	const we_param_info *p = lk_param(t, name);
+	CHECK(p->type == WE_PARAM_F32, "parameter %s is not f32", name);
+	memcpy(t->params + p->offset, &v, 4);
+}
+
+/* A buffer for pointer parameter `name`: a copy of data, or `bytes`
+ * bytes of `fill` when data is NULL; restored before every launch. */
+static void lk_buf(lk *t, const char *name, const void *data, size_t bytes, int fill)
+{
+	const we_param_info *p = lk_param(t, name);
+	CHECK(p->type == WE_PARAM_PTR, "parameter %s is not a pointer", name);
+	CHECK(t->nb < MAXBUFS, "too many buffers");
+	lbuf *b = &t->b[t->nb++];
+	b->name = p->name;
+	b->bytes = bytes;
+	b->init = xmalloc(bytes);
+	if (data)
+		memcpy(b->init, data, bytes);
+	else
+		memset(b->init, fill, bytes);
+	ck_assert_int_eq(we_malloc(t->dev, bytes, &b->d), WE_OK);
+	memcpy(t->params + p->offset, &b->d, 8);
+	t->total += bytes;
+}
+
+/* Buffer `name` within a snapshot of all buffers. */
+static uint8_t *lk_view(const lk *t, uint8_t *mem, const char *name)
+{
+	size_t off = 0;
+	for (unsigned i = 0; i < t->nb; i++) {
+		if (strcmp(t->b[i].name, name) == 0)
+			return mem + off;
+		off += t->b[i].bytes;
+	}
+	ck_abort_msg("no buffer %s", name);
+	return NULL;
+}
+
+static void trace_line(void *ctx, const char *line)
+{
+	sb_add(ctx, "%s\n", line);
+}
+
+static void lk_run(lk *t, const lcfg *c, lrun *r)
+{
+	for (unsigned i = 0; i < t->nb; i++)
+		ck_assert_int_eq(we_memcpy_htod(t->dev, t->b[i].d, t->b[i].init, t->b[i].bytes), WE_OK);
+	we_launch_config cfg = {
+		.grid = c->grid,
+		.block = c->block,
+		.engine = c->engine ? c->engine : WE_ENGINE_SCHEDULER,
+		.lockstep = c->lockstep,
+		.max_instructions = c->max_insns,
+		.timeout = WALL_TIMEOUT_S,
+		.schedule_seeded = c->seeded,
+		.schedule_seed = c->seed,
+		.trace = c->trace ? trace_line : NULL,
+		.trace_ctx = c->trace,
+	};
+	memset(r, 0, sizeof *r);
+	r->st = we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, &r->s);
+	r->err = xstrdup(r->st == WE_OK ? "" : we_last_error(t->dev));
+	r->json = xstrdup(r->st == WE_OK ? "" : we_last_report_json(t->dev));
+	r->mem = xmalloc(t->total);
+	size_t off = 0;
+	for (unsigned i = 0; i < t->nb; i++) {
+		ck_assert_int_eq(we_memcpy_dtoh(t->dev, r->mem + off, t->b[i].d, t->b[i].bytes), WE_OK);
+		off += t->b[i].bytes;
+	}
+}
+
+static void lrun_free(lrun *r)
+{
+	free(r->mem);
+	free(r->err);
+	free(r->json);
+	memset(r, 0, sizeof *r);
+}
+
+static void expect_ok(const lrun *r, const char *what)
+{
+	CHECK(r->st == WE_OK, "%s: status %s: %s", what, we_status_name(r->st), r->err);
+}
+
+/* got must be what the lockstep-1 launch ref gave: status, counters,
+ * every byte of every buffer and, after a failed launch, both reports. */
+static void expect_same(const lk *t, const lrun *ref, const lrun *got, const char *what)
+{
+	CHECK(got->st == ref->st, "%s: status %s, lockstep 1 gave %s\n%s", what, we_status_name(got->st),
+	      we_status_name(ref->st), got->err);
+	CHECK(!strcmp(got->err, ref->err), "%s: report\n%s\nlockstep 1 reported\n%s", what, got->err, ref->err);
+	CHECK(!strcmp(got->json, ref->json), "%s: JSON report\n%s\nlockstep 1 reported\n%s", what, got->json,
+	      ref->json);
+	if (got->st != WE_OK)
+		return; /* the counters and buffers of a stopped launch follow the schedule */
+	CHECK(got->s.ctas == ref->s.ctas, "%s: ctas %llu, lockstep 1 %llu", what,
+	      (unsigned long long)got->s.ctas, (unsigned long long)ref->s.ctas);
+	CHECK(got->s.warp_insns == ref->s.warp_insns, "%s: warp_insns %llu, lockstep 1 %llu", what,
+	      (unsigned long long)got->s.warp_insns, (unsigned long long)ref->s.warp_insns);
+	CHECK(got->s.thread_insns == ref->s.thread_insns, "%s: thread_insns %llu, lockstep 1 %llu", what,
+	      (unsigned long long)got->s.thread_insns, (unsigned long long)ref->s.thread_insns);
+	CHECK(got->s.barriers == ref->s.barriers, "%s: barriers %llu, lockstep 1 %llu", what,
+	      (unsigned long long)got->s.barriers, (unsigned long long)ref->s.barriers);
+	if (!memcmp(got->mem, ref->mem, t->total))
+		return;
+	size_t off = 0;
+	for (unsigned i = 0; i < t->nb; i++) {
+		const lbuf *b = &t->b[i];
+		for (size_t k = 0; k < b->bytes; k++)
+			if (got->mem[off + k] != ref->mem[off + k]) {
+				size_t w = k & ~(size_t)3;
+				uint32_t gw = 0, rw = 0;
+				memcpy(&gw, got->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
+				memcpy(&rw, ref->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
+				ck_abort_msg("%s: %s word %zu = 0x%08x, lockstep 1 wrote 0x%08x", what, b->name, w / 4,
+					     gw, rw);
+			}
+		off += b->bytes;
+	}
+}
+
+/* Launch c with lockstep 1 into *ref (it must succeed), then with every
+ * value of lock_values: each must give exactly ref. */
+static void compare_lockstep(lk *t, lcfg c, const char *label, lrun *ref,
+			     void (*canon)(const lk *, const lcfg *, uint8_t *))
+{
+	char what[200];
+	c.lockstep = 1;
+	lk_run(t, &c, ref);
+	snprintf(what, sizeof what, "%s, lockstep 1", label);
+	expect_ok(ref, what);
+	if (canon)
+		canon(t, &c, ref->mem);
+	for (size_t i = 0; i < NLOCK; i++) {
+		lrun r;
+		c.lockstep = lock_values[i];
+		lk_run(t, &c, &r);
+		snprintf(what, sizeof what, "%s, lockstep %u", label, lock_values[i]);
+		if (canon && r.st == WE_OK)
+			canon(t, &c, r.mem);
+		expect_same(t, ref, &r, what);
+		lrun_free(&r);
+	}
+}
+
+static we_dim3 d3(uint32_t x, uint32_t y, uint32_t z)
+{
+	return (we_dim3){ x, y, z };
+}
+
+/* ================================================================ */
+/* Part 1: the kernels of kernels/ and bench/kernels/                 */
+
+/* A kernel file and how to launch it: setup() makes the buffers and
+ * parameters of launch li and sets its grid and block. */
+typedef struct fcase {
+	const char *file, *kernel;
+	unsigned nlaunch;
+	void (*setup)(lk *t, unsigned li, lcfg *c);
+	/* NULL, or puts into a canonical order what the schedule orders by
+	 * design */
+	void (*canon)(const lk *t, const lcfg *c, uint8_t *mem);
+} fcase;
+
+static uint32_t *random_words(size_t n, uint64_t seed)
+{
+	uint32_t *p = xmalloc(n * 4);
+	rng_seed(seed);
+	for (size_t i = 0; i < n; i++)
+		p[i] = rng();
+	return p;
+}
+
+/* test_kernels: 128-thread CTAs, the last one partial; and 1024-thread
+ * CTAs, so that lockstep 32 has a whole CTA to group. */
+static void setup_vecadd(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 1024 : 128, n = (li ? 6 : 40) * block - 77;
+	float *a = xmalloc(n * 4), *b = xmalloc(n * 4);
+	for (uint32_t i = 0; i < n; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = (float)(i % 1000) - 3.25f;
+	}
+	lk_u32(t, "n", n);
+	lk_buf(t, "a", a, n * 4, 0);
+	lk_buf(t, "b", b, n * 4, 0);
+	lk_buf(t, "c", NULL, n * 4, 0xa5);
+	c->grid = d3((n + block - 1) / block, 1, 1);
+	c->block = d3(block, 1, 1);
+	free(a);
+	free(b);
+}
+
+/* test_kernels: 96-thread CTAs and a partial last one; and 1024 */
+static void setup_ifelse(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 1024 : 96, n = li ? 4 * 1024 - 77 : 30 * 96 + 40;
+	lk_u32(t, "n", n);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	lk_buf(t, "mask", NULL, n * 4, 0xa5);
+	c->grid = d3((n + block - 1) / block, 1, 1);
+	c->block = d3(block, 1, 1);
+}
+
+/* test_kernels: Collatz steps with BREAK, 64-thread CTAs; and 512 */
+static void setup_loopbreak(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 512 : 64, n = li ? 8 * 512 - 3 : 64 * 50;
+	uint32_t *in = xmalloc(n * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = 1 + (i * 2654435761u) % 100000u;
+	lk_u32(t, "n", n);
+	lk_buf(t, "in", in, n * 4, 0);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	c->grid = d3((n + block - 1) / block, 1, 1);
+	c->block = d3(block, 1, 1);
+	free(in);
+}
+
+/* test_kernels: one-warp CTAs (no group at all); and 256 */
+static void setup_callret(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 256 : 32, n = li ? 256 * 10 + 5 : 32 * 60 + 5;
+	lk_u32(t, "n", n);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	c->grid = d3((n + block - 1) / block, 1, 1);
+	c->block = d3(block, 1, 1);
+}
+
+/* test_kernels: SHFL/VOTE per warp, 256-thread CTAs; and 1024 */
+static void setup_warpreduce(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 1024 : 256, grid = li ? 6 : 24, nwarps = grid * block / 32;
+	uint32_t *in = xmalloc(nwarps * 32 * 4);
+	for (uint32_t i = 0; i < nwarps * 32; i++)
+		in[i] = (i * 7919u) % 2000u;
+	lk_buf(t, "in", in, nwarps * 32 * 4, 0);
+	lk_buf(t, "sum", NULL, nwarps * 4, 0xa5);
+	lk_buf(t, "count", NULL, nwarps * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(block, 1, 1);
+	free(in);
+}
+
+/* test_kernels: the tree reduction, 256-thread CTAs (its fixed size) */
+static void setup_reduce(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t grid = 40, n = grid * 256;
+	uint32_t *in = xmalloc(n * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = i ^ (i >> 3);
+	lk_buf(t, "in", in, n * 4, 0);
+	lk_buf(t, "out", NULL, grid * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(256, 1, 1);
+	free(in);
+}
+
+/* test_barkern: 256-thread CTAs (128 for warp-threads there), the last
+ * CTA partial */
+static void setup_scan(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 128 : 256, grid = 30, n = grid * block - 100;
+	uint32_t *in = random_words(grid * block, 1);
+	for (uint32_t i = 0; i < grid * block; i++)
+		if (i % 5)
+			in[i] &= 0xffffu;
+	lk_u32(t, "n", n);
+	lk_buf(t, "in", in, grid * block * 4, 0);
+	lk_buf(t, "out", NULL, grid * block * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(block, 1, 1);
+	free(in);
+}
+
+/* test_barkern: 32x8 CTAs over a 2-D grid, partial last tiles */
+static void setup_transpose(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t width = 6 * 32 - 1, height = 5 * 32 - 10, n = width * height;
+	uint32_t *in = xmalloc(n * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = (i * 2654435761u) ^ 0x5bd1e995u;
+	lk_u32(t, "width", width);
+	lk_u32(t, "height", height);
+	lk_buf(t, "in", in, n * 4, 0);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	c->grid = d3((width + 31) / 32, (height + 31) / 32, 1);
+	c->block = d3(32, 8, 1);
+	free(in);
+}
+
+/* test_barkern: shared-memory atomics, 128- and 96-thread CTAs */
+static void setup_histogram(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t per_cta = 1024, grid = 24, n = grid * per_cta - 333;
+	uint8_t *in = xmalloc(n);
+	rng_seed(3);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = rng();
+		/* a hot bin (many lanes on one shared address) and a spread */
+		in[i] = (r & 3) == 0 ? 0x7f : (uint8_t)(1 + (r >> 16) % 255);
+	}
+	lk_u32(t, "n", n);
+	lk_u32(t, "per_cta", per_cta);
+	lk_buf(t, "in", in, n, 0);
+	lk_buf(t, "hist", NULL, 256 * 4, 0);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(li ? 96 : 128, 1, 1);
+	free(in);
+}
+
+/* test_barkern: BAR.ARV/BAR.SYNC hand-offs, 128-thread CTAs; and 256 */
+static void setup_prodcons(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 256 : 128, nslots = block / 2, iters = 16, grid = 30;
+	uint32_t *in = random_words(iters * nslots, 4);
+	lk_u32(t, "iters", iters);
+	lk_buf(t, "in", in, iters * nslots * 4, 0);
+	lk_buf(t, "out", NULL, grid * nslots * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(block, 1, 1);
+	free(in);
+}
+
+/* test_dialects: vISA named barriers, 160-thread CTAs */
+static void setup_nbpipe(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t iters = 16, grid = 30;
+	uint32_t *in = random_words(iters * 64, 7);
+	lk_u32(t, "iters", iters);
+	lk_buf(t, "in", in, iters * 64 * 4, 0);
+	lk_buf(t, "out", NULL, grid * 96 * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(160, 1, 1);
+	free(in);
+}
+
+/* test_dialects: BAR.SCAN compaction, 256-thread CTAs, two chunks per
+ * CTA, the second partial */
+#define COMPACT_THRESH 0x60000000u
+static void setup_compact(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t grid = 30, seg = 2 * 256 - 37, n = grid * seg;
+	uint32_t *in = xmalloc(n * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = i * 2654435761u + 12345u; /* distinct */
+	lk_u32(t, "seg", seg);
+	lk_u32(t, "thresh", COMPACT_THRESH);
+	lk_buf(t, "in", in, n * 4, 0);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	lk_buf(t, "count", NULL, grid * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(256, 1, 1);
+	free(in);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* compact.we writes a chunk's kept elements warp run by warp run in the
+ * order the warps arrived at BAR.SCAN, which the schedule decides (and
+ * which lockstep groups change: their warps arrive in warp order, and the
+ * warp completing a barrier hands its turn back): a valid compaction up to
+ * that order (test_dialects checks the runs).  So each CTA's output is
+ * compared as a multiset (sorted); count[] and the untouched tail exactly. */
+static void canon_compact(const lk *t, const lcfg *c, uint8_t *mem)
+{
+	const uint32_t seg = 2 * 256 - 37;
+	uint32_t *out = (uint32_t *)(void *)lk_view(t, mem, "out");
+	const uint32_t *count = (const uint32_t *)(void *)lk_view(t, mem, "count");
+	for (uint32_t cta = 0; cta < c->grid.x; cta++) {
+		CHECK(count[cta] <= seg, "compact: CTA %u count %u", cta, count[cta]);
+		qsort(out + (size_t)cta * seg, count[cta], 4, cmp_u32);
+	}
+}
+
+/* test_dialects: a TRAP (and BAR.SYNCALL, RTT) in a barrier kernel,
+ * 128-thread CTAs; launch 0 without the trap, 1 with it */
+static void setup_traphandler(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t grid = 30, block = 128, n = grid * block;
+	uint32_t *in = random_words(n, 3);
+	lk_u32(t, "trap", li);
+	lk_buf(t, "in", in, n * 4, 0);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	lk_buf(t, "trapped", NULL, grid * block / 32 * 4, 0);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(block, 1, 1);
+	free(in);
+}
+
+/* bench/wbench "alu": the ALU loop, mostly lockstep instructions */
+static void setup_alu(lk *t, unsigned li, lcfg *c)
+{
+	const uint32_t block = li ? 1024 : 256, grid = li ? 2 : 8;
+	lk_u32(t, "iters", 64);
+	lk_buf(t, "out", NULL, grid * block * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(block, 1, 1);
+}
+
+/* bench/wbench "barrier": 32 warps, 8 BAR.SYNC per trip */
+static void setup_barrier(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t grid = 3;
+	lk_u32(t, "iters", 8);
+	lk_buf(t, "out", NULL, grid * 1024 * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(1024, 1, 1);
+}
+
+/* bench/wbench "diverge": per-lane trips and branches in 256-thread CTAs */
+static void setup_diverge(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t grid = 12, n = grid * 256 - 33;
+	uint32_t *in = random_words(n, 5);
+	lk_u32(t, "n", n);
+	lk_buf(t, "in", in, n * 4, 0);
+	lk_buf(t, "out", NULL, n * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(256, 1, 1);
+	free(in);
+}
+
+/* bench/wbench "tiny": one-warp CTAs (lockstep has nothing to group) */
+static void setup_tiny(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t grid = 200;
+	uint32_t *in = random_words(grid * 32, 6);
+	lk_buf(t, "in", in, grid * 32 * 4, 0);
+	lk_buf(t, "out", NULL, grid * 32 * 4, 0xa5);
+	c->grid = d3(grid, 1, 1);
+	c->block = d3(32, 1, 1);
+	free(in);
+}
+
+/* bench/wbench "triad": f32, 256-thread CTAs, the last partial */
+static void setup_triad(lk *t, unsigned li, lcfg *c)
+{
+	(void)li;
+	const uint32_t grid = 16, n = grid * 256 - 10;
+	float *b = xmalloc(n * 4), *cc = xmalloc(n * 4);
+	rng_seed(8);
+	for (uint32_t i = 0; i < n; i++) {
+		b[i] = (float)(rng() % 100000) / 7.0f;
+		cc[i] = (float)(rng() % 100000) / 3.0f - 1000.0f;
+	}
+	lk_u32(t, "n", n);
+	lk_f32(t, "s", 2.5f);
+	lk_buf(t, "a", NULL, n * 4, 0xa5);
+	lk_buf(t, "b", b, n * 4, 0);
+	lk_buf(t, "c", cc, n * 4, 0);
+	c->grid = d3((n + 255) / 256, 1, 1);
+	c->block = d3(256, 1, 1);
+	free(b);
+	free(cc);
+}
+
+static const fcase fcases[] = {
+	{ "kernels/vecadd.we", "vecadd", 2, setup_vecadd, NULL },
+	{ "kernels/ifelse.we", "ifelse", 2, setup_ifelse, NULL },
+	{ "kernels/loopbreak.we", "loopbreak", 2, setup_loopbreak, NULL },
+	{ "kernels/callret.we", "callret", 2, setup_callret, NULL },
+	{ "kernels/warpreduce.we", "warpreduce", 2, setup_warpreduce, NULL },
+	{ "kernels/reduce.we", "reduce", 1, setup_reduce, NULL },
+	{ "kernels/scan.we", "scan", 2, setup_scan, NULL },
+	{ "kernels/transpose.we", "transpose", 1, setup_transpose, NULL },
+	{ "kernels/histogram.we", "histogram", 2, setup_histogram, NULL },
+	{ "kernels/prodcons.we", "prodcons", 2, setup_prodcons, NULL },
+	{ "kernels/nbpipe.we", "nbpipe", 1, setup_nbpipe, NULL },
+	{ "kernels/compact.we", "compact", 1, setup_compact, canon_compact },
+	{ "kernels/traphandler.we", "traphandler", 2, setup_traphandler, NULL },
+	{ "bench/kernels/alu.we", "alu", 2, setup_alu, NULL },
+	{ "bench/kernels/barrier.we", "barrier", 1, setup_barrier, NULL },
+	{ "bench/kernels/diverge.we", "diverge", 1, setup_diverge, NULL },
+	{ "bench/kernels/tiny.we", "tiny", 1, setup_tiny, NULL },
+	{ "bench/kernels/triad.we", "triad", 1, setup_triad, NULL },
+};
+#define NFCASES (sizeof fcases / sizeof fcases[0])
+
+START_TEST(kernel_files)
+{
+	const fcase *f = &fcases[_i];
+	for (unsigned li = 0; li < f->nlaunch; li++) {
+		lk t;
+		lk_file(&t, f->file, f->kernel);
+		lcfg c = { 0 };
+		f->setup(&t, li, &c);
+		char label[160];
+		snprintf(label, sizeof label, "%s, grid (%u,%u,%u), block (%u,%u,%u)", f->file, c.grid.x, c.grid.y,
+			 c.grid.z, c.block.x, c.block.y, c.block.z);
+		lrun ref;
+		compare_lockstep(&t, c, label, &ref, f->canon);
+		/* the launch did something: some output differs from its fill */
+		CHECK(ref.s.warp_insns > 0 && ref.s.ctas == (uint64_t)c.grid.x * c.grid.y * c.grid.z,
+		      "%s: %llu CTAs, %llu warp-instructions", label, (unsigned long long)ref.s.ctas,
+		      (unsigned long long)ref.s.warp_insns);
+		bool wrote = false;
+		size_t off = 0;
+		for (unsigned i = 0; i < t.nb && !wrote; i++) {
+			wrote = memcmp(ref.mem + off, t.b[i].init, t.b[i].bytes) != 0;
+			off += t.b[i].bytes;
+		}
+		CHECK(wrote, "%s: no buffer changed", label);
+		lrun_free(&ref);
+		lk_close(&t);
+	}
+}
+END_TEST
+
+/* ================================================================ */
+/* Part 2: purpose-built kernels                                      */
+
+/* Every kernel below is a prologue, a body and an epilogue.  The
+ * prologue leaves
+ *   R0 = t (linear thread index in the CTA, x fastest), R1 = w = t / 32,
+ *   R2 = lane, R3 = g (global linear index), R4..R7 = a, b, c, d =
+ *   in[4g .. 4g+3], R8..R55 = init_reg() of a..d, R56 = n (threads per
+ *   CTA), R[60:61] = &out[g * nout];
+ * a body writes R8..R55, P0..P6 (and may use R57..R59, R62, R63, UR, B)
+ * and may store words nout_regs.. of its thread's row; the epilogue
+ * stores R0..R56 and P6..P0 (P2R) in words 0..57.  Constant bank 0 holds
+ * out, in and K0..K3; bank 2 holds ctab[]. */
+#define NREGW 64u       /* words per thread before a body's own stores */
+#define K0 0x7fffffffu  /* c[0x0][0x10] */
+#define K1 0x80000000u  /* c[0x0][0x14] */
+#define K2 33u          /* c[0x0][0x18]: a shift count past 32 */
+#define K3 0x9e3779b9u  /* c[0x0][0x1c] */
+static const uint32_t ctab[4] = { 0x01234567u, 0x89abcdefu, 0xdeadbeefu, 0x0badf00du };
+
+/* Inputs a and b come from values around the signed and unsigned
+ * limits (every pair in every 256 threads), c and d are random. */
+static const uint32_t edge[16] = { 0x00000000u, 0x00000001u, 0x00000002u, 0x7ffffffeu,
+				   0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu,
+				   0xffffffffu, 0x55555555u, 0xaaaaaaaau, 0x12345678u,
+				   0xdeadbeefu, 0x0000ffffu, 0xffff0000u, 0x40000000u };
+
+#define MAXTHREADS 2048u
+
+static uint32_t init_mul(unsigned k)
+{
+	return (0x9e3779b1u * k) | 1u;
+}
+
+static uint32_t init_reg(const uint32_t in4[4], unsigned k)
+{
+	return in4[k & 3] * init_mul(k) + in4[(k + 1) & 3];
+}
+
+static char *kernel_text(const char *body, unsigned nout)
+{
+	sbuf b = { 0 };
+	sb_add(&b, "%s",
+	       ".kernel lockstep\n"
+	       ".param ptr out\n"
+	       ".param ptr in\n"
+	       ".param u32 k0\n"
+	       ".param u32 k1\n"
+	       ".param u32 k2\n"
+	       ".param u32 k3\n"
+	       ".shared 8192\n"
+	       "        S2R R0, SR_TID.X ;\n"
+	       "        S2R R1, SR_TID.Y ;\n"
+	       "        S2R R2, SR_TID.Z ;\n"
+	       "        S2R R56, SR_NTID.X ;\n"
+	       "        S2R R57, SR_NTID.Y ;\n"
+	       "        S2R R58, SR_NTID.Z ;\n"
+	       "        IMAD R2, R2, R57, R1 ;\n"
+	       "        IMAD R0, R2, R56, R0 ;\n"
+	       "        IMAD R56, R56, R57, RZ ;\n"
+	       "        IMAD R56, R56, R58, RZ ;\n"
+	       "        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
+	       "        LOP3.LUT R2, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	       "        S2R R3, SR_CTAID.X ;\n"
+	       "        IMAD R3, R3, R56, R0 ;\n"
+	       "        MOV R62, c[0x0][0x8] ;\n"
+	       "        MOV R63, c[0x0][0xc] ;\n"
+	       "        IMAD.WIDE.U32 R[58:59], R3, 0x10, R[62:63] ;\n"
+	       "        LDG R4, [R58.64] ;\n"
+	       "        LDG R5, [R58.64+0x4] ;\n"
+	       "        LDG R6, [R58.64+0x8] ;\n"
+	       "        LDG R7, [R58.64+0xc] ;\n"
+	       "        MOV R62, c[0x0][0x0] ;\n"
+	       "        MOV R63, c[0x0][0x4] ;\n");
+	sb_add(&b, "        IMAD.WIDE.U32 R[60:61], R3, 0x%x, R[62:63] ;\n", nout * 4);
+	for (unsigned k = 8; k < 56; k++)
+		sb_add(&b, "        IMAD R%u, R%u, 0x%08x, R%u ;\n", k, 4 + (k & 3), init_mul(k), 4 + ((k + 1) & 3));
+	sb_add(&b, "%s", body);
+	sb_add(&b, "        P2R R57, PR, RZ, 0x7f ;\n");
+	for (unsigned k = 0; k < 58; k++)
+		sb_add(&b, "        STG [R60.64+0x%x], R%u ;\n", 4 * k, k);
+	sb_add(&b, "        EXIT ;\n.end\n.const 2\nctab:   .word 0x%08x, 0x%08x, 0x%08x, 0x%08x\n", ctab[0],
+	       ctab[1], ctab[2], ctab[3]);
+	return b.p;
+}
+
+/* A thread of a launch, as the prologue sees it. */
+typedef struct thr {
+	uint32_t t, w, lane, g, n, cta;
+	uint32_t valid;         /* the lanes its warp has */
+	uint32_t in[4];         /* a, b, c, d */
+} thr;
+
+static void fill_in(uint32_t *in)
+{
+	rng_seed(42);
+	for (uint32_t g = 0; g < MAXTHREADS; g++) {
+		in[4 * g] = edge[g & 15];
+		in[4 * g + 1] = edge[((g >> 4) + (g >> 8)) & 15];
+		in[4 * g + 2] = rng();
+		in[4 * g + 3] = rng();
+	}
+}
+
+static thr thread_of(const lcfg *c, const uint32_t *in, uint32_t g)
+{
+	thr x;
+	x.n = c->block.x * c->block.y * c->block.z;
+	x.g = g;
+	x.cta = g / x.n;
+	x.t = g % x.n;
+	x.w = x.t / 32;
+	x.lane = x.t % 32;
+	uint32_t lanes = x.n - x.w * 32;
+	x.valid = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
+	memcpy(x.in, in + 4 * (size_t)g, sizeof x.in);
+	return x;
+}
+
+/* ---- host reference helpers ----------------------------------------- */
+
+static uint32_t lop3_ref(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
+{
+	uint32_t r = 0;
+	for (unsigned i = 0; i < 32; i++) {
+		unsigned k = ((a >> i) & 1u) << 2 | ((b >> i) & 1u) << 1 | ((c >> i) & 1u);
+		r |= ((lut >> k) & 1u) << i;
+	}
+	return r;
+}
+
+/* The SHF description of alu.isa: a funnel shift of the 64-bit C:A by n
+ * (.W: n modulo the type's width, else clamped to it), the low word or
+ * (.HI) the high one; .S32/.S64 shift right arithmetically. */
+enum { SHF_S32, SHF_U32, SHF_S64, SHF_U64 };
+static const char *const shf_type_name[4] = { "S32", "U32", "S64", "U64" };
+static uint32_t shf_ref(bool right, unsigned type, bool hi, bool wrap, uint32_t a, uint32_t n, uint32_t c)
+{
+	const uint32_t width = type == SHF_S64 || type == SHF_U64 ? 64 : 32;
+	const uint32_t s = wrap ? n & (width - 1) : n < width ? n : width;
+	const uint64_t v = (uint64_t)c << 32 | a;
+	uint64_t r;
+	if (!right)
+		r = s >= 64 ? 0 : v << s;
+	else if (type == SHF_S32 || type == SHF_S64)
+		r = (uint64_t)((int64_t)v >> (s >= 64 ? 63 : s));
+	else
+		r = s >= 64 ? 0 : v >> s;
+	return hi ? (uint32_t)(r >> 32) : (uint32_t)r;
+}
+
+/* ICmp codes of alu.isa: F LT EQ LE GT NE GE T */
+static const char *const cmp_name[8] = { "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T" };
+static bool icmp_ref(unsigned cmp, bool u, uint32_t a, uint32_t b)
+{
+	const bool lt = u ? a < b : (int32_t)a < (int32_t)b, eq = a == b, gt = !lt && !eq;
+	switch (cmp) {
+	case 0: return false;
+	case 1: return lt;
+	case 2: return eq;
+	case 3: return lt || eq;
+	case 4: return gt;
+	case 5: return !eq;
+	case 6: return gt || eq;
+	default: return true;
+	}
+}
+
+/* ISETP's Pu, Pv with the .bop (0 AND, 1 OR, 2 XOR) and Pp value p */
+static void setp_ref(bool t, unsigned bop, bool p, bool *pu, bool *pv)
+{
+	switch (bop) {
+	case 1: *pu = t || p; *pv = !t || p; break;
+	case 2: *pu = t != p; *pv = !t != p; break;
+	default: *pu = t && p; *pv = !t && p; break;
+	}
+}
+
+/* A body's expected registers R0..R57 (R57: P6..P0) of thread x. */
+typedef void (*ref_fn)(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58]);
+
+static void ref_common(const thr *x, uint32_t R[58])
+{
+	R[0] = x->t;
+	R[1] = x->w;
+	R[2] = x->lane;
+	R[3] = x->g;
+	for (unsigned k = 0; k < 4; k++)
+		R[4 + k] = x->in[k];
+	for (unsigned k = 8; k < 56; k++)
+		R[k] = init_reg(x->in, k);
+	R[56] = x->n;
+	R[57] = 0;
+}
+
+static uint32_t pbits(bool p0, bool p1, bool p2, bool p3, bool p4, bool p5, bool p6)
+{
+	return (uint32_t)p0 | (uint32_t)p1 << 1 | (uint32_t)p2 << 2 | (uint32_t)p3 << 3 | (uint32_t)p4 << 4 |
+	       (uint32_t)p5 << 5 | (uint32_t)p6 << 6;
+}
+
+/* ---- body: guards that differ per warp -------------------------------- */
+
+/* Each lockstep instruction under a guard true in the odd warps only (or
+ * only the even ones, or warp 2 alone): in a group some warps execute it
+ * and the others skip it, so the group runs it warp by warp.  Guards true
+ * in some lanes of every warp, and a guard that is not PT but true in
+ * every lane of every warp (the group runs it in one call), and a branch
+ * taken by the odd warps only. */
+static const char body_guard[] =
+	"        LOP3.LUT R8, R1, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R8, RZ, PT ;\n"          /* odd warp */
+	"        ISETP.LT.U32.AND P1, PT, R2, 0xb, PT ;\n"         /* lanes 0-10 */
+	"        ISETP.EQ.U32.AND P2, PT, R1, 0x2, PT ;\n"         /* warp 2 */
+	"        ISETP.GE.U32.AND P3, PT, R1, 0x40, PT ;\n"        /* never */
+	"   @P0  IADD3 R10, R10, 0x5, R0 ;\n"
+	"   @!P0 IADD3 R11, R11, R5, c[0x0][0x1c] ;\n"
+	"   @P0  LOP3.LUT R12, R12, R6, R7, 0x96, !PT ;\n"
+	"   @!P0 LOP3.LUT R13, R13, 0xff00ff, R4, 0x6c, !PT ;\n"
+	"   @P0  IMAD R14, R14, R5, R6 ;\n"
+	"   @!P0 IMAD R15, R15, c[0x0][0x1c], R3 ;\n"
+	"   @P0  SHF.L.U32 R16, R16, 0x7, RZ ;\n"
+	"   @!P0 SHF.R.S32.HI R17, RZ, 0x3, R17 ;\n"
+	"   @P0  MOV R18, c[0x0][0x10] ;\n"
+	"   @!P0 MOV R19, R7 ;\n"
+	"   @P0  ISETP.GT.AND P4, PT, R4, R5, PT ;\n"
+	"   @!P0 ISETP.LT.U32.AND P5, PT, R6, R7, PT ;\n"
+	"   @P1  IADD3 R20, R20, 0x1, RZ ;\n"
+	"   @P1  LOP3.LUT R21, R21, R5, RZ, 0x3c, !PT ;\n"
+	"   @!P1 SHF.L.W.U32.HI R22, R22, 0x5, R23 ;\n"
+	"   @P2  IMAD R23, R23, 0x3, R0 ;\n"
+	"   @!P2 MOV R24, 0x55 ;\n"
+	"   @!P3 IADD3 R25, R25, R0, R1 ;\n"
+	"   @!P3 SHF.L.W.U32.HI R26, R26, 0x5, R27 ;\n"
+	"   @!P3 LOP3.LUT R27, R27, R4, R5, 0xe8, !PT ;\n"
+	"   @P3  MOV R28, RZ ;\n"
+	"   @P0  BRA `(.odd) ;\n"
+	"        IADD3 R29, R29, 0x11, RZ ;\n"
+	"        IMAD R30, R30, R30, 0x3 ;\n"
+	".odd:\n"
+	"        IADD3 R31, R31, 0x22, R1 ;\n"
+	"   @!P0 BRA `(.even) ;\n"
+	"        LOP3.LUT R32, R32, R0, RZ, 0xfc, !PT ;\n"
+	".even:\n"
+	"        IADD3 R33, R33, R29, R31 ;\n";
+
+static void ref_guard(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+{
+	(void)c, (void)in;
+	ref_common(x, R);
+	const uint32_t a = x->in[0], b = x->in[1], cc = x->in[2], d = x->in[3];
+	const bool odd = x->w & 1, p1 = x->lane < 11, p2 = x->w == 2;
+	R[8] = x->w & 1;
+	if (odd) {
+		R[10] += 5 + x->t;
+		R[12] ^= cc ^ d;
+		R[14] = R[14] * b + cc;
+		R[16] <<= 7;
+		R[18] = K0;
+		R[32] |= x->t;
+	} else {
+		R[11] += b + K3;
+		R[13] = lop3_ref(R[13], 0xff00ff, a, 0x6c);
+		R[15] = R[15] * K3 + x->g;
+		R[17] = (uint32_t)((int32_t)R[17] >> 3);
+		R[19] = d;
+		R[29] += 0x11;
+		R[30] = R[30] * R[30] + 3;
+	}
+	const bool p4 = odd && (int32_t)a > (int32_t)b, p5 = !odd && cc < d;
+	if (p1) {
+		R[20] += 1;
+		R[21] ^= b;
+	} else {
+		R[22] = shf_ref(false, SHF_U32, true, true, R[22], 5, R[23]);
+	}
+	if (p2)
+		R[23] = R[23] * 3 + x->t;
+	else
+		R[24] = 0x55;
+	R[25] += x->t + x->w;
+	R[26] = shf_ref(false, SHF_U32, true, true, R[26], 5, R[27]);
+	R[27] = lop3_ref(R[27], a, b, 0xe8);
+	R[31] += 0x22 + x->w;
+	R[33] += R[29] + R[31];
+	R[57] = pbits(odd, p1, p2, false, p4, p5, false);
+}
+
+/* ---- body: per-warp loop trips, then BAR.SYNC ------------------------ */
+
+/* Loop 1 runs 2*(w & 3) + (w >> 2) + 1 trips: the group's warps leave it
+ * one after the other (BRA with the per-warp Pp operand and a PT guard, so
+ * the group runs the branch in one call and splits).  They meet at
+ * BAR.SYNC 0 and read the next warp's result from shared memory; loop 2
+ * has the same trips everywhere (the group runs it whole, @P2 BRA), loop
+ * 3 again w + 1 trips (@P3 BRA.U), then a last BAR.SYNC. */
+static const char body_loop[] =
+	"        LOP3.LUT R8, R1, 0x3, RZ, 0xc0, !PT ;\n"
+	"        SHF.R.U32.HI R9, RZ, 0x2, R1 ;\n"
+	"        IMAD R8, R8, 0x2, R9 ;\n"
+	"        IADD3 R8, R8, 0x1, RZ ;\n"
+	"        MOV R10, RZ ;\n"
+	"        MOV R11, R3 ;\n"
+	".loop1:\n"
+	"        IMAD R11, R11, 0x19660d, R10 ;\n"
+	"        LOP3.LUT R11, R11, R4, RZ, 0x3c, !PT ;\n"
+	"        SHF.R.U32.HI R12, RZ, 0xd, R11 ;\n"
+	"        IADD3 R11, R11, R12, c[0x0][0x1c] ;\n"
+	"        IADD3 R10, R10, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R10, R8, PT ;\n"
+	"        BRA P0, `(.loop1) ;\n"
+	"        SHF.L.U32 R13, R0, 0x2, RZ ;\n"
+	"        STS [R13], R11 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        IADD3 R14, R0, 0x20, RZ ;\n"
+	"        ISETP.GE.U32.AND P1, PT, R14, R56, PT ;\n"
+	"   @P1  IADD3 R14, R14, -R56, RZ ;\n"
+	"        SHF.L.U32 R14, R14, 0x2, RZ ;\n"
+	"        LDS R15, [R14] ;\n"
+	"        MOV R16, RZ ;\n"
+	"        MOV R17, R15 ;\n"
+	".loop2:\n"
+	"        LOP3.LUT R17, R17, R16, R5, 0x96, !PT ;\n"
+	"        IMAD R17, R17, 0x5, R0 ;\n"
+	"        IADD3 R16, R16, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P2, PT, R16, 0x6, PT ;\n"
+	"   @P2  BRA `(.loop2) ;\n"
+	"        MOV R18, RZ ;\n"
+	"        MOV R19, R6 ;\n"
+	".loop3:\n"
+	"        IADD3 R19, R19, R18, R1 ;\n"
+	"        IADD3 R18, R18, 0x1, RZ ;\n"
+	"        ISETP.LE.U32.AND P3, PT, R18, R1, PT ;\n"
+	"   @P3  BRA.U `(.loop3) ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        IADD3 R20, R11, R17, R19 ;\n";
+
+static uint32_t loop_trips(uint32_t w)
+{
+	return 2 * (w & 3) + (w >> 2) + 1;
+}
+
+/* loop 1 of thread x: the final acc and R12 */
+static uint32_t loop1_acc(const thr *x, uint32_t *r12)
+{
+	uint32_t acc = x->g, last = 0;
+	for (uint32_t i = 0; i < loop_trips(x->w); i++) {
+		acc = acc * 0x19660du + i;
+		acc ^= x->in[0];
+		last = acc >> 13;
+		acc = acc + last + K3;
+	}
+	if (r12)
+		*r12 = last;
+	return acc;
+}
+
+static void ref_loop(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+{
+	ref_common(x, R);
+	R[8] = loop_trips(x->w);
+	R[9] = x->w >> 2;
+	R[10] = R[8];
+	R[11] = loop1_acc(x, &R[12]);
+	R[13] = x->t * 4;
+	const uint32_t nb = (x->t + 32) % x->n;
+	const bool p1 = x->t + 32 >= x->n;
+	R[14] = nb * 4;
+	const thr y = thread_of(c, in, x->cta * x->n + nb);
+	R[15] = loop1_acc(&y, NULL);
+	uint32_t v = R[15];
+	for (uint32_t i = 0; i < 6; i++)
+		v = (v ^ i ^ x->in[1]) * 5 + x->t;
+	R[16] = 6;
+	R[17] = v;
+	uint32_t s = x->in[2];
+	for (uint32_t i = 0; i <= x->w; i++)
+		s += i + x->w;
+	R[18] = x->w + 1;
+	R[19] = s;
+	R[20] = R[11] + R[17] + R[19];
+	R[57] = pbits(false, p1, false, false, false, false, false);
+}
+
+/* ---- body: intra-warp divergence inside a group ----------------------- */
+
+/* The lanes below 5w branch: none in warp 0, some in warps 1-6, all of
+ * warps 7.. (a uniform jump); BSSY/BSYNC reconverge them.  Then a loop of
+ * lane & 7 trips (lanes leave it at different trips) in a BSSY region. */
+static const char body_diverge[] =
+	"        IMAD R8, R1, 0x5, RZ ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R2, R8, PT ;\n"
+	"        MOV R9, R4 ;\n"
+	"        MOV R10, R5 ;\n"
+	"        BSSY B0, `(.join) ;\n"
+	"   @P0  BRA `(.taken) ;\n"
+	"        IADD3 R9, R9, 0x100, R2 ;\n"
+	"        LOP3.LUT R10, R9, R10, RZ, 0x3c, !PT ;\n"
+	"        BRA `(.sync) ;\n"
+	".taken:\n"
+	"        IMAD R9, R9, 0x3, 0x7 ;\n"
+	"        SHF.L.U64.HI R10, R9, 0x3, R10 ;\n"
+	".sync:\n"
+	"        BSYNC B0 ;\n"
+	".join:\n"
+	"        IADD3 R11, R9, R10, RZ ;\n"
+	"        VOTE.ANY R12, PT, P0 ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R12, RZ, PT ;\n"
+	"        MOV R13, RZ ;\n"
+	"        MOV R14, R6 ;\n"
+	"        LOP3.LUT R15, R2, 0x7, RZ, 0xc0, !PT ;\n"
+	"        BSSY B1, `(.after) ;\n"
+	"        ISETP.EQ.U32.AND P2, PT, R15, RZ, PT ;\n"
+	"   @P2  BRA `(.done) ;\n"
+	".loop:\n"
+	"        IMAD R14, R14, 0x3, R13 ;\n"
+	"        IADD3 R13, R13, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P2, PT, R13, R15, PT ;\n"
+	"   @P2  BRA `(.loop) ;\n"
+	".done:\n"
+	"        BSYNC B1 ;\n"
+	".after:\n"
+	"        IADD3 R16, R14, R11, R1 ;\n";
+
+static void ref_diverge(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+{
+	(void)c, (void)in;
+	ref_common(x, R);
+	const uint32_t a = x->in[0], b = x->in[1];
+	const bool p0 = x->lane < 5 * x->w;
+	R[8] = 5 * x->w;
+	if (p0) {
+		R[9] = a * 3 + 7;
+		R[10] = shf_ref(false, SHF_U64, true, false, R[9], 3, b);
+	} else {
+		R[9] = a + 0x100 + x->lane;
+		R[10] = R[9] ^ b;
+	}
+	R[11] = R[9] + R[10];
+	const uint32_t below = 5 * x->w >= 32 ? 0xffffffffu : (1u << (5 * x->w)) - 1u;
+	R[12] = x->valid & below;
+	const uint32_t trips = x->lane & 7;
+	uint32_t v = x->in[2];
+	for (uint32_t i = 0; i < trips; i++)
+		v = v * 3 + i;
+	R[13] = trips;
+	R[14] = v;
+	R[15] = trips;
+	R[16] = v + R[11] + x->w;
+	R[57] = pbits(p0, R[12] != 0, trips == 0, false, false, false, false);
+}
+
+/* ---- body: every operand kind ----------------------------------------- */
+
+/* MOV, IADD3, IMAD, LOP3, SHF and ISETP with immediates, c[0x0][..]
+ * parameters, a .const bank, RZ (read, and written then read) and
+ * registers, a destination that is also a source; and the forms that run
+ * warp by warp inside a group (negated operands, carries, .X, IMAD.HI,
+ * a LOP3 predicate result, a register shift count).  Then BRA.DIV and
+ * BRA.CONV with a uniform register that differs per warp (R2UR): the ALU
+ * instructions take no uniform register operand (alu.isa has only the
+ * B_R, B_I and B_C forms), the branch is where one can meet a group. */
+static const char body_operands[] =
+	"        MOV R8, 0x12345678 ;\n"
+	"        MOV R9, c[0x0][0x1c] ;\n"
+	"        MOV R10, R4 ;\n"
+	"        MOV R11, RZ ;\n"
+	"        MOV R12, c[0x2][0x8] ;\n"
+	"        MOV RZ, R5 ;\n"
+	"        IADD3 R13, R4, 0x11, R5 ;\n"
+	"        IADD3 R14, R4, c[0x0][0x10], RZ ;\n"
+	"        IADD3 R15, RZ, R5, R6 ;\n"
+	"        IADD3 R16, R4, -0x7, R6 ;\n"
+	"        IADD3 R17, RZ, RZ, RZ ;\n"
+	"        IADD3 R18, R18, R18, R4 ;\n"
+	"        IADD3 R19, -R4, R5, RZ ;\n"
+	"        IADD3 R20, P0, P1, R4, R5, R6 ;\n"
+	"        IADD3.X R21, R6, R7, RZ, P0, P1 ;\n"
+	"        IMAD R22, R4, R5, R6 ;\n"
+	"        IMAD R23, R4, 0x3, RZ ;\n"
+	"        IMAD R24, R4, c[0x0][0x1c], R7 ;\n"
+	"        IMAD.HI.U32 R25, R4, R5, R6 ;\n"
+	"        IMAD.HI R26, R4, R5, RZ ;\n"
+	"        IMAD.SHL R27, R4, 0x10, RZ ;\n"
+	"        IMAD.MOV.U32 R28, RZ, RZ, R7 ;\n"
+	"        IMAD R29, R5, c[0x0][0x14], R29 ;\n"
+	"        LOP3.LUT R30, R4, R5, R6, 0xe8, !PT ;\n"
+	"        LOP3.LUT R31, R4, 0xff00ff, R6, 0xca, !PT ;\n"
+	"        LOP3.LUT R32, R4, c[0x2][0xc], RZ, 0x3c, !PT ;\n"
+	"        LOP3.LUT R33, RZ, R5, RZ, 0x33, !PT ;\n"
+	"        LOP3.LUT P2, R34, R4, R5, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R35, R4, 0x5, RZ ;\n"
+	"        SHF.R.U32.HI R36, RZ, c[0x0][0x18], R5 ;\n"
+	"        SHF.R.W.U32.HI R37, RZ, c[0x0][0x18], R5 ;\n"
+	"        SHF.L.U64.HI R38, R4, c[0x0][0x18], R5 ;\n"
+	"        SHF.R.S32.HI R39, RZ, R2, R6 ;\n"
+	"        ISETP.GT.U32.AND P3, P4, R4, R5, PT ;\n"
+	"        ISETP.LE.OR P5, P6, R4, c[0x0][0x14], P2 ;\n"
+	"        ISETP.NE.XOR P0, P1, R6, 0x7fffffff, !P3 ;\n"
+	"        P2R R40, PR, RZ, 0x7f ;\n"
+	"        LOP3.LUT R41, R1, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R41, RZ, PT ;\n"
+	"        MOV R42, 0xffff ;\n"
+	"   @P0  MOV R42, 0xffff0000 ;\n"
+	"        R2UR UR4, R42 ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R2, 0x10, PT ;\n"
+	"        MOV R43, 0x1 ;\n"
+	"        BRA.DIV P1, UR4, `(.u1) ;\n"
+	"        MOV R43, 0x2 ;\n"
+	".u1:\n"
+	"        MOV R44, 0x1 ;\n"
+	"        BRA.CONV P1, UR4, `(.u2) ;\n"
+	"        MOV R44, 0x2 ;\n"
+	".u2:\n"
+	"        IADD3 R45, R43, R44, R45 ;\n";
+
+static void ref_operands(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+{
+	(void)c, (void)in;
+	ref_common(x, R);
+	const uint32_t a = x->in[0], b = x->in[1], cc = x->in[2], d = x->in[3];
+	R[8] = 0x12345678u;
+	R[9] = K3;
+	R[10] = a;
+	R[11] = 0;
+	R[12] = ctab[2];
+	R[13] = a + 0x11 + b;
+	R[14] = a + K0;
+	R[15] = b + cc;
+	R[16] = a - 7 + cc;
+	R[17] = 0;
+	R[18] = 2 * R[18] + a;
+	R[19] = b - a;
+	const uint64_t s3 = (uint64_t)a + b + cc;
+	R[20] = (uint32_t)s3;
+	const bool c0 = (s3 >> 32) >= 1, c1 = (s3 >> 32) >= 2;
+	R[21] = cc + d + c0 + c1;
+	R[22] = a * b + cc;
+	R[23] = a * 3;
+	R[24] = a * K3 + d;
+	R[25] = (uint32_t)(((uint64_t)a * b) >> 32) + cc;
+	R[26] = (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32);
+	R[27] = a << 4;
+	R[28] = d;
+	R[29] = b * K1 + R[29];
+	R[30] = lop3_ref(a, b, cc, 0xe8);
+	R[31] = lop3_ref(a, 0xff00ff, cc, 0xca);
+	R[32] = a ^ ctab[3];
+	R[33] = ~b;
+	R[34] = a & b;
+	const bool p2 = (a & b) != 0;
+	R[35] = a << 5;
+	R[36] = shf_ref(true, SHF_U32, true, false, 0, K2, b);
+	R[37] = shf_ref(true, SHF_U32, true, true, 0, K2, b);
+	R[38] = shf_ref(false, SHF_U64, true, false, a, K2, b);
+	R[39] = shf_ref(true, SHF_S32, true, false, 0, x->lane, cc);
+	const bool p3 = a > b, p4 = !p3;
+	bool p5, p6, q0, q1;
+	setp_ref(icmp_ref(3, false, a, K1), 1, p2, &p5, &p6);
+	setp_ref(cc != 0x7fffffffu, 2, !p3, &q0, &q1);
+	R[40] = pbits(q0, q1, p2, p3, p4, p5, p6);
+	/* BRA.{DIV,CONV} with UR4 (bru_bra_mask, the UR form): the lanes of
+	 * Pp are 0-15; the warp is divergent when some active lane of UR4
+	 * has Pp false and Pp is neither all true nor all false; the whole
+	 * warp then jumps (.DIV) or falls through (.CONV). */
+	const bool odd = x->w & 1;
+	const uint32_t ur = odd ? 0xffff0000u : 0xffffu, pgv = x->valid & 0xffffu;
+	const bool is_div = pgv != x->valid && pgv != 0 && (x->valid & ~pgv & ur) != 0;
+	R[41] = odd;
+	R[42] = ur;
+	R[43] = pgv && is_div ? 1 : 2;
+	R[44] = pgv && !is_div ? 1 : 2;
+	R[45] = R[43] + R[44] + R[45];
+	R[57] = pbits(odd, x->lane < 16, p2, p3, p4, p5, p6);
+}
+
+/* ---- tables: LOP3, ISETP, SHF ---------------------------------------- */
+
+/* A table body computes its results into R8..R47, 40 at a time, and
+ * stores each batch in words NREGW.. of its thread; tab_desc[j]
+ * describes result j for the host reference. */
+#define BATCH 40u
+#define MAXTAB 400u
+
+typedef struct tdesc {
+	uint8_t kind;           /* 'L', 'I', 'S' */
+	uint8_t form;           /* which operands */
+	uint16_t op;            /* lut / cmp | sign << 3 | bop << 4 / shape */
+	uint32_t imm;           /* an immediate operand */
+} tdesc;
+
+typedef struct tbody {
+	sbuf text;
+	tdesc desc[MAXTAB];
+	unsigned n, pending;
+} tbody;
+
+static unsigned tb_reg(const tbody *tb)
+{
+	return 8 + tb->pending;
+}
+
+static void tb_flush(tbody *tb)
+{
+	for (unsigned k = 0; k < tb->pending; k++)
+		sb_add(&tb->text, "        STG [R60.64+0x%x], R%u ;\n", 4 * (NREGW + tb->n - tb->pending + k), 8 + k);
+	tb->pending = 0;
+}
+
+/* The instruction just added wrote result tb->n into tb_reg(). */
+static void tb_result(tbody *tb, tdesc d)
+{
+	CHECK(tb->n < MAXTAB, "table too long");
+	tb->desc[tb->n++] = d;
+	if (++tb->pending == BATCH)
+		tb_flush(tb);
+}
+
+/* LOP3: every table on three registers; a set of tables (the ones the
+ * handler has its own loops for, and others) with an immediate, a
+ * parameter and RZ operands. */
+static const unsigned lop3_sel[] = { 0x3c, 0x5a, 0x66, 0x96, 0xc0, 0xa0, 0x88, 0x80, 0xfc, 0xfa, 0xee,
+				     0xfe, 0x30, 0x0c, 0xf8, 0xe8, 0xca, 0x00, 0xff, 0x0f, 0xf0, 0x55,
+				     0xaa, 0x33, 0xcc, 0x01, 0x7f, 0x69, 0x1e, 0xb4, 0xd2, 0x6c };
+
+static void build_lop3(tbody *tb)
+{
+	for (unsigned lut = 0; lut < 256; lut++) {
+		sb_add(&tb->text, "        LOP3.LUT R%u, R4, R5, R6, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		tb_result(tb, (tdesc){ 'L', 0, (uint16_t)lut, 0 });
+	}
+	for (size_t i = 0; i < sizeof lop3_sel / sizeof lop3_sel[0]; i++) {
+		const unsigned lut = lop3_sel[i];
+		sb_add(&tb->text, "        LOP3.LUT R%u, R4, 0x0ff0f00f, R6, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		tb_result(tb, (tdesc){ 'L', 1, (uint16_t)lut, 0x0ff0f00fu });
+		sb_add(&tb->text, "        LOP3.LUT R%u, R5, c[0x0][0x1c], R7, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		tb_result(tb, (tdesc){ 'L', 2, (uint16_t)lut, 0 });
+		sb_add(&tb->text, "        LOP3.LUT R%u, RZ, R6, RZ, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		tb_result(tb, (tdesc){ 'L', 3, (uint16_t)lut, 0 });
+	}
+}
+
+/* ISETP: every comparison, signed and unsigned, against a register,
+ * immediates at the limits and parameters; then the .OR and .XOR
+ * combinations with a Pp that differs per warp (P6: odd warp) and per
+ * lane (!P5: even lane).  Each result is P1:P0 (P2R). */
+static const uint32_t isetp_imm[] = { 0x7fffffffu, 0x80000000u, 0x0u, 0xffffffffu, 0x7ffffffeu };
+
+static void build_isetp(tbody *tb)
+{
+	sb_add(&tb->text, "        LOP3.LUT R57, R1, 0x1, RZ, 0xc0, !PT ;\n"
+			  "        ISETP.NE.U32.AND P6, PT, R57, RZ, PT ;\n"
+			  "        LOP3.LUT R57, R2, 0x1, RZ, 0xc0, !PT ;\n"
+			  "        ISETP.NE.U32.AND P5, PT, R57, RZ, PT ;\n");
+	for (unsigned cmp = 0; cmp < 8; cmp++)
+		for (unsigned u = 0; u < 2; u++) {
+			const char *sg = u ? ".U32" : "";
+			const uint16_t op = (uint16_t)(cmp | u << 3);
+			sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R4, R5, PT ;\n", cmp_name[cmp], sg);
+			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			tb_result(tb, (tdesc){ 'I', 0, op, 0 });
+			for (size_t k = 0; k < sizeof isetp_imm / sizeof isetp_imm[0]; k++) {
+				sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R4, 0x%x, PT ;\n", cmp_name[cmp], sg,
+				       isetp_imm[k]);
+				sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+				tb_result(tb, (tdesc){ 'I', 1, op, isetp_imm[k] });
+			}
+			sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R5, c[0x0][0x10], PT ;\n", cmp_name[cmp], sg);
+			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			tb_result(tb, (tdesc){ 'I', 2, op, K0 });
+			sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R5, c[0x0][0x14], PT ;\n", cmp_name[cmp], sg);
+			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			tb_result(tb, (tdesc){ 'I', 2, op, K1 });
+			sb_add(&tb->text, "        ISETP.%s%s.OR P0, P1, R4, R5, P6 ;\n", cmp_name[cmp], sg);
+			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			tb_result(tb, (tdesc){ 'I', 3, (uint16_t)(op | 1u << 4), 0 });
+			sb_add(&tb->text, "        ISETP.%s%s.XOR P0, P1, R4, R5, !P5 ;\n", cmp_name[cmp], sg);
+			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			tb_result(tb, (tdesc){ 'I', 4, (uint16_t)(op | 2u << 4), 0 });
+		}
+}
+
+/* SHF: both directions, every type, .HI or not, .W or clamped, with
+ * immediate counts 0, 1, 31, 32, 33, 63, 64; the count 33 from a
+ * parameter; and (warp by warp in a group) per-lane counts d & 0x7f from
+ * a register.  shape = dir | type << 1 | hi << 3 | wrap << 4. */
+static const uint32_t shf_counts[] = { 0, 1, 31, 32, 33, 63, 64 };
+
+static void build_shf(tbody *tb)
+{
+	sb_add(&tb->text, "        LOP3.LUT R57, R7, 0x7f, RZ, 0xc0, !PT ;\n");
+	for (unsigned shape = 0; shape < 32; shape++) {
+		const bool right = shape & 1, hi = (shape >> 3) & 1, wrap = (shape >> 4) & 1;
+		const unsigned type = (shape >> 1) & 3;
+		char op[40];
+		snprintf(op, sizeof op, "SHF.%s%s.%s%s", right ? "R" : "L", wrap ? ".W" : "", shf_type_name[type],
+			 hi ? ".HI" : "");
+		for (size_t k = 0; k < sizeof shf_counts / sizeof shf_counts[0]; k++) {
+			sb_add(&tb->text, "        %s R%u, R4, 0x%x, R5 ;\n", op, tb_reg(tb), shf_counts[k]);
+			tb_result(tb, (tdesc){ 'S', 0, (uint16_t)shape, shf_counts[k] });
+		}
+		sb_add(&tb->text, "        %s R%u, R6, c[0x0][0x18], R4 ;\n", op, tb_reg(tb));
+		tb_result(tb, (tdesc){ 'S', 1, (uint16_t)shape, K2 });
+		sb_add(&tb->text, "        %s R%u, R5, R57, R6 ;\n", op, tb_reg(tb));
+		tb_result(tb, (tdesc){ 'S', 2, (uint16_t)shape, 0 });
+	}
+}
+
+static uint32_t tab_ref(const tdesc *d, const thr *x)
+{
+	const uint32_t a = x->in[0], b = x->in[1], c = x->in[2], dd = x->in[3];
+	switch (d->kind) {
+	case 'L':
+		switch (d->form) {
+		case 0: return lop3_ref(a, b, c, d->op);
+		case 1: return lop3_ref(a, d->imm, c, d->op);
+		case 2: return lop3_ref(b, K3, dd, d->op);
+		default: return lop3_ref(0, c, 0, d->op);
+		}
+	case 'I': {
+		const unsigned cmp = d->op & 7, bop = (d->op >> 4) & 3;
+		const bool u = (d->op >> 3) & 1;
+		bool t, p = true, pu, pv;
+		switch (d->form) {
+		case 0: t = icmp_ref(cmp, u, a, b); break;
+		case 1: t = icmp_ref(cmp, u, a, d->imm); break;
+		case 2: t = icmp_ref(cmp, u, b, d->imm); break;
+		case 3: t = icmp_ref(cmp, u, a, b); p = x->w & 1; break;
+		default: t = icmp_ref(cmp, u, a, b); p = !(x->lane & 1); break;
+		}
+		setp_ref(t, bop, p, &pu, &pv);
+		return (uint32_t)pu | (uint32_t)pv << 1;
+	}
+	default: {
+		const bool right = d->op & 1, hi = (d->op >> 3) & 1, wrap = (d->op >> 4) & 1;
+		const unsigned type = (d->op >> 1) & 3;
+		switch (d->form) {
+		case 0: return shf_ref(right, type, hi, wrap, a, d->imm, b);
+		case 1: return shf_ref(right, type, hi, wrap, c, K2, a);
+		default: return shf_ref(right, type, hi, wrap, b, dd & 0x7f, c);
+		}
+	}
+	}
+}
+
+/* ---- running a body ---------------------------------------------------- */
+
+static const struct shape {
+	const char *name;
+	we_dim3 grid, block;
+} shapes[] = {
+	{ "block 256", { 3, 1, 1 }, { 256, 1, 1 } },
+	{ "block 1024", { 2, 1, 1 }, { 1024, 1, 1 } },
+	{ "block 100 (partial last warp)", { 3, 1, 1 }, { 100, 1, 1 } },
+	{ "block 16x6", { 2, 1, 1 }, { 16, 6, 1 } },
+	{ "block 32x32", { 2, 1, 1 }, { 32, 32, 1 } },
+	{ "block 20x5x3 (partial last warp)", { 2, 1, 1 }, { 20, 5, 3 } },
+};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+
+/* A purpose-built kernel: body (with ntab table words) loaded, its
+ * parameters set, `in` filled and `out` at 0xa5. */
+typedef struct bk {
+	lk t;
+	unsigned nout;
+	uint32_t *in;
+} bk;
+
+static void bk_open(bk *k, const char *label, const char *body, unsigned ntab)
+{
+	k->nout = NREGW + ntab;
+	char *text = kernel_text(body, k->nout);
+	lk_load(&k->t, text, label, "lockstep");
+	free(text);
+	k->in = xmalloc(MAXTHREADS * 16);
+	fill_in(k->in);
+	lk_buf(&k->t, "out", NULL, (size_t)MAXTHREADS * k->nout * 4, 0xa5);
+	lk_buf(&k->t, "in", k->in, MAXTHREADS * 16, 0);
+	lk_u32(&k->t, "k0", K0);
+	lk_u32(&k->t, "k1", K1);
+	lk_u32(&k->t, "k2", K2);
+	lk_u32(&k->t, "k3", K3);
+}
+
+static void bk_close(bk *k)
+{
+	free(k->in);
+	lk_close(&k->t);
+}
+
+/* Checks a launch's out against the host: the registers when ref is set,
+ * the table words when tb is. */
+static void bk_check(bk *k, const lcfg *c, const lrun *r, ref_fn ref, const tbody *tb, const char *label)
+{
+	const uint32_t *out = (const uint32_t *)(void *)lk_view(&k->t, r->mem, "out");
+	const uint32_t nthreads = c->grid.x * c->block.x * c->block.y * c->block.z;
+	CHECK(nthreads <= MAXTHREADS, "%s: %u threads", label, nthreads);
+	for (uint32_t g = 0; g < nthreads; g++) {
+		const thr x = thread_of(c, k->in, g);
+		const uint32_t *o = out + (size_t)g * k->nout;
+		uint32_t R[58];
+		if (ref) {
+			ref(c, k->in, &x, R);
+			for (unsigned q = 0; q < 58; q++)
+				CHECK(o[q] == R[q], "%s: thread %u (CTA %u warp %u lane %u): %s%u = 0x%08x, want 0x%08x",
+				      label, g, x.cta, x.w, x.lane, q == 57 ? "P6..P0 " : "R", q == 57 ? 0 : q, o[q],
+				      R[q]);
+		} else {
+			ref_common(&x, R);
+			for (unsigned q = 0; q < 8; q++)
+				CHECK(o[q] == R[q], "%s: thread %u: R%u = 0x%08x, want 0x%08x", label, g, q, o[q], R[q]);
+		}
+		if (tb)
+			for (unsigned j = 0; j < tb->n; j++) {
+				const uint32_t want = tab_ref(&tb->desc[j], &x);
+				CHECK(o[NREGW + j] == want,
+				      "%s: thread %u (warp %u lane %u, a 0x%08x b 0x%08x c 0x%08x d 0x%08x): "
+				      "result %u (%c form %u op 0x%x imm 0x%x) = 0x%08x, want 0x%08x",
+				      label, g, x.w, x.lane, x.in[0], x.in[1], x.in[2], x.in[3], j, tb->desc[j].kind,
+				      tb->desc[j].form, tb->desc[j].op, tb->desc[j].imm, o[NREGW + j], want);
+			}
+	}
+	/* the rest of out is untouched */
+	for (size_t i = (size_t)nthreads * k->nout; i < (size_t)MAXTHREADS * k->nout; i++)
+		CHECK(out[i] == 0xa5a5a5a5u, "%s: out[%zu] = 0x%08x past the threads", label, i, out[i]);
+}
+
+/* The body on every shape: lockstep 1 against the host, every other
+ * lockstep value against lockstep 1. */
+static void run_body(const char *name, const char *body, ref_fn ref, const tbody *tb)
+{
+	bk k;
+	bk_open(&k, name, body, tb ? tb->n : 0);
+	for (size_t s = 0; s < NSHAPES; s++) {
+		lcfg c = { .grid = shapes[s].grid, .block = shapes[s].block };
+		char label[160];
+		snprintf(label, sizeof label, "%s, %s", name, shapes[s].name);
+		lrun r;
+		compare_lockstep(&k.t, c, label, &r, NULL);
+		bk_check(&k, &c, &r, ref, tb, label);
+		lrun_free(&r);
+	}
+	bk_close(&k);
+}
+
+START_TEST(guard_per_warp)
+{
+	run_body("guard", body_guard, ref_guard, NULL);
+}
+END_TEST
+
+START_TEST(loop_trips_per_warp)
+{
+	run_body("loop", body_loop, ref_loop, NULL);
+}
+END_TEST
+
+START_TEST(divergence_in_group)
+{
+	run_body("diverge", body_diverge, ref_diverge, NULL);
+}
+END_TEST
+
+START_TEST(operand_kinds)
+{
+	run_body("operands", body_operands, ref_operands, NULL);
+}
+END_TEST
+
+static void run_table(const char *name, void (*build)(tbody *))
+{
+	tbody *tb = xmalloc(sizeof *tb);
+	memset(tb, 0, sizeof *tb);
+	build(tb);
+	tb_flush(tb);
+	run_body(name, tb->text.p, NULL, tb);
+	free(tb->text.p);
+	free(tb);
+}
+
+START_TEST(lop3_tables)
+{
+	run_table("LOP3.LUT", build_lop3);
+}
+END_TEST
+
+START_TEST(isetp_comparisons)
+{
+	run_table("ISETP", build_isetp);
+}
+END_TEST
+
+START_TEST(shf_shapes)
+{
+	run_table("SHF", build_shf);
+}
+END_TEST
+
+/* ================================================================ */
+/* Part 3: faults and the watchdog                                    */
+
+/* A kernel that stops: lockstep 1 must give status `want` with a report
+ * naming every string of parts (a host-side statement of what the
+ * report is), and every other lockstep value exactly the same text and
+ * JSON reports.  (The counters and buffers of a stopped launch depend on
+ * how far the other warps got, which the schedule decides.) */
+static void expect_stop(const char *label, const char *text, we_dim3 block, uint64_t max_insns, we_status want,
+			const char *const *parts)
+{
+	lk t;
+	lk_load(&t, text, "stop.we", NULL);
+	if (t.k->nparams)
+		lk_buf(&t, "out", NULL, 4096, 0);
+	lcfg c = { .grid = d3(2, 1, 1), .block = block, .max_insns = max_insns, .lockstep = 1 };
+	lrun ref;
+	lk_run(&t, &c, &ref);
+	CHECK(ref.st == want, "%s, lockstep 1: status %s, want %s\n%s", label, we_status_name(ref.st),
+	      we_status_name(want), ref.err);
+	for (; *parts; parts++)
+		CHECK(strstr(ref.err, *parts), "%s, lockstep 1: the report lacks '%s':\n%s", label, *parts, ref.err);
+	CHECK(*ref.json == '{', "%s: no JSON report", label);
+	for (size_t i = 0; i < NLOCK; i++) {
+		char what[200];
+		snprintf(what, sizeof what, "%s, lockstep %u", label, lock_values[i]);
+		lrun r;
+		c.lockstep = lock_values[i];
+		lk_run(&t, &c, &r);
+		expect_same(&t, &ref, &r, what);
+		lrun_free(&r);
+	}
+	lrun_free(&ref);
+	lk_close(&t);
+}
+
+/* Every warp of the CTA reaches a constant read out of the parameter
+ * block (4 bytes) at the same time with every lane active: the group's
+ * one handler call faults, and the report must be warp 0's, as when warp
+ * 0 runs alone first.  One kernel per lockstep handler reading c[][]. */
+START_TEST(fault_const_in_group)
+{
+	static const char *const insn[] = {
+		"MOV R3, c[0x0][0x40]",
+		"IADD3 R3, R1, c[0x0][0x40], RZ",
+		"IMAD R3, R1, c[0x0][0x40], R2",
+		"ISETP.LT.U32.AND P0, PT, R1, c[0x0][0x40], PT",
+		"LOP3.LUT R3, R1, c[0x0][0x40], R2, 0x96, !PT",
+		"SHF.L.U32 R3, R1, c[0x0][0x40], RZ",
+	};
+	const char *text_fmt = ".param u32 k\n"
+			       "        S2R R0, SR_TID.X ;\n"
+			       "        IADD3 R1, R0, 0x1, RZ ;\n"
+			       "        LOP3.LUT R2, R1, 0x3c, RZ, 0xc0, !PT ;\n"
+			       "        %s ;\n"
+			       "        EXIT ;\n";
+	for (size_t i = 0; i < sizeof insn / sizeof insn[0]; i++) {
+		char text[512];
+		snprintf(text, sizeof text, text_fmt, insn[i]);
+		const char *parts[] = { "c[0x0][0x40]", "outside the bank (4 bytes)", "CTA (0,0,0) warp 0 lanes 0-31",
+					"PC 0x0030", NULL };
+		lk t;
+		lk_load(&t, text, "stop.we", NULL);
+		lk_u32(&t, "k", 7);
+		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .lockstep = 1 };
+		lrun ref;
+		lk_run(&t, &c, &ref);
+		CHECK(ref.st == WE_ERR_EXCEPTION, "%s: status %s\n%s", insn[i], we_status_name(ref.st), ref.err);
+		for (const char *const *p = parts; *p; p++)
+			CHECK(strstr(ref.err, *p), "%s: the report lacks '%s':\n%s", insn[i], *p, ref.err);
+		CHECK(strstr(ref.json, "\"warp\":0,") && strstr(ref.json, "\"pc\":\"0x0030\""),
+		      "%s: JSON report %s", insn[i], ref.json);
+		for (size_t j = 0; j < NLOCK; j++) {
+			char what[200];
+			snprintf(what, sizeof what, "%s, lockstep %u", insn[i], lock_values[j]);
+			lrun r;
+			c.lockstep = lock_values[j];
+			lk_run(&t, &c, &r);
+			expect_same(&t, &ref, &r, what);
+			lrun_free(&r);
+		}
+		lrun_free(&ref);
+		lk_close(&t);
+	}
+}
+END_TEST
+
+/* Every warp stores out of range (warp by warp inside a group). */
+START_TEST(fault_global_in_group)
+{
+	const char *parts[] = { "out-of-range", "global access of 4 bytes at 0x100", "warp 0 lanes 0-31",
+				"STG [R2.64], R0", NULL };
+	expect_stop("global store", "        S2R R0, SR_TID.X ;\n"
+				    "        SHF.L.U32 R1, R0, 0x2, RZ ;\n"
+				    "        MOV R2, 0x100 ;\n"
+				    "        MOV R3, RZ ;\n"
+				    "        IADD3 R2, R2, R1, RZ ;\n"
+				    "        STG [R2.64], R0 ;\n"
+				    "        EXIT ;\n",
+		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts);
+}
+END_TEST
+
+/* Warp 5 alone faults (a guard per warp inside a group of 8): its report,
+ * whether warps 0-4 ran to their end first or just skipped the read. */
+START_TEST(fault_one_warp_in_group)
+{
+	const char *parts[] = { "c[0x0][0x40]", "warp 5 lanes 0-31", "PC 0x0040", NULL };
+	expect_stop("warp 5", ".param ptr out\n"
+			      "        S2R R0, SR_TID.X ;\n"
+			      "        SHF.R.U32.HI R4, RZ, 0x5, R0 ;\n"
+			      "        ISETP.EQ.U32.AND P0, PT, R4, 0x5, PT ;\n"
+			      "   @P0  MOV R3, c[0x0][0x40] ;\n"
+			      "        EXIT ;\n",
+		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts);
+	/* lanes 16-25 of warp 2: the fault names those lanes */
+	const char *parts2[] = { "warp 2 lanes 16-25", "global access of 4 bytes at 0x", NULL };
+	expect_stop("warp 2 lanes 16-25", ".param ptr out\n"
+					  "        S2R R0, SR_TID.X ;\n"
+					  "        ISETP.GE.U32.AND P0, PT, R0, 0x50, PT ;\n"
+					  "        ISETP.LT.U32.AND P0, PT, R0, 0x5a, P0 ;\n"
+					  "        MOV R2, c[0x0][0x0] ;\n"
+					  "        MOV R3, c[0x0][0x4] ;\n"
+					  "   @P0  IADD3 R3, R3, 0x100, RZ ;\n"
+					  "        IMAD.WIDE.U32 R[2:3], R0, 0x4, R[2:3] ;\n"
+					  "        STG [R2.64], R0 ;\n"
+					  "        EXIT ;\n",
+		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts2);
+}
+END_TEST
+
+/* The watchdog inside a loop the group runs in lockstep: each warp's
+ * instruction count is its own, so warp 0 reaches the limit at the same
+ * PC whatever the grouping; limits below, at and past a scheduler turn
+ * (4096 instructions) and at each instruction of the loop. */
+START_TEST(watchdog_in_group)
+{
+	static const char text[] = "        S2R R0, SR_TID.X ;\n"
+				   "        MOV R1, RZ ;\n"
+				   ".loop:\n"
+				   "        IADD3 R1, R1, 0x1, RZ ;\n"
+				   "        LOP3.LUT R2, R1, R0, RZ, 0x3c, !PT ;\n"
+				   "        ISETP.NE.U32.AND P0, PT, R1, RZ, PT ;\n"
+				   "   @P0  BRA `(.loop) ;\n"
+				   "        EXIT ;\n";
+	static const uint64_t limits[] = { 3, 100, 4095, 4096, 4097, 10001, 10002, 10003, 10004 };
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+		char label[80], m[120];
+		snprintf(label, sizeof label, "watchdog at %llu", (unsigned long long)limits[i]);
+		snprintf(m, sizeof m, "warp 0 executed %llu instructions (--max-instructions)",
+			 (unsigned long long)limits[i]);
+		/* the PC of the last instruction warp 0 executed */
+		const uint64_t n = limits[i], pc = n <= 2 ? (n - 1) * 16 : 0x20 + ((n - 3) % 4) * 16;
+		char p[40];
+		snprintf(p, sizeof p, "warp 0 lanes 0-31 PC 0x%04llx", (unsigned long long)pc);
+		const char *parts[] = { "watchdog", m, p, NULL };
+		expect_stop(label, text, d3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
+		expect_stop(label, text, d3(1024, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
+	}
+}
+END_TEST
+
+/* ================================================================ */
+/* Part 4: limits, the warp-threads engine, seeded schedules, traces  */
+
+START_TEST(lockstep_limit)
+{
+	we_device *dev;
+	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
+	we_module *m;
+	static const char text[] = "S2R R0, SR_TID.X ;\nIADD3 R1, R0, 0x1, RZ ;\nEXIT ;\n";
+	ck_assert_int_eq(we_module_load_text(dev, text, strlen(text), "t.we", &m), WE_OK);
+	static const we_engine eng[] = { WE_ENGINE_DEFAULT, WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
+	static const unsigned bad[] = { 33, 64, 1000, 0xffffffffu };
+	for (size_t e = 0; e < sizeof eng / sizeof eng[0]; e++) {
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .engine = eng[e],
+						 .lockstep = bad[i] };
+			we_status st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
+			CHECK(st == WE_ERR_INVALID, "%s, lockstep %u: status %s", we_engine_name(eng[e]), bad[i],
+			      we_status_name(st));
+			const char *msg = we_last_error(dev);
+			char num[16];
+			snprintf(num, sizeof num, "%u", bad[i]);
+			CHECK(strstr(msg, "lockstep") && strstr(msg, "at most 32") && strstr(msg, num),
+			      "%s, lockstep %u: message '%s' names neither the value nor the limit",
+			      we_engine_name(eng[e]), bad[i], msg);
+		}
+		for (unsigned ls = 0; ls <= 32; ls++) {
+			we_launch_config cfg = { .grid = { 2, 1, 1 }, .block = { 1024, 1, 1 }, .engine = eng[e],
+						 .lockstep = ls };
+			we_status st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
+			CHECK(st == WE_OK, "%s, lockstep %u: %s: %s", we_engine_name(eng[e]), ls, we_status_name(st),
+			      we_last_error(dev));
+		}
+	}
+	we_module_destroy(m);
+	we_device_destroy(dev);
+}
+END_TEST
+
+/* The warp-threads engine runs a warp per host thread: lockstep does not
+ * apply, and every value up to 32 gives the scheduler's lockstep-1
+ * result. */
+START_TEST(warp_threads_ignore_lockstep)
+{
+	static const struct {
+		const char *name, *body;
+		ref_fn ref;
+	} bodies[] = {
+		{ "guard", body_guard, ref_guard },
+		{ "loop", body_loop, ref_loop },
+		{ "diverge", body_diverge, ref_diverge },
+		{ "operands", body_operands, ref_operands },
+	};
+	static const unsigned ls[] = { 0, 1, 2, 8, 32 };
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		bk k;
+		bk_open(&k, bodies[i].name, bodies[i].body, 0);
+		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .lockstep = 1 };
+		lrun ref;
+		lk_run(&k.t, &c, &ref);
+		expect_ok(&ref, bodies[i].name);
+		bk_check(&k, &c, &ref, bodies[i].ref, NULL, bodies[i].name);
+		c.engine = WE_ENGINE_WARP_THREADS;
+		for (size_t j = 0; j < sizeof ls / sizeof ls[0]; j++) {
+			char what[120];
+			snprintf(what, sizeof what, "%s, warp-threads, lockstep %u", bodies[i].name, ls[j]);
+			c.lockstep = ls[j];
+			lrun r;
+			lk_run(&k.t, &c, &r);
+			expect_same(&k.t, &ref, &r, what);
+			lrun_free(&r);
+		}
+		lrun_free(&ref);
+		bk_close(&k);
+	}
+}
+END_TEST
+
+/* A seeded schedule or a trace runs one warp at a time (we_launch_config):
+ * with lockstep 32 the same interleaving, result and trace lines as with
+ * lockstep 1. */
+START_TEST(seeded_and_trace_ignore_lockstep)
+{
+	bk k;
+	bk_open(&k, "loop", body_loop, 0);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		sbuf tr1 = { 0 }, tr32 = { 0 };
+		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .seeded = true, .seed = seed, .lockstep = 1,
+			   .trace = &tr1 };
+		lrun ref, r;
+		lk_run(&k.t, &c, &ref);
+		expect_ok(&ref, "seeded, lockstep 1");
+		bk_check(&k, &c, &ref, ref_loop, NULL, "seeded");
+		c.lockstep = 32;
+		c.trace = &tr32;
+		lk_run(&k.t, &c, &r);
+		expect_same(&k.t, &ref, &r, "seeded, lockstep 32");
+		CHECK(tr1.len > 0 && tr32.len == tr1.len && !memcmp(tr1.p, tr32.p, tr1.len),
+		      "seed %llu: the trace with lockstep 32 differs from lockstep 1's",
+		      (unsigned long long)seed);
+		lrun_free(&ref);
+		lrun_free(&r);
+		free(tr1.p);
+		free(tr32.p);
+	}
+	bk_close(&k);
+}
+END_TEST
+
+static Suite *lockstep_suite(void)
+{
+	Suite *s = suite_create("lockstep");
+	TCase *f = tcase_create("kernel_files");
+	tcase_set_timeout(f, 120);
+	tcase_add_loop_test(f, kernel_files, 0, (int)NFCASES);
+	suite_add_tcase(s, f);
+	TCase *b = tcase_create("purpose_built");
+	tcase_set_timeout(b, 120);
+	tcase_add_test(b, guard_per_warp);
+	tcase_add_test(b, loop_trips_per_warp);
+	tcase_add_test(b, divergence_in_group);
+	tcase_add_test(b, operand_kinds);
+	tcase_add_test(b, lop3_tables);
+	tcase_add_test(b, isetp_comparisons);
+	tcase_add_test(b, shf_shapes);
+	suite_add_tcase(s, b);
+	TCase *x = tcase_create("faults");
+	tcase_set_timeout(x, 120);
+	tcase_add_test(x, fault_const_in_group);
+	tcase_add_test(x, fault_global_in_group);
+	tcase_add_test(x, fault_one_warp_in_group);
+	tcase_add_test(x, watchdog_in_group);
+	suite_add_tcase(s, x);
+	TCase *l = tcase_create("limits");
+	tcase_set_timeout(l, 120);
+	tcase_add_test(l, lockstep_limit);
+	tcase_add_test(l, warp_threads_ignore_lockstep);
+	tcase_add_test(l, seeded_and_trace_ignore_lockstep);
+	suite_add_tcase(s, l);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(lockstep_suite());
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
