@@ -529,8 +529,11 @@ bool sem_lockstep_form(const xinsn *i)
 		/* a value of each warp's own (uniform registers and predicates),
 		 * a per-lane address, or a register with a modifier (xsrc_slow
 		 * copies one warp's) */
-		if (o->kind == XO_UREG || o->kind == XO_UPRED || o->kind == XO_MEM ||
-		    o->kind == XO_CMEMIND || (o->kind == XO_REG && (o->flags & XF_INT_MODS)))
+		if (o->kind == XO_UREG || o->kind == XO_UPRED || o->kind == XO_CMEMIND ||
+		    ((o->kind == XO_REG || o->kind == XO_MEM) && (o->flags & XF_INT_MODS)))
+			return false;
+		/* a per-lane address: only where the handler says so */
+		if (o->kind == XO_MEM && i->optype != ISA_OPT_LDS && i->optype != ISA_OPT_STS)
 			return false;
 	}
 	/* the handlers whose full-mask path runs over xv_chunks(x), or warp
@@ -548,6 +551,11 @@ bool sem_lockstep_form(const xinsn *i)
 		return i->o[0].row == 7;
 	case ISA_OPT_SHF:
 		return i->o[2].kind != XO_REG;
+	case ISA_OPT_LDS:
+	case ISA_OPT_STS:
+		/* 32-bit, a register's value (sem_mem.c group_shared) */
+		return i->in->size == ISA_MemSize_32 &&
+		       (i->optype == ISA_OPT_LDS || i->o[1].kind == XO_REG);
 	default:
 		return false;
 	}
@@ -588,6 +596,64 @@ static inline bool group_intact(const we_cta *cta, const we_warp *w, uint32_t n)
 	return true;
 }
 
+/* The handler of every optype, for calls outside DISPATCH. */
+static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
+#define X_HANDLER(name) sem_##name,
+	ISA_OPTYPE_LIST(X_HANDLER)
+#undef X_HANDLER
+};
+
+/* A plain instruction (no branch or barrier unit: it changes no PC, mask
+ * or scheduling state) at pc for the n warps of a group, each with its
+ * own guard; a run of consecutive warps whose guard is true in every lane
+ * is one handler call when the form allows (i->lockstep).  Counts the
+ * instruction in each warp as fetch() does.  false after a fault, the
+ * faulting warp in *who: the warps before it ran the instruction, those
+ * after it did not. */
+static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uint64_t pc,
+			bool runs, uint32_t *who)
+{
+	for (uint32_t j = 0; j < n;) {
+		xctx xc = { .w = &w[j], .cta = cta, .L = cta->L, .pc = pc };
+		xc.pmask = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+		uint32_t r = j + 1;
+		if (runs && i->lockstep && xc.pmask == 0xffffffffu)
+			while (r < n && ((w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu)
+				r++;
+		xc.group = r - j - 1;
+		/* warp j counted before it runs, as fetch() does (S2R reads the
+		 * clock); the rest of a run after it (its forms read none) */
+		const uint32_t t = xc.pmask == 0xffffffffu ? XLANES : popc32(xc.pmask);
+		w[j].insns++;
+		w[j].thread_insns += t;
+		w[j].clock++;
+		if (xc.pmask)
+			handler[i->optype](&xc, i);
+		if (xc.declined) {
+			/* not as one call: the first warp alone, then the rest */
+			xc.declined = false;
+			xc.group = 0;
+			r = j + 1;
+			handler[i->optype](&xc, i);
+		}
+		if (__builtin_expect(xc.stop, 0)) {
+			/* (a run's handler faults for its first warp, before
+			 * writing anything) */
+			for (uint32_t f = 0; f <= j; f++)
+				w[f].active_pc = pc + WE_INST_SIZE;
+			*who = (uint32_t)(&w[j] - cta->warps);
+			return false;
+		}
+		for (uint32_t f = j + 1; f < r; f++) {
+			w[f].insns++;
+			w[f].thread_insns += XLANES;
+			w[f].clock++;
+		}
+		j = r;
+	}
+	return true;
+}
+
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who)
 {
 	const we_launch_ctx *L = cta->L;
@@ -597,19 +663,32 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	/* one handler call for the whole group: the rows of w[0] start the
 	 * group's arrays, pmask is all ones in every warp */
 	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
-	static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
-#define X_HANDLER(name) sem_##name,
-		ISA_OPTYPE_LIST(X_HANDLER)
-#undef X_HANDLER
-	};
+	/* the warps' PCs and counters lag behind by `pending` instructions
+	 * run as one call for the group (group_settle) */
 	uint64_t pc = w->active_pc, pending = 0;
 	*who = wi;
 	for (uint64_t k = 0; k < budget; k++) {
 		const xinsn *i = &code[pc / WE_INST_SIZE];
-		if (pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1)) && i->lockstep &&
-		    group_guard_full(w, n, i)) {
+		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
+		if (in_code && i->lockstep && group_guard_full(w, n, i)) {
 			gx.pc = pc;
+			if (!i->plain) {
+				/* a branch moves each warp's ActivePC from pc (the
+				 * 004 algorithms: ActivePC += INST_SIZE, ...) */
+				group_settle(w, n, pc, pending);
+				pending = 0;
+			}
 			handler[i->optype](&gx, i);
+			if (gx.declined) {
+				/* (a memory access that may fault) warp by warp */
+				gx.declined = false;
+				group_settle(w, n, pc, pending);
+				pending = 0;
+				if (!group_plain(cta, w, n, i, pc, false, who))
+					return WE_STOP_FAULT;
+				pc += WE_INST_SIZE;
+				continue;
+			}
 			if (__builtin_expect(gx.stop, 0)) {
 				/* a fault (a constant read out of range): warp wi's,
 				 * the first that would have run it */
@@ -637,32 +716,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 		}
 		group_settle(w, n, pc, pending);
 		pending = 0;
-		if (pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1)) && i->plain) {
-			/* an instruction that changes no PC, mask or warp state (no
-			 * branch or barrier unit): warp by warp with each warp's
-			 * guard, the group staying together */
-			for (uint32_t j = 0; j < n; j++) {
-				xctx xc = { .w = &w[j], .cta = cta, .L = L, .pc = pc };
-				xc.pmask = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
-				w[j].insns++;
-				w[j].thread_insns += xc.pmask == 0xffffffffu ? XLANES : popc32(xc.pmask);
-				w[j].clock++;
-				if (!xc.pmask)
-					continue;
-				handler[i->optype](&xc, i);
-				if (__builtin_expect(xc.stop, 0)) {
-					/* a fault: the warps before it ran the instruction,
-					 * those after it did not */
-					for (uint32_t f = 0; f <= j; f++)
-						w[f].active_pc = pc + WE_INST_SIZE;
-					for (uint32_t f = j + 1; f < n; f++) {
-						w[f].insns--;
-						w[f].clock--;
-					}
-					*who = wi + j;
-					return xc.why;
-				}
-			}
+		if (in_code && i->plain) {
+			if (!group_plain(cta, w, n, i, pc, true, who))
+				return WE_STOP_FAULT;
 			pc += WE_INST_SIZE;
 			continue;
 		}

@@ -88,6 +88,8 @@ typedef struct xctx {
 			      sem_lockstep_form() instruction, with pmask
 			      all ones in every warp                        */
 	uint32_t pmask;    /* guard & ActiveMask                              */
+	bool declined;     /* a group handler left everything untouched: the
+			      caller runs the group's warps one by one      */
 	uint64_t pc;       /* PC of this instruction                          */
 	bool pc_set;       /* handler moved w->active_pc itself               */
 	bool stop;         /* hand the warp back after this instruction       */

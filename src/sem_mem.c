@@ -139,9 +139,47 @@ static inline void mem_write(uint8_t *p, unsigned bytes, const uint32_t w[4])
 	}
 }
 
+/* A lockstep group's 32-bit shared-memory access (sem_lockstep_form):
+ * the byte offsets Ra + off of all its lanes, when every one is aligned
+ * and inside the CTA's shared memory (else false: the warps then run one
+ * by one, which reports the faulting lanes exactly).  One host thread runs
+ * the whole CTA then (the scheduler engine), so the accesses need not be
+ * atomic. */
+XV_INLINE bool group_shared(xctx *x, const xopd *om, size_t nl, const uint32_t **lo, int64_t *imm)
+{
+	*lo = xrow(x, om, 0);
+	*imm = om->imm;
+	if ((*imm & 3) || x->L->shared_bytes < 4)
+		return false;
+	uint32_t mn = UINT32_MAX, mx = 0, any = 0;
+	for (size_t l = 0; l < nl; l++) {
+		const uint32_t v = (*lo)[l];
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+		any |= v;
+	}
+	return !(any & 3) && (int64_t)mn + *imm >= 0 &&
+	       (int64_t)mx + *imm <= (int64_t)x->L->shared_bytes - 4;
+}
+
 /* Order<pg, rd, [ra+off]> */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
+	if (sp == SP_SHARED && x->group) {
+		const size_t nl = XLANES * ((size_t)x->group + 1u);
+		const uint32_t *lo;
+		int64_t imm;
+		if (!group_shared(x, &i->o[1], nl, &lo, &imm)) {
+			x->declined = true;
+			return;
+		}
+		/* (the offsets are read before Rd is written: Rd may be Ra) */
+		const uint8_t *base = x->cta->shared + imm;
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		for (size_t l = 0; l < nl; l++)
+			memcpy(&d[l], base + lo[l], 4);
+		return;
+	}
 	const int size = i->in->size;
 	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];
@@ -171,6 +209,21 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 /* Order<pg, [ra+off], rb> */
 static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn *i, enum space sp)
 {
+	if (sp == SP_SHARED && x->group) {
+		const size_t nl = XLANES * ((size_t)x->group + 1u);
+		const uint32_t *lo;
+		int64_t imm;
+		if (!group_shared(x, &i->o[0], nl, &lo, &imm)) {
+			x->declined = true;
+			return;
+		}
+		/* in warp and lane order, as the warps one by one would */
+		uint8_t *base = x->cta->shared + imm;
+		const uint32_t *v = xrow(x, &i->o[1], 0);
+		for (size_t l = 0; l < nl; l++)
+			memcpy(base + lo[l], &v[l], 4);
+		return;
+	}
 	const unsigned bytes = msize_bytes(i->in->size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];
 	if (!translate(x, &i->o[0], sp, bytes, ptr))
