@@ -533,7 +533,8 @@ bool sem_lockstep_form(const xinsn *i)
 		    ((o->kind == XO_REG || o->kind == XO_MEM) && (o->flags & XF_INT_MODS)))
 			return false;
 		/* a per-lane address: only where the handler says so */
-		if (o->kind == XO_MEM && i->optype != ISA_OPT_LDS && i->optype != ISA_OPT_STS)
+		if (o->kind == XO_MEM && i->optype != ISA_OPT_LDS && i->optype != ISA_OPT_STS &&
+		    i->optype != ISA_OPT_LDG && i->optype != ISA_OPT_STG)
 			return false;
 	}
 	/* the handlers whose full-mask path runs over xv_chunks(x), or warp
@@ -553,7 +554,9 @@ bool sem_lockstep_form(const xinsn *i)
 		return i->o[2].kind != XO_REG;
 	case ISA_OPT_LDS:
 	case ISA_OPT_STS:
-		/* 32-bit, a register's value (sem_mem.c group_shared) */
+	case ISA_OPT_LDG:
+	case ISA_OPT_STG:
+		/* 32-bit, a register's value (sem_mem.c group_shared, global_run) */
 		return i->in->size == ISA_MemSize_32 &&
 		       (i->optype == ISA_OPT_LDS || i->o[1].kind == XO_REG);
 	default:

@@ -162,9 +162,54 @@ XV_INLINE bool group_shared(xctx *x, const xopd *om, size_t nl, const uint32_t *
 	       (int64_t)mx + *imm <= (int64_t)x->L->shared_bytes - 4;
 }
 
+/* The usual 32-bit global access of nl lanes, all active (a warp, or a
+ * lockstep group): the address pairs R[a:a+1] share their high word, the
+ * offsets are aligned and inside one allocation.  Then the host address
+ * of lane l is *base + (lo[l] - *mn); else false (the lane-by-lane path
+ * checks and reports).  Accesses stay single relaxed atomics: other host
+ * threads may touch the same words. */
+XV_INLINE bool global_run(xctx *x, const xopd *om, size_t nl, const uint32_t **lo, uint8_t **base,
+			  uint32_t *mn)
+{
+	const uint32_t *l32 = xrow(x, om, 0), *h32 = xrow(x, om, 1);
+	const uint32_t h = h32[0];
+	uint32_t lmin = UINT32_MAX, lmax = 0, any = (uint32_t)om->imm, hd = 0;
+	for (size_t l = 0; l < nl; l++) {
+		const uint32_t v = l32[l];
+		lmin = v < lmin ? v : lmin;
+		lmax = v > lmax ? v : lmax;
+		any |= v;
+		hd |= h32[l] ^ h;
+	}
+	if (hd || (any & 3u))
+		return false;
+	const uint64_t a0 = (((uint64_t)h << 32) | lmin) + (uint64_t)om->imm;
+	*base = xglobal_span(x, a0, (uint64_t)(lmax - lmin) + 4u);
+	*lo = l32;
+	*mn = lmin;
+	return *base != NULL;
+}
+
 /* Order<pg, rd, [ra+off]> */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
+	if (sp == SP_GLOBAL && x->pmask == 0xffffffffu && i->in->size == ISA_MemSize_32) {
+		const size_t nl = XLANES * ((size_t)x->group + 1u);
+		const uint32_t *lo;
+		uint8_t *base;
+		uint32_t mn;
+		if (global_run(x, &i->o[1], nl, &lo, &base, &mn)) {
+			/* (Rd may be Ra: each lane reads its address first) */
+			uint32_t *d = xrow(x, &i->o[0], 0);
+			for (size_t l = 0; l < nl; l++)
+				d[l] = __atomic_load_n((const uint32_t *)(base + (lo[l] - mn)), __ATOMIC_RELAXED);
+			return;
+		}
+		if (x->group) {
+			x->declined = true;
+			return;
+		}
+	}
 	if (sp == SP_SHARED && x->group) {
 		const size_t nl = XLANES * ((size_t)x->group + 1u);
 		const uint32_t *lo;
@@ -209,6 +254,24 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 /* Order<pg, [ra+off], rb> */
 static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn *i, enum space sp)
 {
+	if (sp == SP_GLOBAL && x->pmask == 0xffffffffu && i->in->size == ISA_MemSize_32 &&
+	    i->o[1].kind == XO_REG) {
+		const size_t nl = XLANES * ((size_t)x->group + 1u);
+		const uint32_t *lo;
+		uint8_t *base;
+		uint32_t mn;
+		if (global_run(x, &i->o[0], nl, &lo, &base, &mn)) {
+			/* in warp and lane order */
+			const uint32_t *v = xrow(x, &i->o[1], 0);
+			for (size_t l = 0; l < nl; l++)
+				__atomic_store_n((uint32_t *)(base + (lo[l] - mn)), v[l], __ATOMIC_RELAXED);
+			return;
+		}
+		if (x->group) {
+			x->declined = true;
+			return;
+		}
+	}
 	if (sp == SP_SHARED && x->group) {
 		const size_t nl = XLANES * ((size_t)x->group + 1u);
 		const uint32_t *lo;

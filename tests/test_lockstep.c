@@ -3,11 +3,12 @@
  * With we_launch_config.lockstep > 1 the scheduler engine runs consecutive
  * warps of a CTA that are at one PC with every lane active as one group
  * (group_of in src/engine_sched.c, exec_group in src/exec.c): MOV, IADD3,
- * IMAD, ISETP, LOP3.LUT, SHF and BRA in their plain operand forms run the
- * whole group in one handler call over the CTA's register-by-register
- * arrays, anything else runs warp by warp.  The result must be exactly
- * the one of running the warps one at a time (lockstep 1), and that is
- * what every test here asserts:
+ * IMAD, ISETP, LOP3.LUT, SHF and BRA in their plain operand forms (and
+ * 32-bit loads and stores whose addresses allow it) run the whole group,
+ * or a run of its warps whose guard is true, in one handler call over the
+ * CTA's register-by-register arrays; anything else runs warp by warp.
+ * The result must be exactly the one of running the warps one at a time
+ * (lockstep 1), and that is what every test here asserts:
  *
  * Part 1  every kernel of kernels/ and bench/kernels/, with the launch
  *         parameters of the tests and the benchmark that know it
@@ -150,6 +151,7 @@ typedef struct lk {
 	lbuf b[MAXBUFS];
 	unsigned nb;
 	size_t total;           /* bytes of all buffers */
+	unsigned row_words;     /* words per thread of "out", for messages */
 } lk;
 
 typedef struct lcfg {
@@ -299,8 +301,9 @@ static void expect_ok(const lrun *r, const char *what)
 	CHECK(r->st == WE_OK, "%s: status %s: %s", what, we_status_name(r->st), r->err);
 }
 
-/* got must be what the lockstep-1 launch ref gave: status, counters,
- * every byte of every buffer and, after a failed launch, both reports. */
+/* got must be what the lockstep-1 launch ref gave: the status and both
+ * reports; after a launch that succeeded, every byte of every buffer and
+ * the counters. */
 static void expect_same(const lk *t, const lrun *ref, const lrun *got, const char *what)
 {
 	CHECK(got->st == ref->st, "%s: status %s, lockstep 1 gave %s\n%s", what, we_status_name(got->st),
@@ -310,6 +313,26 @@ static void expect_same(const lk *t, const lrun *ref, const lrun *got, const cha
 	      ref->json);
 	if (got->st != WE_OK)
 		return; /* the counters and buffers of a stopped launch follow the schedule */
+	if (memcmp(got->mem, ref->mem, t->total)) {
+		size_t off = 0;
+		for (unsigned i = 0; i < t->nb; i++) {
+			const lbuf *b = &t->b[i];
+			for (size_t k = 0; k < b->bytes; k++)
+				if (got->mem[off + k] != ref->mem[off + k]) {
+					size_t w = k & ~(size_t)3;
+					uint32_t gw = 0, rw = 0;
+					memcpy(&gw, got->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
+					memcpy(&rw, ref->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
+					if (t->row_words && !strcmp(b->name, "out"))
+						ck_abort_msg("%s: thread %zu word %zu = 0x%08x, lockstep 1 wrote "
+							     "0x%08x", what, w / 4 / t->row_words,
+							     w / 4 % t->row_words, gw, rw);
+					ck_abort_msg("%s: %s word %zu = 0x%08x, lockstep 1 wrote 0x%08x", what,
+						     b->name, w / 4, gw, rw);
+				}
+			off += b->bytes;
+		}
+	}
 	CHECK(got->s.ctas == ref->s.ctas, "%s: ctas %llu, lockstep 1 %llu", what,
 	      (unsigned long long)got->s.ctas, (unsigned long long)ref->s.ctas);
 	CHECK(got->s.warp_insns == ref->s.warp_insns, "%s: warp_insns %llu, lockstep 1 %llu", what,
@@ -318,28 +341,11 @@ static void expect_same(const lk *t, const lrun *ref, const lrun *got, const cha
 	      (unsigned long long)got->s.thread_insns, (unsigned long long)ref->s.thread_insns);
 	CHECK(got->s.barriers == ref->s.barriers, "%s: barriers %llu, lockstep 1 %llu", what,
 	      (unsigned long long)got->s.barriers, (unsigned long long)ref->s.barriers);
-	if (!memcmp(got->mem, ref->mem, t->total))
-		return;
-	size_t off = 0;
-	for (unsigned i = 0; i < t->nb; i++) {
-		const lbuf *b = &t->b[i];
-		for (size_t k = 0; k < b->bytes; k++)
-			if (got->mem[off + k] != ref->mem[off + k]) {
-				size_t w = k & ~(size_t)3;
-				uint32_t gw = 0, rw = 0;
-				memcpy(&gw, got->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
-				memcpy(&rw, ref->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
-				ck_abort_msg("%s: %s word %zu = 0x%08x, lockstep 1 wrote 0x%08x", what, b->name, w / 4,
-					     gw, rw);
-			}
-		off += b->bytes;
-	}
 }
 
-/* Launch c with lockstep 1 into *ref (it must succeed), then with every
- * value of lock_values: each must give exactly ref. */
-static void compare_lockstep(lk *t, lcfg c, const char *label, lrun *ref,
-			     void (*canon)(const lk *, const lcfg *, uint8_t *))
+/* Launch c with lockstep 1 (the reference) into *ref; it must succeed. */
+static void run_ref(lk *t, lcfg c, const char *label, lrun *ref,
+		    void (*canon)(const lk *, const lcfg *, uint8_t *))
 {
 	char what[200];
 	c.lockstep = 1;
@@ -348,6 +354,13 @@ static void compare_lockstep(lk *t, lcfg c, const char *label, lrun *ref,
 	expect_ok(ref, what);
 	if (canon)
 		canon(t, &c, ref->mem);
+}
+
+/* Launch c with every value of lock_values: each must give exactly ref. */
+static void compare_rest(lk *t, lcfg c, const char *label, const lrun *ref,
+			 void (*canon)(const lk *, const lcfg *, uint8_t *))
+{
+	char what[200];
 	for (size_t i = 0; i < NLOCK; i++) {
 		lrun r;
 		c.lockstep = lock_values[i];
@@ -717,7 +730,8 @@ START_TEST(kernel_files)
 		snprintf(label, sizeof label, "%s, grid (%u,%u,%u), block (%u,%u,%u)", f->file, c.grid.x, c.grid.y,
 			 c.grid.z, c.block.x, c.block.y, c.block.z);
 		lrun ref;
-		compare_lockstep(&t, c, label, &ref, f->canon);
+		run_ref(&t, c, label, &ref, f->canon);
+		compare_rest(&t, c, label, &ref, f->canon);
 		/* the launch did something: some output differs from its fill */
 		CHECK(ref.s.warp_insns > 0 && ref.s.ctas == (uint64_t)c.grid.x * c.grid.y * c.grid.z,
 		      "%s: %llu CTAs, %llu warp-instructions", label, (unsigned long long)ref.s.ctas,
@@ -743,11 +757,12 @@ END_TEST
  *   R0 = t (linear thread index in the CTA, x fastest), R1 = w = t / 32,
  *   R2 = lane, R3 = g (global linear index), R4..R7 = a, b, c, d =
  *   in[4g .. 4g+3], R8..R55 = init_reg() of a..d, R56 = n (threads per
- *   CTA), R[60:61] = &out[g * nout];
+ *   CTA), R[58:59] = &in[4g], R[60:61] = &out[g * nout];
  * a body writes R8..R55, P0..P6 (and may use R57..R59, R62, R63, UR, B)
- * and may store words nout_regs.. of its thread's row; the epilogue
- * stores R0..R56 and P6..P0 (P2R) in words 0..57.  Constant bank 0 holds
- * out, in and K0..K3; bank 2 holds ctab[]. */
+ * and may store words NREGW.. of its thread's row of out (nout words);
+ * the epilogue stores R0..R56 and P6..P0 (P2R) in words 0..57.  Constant
+ * bank 0 holds out, in and K0..K3; bank 2 holds ctab[].  Every buffer
+ * word a launch does not store keeps the fill 0xa5. */
 #define NREGW 64u       /* words per thread before a body's own stores */
 #define K0 0x7fffffffu  /* c[0x0][0x10] */
 #define K1 0x80000000u  /* c[0x0][0x14] */
@@ -785,7 +800,7 @@ static char *kernel_text(const char *body, unsigned nout)
 	       ".param u32 k1\n"
 	       ".param u32 k2\n"
 	       ".param u32 k3\n"
-	       ".shared 8192\n"
+	       ".shared 16384\n"
 	       "        S2R R0, SR_TID.X ;\n"
 	       "        S2R R1, SR_TID.Y ;\n"
 	       "        S2R R2, SR_TID.Z ;\n"
@@ -951,7 +966,7 @@ static const char body_guard[] =
 	"        ISETP.EQ.U32.AND P2, PT, R1, 0x2, PT ;\n"         /* warp 2 */
 	"        ISETP.GE.U32.AND P3, PT, R1, 0x40, PT ;\n"        /* never */
 	"   @P0  IADD3 R10, R10, 0x5, R0 ;\n"
-	"   @!P0 IADD3 R11, R11, R5, c[0x0][0x1c] ;\n"
+	"   @!P0 IADD3 R11, R11, c[0x0][0x1c], R5 ;\n"
 	"   @P0  LOP3.LUT R12, R12, R6, R7, 0x96, !PT ;\n"
 	"   @!P0 LOP3.LUT R13, R13, 0xff00ff, R4, 0x6c, !PT ;\n"
 	"   @P0  IMAD R14, R14, R5, R6 ;\n"
@@ -973,7 +988,7 @@ static const char body_guard[] =
 	"   @P3  MOV R28, RZ ;\n"
 	"   @P0  BRA `(.odd) ;\n"
 	"        IADD3 R29, R29, 0x11, RZ ;\n"
-	"        IMAD R30, R30, R30, 0x3 ;\n"
+	"        IMAD R30, R30, R30, R9 ;\n"
 	".odd:\n"
 	"        IADD3 R31, R31, 0x22, R1 ;\n"
 	"   @!P0 BRA `(.even) ;\n"
@@ -1002,7 +1017,7 @@ static void ref_guard(const lcfg *c, const uint32_t *in, const thr *x, uint32_t 
 		R[17] = (uint32_t)((int32_t)R[17] >> 3);
 		R[19] = d;
 		R[29] += 0x11;
-		R[30] = R[30] * R[30] + 3;
+		R[30] = R[30] * R[30] + R[9];
 	}
 	const bool p4 = odd && (int32_t)a > (int32_t)b, p5 = !odd && cc < d;
 	if (p1) {
@@ -1042,7 +1057,7 @@ static const char body_loop[] =
 	"        IMAD R11, R11, 0x19660d, R10 ;\n"
 	"        LOP3.LUT R11, R11, R4, RZ, 0x3c, !PT ;\n"
 	"        SHF.R.U32.HI R12, RZ, 0xd, R11 ;\n"
-	"        IADD3 R11, R11, R12, c[0x0][0x1c] ;\n"
+	"        IADD3 R11, R11, c[0x0][0x1c], R12 ;\n"
 	"        IADD3 R10, R10, 0x1, RZ ;\n"
 	"        ISETP.LT.U32.AND P0, PT, R10, R8, PT ;\n"
 	"        BRA P0, `(.loop1) ;\n"
@@ -1135,7 +1150,7 @@ static const char body_diverge[] =
 	"        LOP3.LUT R10, R9, R10, RZ, 0x3c, !PT ;\n"
 	"        BRA `(.sync) ;\n"
 	".taken:\n"
-	"        IMAD R9, R9, 0x3, 0x7 ;\n"
+	"        IMAD R9, R9, 0x3, R2 ;\n"
 	"        SHF.L.U64.HI R10, R9, 0x3, R10 ;\n"
 	".sync:\n"
 	"        BSYNC B0 ;\n"
@@ -1167,7 +1182,7 @@ static void ref_diverge(const lcfg *c, const uint32_t *in, const thr *x, uint32_
 	const bool p0 = x->lane < 5 * x->w;
 	R[8] = 5 * x->w;
 	if (p0) {
-		R[9] = a * 3 + 7;
+		R[9] = a * 3 + x->lane;
 		R[10] = shf_ref(false, SHF_U64, true, false, R[9], 3, b);
 	} else {
 		R[9] = a + 0x100 + x->lane;
@@ -1187,6 +1202,155 @@ static void ref_diverge(const lcfg *c, const uint32_t *in, const thr *x, uint32_
 	R[57] = pbits(p0, R[12] != 0, trips == 0, false, false, false, false);
 }
 
+/* ---- body: branches whose guard is true in every warp -------------------- */
+
+/* A BRA whose guard is PT (or true everywhere) is one handler call for the
+ * whole group even when some warps or lanes do not jump: BRA.DIV without
+ * divergence falls through, BRA.CONV jumps, BRA with a Pp operand that
+ * differs per warp (some warps fall through) or per lane (an intra-warp
+ * split, BSSY/BSYNC), BRA.U with a per-warp Pp.  Each comes after other
+ * lockstep instructions, so the warps' next PC is the branch's, not the
+ * one the group started at. */
+static const char body_branch[] =
+	"        MOV R8, RZ ;\n"
+	"        IADD3 R8, R8, 0x1, RZ ;\n"
+	"        BRA.DIV `(.b1) ;\n"
+	"        IADD3 R8, R8, 0x10, RZ ;\n"
+	".b1:\n"
+	"        IADD3 R9, R8, 0x2, RZ ;\n"
+	"        BRA.CONV `(.b2) ;\n"
+	"        IADD3 R9, R9, 0x100, RZ ;\n"
+	".b2:\n"
+	"        LOP3.LUT R10, R1, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R10, RZ, PT ;\n"
+	"        MOV R11, 0x3 ;\n"
+	"        BRA P0, `(.b3) ;\n"
+	"        IADD3 R11, R11, 0x20, RZ ;\n"
+	".b3:\n"
+	"        ISETP.LT.U32.AND P1, PT, R2, 0x7, PT ;\n"
+	"        MOV R12, 0x5 ;\n"
+	"        BSSY B0, `(.b5) ;\n"
+	"        BRA P1, `(.b4) ;\n"
+	"        IADD3 R12, R12, 0x40, RZ ;\n"
+	".b4:\n"
+	"        BSYNC B0 ;\n"
+	".b5:\n"
+	"        IADD3 R13, R12, R11, R9 ;\n"
+	"        MOV R14, 0x7 ;\n"
+	"        BRA.U !P0, `(.b6) ;\n"
+	"        IADD3 R14, R14, 0x80, RZ ;\n"
+	".b6:\n"
+	"        IADD3 R15, R14, R8, RZ ;\n";
+
+static void ref_branch(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+{
+	(void)c, (void)in;
+	ref_common(x, R);
+	const bool odd = x->w & 1, p1 = x->lane < 7;
+	R[8] = 0x11;
+	R[9] = 0x13;
+	R[10] = odd;
+	R[11] = odd ? 0x3 : 0x23;
+	R[12] = p1 ? 0x5 : 0x45;
+	R[13] = R[12] + R[11] + R[9];
+	R[14] = odd ? 0x87 : 0x7;
+	R[15] = R[14] + R[8];
+	R[57] = pbits(odd, p1, false, false, false, false, false);
+}
+
+/* ---- body: memory accesses and guarded runs of warps ----------------------- */
+
+/* 32-bit LDS/STS/LDG/STG run as one call for a group when every address
+ * is inside shared memory or one allocation, warp by warp otherwise; a
+ * guard true in some warps only splits the group into runs of warps.
+ *   - every warp stores its t to sh[lane]: a write-write race of the
+ *     warps, which one-at-a-time execution resolves in warp order (the
+ *     round robin runs warp 0 first, each warp up to the BAR.SYNC): the
+ *     group's one call must store in warp order too (so this body is not
+ *     run under the warp-threads engine or a seeded schedule);
+ *   - 8 lanes of a warp store to one word: the highest lane's value;
+ *   - guarded stores and loads in runs of 4 warps (P1: w & 4 == 0) and
+ *     all warps but warp 2 (P2), guarded ALU instructions likewise;
+ *   - an LDG whose lanes read two allocations (the even warps `in`, the
+ *     odd ones `out`, through a word stored first): declined as one call.
+ * (R16:17 hold device addresses: cleared before the epilogue stores it;
+ * 0x100 is the row of out of a body without table words, NREGW * 4.) */
+static const char body_mem[] =
+	"        SHF.L.U32 R8, R2, 0x2, RZ ;\n"
+	"        SHF.L.U32 R9, R0, 0x2, RZ ;\n"
+	"        SHF.R.U32.HI R13, RZ, 0x3, R0 ;\n"
+	"        SHF.L.U32 R13, R13, 0x2, RZ ;\n"
+	"        LOP3.LUT R11, R0, 0x1, RZ, 0x3c, !PT ;\n"
+	"        SHF.L.U32 R11, R11, 0x2, RZ ;\n"
+	"        LOP3.LUT R20, R1, 0x4, RZ, 0xc0, !PT ;\n"
+	"        ISETP.EQ.U32.AND P1, PT, R20, RZ, PT ;\n"
+	"        ISETP.NE.U32.AND P2, PT, R1, 0x2, PT ;\n"
+	"        STS [R8], R0 ;\n"
+	"        STS [R9+0x1000], R4 ;\n"
+	"   @P1  STS [R9+0x2000], R5 ;\n"
+	"        STS [R13+0x800], R0 ;\n"
+	"   @P1  IADD3 R24, R24, 0x3, R0 ;\n"
+	"   @!P1 LOP3.LUT R25, R25, R6, R0, 0x96, !PT ;\n"
+	"   @P2  IMAD R26, R26, 0x5, R1 ;\n"
+	"   @!P2 SHF.R.U32.HI R27, RZ, 0x1, R27 ;\n"
+	"   @P1  ISETP.LT.U32.AND P4, PT, R4, R5, PT ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LDS R10, [R8] ;\n"
+	"        LDS R12, [R11+0x1000] ;\n"
+	"        LDS R14, [R13+0x800] ;\n"
+	"   @P2  LDS R15, [R11+0x2000] ;\n"
+	"        LDG R22, [R58.64+0x8] ;\n"
+	"   @P1  LDG R23, [R58.64+0xc] ;\n"
+	"   @P1  STG [R60.64+0xf8], R6 ;\n"
+	"        STG [R60.64+0x4], R7 ;\n"
+	"        LOP3.LUT R21, R1, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P3, PT, R21, RZ, PT ;\n"
+	"        MOV R16, c[0x0][0x8] ;\n"
+	"        MOV R17, c[0x0][0xc] ;\n"
+	"        MOV R18, 0x10 ;\n"
+	"   @P3  MOV R16, c[0x0][0x0] ;\n"
+	"   @P3  MOV R17, c[0x0][0x4] ;\n"
+	"   @P3  MOV R18, 0x100 ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R3, R18, R[16:17] ;\n"
+	"        LDG R19, [R16.64+0x4] ;\n"
+	"        MOV R16, RZ ;\n"
+	"        MOV R17, RZ ;\n";
+
+static void ref_mem(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+{
+	ref_common(x, R);
+	const uint32_t n = x->n, nw = (n + 31) / 32, last_lanes = n - (nw - 1) * 32;
+	const bool p1 = (x->w & 4) == 0, p2 = x->w != 2, odd = x->w & 1;
+	const thr y = thread_of(c, in, x->cta * n + (x->t ^ 1u)); /* t ^ 1 < n: n is even */
+	R[8] = x->lane * 4;
+	R[9] = x->t * 4;
+	R[13] = (x->t >> 3) * 4;
+	R[11] = (x->t ^ 1u) * 4;
+	R[20] = x->w & 4;
+	if (p1) {
+		R[24] += 3 + x->t;
+		R[23] = x->in[3];
+	} else {
+		R[25] ^= x->in[2] ^ x->t;
+	}
+	if (p2)
+		R[26] = R[26] * 5 + x->w;
+	else
+		R[27] >>= 1;
+	const bool p4 = p1 && x->in[0] < x->in[1];
+	R[10] = (x->lane < last_lanes ? nw - 1 : nw - 2) * 32 + x->lane;
+	R[12] = y.in[0];
+	R[14] = (x->t | 7u) < n ? x->t | 7u : n - 1;
+	if (p2)
+		R[15] = p1 ? y.in[1] : 0; /* y is in x's warp */
+	R[22] = x->in[2];
+	R[21] = odd;
+	R[16] = R[17] = 0;
+	R[18] = odd ? 0x100 : 0x10;
+	R[19] = odd ? x->in[3] : x->in[1];
+	R[57] = pbits(false, p1, p2, odd, p4, false, false);
+}
+
 /* ---- body: every operand kind ----------------------------------------- */
 
 /* MOV, IADD3, IMAD, LOP3, SHF and ISETP with immediates, c[0x0][..]
@@ -1196,7 +1360,8 @@ static void ref_diverge(const lcfg *c, const uint32_t *in, const thr *x, uint32_
  * a LOP3 predicate result, a register shift count).  Then BRA.DIV and
  * BRA.CONV with a uniform register that differs per warp (R2UR): the ALU
  * instructions take no uniform register operand (alu.isa has only the
- * B_R, B_I and B_C forms), the branch is where one can meet a group. */
+ * B_R, B_I and B_C forms); BRA is the lockstep instruction that does,
+ * and with one it runs warp by warp (sem_lockstep_form). */
 static const char body_operands[] =
 	"        MOV R8, 0x12345678 ;\n"
 	"        MOV R9, c[0x0][0x1c] ;\n"
@@ -1509,6 +1674,7 @@ static void bk_open(bk *k, const char *label, const char *body, unsigned ntab)
 	char *text = kernel_text(body, k->nout);
 	lk_load(&k->t, text, label, "lockstep");
 	free(text);
+	k->t.row_words = k->nout;
 	k->in = xmalloc(MAXTHREADS * 16);
 	fill_in(k->in);
 	lk_buf(&k->t, "out", NULL, (size_t)MAXTHREADS * k->nout * 4, 0xa5);
@@ -1573,8 +1739,9 @@ static void run_body(const char *name, const char *body, ref_fn ref, const tbody
 		char label[160];
 		snprintf(label, sizeof label, "%s, %s", name, shapes[s].name);
 		lrun r;
-		compare_lockstep(&k.t, c, label, &r, NULL);
+		run_ref(&k.t, c, label, &r, NULL);
 		bk_check(&k, &c, &r, ref, tb, label);
+		compare_rest(&k.t, c, label, &r, NULL);
 		lrun_free(&r);
 	}
 	bk_close(&k);
@@ -1595,6 +1762,18 @@ END_TEST
 START_TEST(divergence_in_group)
 {
 	run_body("diverge", body_diverge, ref_diverge, NULL);
+}
+END_TEST
+
+START_TEST(branch_in_group)
+{
+	run_body("branch", body_branch, ref_branch, NULL);
+}
+END_TEST
+
+START_TEST(memory_and_runs)
+{
+	run_body("memory", body_mem, ref_mem, NULL);
 }
 END_TEST
 
@@ -1740,7 +1919,7 @@ END_TEST
  * whether warps 0-4 ran to their end first or just skipped the read. */
 START_TEST(fault_one_warp_in_group)
 {
-	const char *parts[] = { "c[0x0][0x40]", "warp 5 lanes 0-31", "PC 0x0040", NULL };
+	const char *parts[] = { "c[0x0][0x40]", "warp 5 lanes 0-31", "PC 0x0030", NULL };
 	expect_stop("warp 5", ".param ptr out\n"
 			      "        S2R R0, SR_TID.X ;\n"
 			      "        SHF.R.U32.HI R4, RZ, 0x5, R0 ;\n"
@@ -1764,6 +1943,124 @@ START_TEST(fault_one_warp_in_group)
 }
 END_TEST
 
+/* Memory accesses a group would run as one call, declined because some
+ * address is out of range: the warps then run one by one, and the report
+ * is the one of the first warp and lanes that fault. */
+START_TEST(fault_memory_in_group)
+{
+	const char *p1[] = { "out-of-range", "global access of 4 bytes at 0x200", "warp 0 lanes 0-31",
+			     "LDG R4, [R2.64+0x100]", NULL };
+	expect_stop("global load", "        S2R R0, SR_TID.X ;\n"
+				   "        SHF.L.U32 R1, R0, 0x2, RZ ;\n"
+				   "        MOV R2, 0x100 ;\n"
+				   "        MOV R3, RZ ;\n"
+				   "        IADD3 R2, R2, R1, RZ ;\n"
+				   "        LDG R4, [R2.64+0x100] ;\n"
+				   "        EXIT ;\n",
+		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, p1);
+	/* warp 3 (t = 96..127) stores past the CTA's 1024 bytes of shared
+	 * memory, from 0x300 + 4 * 96 on */
+	const char *p2[] = { "shared access of 4 bytes at 0x480", "outside the CTA's 1024 bytes", "warp 3 lanes 0-31",
+			     "STS [R1], R0", NULL };
+	expect_stop("shared store", ".shared 1024\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        LOP3.LUT R1, R0, 0xff, RZ, 0xc0, !PT ;\n"
+				   "        SHF.L.U32 R1, R1, 0x2, RZ ;\n"
+				   "        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"
+				   "        ISETP.EQ.U32.AND P0, PT, R2, 0x3, PT ;\n"
+				   "   @P0  IADD3 R1, R1, 0x300, RZ ;\n"
+				   "        STS [R1], R0 ;\n"
+				   "        LDS R3, [R1] ;\n"
+				   "        EXIT ;\n",
+		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, p2);
+	/* lane 5 of warp 6 stores misaligned */
+	const char *p3[] = { "misaligned", "warp 6 lanes 5", "STS [R1], R0", NULL };
+	expect_stop("misaligned shared store", ".shared 1024\n"
+				    "        S2R R0, SR_TID.X ;\n"
+				    "        SHF.L.U32 R1, R0, 0x2, RZ ;\n"
+				    "        ISETP.EQ.U32.AND P0, PT, R0, 0xc5, PT ;\n"
+				    "   @P0  IADD3 R1, R1, 0x2, RZ ;\n"
+				    "        STS [R1], R0 ;\n"
+				    "        EXIT ;\n",
+		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, p3);
+}
+END_TEST
+
+/* s with the number after every "warp " and "\"warp\":" replaced by '#';
+ * *warp gets the first such number. */
+static char *mask_warp(const char *s, unsigned *warp)
+{
+	char *m = xstrdup(s), *o = m;
+	bool first = true;
+	for (const char *p = s; *p;) {
+		size_t k = !strncmp(p, "warp ", 5) ? 5 : !strncmp(p, "\"warp\":", 7) ? 7 : 0;
+		if (k && p[k] >= '0' && p[k] <= '9') {
+			memcpy(o, p, k);
+			o += k;
+			p += k;
+			if (first)
+				*warp = (unsigned)strtoul(p, NULL, 10);
+			first = false;
+			*o++ = '#';
+			while (*p >= '0' && *p <= '9')
+				p++;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return m;
+}
+
+/* Every warp faults at the same instruction right after a BAR.SYNC.
+ * Which warp runs it first is a scheduling decision: one warp at a time,
+ * the warp whose arrival completes the barrier goes on and faults (warp
+ * 7); with lockstep groups it hands its turn back so that the released
+ * warps go on as one group (eng_barrier), and warp 0 faults first.  So
+ * the reports agree in everything but the warp: the kind, message, CTA,
+ * lanes, PC and instruction, and the warp is one of the CTA's. */
+START_TEST(fault_after_barrier)
+{
+	static const char text[] = ".param u32 k\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        IADD3 R1, R0, 0x1, RZ ;\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        MOV R3, c[0x0][0x40] ;\n"
+				   "        EXIT ;\n";
+	lk t;
+	lk_load(&t, text, "stop.we", NULL);
+	lk_u32(&t, "k", 7);
+	lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .lockstep = 1 };
+	lrun ref;
+	lk_run(&t, &c, &ref);
+	CHECK(ref.st == WE_ERR_EXCEPTION, "lockstep 1: status %s\n%s", we_status_name(ref.st), ref.err);
+	CHECK(strstr(ref.err, "c[0x0][0x40]") && strstr(ref.err, "lanes 0-31 PC 0x0030"), "lockstep 1: %s", ref.err);
+	unsigned w0 = 99, j0 = 99;
+	char *err0 = mask_warp(ref.err, &w0), *json0 = mask_warp(ref.json, &j0);
+	CHECK(w0 < 8 && j0 == w0, "lockstep 1: warp %u / %u", w0, j0);
+	for (size_t i = 0; i < NLOCK; i++) {
+		lrun r;
+		c.lockstep = lock_values[i];
+		lk_run(&t, &c, &r);
+		CHECK(r.st == ref.st, "lockstep %u: status %s", lock_values[i], we_status_name(r.st));
+		unsigned w = 99, j = 99;
+		char *err = mask_warp(r.err, &w), *json = mask_warp(r.json, &j);
+		CHECK(w < 8 && j == w, "lockstep %u: warp %u / %u\n%s", lock_values[i], w, j, r.err);
+		CHECK(!strcmp(err, err0), "lockstep %u: report\n%s\nlockstep 1 reported\n%s", lock_values[i], r.err,
+		      ref.err);
+		CHECK(!strcmp(json, json0), "lockstep %u: JSON report\n%s\nlockstep 1 reported\n%s", lock_values[i],
+		      r.json, ref.json);
+		free(err);
+		free(json);
+		lrun_free(&r);
+	}
+	free(err0);
+	free(json0);
+	lrun_free(&ref);
+	lk_close(&t);
+}
+END_TEST
+
 /* The watchdog inside a loop the group runs in lockstep: each warp's
  * instruction count is its own, so warp 0 reaches the limit at the same
  * PC whatever the grouping; limits below, at and past a scheduler turn
@@ -1778,20 +2075,126 @@ START_TEST(watchdog_in_group)
 				   "        ISETP.NE.U32.AND P0, PT, R1, RZ, PT ;\n"
 				   "   @P0  BRA `(.loop) ;\n"
 				   "        EXIT ;\n";
+	static const char uneven[] = "        S2R R0, SR_TID.X ;\n"
+				     "        SHF.R.U32.HI R4, RZ, 0x5, R0 ;\n"
+				     "        MOV R5, RZ ;\n"
+				     ".pre:\n"
+				     "        IADD3 R5, R5, 0x1, RZ ;\n"
+				     "        ISETP.LE.U32.AND P0, PT, R5, R4, PT ;\n"
+				     "   @P0  BRA `(.pre) ;\n"
+				     "        MOV R1, RZ ;\n"
+				     ".loop:\n"
+				     "        IADD3 R1, R1, 0x1, RZ ;\n"
+				     "        LOP3.LUT R2, R1, R0, RZ, 0x3c, !PT ;\n"
+				     "        ISETP.NE.U32.AND P0, PT, R1, RZ, PT ;\n"
+				     "   @P0  BRA `(.loop) ;\n"
+				     "        EXIT ;\n";
 	static const uint64_t limits[] = { 3, 100, 4095, 4096, 4097, 10001, 10002, 10003, 10004 };
 	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
 		char label[80], m[120];
 		snprintf(label, sizeof label, "watchdog at %llu", (unsigned long long)limits[i]);
 		snprintf(m, sizeof m, "warp 0 executed %llu instructions (--max-instructions)",
 			 (unsigned long long)limits[i]);
-		/* the PC of the last instruction warp 0 executed */
-		const uint64_t n = limits[i], pc = n <= 2 ? (n - 1) * 16 : 0x20 + ((n - 3) % 4) * 16;
-		char p[40];
-		snprintf(p, sizeof p, "warp 0 lanes 0-31 PC 0x%04llx", (unsigned long long)pc);
-		const char *parts[] = { "watchdog", m, p, NULL };
+		const char *parts[] = { "watchdog", m, "warp 0 lanes 0-31", NULL };
 		expect_stop(label, text, d3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
 		expect_stop(label, text, d3(1024, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
+		/* the warps enter the loop after w + 1 trips of another one: their
+		 * counts differ, and groups form again in the loop */
+		expect_stop(label, uneven, d3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
 	}
+}
+END_TEST
+
+/* The "warp" and "pc" fields of a JSON report. */
+static void json_warp_pc(const char *json, unsigned *warp, unsigned long long *pc)
+{
+	const char *w = strstr(json, "\"warp\":"), *p = strstr(json, "\"pc\":\"");
+	CHECK(w && p, "JSON report without warp or pc: %s", json);
+	*warp = (unsigned)strtoul(w + 7, NULL, 10);
+	*pc = strtoull(p + 6, NULL, 16);
+}
+
+/* The watchdog when the warps of a group have executed different numbers
+ * of instructions: warp w runs w + 1 trips of a 3-instruction loop, then
+ * all meet at BAR.SYNC and loop forever together.  group_of caps a
+ * group's turn at its member with the fewest instructions left, and the
+ * warp the round robin picks first after that differs from the one of
+ * lockstep 1 (warp 7 there, warp 1 with lockstep 2): which warp the
+ * report names depends on the schedule.  Everything else must agree:
+ * the kind, the message up to the warp number (every warp stopped at
+ * exactly the limit), the lanes; and the PC must be the reported warp's
+ * own, found from its instruction count: after the limit L warp w is
+ * (L - (3w + 8)) mod 4 instructions into the loop at 0x80, and the
+ * report names its PC as lockstep 1's names warp 7's. */
+START_TEST(watchdog_uneven_counts)
+{
+	static const char text[] = "        S2R R0, SR_TID.X ;\n"
+				   "        SHF.R.U32.HI R4, RZ, 0x5, R0 ;\n"
+				   "        MOV R5, RZ ;\n"
+				   ".pre:\n"
+				   "        IADD3 R5, R5, 0x1, RZ ;\n"
+				   "        ISETP.LE.U32.AND P0, PT, R5, R4, PT ;\n"
+				   "   @P0  BRA `(.pre) ;\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        MOV R1, RZ ;\n"
+				   ".loop:\n"
+				   "        IADD3 R1, R1, 0x1, RZ ;\n"
+				   "        LOP3.LUT R2, R1, R0, RZ, 0x3c, !PT ;\n"
+				   "        ISETP.NE.U32.AND P0, PT, R1, RZ, PT ;\n"
+				   "   @P0  BRA `(.loop) ;\n"
+				   "        EXIT ;\n";
+	static const uint64_t limits[] = { 100, 1001, 4097, 10002, 10003 };
+	lk t;
+	lk_load(&t, text, "uneven.we", NULL);
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+		const uint64_t L = limits[i];
+		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .max_insns = L, .lockstep = 1 };
+		lrun ref;
+		lk_run(&t, &c, &ref);
+		CHECK(ref.st == WE_ERR_TIMEOUT, "limit %llu, lockstep 1: status %s\n%s", (unsigned long long)L,
+		      we_status_name(ref.st), ref.err);
+		unsigned w0, m0 = 99, jw;
+		unsigned long long pc0;
+		json_warp_pc(ref.json, &w0, &pc0);
+		char *err0 = mask_warp(ref.err, &m0), *json0 = mask_warp(ref.json, &jw);
+		CHECK(w0 < 8 && m0 == w0, "limit %llu: warp %u / %u\n%s", (unsigned long long)L, w0, m0, ref.err);
+		/* how the report's PC relates to the warp's next instruction */
+		const long long d0 = (long long)pc0 - (long long)(0x80 + ((L - (3 * w0 + 8)) % 4) * 16);
+		for (size_t j = 0; j < NLOCK; j++) {
+			lrun r;
+			c.lockstep = lock_values[j];
+			lk_run(&t, &c, &r);
+			CHECK(r.st == WE_ERR_TIMEOUT, "limit %llu, lockstep %u: status %s\n%s", (unsigned long long)L,
+			      lock_values[j], we_status_name(r.st), r.err);
+			unsigned w, m = 99;
+			unsigned long long pc;
+			json_warp_pc(r.json, &w, &pc);
+			char *err = mask_warp(r.err, &m), *json = mask_warp(r.json, &jw);
+			CHECK(w < 8 && m == w, "limit %llu, lockstep %u: warp %u / %u\n%s", (unsigned long long)L,
+			      lock_values[j], w, m, r.err);
+			const long long d = (long long)pc - (long long)(0x80 + ((L - (3 * w + 8)) % 4) * 16);
+			CHECK(d == d0, "limit %llu, lockstep %u: warp %u reported at PC 0x%llx, not its own "
+			      "(lockstep 1: warp %u at 0x%llx)", (unsigned long long)L, lock_values[j], w, pc, w0, pc0);
+			/* the rest of the reports, up to the PC and its instruction */
+			char *e1 = strstr(err, " PC "), *e0 = strstr(err0, " PC ");
+			char *j1 = strstr(json, ",\"pc\":"), *j0 = strstr(json0, ",\"pc\":");
+			CHECK(e1 && e0 && j1 && j0, "limit %llu: reports without a PC", (unsigned long long)L);
+			*e1 = *e0 = *j1 = *j0 = '\0';
+			CHECK(!strcmp(err, err0), "limit %llu, lockstep %u: report\n%s\nlockstep 1 reported\n%s",
+			      (unsigned long long)L, lock_values[j], r.err, ref.err);
+			CHECK(!strcmp(json, json0), "limit %llu, lockstep %u: JSON report\n%s\nlockstep 1 reported\n%s",
+			      (unsigned long long)L, lock_values[j], r.json, ref.json);
+			*e0 = ' ';
+			*j0 = ',';
+			free(err);
+			free(json);
+			lrun_free(&r);
+		}
+		free(err0);
+		free(json0);
+		lrun_free(&ref);
+	}
+	lk_close(&t);
 }
 END_TEST
 
@@ -1821,7 +2224,9 @@ START_TEST(lockstep_limit)
 			      "%s, lockstep %u: message '%s' names neither the value nor the limit",
 			      we_engine_name(eng[e]), bad[i], msg);
 		}
-		for (unsigned ls = 0; ls <= 32; ls++) {
+		static const unsigned good[] = { 0, 1, 2, 7, 8, 31, 32 };
+		for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+			const unsigned ls = good[i];
 			we_launch_config cfg = { .grid = { 2, 1, 1 }, .block = { 1024, 1, 1 }, .engine = eng[e],
 						 .lockstep = ls };
 			we_status st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
@@ -1846,6 +2251,7 @@ START_TEST(warp_threads_ignore_lockstep)
 		{ "guard", body_guard, ref_guard },
 		{ "loop", body_loop, ref_loop },
 		{ "diverge", body_diverge, ref_diverge },
+		{ "branch", body_branch, ref_branch },
 		{ "operands", body_operands, ref_operands },
 	};
 	static const unsigned ls[] = { 0, 1, 2, 8, 32 };
@@ -1916,6 +2322,8 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(b, guard_per_warp);
 	tcase_add_test(b, loop_trips_per_warp);
 	tcase_add_test(b, divergence_in_group);
+	tcase_add_test(b, branch_in_group);
+	tcase_add_test(b, memory_and_runs);
 	tcase_add_test(b, operand_kinds);
 	tcase_add_test(b, lop3_tables);
 	tcase_add_test(b, isetp_comparisons);
@@ -1926,6 +2334,9 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, fault_const_in_group);
 	tcase_add_test(x, fault_global_in_group);
 	tcase_add_test(x, fault_one_warp_in_group);
+	tcase_add_test(x, fault_after_barrier);
+	tcase_add_test(x, fault_memory_in_group);
+	tcase_add_test(x, watchdog_uneven_counts);
 	tcase_add_test(x, watchdog_in_group);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
