@@ -769,7 +769,15 @@ static void set_fault_locked(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t
 	c->fault.kind = kind;
 	c->fault.warp = w ? w->id : 0;
 	c->fault.lanes = lanes;
-	c->fault.pc = w ? (w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0) : 0;
+	/* a deadlocked warp has executed its barrier instruction (ActivePC
+	 * is past it); a watchdog or an interrupt stops a warp before the
+	 * instruction at its ActivePC, which may follow a branch */
+	if (!w)
+		c->fault.pc = 0;
+	else if (kind == WE_FAULT_DEADLOCK)
+		c->fault.pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
+	else
+		c->fault.pc = w->active_pc;
 	snprintf(c->fault.msg, sizeof c->fault.msg, "%s", msg);
 	if (c->sync) {
 		atomic_store_explicit(&c->sync->abort, true, memory_order_release);
