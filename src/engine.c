@@ -196,7 +196,7 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 			 * released are at the completing warp's PC; handing this one
 			 * back lets them go on as one group */
 			x->stop = true;
-			x->why = WE_STOP_YIELD;
+			x->why = WE_STOP_RELEASED;
 		}
 		return;
 	}

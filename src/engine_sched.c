@@ -83,6 +83,7 @@ static void cta_run(we_cta *c)
 		switch (st) {
 		case WE_STOP_BUDGET:
 		case WE_STOP_YIELD:
+		case WE_STOP_RELEASED:
 		case WE_STOP_BLOCKED:
 			break;
 		case WE_STOP_SLEEP:

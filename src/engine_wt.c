@@ -83,6 +83,7 @@ static void run_warp(we_cta *c, uint32_t wi)
 		we_stop st = exec_run(c, w, budget);
 		switch (st) {
 		case WE_STOP_BUDGET:
+		case WE_STOP_RELEASED: /* (scheduler engine only) */
 		case WE_STOP_BLOCKED: /* serialised: wait for the baton again */
 			break;
 		case WE_STOP_YIELD:

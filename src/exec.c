@@ -677,9 +677,10 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			gx.pc = pc;
 			if (!i->plain) {
 				/* a branch moves each warp's ActivePC from pc (the
-				 * 004 algorithms: ActivePC += INST_SIZE, ...) */
-				group_settle(w, n, pc, pending);
-				pending = 0;
+				 * 004 algorithms: ActivePC += INST_SIZE, ...); the
+				 * counters can wait */
+				for (uint32_t j = 0; j < n; j++)
+					w[j].active_pc = pc;
 			}
 			handler[i->optype](&gx, i);
 			if (gx.declined) {
@@ -735,20 +736,20 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 					DISPATCH(x, ij);
 				retire(x);
 			}
-			/* a warp that blocks (on a barrier) needs nothing of its
-			 * driver: the others run the instruction too */
+			/* a warp that blocks (on a barrier) or completes one needs
+			 * nothing of its driver: the others run the instruction
+			 * too, and when the barrier released them all the group
+			 * goes on */
 			if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
 				blocked = true;
 				*who = wi + j;
-			} else if (x->stop && x->why != WE_STOP_BLOCKED) {
+			} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
 				*who = wi + j;
 				return x->why;
 			}
 		}
-		if (blocked)
-			return WE_STOP_BLOCKED;
 		if (!group_intact(cta, w, n))
-			return WE_STOP_BUDGET;
+			return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
 		pc = w->active_pc;
 	}
 	group_settle(w, n, pc, pending);

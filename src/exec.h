@@ -216,16 +216,17 @@ XV_INLINE void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
 
 /* ---- whole-row vector access (full-mask fast paths) ------------------
  *
- * A row of 32 lanes as XV_N GCC vectors (chunks) of XV_W lanes: the
- * x86-64-v4 clones make one 512-bit operation of each, the AVX2 clones two
- * 256-bit ones, the baseline four SSE2 ones (16 lanes per chunk halve the
- * loop's own instructions against 8).  A handler's fast path loads its
- * sources chunk by chunk, computes in registers and stores into the
- * destination row directly: no result array and no copy, and a
+ * A row of 32 lanes as XV_N GCC vectors (chunks) of XV_W = 8 lanes: the
+ * AVX2 clones make one 256-bit operation of each, the baseline two SSE2
+ * ones.  (16-lane chunks measured no faster on an AVX-512 host once the
+ * loops are unrolled, and GCC 12 turns comparisons of vectors wider than
+ * the target's registers into lane-by-lane code.)  A handler's fast path
+ * loads its sources chunk by chunk, computes in registers and stores into
+ * the destination row directly: no result array and no copy, and a
  * destination that is also a source is fine since every lane reads its
  * sources before its result is stored. */
 /* these are static inline, never called across files: the ABI of passing
- * 64-byte vectors without AVX does not matter.  (GCC and clang warn at
+ * 32-byte vectors without AVX does not matter.  (GCC and clang warn at
  * every call, so the warning stays off for the rest of each file that
  * includes this header; it is only about vector arguments and results.) */
 #if defined(__clang__)
@@ -234,11 +235,20 @@ XV_INLINE void xwrite(xctx *x, const xopd *o, unsigned k, const uint32_t *res,
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-#define XV_W 16u
+#define XV_W 8u
 typedef uint32_t xvec __attribute__((vector_size(4 * XV_W)));
 typedef uint32_t xvecu __attribute__((vector_size(4 * XV_W), aligned(4), may_alias));
 typedef int32_t xvecs __attribute__((vector_size(4 * XV_W)));
 #define XV_N (XLANES / XV_W)
+/* before a loop over chunks: a warp's XV_N chunks per trip (fewer loop
+ * instructions per vector operation) */
+#if defined(__clang__)
+#define XV_UNROLL _Pragma("clang loop unroll_count(4)")
+#elif defined(__GNUC__)
+#define XV_UNROLL _Pragma("GCC unroll 4")
+#else
+#define XV_UNROLL
+#endif
 /* the chunks a full-mask path covers: one warp's, or a lockstep group's
  * (the group's rows are consecutive: warp.h) */
 XV_INLINE size_t xv_chunks(const xctx *x) { return XV_N * ((size_t)x->group + 1u); }
@@ -254,15 +264,14 @@ XV_INLINE void xv_st(uint32_t *p, size_t c, xvec v) { *(xvecu *)(p + XV_W * c) =
 XV_INLINE xvec xv_splat(uint32_t v)
 {
 	const xvec t = { v };
-	return XV_SHUF(t, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	return XV_SHUF(t, 0, 0, 0, 0, 0, 0, 0, 0);
 }
 /* OR of the XV_W lanes */
 XV_INLINE uint32_t xv_or_lanes(xvec v)
 {
-	v |= XV_SHUF(v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-	v |= XV_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-	v |= XV_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-	v |= XV_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+	v |= XV_SHUF(v, 4, 5, 6, 7, 0, 1, 2, 3);
+	v |= XV_SHUF(v, 2, 3, 0, 1, 6, 7, 4, 5);
+	v |= XV_SHUF(v, 1, 0, 3, 2, 5, 4, 7, 6);
 	return v[0];
 }
 
@@ -293,8 +302,7 @@ XV_INLINE xvec xv_get(const xvop *o, size_t c) { return *(const xvecu *)(o->p + 
  * the chunks, then xv_or_lanes gives the 32-bit mask. */
 XV_INLINE xvec xv_bits(xvec v, unsigned c)
 {
-	const xvec w = { 1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
-			 1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15 };
+	const xvec w = { 1, 2, 4, 8, 16, 32, 64, 128 };
 	return v & (w << (XV_W * c));
 }
 
@@ -365,7 +373,7 @@ static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }
  * dynamic loader picks the one the host runs (the lane loops vectorize to
  * 256 bits; fmaf becomes one instruction). */
 #ifdef WE_HAVE_TARGET_CLONES
-#define WE_LANES_FN __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define WE_LANES_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define WE_LANES_FN
 #endif

@@ -36,6 +36,7 @@ XSEM(MOV)
 	if (x->pmask == 0xffffffffu) {
 		const xvop b = xvop_of(x, &i->o[1], 0, tb, true);
 		uint32_t *d = xrow(x, &i->o[0], 0);
+		XV_UNROLL
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&b, k));
 		return;
@@ -70,6 +71,7 @@ XSEM(IADD3)
 		const xvop vb = xvop_of(x, ob, 0, tb, false);
 		const xvop vc = xvop_of(x, oc, 0, tc, false);
 		uint32_t *d = xrow(x, &i->o[0], 0);
+		XV_UNROLL
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&va, k) + xv_get(&vb, k) + xv_get(&vc, k));
 		return;
@@ -129,6 +131,7 @@ XSEM(IMAD)
 		const xvop b = xvop_of(x, &i->o[2], 0, tb, true);
 		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
 		uint32_t *d = xrow(x, &i->o[0], 0);
+		XV_UNROLL
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&a, k) * xv_get(&b, k) + xv_get(&c, k));
 		return;
@@ -241,7 +244,7 @@ XSEM(ISETP)
 			} else {
 				for (unsigned k = 0; k < XV_N; k++)
 					t |= xv_bits((xvec)((xvecs)(xv_get(&a, j * XV_N + k) ^ bias) <
-							   (xvecs)(xv_get(&b, j * XV_N + k) ^ bias)), k);
+							    (xvecs)(xv_get(&b, j * XV_N + k) ^ bias)), k);
 			}
 			sem_setp_warp(x->w + j, i, xv_or_lanes(t) ^ neg, x->pmask);
 		}
@@ -273,6 +276,7 @@ XSEM(LOP3_LUT)
 		 * operand the expression does not use are dropped) */
 #define LOP3_AS(expr)                                                                   \
 	do {                                                                            \
+		XV_UNROLL                                                               \
 		for (size_t k = 0; k < nk; k++) {                                       \
 			const xvec va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k); \
 			(void)va, (void)vb, (void)vc;                                   \
@@ -311,6 +315,7 @@ XSEM(LOP3_LUT)
 		xvec e[8];
 		for (unsigned m = 0; m < 8; m++)
 			e[m] = xv_splat(0u - ((t >> m) & 1u));
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++) {
 			const xvec va = xv_get(&a, k), vb = xv_get(&b, k), vc = xv_get(&c, k);
 			const xvec bc = vb & vc;
@@ -383,21 +388,27 @@ XV_INLINE void shf_uniform(xctx *x, const xinsn *i, const xvop *a, const xvop *c
 	const xvop *vp = p == A ? a : c, *vq = q == A ? a : c;
 	const size_t nk = xv_chunks(x);
 	if (p == Z && q == Z) {
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, xv_splat(0));
 	} else if (q == Z) {
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, xv_get(vp, k) << ps);
 	} else if (p == Z && qa) {
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, (xvec)((xvecs)xv_get(vq, k) >> (int)qs));
 	} else if (p == Z) {
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, xv_get(vq, k) >> qs);
 	} else if (qa) {
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, (xv_get(vp, k) << ps) | (xvec)((xvecs)xv_get(vq, k) >> (int)qs));
 	} else {
+		XV_UNROLL
 		for (size_t k = 0; k < nk; k++)
 			xv_st(d, k, (xv_get(vp, k) << ps) | (xv_get(vq, k) >> qs));
 	}

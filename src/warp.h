@@ -21,6 +21,9 @@
 typedef enum we_stop {
 	WE_STOP_BUDGET = 0,  /* instruction budget used up, still runnable   */
 	WE_STOP_YIELD,       /* YIELD executed: let other warps run          */
+	WE_STOP_RELEASED,    /* completed a barrier, releasing other warps
+				(scheduler engine with lockstep groups): the
+				driver may regroup them with this one      */
 	WE_STOP_BLOCKED,     /* waiting on a CTA barrier                     */
 	WE_STOP_SLEEP,       /* warpSleep(): NANOSLEEP or all-sleep switch   */
 	WE_STOP_EXITED,      /* warpExit(): ValidMask == 0                   */
