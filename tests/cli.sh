@@ -71,6 +71,15 @@ expect 0 'placement scatter' -- "$we" info --placement scatter
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 8 --block 64 --engine warp-threads \
 	--placement none --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000 \
 	--expect c=iota:f32:500:0.5
+# lockstep groups: 1..32 warps, the same result as one warp at a time
+expect 2 '--lockstep: 33 is too large \(max 32\)' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
+	--lockstep 33 --arg in=iota:u32:1024 --arg out=zeros:16
+expect 2 '--lockstep' -- "$we" run "$k/reduce.we" --grid 4 --block 256 --lockstep x \
+	--arg in=iota:u32:1024 --arg out=zeros:16
+for n in 0 1 2 8 32; do
+	expect 0 'check out: OK' -- "$we" run "$k/reduce.we" --grid 4 --block 1024 --shared 3072 --lockstep "$n" \
+		--arg in=fill:u32:4096:3 --arg out=zeros:16 --expect out=fill:u32:4:3072
+done
 # ---- schedules, check mode, reports, watchdog, traces ----------------------
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
