@@ -617,8 +617,15 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 			bool runs, uint32_t *who)
 {
 	for (uint32_t j = 0; j < n;) {
-		xctx xc = { .w = &w[j], .cta = cta, .L = cta->L, .pc = pc };
-		xc.pmask = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+		const uint32_t pm = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+		if (!pm) {
+			/* guard false in every lane: counted, nothing to run */
+			w[j].insns++;
+			w[j].clock++;
+			j++;
+			continue;
+		}
+		xctx xc = { .w = &w[j], .cta = cta, .L = cta->L, .pc = pc, .pmask = pm };
 		uint32_t r = j + 1;
 		if (runs && i->lockstep && xc.pmask == 0xffffffffu)
 			while (r < n && ((w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu)
@@ -630,8 +637,7 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		w[j].insns++;
 		w[j].thread_insns += t;
 		w[j].clock++;
-		if (xc.pmask)
-			handler[i->optype](&xc, i);
+		handler[i->optype](&xc, i);
 		if (xc.declined) {
 			/* not as one call: the first warp alone, then the rest */
 			xc.declined = false;

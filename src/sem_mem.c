@@ -230,11 +230,16 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	uint8_t *ptr[XLANES];
 	if (!translate(x, &i->o[1], sp, bytes, ptr))
 		return;
-	if (size == ISA_MemSize_32 && x->pmask == 0xffffffffu) {
+	if (size == ISA_MemSize_32) {
 		/* the usual load: straight into the destination row (the
-		 * addresses were read already, so Rd may be Ra) */
+		 * addresses were read already, so Rd may be Ra); the lanes
+		 * outside pmask have no pointer and keep their value */
 		uint32_t *d = xrow(x, &i->o[0], 0);
-		for_lanes(l) d[l] = __atomic_load_n((const uint32_t *)ptr[l], __ATOMIC_RELAXED);
+		if (x->pmask == 0xffffffffu) {
+			for_lanes(l) d[l] = __atomic_load_n((const uint32_t *)ptr[l], __ATOMIC_RELAXED);
+		} else {
+			for_lanes(l) if (ptr[l]) d[l] = __atomic_load_n((const uint32_t *)ptr[l], __ATOMIC_RELAXED);
+		}
 		return;
 	}
 	uint32_t res[4][XLANES];
