@@ -677,8 +677,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	uint64_t pc = w->active_pc, pending = 0;
 	*who = wi;
 	for (uint64_t k = 0; k < budget; k++) {
-		const xinsn *i = &code[pc / WE_INST_SIZE];
+		/* (outside the code: warp by warp, where fetch() faults) */
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
+		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
 		if (in_code && i->lockstep && group_guard_full(w, n, i)) {
 			gx.pc = pc;
 			if (!i->plain) {
