@@ -538,11 +538,12 @@ bool sem_lockstep_form(const xinsn *i)
 			return false;
 	}
 	/* the handlers whose full-mask path runs over xv_chunks(x), or warp
-	 * by warp over x->group (sem_alu.c, sem_bru.c) */
+	 * by warp over x->group (sem_alu.c, sem_bru.c, sem_bcu.c) */
 	switch (i->optype) {
 	case ISA_OPT_MOV:
 	case ISA_OPT_ISETP:
 	case ISA_OPT_BRA:
+	case ISA_OPT_BAR:
 		return true;
 	case ISA_OPT_IADD3:
 		return iadd3_plain(i);
@@ -701,13 +702,21 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				continue;
 			}
 			if (__builtin_expect(gx.stop, 0)) {
-				/* a fault (a constant read out of range): warp wi's,
-				 * the first that would have run it */
+				/* a fault: of the first warp for an ALU form (a
+				 * constant read out of range), of the warp the handler
+				 * stopped at for a barrier; those before it ran the
+				 * instruction, those after it did not */
+				uint32_t f = 0;
+				while (f + 1 < n && w[f].state != WE_WS_FAULTED)
+					f++;
 				group_settle(w, n, pc, pending);
-				w->active_pc = pc + WE_INST_SIZE;
-				w->insns++;
-				w->thread_insns += XLANES;
-				w->clock++;
+				for (uint32_t j = 0; j <= f; j++) {
+					w[j].active_pc = pc + WE_INST_SIZE;
+					w[j].insns++;
+					w[j].thread_insns += XLANES;
+					w[j].clock++;
+				}
+				*who = wi + f;
 				return gx.why;
 			}
 			pending++;

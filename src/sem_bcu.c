@@ -32,7 +32,7 @@ static void id_count(xctx *x, const xinsn *i, unsigned *id, unsigned *cnt)
 }
 
 /* BAR{.SYNC,.ARV} SrcBarId, SrcCnt — every form: o[0] = id, o[1] = count. */
-XSEM(BAR)
+static void bar_one(xctx *x, const xinsn *i)
 {
 	if (!not_in_trap(x, i->in->mode == ISA_BARMode_SYNC ? "BAR.SYNC" : "BAR.ARV"))
 		return;
@@ -44,6 +44,33 @@ XSEM(BAR)
 	};
 	id_count(x, i, &a.id, &a.cnt);
 	eng_barrier(x, &a);
+}
+
+XSEM(BAR)
+{
+	if (!x->group) {
+		bar_one(x, i);
+		return;
+	}
+	/* a lockstep group (sem_lockstep_form): the warps arrive one after
+	 * the other, as one by one; a warp that blocks or completes the
+	 * barrier needs nothing of the group, a fault stops it (exec_group
+	 * finds the faulting warp by its state).  Each warp's ActivePC moves
+	 * past the instruction, as retire() does, and the group is left to
+	 * see whether the barrier released all of it (pc_set). */
+	for (uint32_t j = 0; j <= x->group; j++) {
+		xctx xj = *x;
+		xj.w = x->w + j;
+		xj.group = 0;
+		bar_one(&xj, i);
+		xj.w->active_pc = x->pc + WE_INST_SIZE;
+		if (xj.stop && xj.why != WE_STOP_BLOCKED && xj.why != WE_STOP_RELEASED) {
+			x->stop = true;
+			x->why = xj.why;
+			return;
+		}
+	}
+	x->pc_set = true;
 }
 
 /* BAR.SCAN SaName, SbarCnt, {!}Pp (003): a non-blocking arrival; the
