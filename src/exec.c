@@ -425,6 +425,15 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 		break;
 #endif
 
+/* The counters of one executed warp-instruction with guard & ActiveMask
+ * pmask (its emulated time is one per instruction). */
+static inline void count_insn(we_warp *w, uint32_t pmask)
+{
+	w->insns++;
+	w->thread_insns += pmask == 0xffffffffu ? XLANES : pmask ? popc32(pmask) : 0u;
+	w->clock++;
+}
+
 /* Before an instruction at pc: the PC check, the timer, the guard and
  * the counters.  NULL after a fault.  w->active_pc is pc while the
  * handler runs (handlers, faults and reports read it). */
@@ -445,9 +454,7 @@ static inline const xinsn *fetch(xctx *x, const xinsn *code, uint64_t pc, uint64
 	/* a branch-free guard */
 	x->pmask = (w->p[i->pg] ^ i->pg_xor) & w->active;
 	x->pc_set = false;
-	w->insns++;
-	w->thread_insns += x->pmask == 0xffffffffu ? 32u : popc32(x->pmask);
-	w->clock++;
+	count_insn(w, x->pmask);
 	return i;
 }
 
@@ -621,8 +628,7 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		const uint32_t pm = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
 		if (!pm) {
 			/* guard false in every lane: counted, nothing to run */
-			w[j].insns++;
-			w[j].clock++;
+			count_insn(&w[j], 0);
 			j++;
 			continue;
 		}
@@ -634,10 +640,7 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		xc.group = r - j - 1;
 		/* warp j counted before it runs, as fetch() does (S2R reads the
 		 * clock); the rest of a run after it (its forms read none) */
-		const uint32_t t = xc.pmask == 0xffffffffu ? XLANES : popc32(xc.pmask);
-		w[j].insns++;
-		w[j].thread_insns += t;
-		w[j].clock++;
+		count_insn(&w[j], pm);
 		handler[i->optype](&xc, i);
 		if (xc.declined) {
 			/* not as one call: the first warp alone, then the rest */
@@ -654,11 +657,8 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 			*who = (uint32_t)(&w[j] - cta->warps);
 			return false;
 		}
-		for (uint32_t f = j + 1; f < r; f++) {
-			w[f].insns++;
-			w[f].thread_insns += XLANES;
-			w[f].clock++;
-		}
+		for (uint32_t f = j + 1; f < r; f++)
+			count_insn(&w[f], 0xffffffffu);
 		j = r;
 	}
 	return true;
@@ -712,9 +712,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				group_settle(w, n, pc, pending);
 				for (uint32_t j = 0; j <= f; j++) {
 					w[j].active_pc = pc + WE_INST_SIZE;
-					w[j].insns++;
-					w[j].thread_insns += XLANES;
-					w[j].clock++;
+					count_insn(&w[j], 0xffffffffu);
 				}
 				*who = wi + f;
 				return gx.why;

@@ -139,92 +139,69 @@ static inline void mem_write(uint8_t *p, unsigned bytes, const uint32_t w[4])
 	}
 }
 
-/* A lockstep group's 32-bit shared-memory access (sem_lockstep_form):
- * the byte offsets Ra + off of all its lanes, when every one is aligned
- * and inside the CTA's shared memory (else false: the warps then run one
- * by one, which reports the faulting lanes exactly).  One host thread runs
- * the whole CTA then (the scheduler engine), so the accesses need not be
- * atomic. */
-XV_INLINE bool group_shared(xctx *x, const xopd *om, size_t nl, const uint32_t **lo, int64_t *imm)
+/* The usual 32-bit access, every lane of a warp or of a lockstep group
+ * active (nl lanes), aligned, and in one window: global memory when the
+ * address pairs R[a:a+1] share their high word and fall in one
+ * allocation; shared memory, for a group, when every Ra + off is inside
+ * the CTA's.  Then the host address of lane l is base + (lo[l] - mn);
+ * else false, and a group is declined (x->declined: its warps then run
+ * one by one, like a single warp here, lane by lane through translate(),
+ * which checks and reports).  Accesses stay single relaxed atomics:
+ * other host threads may touch the same global words. */
+typedef struct run32 {
+	uint8_t *base;
+	const uint32_t *lo;
+	uint32_t mn;
+	size_t nl;
+} run32;
+XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, run32 *r)
 {
-	*lo = xrow(x, om, 0);
-	*imm = om->imm;
-	if ((*imm & 3) || x->L->shared_bytes < 4)
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL ||
+	    (sp == SP_SHARED && !x->group))
 		return false;
-	uint32_t mn = UINT32_MAX, mx = 0, any = 0;
-	for (size_t l = 0; l < nl; l++) {
-		const uint32_t v = (*lo)[l];
-		mn = v < mn ? v : mn;
-		mx = v > mx ? v : mx;
-		any |= v;
-	}
-	return !(any & 3) && (int64_t)mn + *imm >= 0 &&
-	       (int64_t)mx + *imm <= (int64_t)x->L->shared_bytes - 4;
-}
-
-/* The usual 32-bit global access of nl lanes, all active (a warp, or a
- * lockstep group): the address pairs R[a:a+1] share their high word, the
- * offsets are aligned and inside one allocation.  Then the host address
- * of lane l is *base + (lo[l] - *mn); else false (the lane-by-lane path
- * checks and reports).  Accesses stay single relaxed atomics: other host
- * threads may touch the same words. */
-XV_INLINE bool global_run(xctx *x, const xopd *om, size_t nl, const uint32_t **lo, uint8_t **base,
-			  uint32_t *mn)
-{
-	const uint32_t *l32 = xrow(x, om, 0), *h32 = xrow(x, om, 1);
-	const uint32_t h = h32[0];
-	uint32_t lmin = UINT32_MAX, lmax = 0, any = (uint32_t)om->imm, hd = 0;
-	for (size_t l = 0; l < nl; l++) {
-		const uint32_t v = l32[l];
+	r->nl = XLANES * ((size_t)x->group + 1u);
+	r->lo = xrow(x, om, 0);
+	uint32_t lmin = UINT32_MAX, lmax = 0, any = (uint32_t)om->imm;
+	for (size_t l = 0; l < r->nl; l++) {
+		const uint32_t v = r->lo[l];
 		lmin = v < lmin ? v : lmin;
 		lmax = v > lmax ? v : lmax;
 		any |= v;
-		hd |= h32[l] ^ h;
 	}
-	if (hd || (any & 3u))
-		return false;
-	const uint64_t a0 = (((uint64_t)h << 32) | lmin) + (uint64_t)om->imm;
-	*base = xglobal_span(x, a0, (uint64_t)(lmax - lmin) + 4u);
-	*lo = l32;
-	*mn = lmin;
-	return *base != NULL;
+	r->mn = lmin;
+	r->base = NULL;
+	if (!(any & 3u)) {
+		if (sp == SP_GLOBAL) {
+			const uint32_t *h32 = xrow(x, om, 1);
+			uint32_t hd = 0;
+			for (size_t l = 0; l < r->nl; l++)
+				hd |= h32[l] ^ h32[0];
+			if (!hd)
+				r->base = xglobal_span(x, (((uint64_t)h32[0] << 32) | lmin) + (uint64_t)om->imm,
+						       (uint64_t)(lmax - lmin) + 4u);
+		} else if ((int64_t)lmin + om->imm >= 0 &&
+			   (int64_t)lmax + om->imm <= (int64_t)x->L->shared_bytes - 4) {
+			r->base = x->cta->shared + lmin + om->imm;
+		}
+	}
+	if (!r->base && x->group)
+		x->declined = true;
+	return r->base != NULL;
 }
 
 /* Order<pg, rd, [ra+off]> */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
-	if (sp == SP_GLOBAL && x->pmask == 0xffffffffu && i->in->size == ISA_MemSize_32) {
-		const size_t nl = XLANES * ((size_t)x->group + 1u);
-		const uint32_t *lo;
-		uint8_t *base;
-		uint32_t mn;
-		if (global_run(x, &i->o[1], nl, &lo, &base, &mn)) {
-			/* (Rd may be Ra: each lane reads its address first) */
-			uint32_t *d = xrow(x, &i->o[0], 0);
-			for (size_t l = 0; l < nl; l++)
-				d[l] = __atomic_load_n((const uint32_t *)(base + (lo[l] - mn)), __ATOMIC_RELAXED);
-			return;
-		}
-		if (x->group) {
-			x->declined = true;
-			return;
-		}
-	}
-	if (sp == SP_SHARED && x->group) {
-		const size_t nl = XLANES * ((size_t)x->group + 1u);
-		const uint32_t *lo;
-		int64_t imm;
-		if (!group_shared(x, &i->o[1], nl, &lo, &imm)) {
-			x->declined = true;
-			return;
-		}
-		/* (the offsets are read before Rd is written: Rd may be Ra) */
-		const uint8_t *base = x->cta->shared + imm;
+	run32 r;
+	if (run32_of(x, i, &i->o[1], sp, &r)) {
+		/* (Rd may be Ra: each lane reads its address first) */
 		uint32_t *d = xrow(x, &i->o[0], 0);
-		for (size_t l = 0; l < nl; l++)
-			memcpy(&d[l], base + lo[l], 4);
+		for (size_t l = 0; l < r.nl; l++)
+			d[l] = __atomic_load_n((const uint32_t *)(r.base + (r.lo[l] - r.mn)), __ATOMIC_RELAXED);
 		return;
 	}
+	if (x->declined)
+		return;
 	const int size = i->in->size;
 	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];
@@ -259,39 +236,16 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 /* Order<pg, [ra+off], rb> */
 static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn *i, enum space sp)
 {
-	if (sp == SP_GLOBAL && x->pmask == 0xffffffffu && i->in->size == ISA_MemSize_32 &&
-	    i->o[1].kind == XO_REG) {
-		const size_t nl = XLANES * ((size_t)x->group + 1u);
-		const uint32_t *lo;
-		uint8_t *base;
-		uint32_t mn;
-		if (global_run(x, &i->o[0], nl, &lo, &base, &mn)) {
-			/* in warp and lane order */
-			const uint32_t *v = xrow(x, &i->o[1], 0);
-			for (size_t l = 0; l < nl; l++)
-				__atomic_store_n((uint32_t *)(base + (lo[l] - mn)), v[l], __ATOMIC_RELAXED);
-			return;
-		}
-		if (x->group) {
-			x->declined = true;
-			return;
-		}
-	}
-	if (sp == SP_SHARED && x->group) {
-		const size_t nl = XLANES * ((size_t)x->group + 1u);
-		const uint32_t *lo;
-		int64_t imm;
-		if (!group_shared(x, &i->o[0], nl, &lo, &imm)) {
-			x->declined = true;
-			return;
-		}
+	run32 r;
+	if (i->o[1].kind == XO_REG && run32_of(x, i, &i->o[0], sp, &r)) {
 		/* in warp and lane order, as the warps one by one would */
-		uint8_t *base = x->cta->shared + imm;
 		const uint32_t *v = xrow(x, &i->o[1], 0);
-		for (size_t l = 0; l < nl; l++)
-			memcpy(base + lo[l], &v[l], 4);
+		for (size_t l = 0; l < r.nl; l++)
+			__atomic_store_n((uint32_t *)(r.base + (r.lo[l] - r.mn)), v[l], __ATOMIC_RELAXED);
 		return;
 	}
+	if (x->declined)
+		return;
 	const unsigned bytes = msize_bytes(i->in->size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];
 	if (!translate(x, &i->o[0], sp, bytes, ptr))
