@@ -20,6 +20,8 @@
 
 #include "warpemu/warpemu.h"
 
+#include "kload.h"
+
 /* ck_assert_msg() records a mark point per call (a write to the parent
  * process in fork mode); with millions of element checks that dominates
  * the run time, so result checks abort only on failure. */
@@ -47,39 +49,15 @@ typedef struct bk {
 	uint8_t params[256];
 } bk;
 
-static char *read_source(const char *rel)
-{
-	const char *top = getenv("top_srcdir");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", top ? top : "..", rel);
-	FILE *f = fopen(path, "rb");
-	CHECK(f != NULL, "cannot open %s", path);
-	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-	long len = ftell(f);
-	ck_assert_int_ge(len, 0);
-	rewind(f);
-	char *text = malloc((size_t)len + 1);
-	ck_assert_ptr_nonnull(text);
-	ck_assert_uint_eq(fread(text, 1, (size_t)len, f), (size_t)len);
-	text[len] = '\0';
-	fclose(f);
-	return text;
-}
-
 static void bk_load(bk *t, const char *text, const char *name, const char *kernel)
 {
 	memset(t, 0, sizeof *t);
-	ck_assert_int_eq(we_device_create(NULL, &t->dev), WE_OK);
-	we_status st = we_module_load_text(t->dev, text, strlen(text), name, &t->mod);
-	CHECK(st == WE_OK, "%s: %s", name, we_last_error(t->dev));
-	t->k = we_module_find_kernel(t->mod, kernel);
-	CHECK(t->k != NULL, "%s has no kernel %s", name, kernel);
-	ck_assert_uint_le(t->k->param_bytes, sizeof t->params);
+	kl_load(text, name, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
 }
 
 static void bk_file(bk *t, const char *file, const char *kernel)
 {
-	char *text = read_source(file);
+	char *text = kl_read_source(file, NULL);
 	bk_load(t, text, file, kernel);
 	free(text);
 }
@@ -92,18 +70,12 @@ static void bk_close(bk *t)
 
 static const we_param_info *bk_param(bk *t, const char *name)
 {
-	for (unsigned i = 0; i < t->k->nparams; i++)
-		if (strcmp(t->k->params[i].name, name) == 0)
-			return &t->k->params[i];
-	ck_abort_msg("kernel %s has no parameter %s", t->k->name, name);
-	return NULL;
+	return kl_param(t->k, name);
 }
 
 static void bk_u32(bk *t, const char *name, uint32_t v)
 {
-	const we_param_info *p = bk_param(t, name);
-	ck_assert_uint_eq(p->size, 4);
-	memcpy(t->params + p->offset, &v, 4);
+	kl_set_u32(t->k, t->params, name, v);
 }
 
 /* A device buffer for pointer parameter `name`: a copy of data, or bytes

@@ -24,6 +24,8 @@
 
 #include "warpemu/warpemu.h"
 
+#include "kload.h"
+
 /* Abort only on failure: ck_assert_msg records a mark per call. */
 #define CHECK(cond, ...)                           \
 	do {                                       \
@@ -53,45 +55,16 @@ typedef struct tk {
 	uint8_t params[256];
 } tk;
 
-static char *read_source(const char *rel)
-{
-	const char *top = getenv("top_srcdir");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", top ? top : "..", rel);
-	FILE *f = fopen(path, "rb");
-	CHECK(f != NULL, "cannot open %s", path);
-	CHECK(fseek(f, 0, SEEK_END) == 0, "seek %s", path);
-	long len = ftell(f);
-	CHECK(len >= 0, "ftell %s", path);
-	rewind(f);
-	char *text = malloc((size_t)len + 1);
-	CHECK(text != NULL, "out of memory");
-	CHECK(fread(text, 1, (size_t)len, f) == (size_t)len, "read %s", path);
-	text[len] = '\0';
-	fclose(f);
-	return text;
-}
-
-static void dev_open(tk *t)
-{
-	memset(t, 0, sizeof *t);
-	ck_assert_int_eq(we_device_create(NULL, &t->dev), WE_OK);
-}
-
 /* Load text as a module; the kernel is `kernel` or the first one. */
 static void tk_load(tk *t, const char *text, const char *name, const char *kernel)
 {
-	dev_open(t);
-	we_status st = we_module_load_text(t->dev, text, strlen(text), name, &t->mod);
-	CHECK(st == WE_OK, "%s: %s: %s", name, we_status_name(st), we_last_error(t->dev));
-	t->k = kernel ? we_module_find_kernel(t->mod, kernel) : we_module_kernel(t->mod, 0);
-	CHECK(t->k != NULL, "%s has no kernel %s", name, kernel ? kernel : "(first)");
-	ck_assert_uint_le(t->k->param_bytes, sizeof t->params);
+	memset(t, 0, sizeof *t);
+	kl_load(text, name, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
 }
 
 static void tk_file(tk *t, const char *file, const char *kernel)
 {
-	char *text = read_source(file);
+	char *text = kl_read_source(file, NULL);
 	tk_load(t, text, file, kernel);
 	free(text);
 }
@@ -106,18 +79,12 @@ static void tk_close(tk *t)
 
 static const we_param_info *tk_param(tk *t, const char *name)
 {
-	for (unsigned i = 0; i < t->k->nparams; i++)
-		if (strcmp(t->k->params[i].name, name) == 0)
-			return &t->k->params[i];
-	ck_abort_msg("kernel %s has no parameter %s", t->k->name, name);
-	return NULL;
+	return kl_param(t->k, name);
 }
 
 static void tk_u32(tk *t, const char *name, uint32_t v)
 {
-	const we_param_info *p = tk_param(t, name);
-	ck_assert_uint_eq(p->size, 4);
-	memcpy(t->params + p->offset, &v, 4);
+	kl_set_u32(t->k, t->params, name, v);
 }
 
 /* A device buffer for pointer parameter `name`: data, or `fill` bytes. */

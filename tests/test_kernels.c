@@ -9,24 +9,7 @@
 
 #include "warpemu/warpemu.h"
 
-static char *slurp(const char *rel, size_t *len)
-{
-	const char *src = getenv("top_srcdir");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", src ? src : "..", rel);
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "kload.h"
 
 static const we_engine engines[2] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
 
@@ -41,14 +24,9 @@ typedef struct kt {
 static void kt_open(kt *t, const char *file, const char *kernel)
 {
 	memset(t, 0, sizeof *t);
-	ck_assert_int_eq(we_device_create(NULL, &t->dev), WE_OK);
-	size_t len;
-	char *text = slurp(file, &len);
-	we_status st = we_module_load_text(t->dev, text, len, file, &t->mod);
-	ck_assert_msg(st == WE_OK, "%s: %s", file, we_last_error(t->dev));
+	char *text = kl_read_source(file, NULL);
+	kl_load(text, file, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
 	free(text);
-	t->k = we_module_find_kernel(t->mod, kernel);
-	ck_assert_msg(t->k != NULL, "no kernel %s", kernel);
 }
 
 static void kt_close(kt *t)
@@ -59,18 +37,12 @@ static void kt_close(kt *t)
 
 static const we_param_info *param(kt *t, const char *name)
 {
-	for (unsigned i = 0; i < t->k->nparams; i++)
-		if (!strcmp(t->k->params[i].name, name))
-			return &t->k->params[i];
-	ck_abort_msg("kernel %s has no parameter %s", t->k->name, name);
-	return NULL;
+	return kl_param(t->k, name);
 }
 
 static void set_u32(kt *t, const char *name, uint32_t v)
 {
-	const we_param_info *p = param(t, name);
-	ck_assert_uint_eq(p->size, 4);
-	memcpy(t->params + p->offset, &v, 4);
+	kl_set_u32(t->k, t->params, name, v);
 }
 
 static we_devptr set_buf(kt *t, const char *name, const void *data, size_t bytes)
@@ -470,7 +442,7 @@ START_TEST(brx_test_listing)
 		"        STG [R2.64], R4 ;\n"
 		"        EXIT ;\n";
 	size_t len;
-	char *listing = slurp("tests/data/brx_test.s", &len);
+	char *listing = kl_read_source("tests/data/brx_test.s", &len);
 	char *text = malloc(sizeof prologue + len);
 	ck_assert_ptr_nonnull(text);
 	memcpy(text, prologue, sizeof prologue - 1);

@@ -40,6 +40,8 @@
 
 #include "warpemu/warpemu.h"
 
+#include "kload.h"
+
 /* ck_assert_msg() records a mark point per call (a write to the parent
  * process in fork mode): with hundreds of thousands of word checks that
  * would dominate the run time, so checks abort only on failure. */
@@ -113,24 +115,6 @@ static void sb_add(sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-static char *read_source(const char *rel)
-{
-	const char *top = getenv("top_srcdir");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", top ? top : "..", rel);
-	FILE *f = fopen(path, "rb");
-	CHECK(f != NULL, "cannot open %s", path);
-	CHECK(fseek(f, 0, SEEK_END) == 0, "seek %s", path);
-	long len = ftell(f);
-	CHECK(len >= 0, "ftell %s", path);
-	rewind(f);
-	char *text = xmalloc((size_t)len + 1);
-	CHECK(fread(text, 1, (size_t)len, f) == (size_t)len, "read %s", path);
-	text[len] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* ================================================================ */
 /* harness: a kernel, its buffers, and launches that restore them     */
 
@@ -175,17 +159,12 @@ typedef struct lrun {
 static void lk_load(lk *t, const char *text, const char *name, const char *kernel)
 {
 	memset(t, 0, sizeof *t);
-	ck_assert_int_eq(we_device_create(NULL, &t->dev), WE_OK);
-	we_status st = we_module_load_text(t->dev, text, strlen(text), name, &t->mod);
-	CHECK(st == WE_OK, "%s: %s: %s", name, we_status_name(st), we_last_error(t->dev));
-	t->k = kernel ? we_module_find_kernel(t->mod, kernel) : we_module_kernel(t->mod, 0);
-	CHECK(t->k != NULL, "%s has no kernel %s", name, kernel ? kernel : "(first)");
-	CHECK(t->k->param_bytes <= sizeof t->params, "%s: %u bytes of parameters", name, t->k->param_bytes);
+	kl_load(text, name, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
 }
 
 static void lk_file(lk *t, const char *file, const char *kernel)
 {
-	char *text = read_source(file);
+	char *text = kl_read_source(file, NULL);
 	lk_load(t, text, file, kernel);
 	free(text);
 }
@@ -201,18 +180,12 @@ static void lk_close(lk *t)
 
 static const we_param_info *lk_param(lk *t, const char *name)
 {
-	for (unsigned i = 0; i < t->k->nparams; i++)
-		if (strcmp(t->k->params[i].name, name) == 0)
-			return &t->k->params[i];
-	ck_abort_msg("kernel %s has no parameter %s", t->k->name, name);
-	return NULL;
+	return kl_param(t->k, name);
 }
 
 static void lk_u32(lk *t, const char *name, uint32_t v)
 {
-	const we_param_info *p = lk_param(t, name);
-	CHECK(p->size == 4, "parameter %s has %u bytes", name, p->size);
-	memcpy(t->params + p->offset, &v, 4);
+	kl_set_u32(t->k, t->params, name, v);
 }
 
 static void lk_f32(lk *t, const char *name, float v)
