@@ -136,6 +136,21 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 	return BAR_PASSED;
 }
 
+bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a)
+{
+	if (a->id >= WE_NUM_BARRIERS || a->kind != BAR_KIND_SYNC || a->scan || a->cnt % 32u ||
+	    (!a->wait && a->cnt == 0))
+		return false;
+	bar_state *b = &u->b[a->id];
+	/* an empty phase, and these arrivals are exactly the ones it needs:
+	 * the first n - 1 would wait, the last complete it and wake them */
+	if (b->count || 32u * n != (a->cnt ? a->cnt : u->all_count))
+		return false;
+	u->dirty |= 1u << a->id;
+	b->phase++;
+	return true;
+}
+
 uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 			 uint32_t *red_done, uint32_t red_words[32])
 {

@@ -75,6 +75,13 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		      uint32_t *wake, uint32_t *red_done, uint32_t *red_word,
 		      bool *completed, char *msg, size_t msglen);
 
+/* n warps arrive at once with one SYNC-kind arrival a (BAR.SYNC/ARV of a
+ * lockstep group) when they alone complete an empty phase of the
+ * barrier: the phase completes and the barrier is left exactly as n
+ * calls of bar_arrive would leave it, no warp blocked or woken.  false,
+ * nothing changed, otherwise (the caller then arrives them one by one). */
+bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a);
+
 /* Warp `warp` exited completely: cnt = 0 barriers may complete.  Returns
  * the warps to release; *ncompleted counts the barriers that completed;
  * warps in *red_done get red_words[warp] as their WarpBARState. */

@@ -221,6 +221,19 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 	wait_released(x, a->id, phase);
 }
 
+bool eng_barrier_group(xctx *x, const bar_arrival *a, uint32_t n)
+{
+	we_cta *c = x->cta;
+	/* the scheduler engine (no lock, no other thread), and no --check
+	 * hazards to look for on the way */
+	if (c->sync || c->L->check || !bar_arrive_all(&c->bars, n, a))
+		return false;
+	c->barriers_completed++;
+	for (uint32_t j = 0; j < n; j++)
+		x->w[j].scan_unread = false;
+	return true;
+}
+
 void warp_exited(we_cta *c, uint32_t wi)
 {
 	cta_lock(c);

@@ -16,6 +16,11 @@
 /* A warp arrives at a barrier (BAR.SYNC/ARV/RED): applies the rules,
  * blocks the warp (x->stop, WE_STOP_BLOCKED) or wakes the waiters. */
 void eng_barrier(xctx *x, const bar_arrival *a);
+/* The n warps x->w[0..n-1] of a lockstep group arrive at a barrier with
+ * the same arrival a: true when that completed the barrier in one step
+ * (bar_arrive_all; the scheduler engine without --check), else false
+ * and nothing changed. */
+bool eng_barrier_group(xctx *x, const bar_arrival *a, uint32_t n);
 /* Record a runtime exception of x's instruction and stop the warp (and,
  * in a multi-threaded CTA, its other warps).  exec.c's xfault calls it. */
 void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *msg);

@@ -556,6 +556,8 @@ bool sem_lockstep_form(const xinsn *i)
 		return iadd3_plain(i);
 	case ISA_OPT_IMAD:
 		return i->in->mode != ISA_IMADMode_HI;
+	case ISA_OPT_S2R:
+		return sem_s2r_lockstep(i);
 	case ISA_OPT_LOP3_LUT:
 		return i->o[0].row == 7;
 	case ISA_OPT_SHF:
@@ -622,7 +624,7 @@ static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
  * faulting warp in *who: the warps before it ran the instruction, those
  * after it did not. */
 static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uint64_t pc,
-			bool runs, uint32_t *who)
+			bool runs, uint64_t pending, uint32_t *who)
 {
 	for (uint32_t j = 0; j < n;) {
 		const uint32_t pm = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
@@ -639,8 +641,10 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 				r++;
 		xc.group = r - j - 1;
 		/* warp j counted before it runs, as fetch() does (S2R reads the
-		 * clock); the rest of a run after it (its forms read none) */
+		 * clock); the rest of a run after it (its forms read none).  Its
+		 * ActivePC is pc while it runs (a fault report reads it). */
 		count_insn(&w[j], pm);
+		w[j].active_pc = pc;
 		handler[i->optype](&xc, i);
 		if (xc.declined) {
 			/* not as one call: the first warp alone, then the rest */
@@ -652,6 +656,7 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		if (__builtin_expect(xc.stop, 0)) {
 			/* (a run's handler faults for its first warp, before
 			 * writing anything) */
+			group_settle(w, n, pc, pending);
 			for (uint32_t f = 0; f <= j; f++)
 				w[f].active_pc = pc + WE_INST_SIZE;
 			*who = (uint32_t)(&w[j] - cta->warps);
@@ -696,7 +701,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				gx.declined = false;
 				group_settle(w, n, pc, pending);
 				pending = 0;
-				if (!group_plain(cta, w, n, i, pc, false, who))
+				if (!group_plain(cta, w, n, i, pc, false, 0, who))
 					return WE_STOP_FAULT;
 				pc += WE_INST_SIZE;
 				continue;
@@ -732,10 +737,20 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			}
 			continue;
 		}
+		if (in_code && i->plain && i->lockstep) {
+			/* guards that differ between warps: a lockstep form reads
+			 * no counter and no other warp's ActivePC, so the group's
+			 * pending counts can wait (group_plain settles them on a
+			 * fault) */
+			if (!group_plain(cta, w, n, i, pc, true, pending, who))
+				return WE_STOP_FAULT;
+			pc += WE_INST_SIZE;
+			continue;
+		}
 		group_settle(w, n, pc, pending);
 		pending = 0;
 		if (in_code && i->plain) {
-			if (!group_plain(cta, w, n, i, pc, true, who))
+			if (!group_plain(cta, w, n, i, pc, true, 0, who))
 				return WE_STOP_FAULT;
 			pc += WE_INST_SIZE;
 			continue;

@@ -12,6 +12,9 @@
  * multiple of 32, SPEC-NOTES decision 3).  false with a message in err. */
 bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen);
 
+/* S2R of a register a lockstep group can read (not the clock). */
+bool sem_s2r_lockstep(const xinsn *i);
+
 /* IADD3's common case: a plain 32-bit three-way add, no carries. */
 static inline bool iadd3_plain(const xinsn *i)
 {

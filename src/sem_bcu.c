@@ -52,8 +52,26 @@ XSEM(BAR)
 		bar_one(x, i);
 		return;
 	}
-	/* a lockstep group (sem_lockstep_form): the warps arrive one after
-	 * the other, as one by one; a warp that blocks or completes the
+	/* a lockstep group (sem_lockstep_form) whose arrivals alone complete
+	 * the barrier: one step, when no warp is in the trap handler and the
+	 * id and count are immediates (else each warp's own lowest lane's) */
+	if (i->o[0].kind == XO_IMM && i->o[1].kind == XO_IMM) {
+		bool trap = false;
+		for (uint32_t j = 0; j <= x->group; j++)
+			trap = trap || x->w[j].in_trap;
+		bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
+				  .lanes = x->pmask, .pc = x->pc };
+		if (!trap) {
+			id_count(x, i, &a.id, &a.cnt);
+			if (eng_barrier_group(x, &a, x->group + 1)) {
+				for (uint32_t j = 0; j <= x->group; j++)
+					x->w[j].active_pc = x->pc + WE_INST_SIZE;
+				x->pc_set = true;
+				return;
+			}
+		}
+	}
+	/* else the warps arrive one after the other, as one by one; a warp that blocks or completes the
 	 * barrier needs nothing of the group, a fault stops it (exec_group
 	 * finds the faulting warp by its state).  Each warp's ActivePC moves
 	 * past the instruction, as retire() does, and the group is left to

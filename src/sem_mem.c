@@ -189,10 +189,41 @@ XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, 
 	return r->base != NULL;
 }
 
+/* A 32-bit shared-memory access of one warp under a partial mask (the
+ * tail of a tree reduction: a few lanes): the lanes one by one, each
+ * checked, no per-warp window.  The offset of each lane of pm into *off;
+ * false when one is out of range or unaligned (translate() then finds
+ * and reports it). */
+XV_INLINE bool shared32_lanes(xctx *x, const xinsn *i, const xopd *om, uint32_t off[XLANES])
+{
+	if (i->in->size != ISA_MemSize_32 || x->group || x->pmask == 0xffffffffu)
+		return false;
+	const uint32_t *lo = xrow(x, om, 0);
+	const int64_t top = (int64_t)x->L->shared_bytes - 4;
+	bool ok = true;
+	for (uint32_t m = x->pmask; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		const int64_t a = (int64_t)lo[l] + om->imm;
+		ok = ok && a >= 0 && a <= top && !(a & 3);
+		off[l] = (uint32_t)a;
+	}
+	return ok;
+}
+
 /* Order<pg, rd, [ra+off]> */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
 	run32 r;
+	uint32_t off[XLANES];
+	if (sp == SP_SHARED && shared32_lanes(x, i, &i->o[1], off)) {
+		/* (the offsets were read already: Rd may be Ra) */
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		for (uint32_t m = x->pmask; m; m &= m - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(m);
+			d[l] = __atomic_load_n((const uint32_t *)(x->cta->shared + off[l]), __ATOMIC_RELAXED);
+		}
+		return;
+	}
 	if (run32_of(x, i, &i->o[1], sp, &r)) {
 		/* (Rd may be Ra: each lane reads its address first) */
 		uint32_t *d = xrow(x, &i->o[0], 0);
@@ -237,6 +268,15 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn *i, enum space sp)
 {
 	run32 r;
+	uint32_t off[XLANES];
+	if (sp == SP_SHARED && i->o[1].kind == XO_REG && shared32_lanes(x, i, &i->o[0], off)) {
+		const uint32_t *v = xrow(x, &i->o[1], 0);
+		for (uint32_t m = x->pmask; m; m &= m - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(m);
+			__atomic_store_n((uint32_t *)(x->cta->shared + off[l]), v[l], __ATOMIC_RELAXED);
+		}
+		return;
+	}
 	if (i->o[1].kind == XO_REG && run32_of(x, i, &i->o[0], sp, &r)) {
 		/* in warp and lane order, as the warps one by one would */
 		const uint32_t *v = xrow(x, &i->o[1], 0);

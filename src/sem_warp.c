@@ -46,7 +46,7 @@ static uint32_t sreg(xctx *x, unsigned sr, unsigned l)
 }
 
 /* Order<pg, rd, sr> */
-XSEM(S2R)
+static inline void s2r_one(xctx *x, const xinsn *i)
 {
 	uint32_t res[XLANES];
 	const unsigned sr = (unsigned)i->in->sr;
@@ -89,6 +89,31 @@ XSEM(S2R)
 	}
 	}
 	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+XSEM(S2R)
+{
+	/* a lockstep group (sem_lockstep_form: no clock, which the group's
+	 * deferred counters would leave behind): warp by warp */
+	for (uint32_t j = 0; j <= x->group; j++) {
+		xctx xj = *x;
+		xj.w = x->w + j;
+		xj.group = 0;
+		s2r_one(&xj, i);
+	}
+}
+
+bool sem_s2r_lockstep(const xinsn *i)
+{
+	switch (i->in->sr) {
+	case ISA_SReg_SR_CLOCKLO:
+	case ISA_SReg_SR_CLOCKHI:
+	case ISA_SReg_SR_GLOBALTIMERLO:
+	case ISA_SReg_SR_GLOBALTIMERHI:
+		return false;
+	default:
+		return true;
+	}
 }
 
 /* Order<pg, rd, sr>; rd spans two registers */

@@ -39,15 +39,24 @@ typedef enum we_warp_state {
 } we_warp_state;
 
 typedef struct we_warp {
+	/* The fields every instruction reads or counts come first, in the
+	 * warp's first cache line (a lockstep group walks them warp by warp;
+	 * warps start on 64-byte boundaries). */
+
 	/* ---- seed 004 state ------------------------------------------- */
 	uint64_t active_pc;           /* ActivePC: byte offset in the code */
 	uint32_t valid;               /* ValidMask                         */
 	uint32_t active;              /* ActiveMask                        */
-	uint32_t yield;               /* YieldMask                         */
 	uint32_t sleep;               /* SleepMask                         */
+	we_warp_state state;          /* (scheduling)                      */
+	uint32_t p[WE_NUM_PREDS];     /* predicate p as a lane bit mask    */
+	uint64_t clock;               /* the warp's emulated time in ns: one
+					 per instruction, plus slept time  */
+	/* (64 bytes) */
+	uint64_t insns;               /* warp-instructions executed        */
+	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
+	uint32_t yield;               /* YieldMask                         */
 	uint32_t swmask;              /* SwitchMask                        */
-	uint32_t breg[WE_NUM_BREGS];  /* B0..B15                           */
-	uint64_t rpc[WE_WARP_SIZE];   /* RPC: per-thread PC                */
 
 	/* ---- register files ------------------------------------------- */
 	/* General registers as r[row * rstride + lane] so lane loops
@@ -59,21 +68,19 @@ typedef struct we_warp {
 	uint32_t *r;
 	uint32_t nrows;
 	uint32_t rstride;
-	uint32_t p[WE_NUM_PREDS];     /* predicate p as a lane bit mask    */
-	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
-	uint8_t up;                   /* uniform predicates, bit i = UPi   */
-
-	/* ---- scheduling ----------------------------------------------- */
-	we_warp_state state;
 	uint32_t id;                  /* warp index within the CTA         */
-	uint64_t clock;               /* the warp's emulated time in ns: one
-					 per instruction, plus slept time  */
+	uint8_t up;                   /* uniform predicates, bit i = UPi   */
+	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
+
+	/* ---- seed 004 state (the rest) -------------------------------- */
+	uint32_t breg[WE_NUM_BREGS];  /* B0..B15                           */
+	uint64_t rpc[WE_WARP_SIZE];   /* RPC: per-thread PC                */
+
+	/* ---- scheduling (the rest) ------------------------------------ */
 	uint64_t wake_time;           /* clock at which SleepMask clears    */
-	uint64_t insns;               /* warp-instructions executed        */
 	uint32_t clock_checks;        /* watchdog_ok calls (the clock: 1 in 64) */
 	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
 	uint32_t sync_fails;          /* failing syncs in a row, nothing between */
-	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
 
 	/* ---- barrier unit, per warp (seed 000) ------------------------ */
 	int8_t bar_id;                /* barrier waited on, -1 if none     */
