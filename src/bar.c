@@ -142,12 +142,16 @@ bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a)
 	    (!a->wait && a->cnt == 0))
 		return false;
 	bar_state *b = &u->b[a->id];
-	/* an empty phase, and these arrivals are exactly the ones it needs:
+	/* an empty phase with nobody waiting (R2B may have emptied one that
+	 * had waiters), and these arrivals are exactly the ones it needs:
 	 * the first n - 1 would wait, the last complete it and wake them */
-	if (b->count || 32u * n != (a->cnt ? a->cnt : u->all_count))
+	if (!n || b->count || b->waiters || 32u * n != (a->cnt ? a->cnt : u->all_count))
 		return false;
 	u->dirty |= 1u << a->id;
-	b->phase++;
+	/* what bar_release leaves (R2B may have left other fields set) */
+	uint32_t wake, red_done, red_word;
+	wake = bar_release(b, &red_done, &red_word);
+	(void)wake, (void)red_done, (void)red_word;
 	return true;
 }
 
@@ -159,9 +163,10 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	*red_done = 0;
 	u->exited |= 1u << warp;
 	u->all_count = 32u * u->nwarps - 32u * popc32(u->exited);
-	/* decision 2: a warp that exits can complete a cnt = 0 barrier */
-	for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
-		bar_state *b = &u->b[id];
+	/* decision 2: a warp that exits can complete a cnt = 0 barrier (only
+	 * a barrier touched since bar_init can have arrivals; in id order) */
+	for (uint32_t m = u->dirty; m; m &= m - 1) {
+		bar_state *b = &u->b[__builtin_ctz(m)];
 		if (b->count && b->expected == 0 && bar_complete(u, b)) {
 			uint32_t rd, rw;
 			wake |= bar_release(b, &rd, &rw);

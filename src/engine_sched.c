@@ -70,10 +70,11 @@ static void cta_run(we_cta *c)
 		if (!watchdog_ok(c, w, &budget))
 			return;
 		uint32_t n = group_of(c, (uint32_t)wi, &budget);
+		uint32_t exited = 1u << wi;
 		we_stop st;
 		if (n > 1) {
 			uint32_t who;
-			st = exec_group(c, (uint32_t)wi, n, budget, &who);
+			st = exec_group(c, (uint32_t)wi, n, budget, &who, &exited);
 			c->rr_next = (uint32_t)wi + n;
 			wi = (int)who;
 			w = &c->warps[wi];
@@ -94,8 +95,11 @@ static void cta_run(we_cta *c)
 			bru_timer_expired(w, w->clock);
 			break;
 		case WE_STOP_EXITED:
-			live--;
-			warp_exited(c, (uint32_t)wi);
+			/* (several warps of a group may have run one EXIT) */
+			for (uint32_t m = exited; m; m &= m - 1) {
+				live--;
+				warp_exited(c, (uint32_t)__builtin_ctz(m));
+			}
 			break;
 		case WE_STOP_FAULT:
 			return;

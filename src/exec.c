@@ -669,7 +669,8 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 	return true;
 }
 
-we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who)
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who,
+		   uint32_t *exited)
 {
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
@@ -682,6 +683,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	 * run as one call for the group (group_settle) */
 	uint64_t pc = w->active_pc, pending = 0;
 	*who = wi;
+	*exited = 0;
 	for (uint64_t k = 0; k < budget; k++) {
 		/* (outside the code: warp by warp, where fetch() faults) */
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
@@ -772,10 +774,19 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
 				blocked = true;
 				*who = wi + j;
+			} else if (x->stop && x->why == WE_STOP_EXITED && ij->optype == ISA_OPT_EXIT) {
+				/* the others run their EXIT too (it touches nothing of
+				 * another warp's); the driver retires the exited warps
+				 * in order (*exited) */
+				*exited |= 1u << (wi + j);
 			} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
 				*who = wi + j;
 				return x->why;
 			}
+		}
+		if (*exited) {
+			*who = wi + (uint32_t)__builtin_ctz(*exited >> wi);
+			return WE_STOP_EXITED;
 		}
 		if (!group_intact(cta, w, n))
 			return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;

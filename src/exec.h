@@ -117,8 +117,12 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget);
  * and results are what running it alone gives.  Returns when the warps
  * no longer share a PC and full masks (WE_STOP_BUDGET), when one of them
  * stops (its index in *who, its reason returned: the warps after it
- * have not executed that instruction), or after `budget` instructions. */
-we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who);
+ * have not executed that instruction), or after `budget` instructions.
+ * An EXIT that ends several of the warps is run by all of them: then
+ * WE_STOP_EXITED, *who is the first to exit and *exited the mask (CTA
+ * warp indices) of all that did, for the driver to retire in order. */
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who,
+		   uint32_t *exited);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no
  * operand copied into a one-warp array, a form the handler vectorizes. */

@@ -63,6 +63,12 @@ static inline void s2r_one(xctx *x, const xinsn *i)
 		const uint32_t t0 = x->w->id * XLANES;
 		uint32_t c[3] = { t0 % bx, (t0 / bx) % by, t0 / (bx * by) };
 		const unsigned dim = sr == ISA_SReg_SR_TID_X ? 0 : sr == ISA_SReg_SR_TID_Y ? 1 : 2;
+		if (bx % XLANES == 0) {
+			/* a warp within one row of x: x counts up, y and z are
+			 * the same in every lane */
+			for_lanes(l) res[l] = c[dim] + (dim ? 0u : l);
+			break;
+		}
 		for_lanes(l) {
 			res[l] = c[dim];
 			if (++c[0] == bx) {
