@@ -2034,6 +2034,71 @@ START_TEST(fault_after_barrier)
 }
 END_TEST
 
+/* An EXIT that ends several warps of a group at once (exec_group runs it
+ * in all of them and the driver retires them in warp order): warps 0-7
+ * (a group) spin past a scheduler turn and then exit, all but thread 3;
+ * warps 8-15 are by then waiting at BAR.SYNC 0x0 (cnt = 0), which the
+ * exits complete (decision 2).  Then BAR.RED.POPC over the survivors
+ * and stores that show who ran after what.  With the spin count 0 the
+ * exits come first and the barrier completes at once for a group of
+ * the waiting warps (bar_arrive_all). */
+START_TEST(exits_in_group)
+{
+	static const char text[] = ".param ptr out\n"
+				   ".param u32 spin\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
+				   "        MOV R10, c[0x0][0x0] ;\n"
+				   "        MOV R11, c[0x0][0x4] ;\n"
+				   "        S2R R7, SR_CTAID.X ;\n"
+				   "        IMAD R8, R7, 0x200, R0 ;\n"
+				   "        IMAD.WIDE.U32 R[10:11], R8, 0x4, R[10:11] ;\n"
+				   "        ISETP.GE.U32.AND P0, PT, R1, 0x8, PT ;\n"
+				   "   @P0  BRA `(.wait) ;\n"
+				   "        MOV R2, c[0x0][0x8] ;\n"
+				   ".spin:\n"
+				   "        ISETP.NE.U32.AND P1, PT, R2, RZ, PT ;\n"
+				   "   @P1  IADD3 R2, R2, -0x1, RZ ;\n"
+				   "   @P1  BRA `(.spin) ;\n"
+				   "        ISETP.NE.U32.AND P2, PT, R0, 0x3, PT ;\n"
+				   "   @P2  EXIT ;\n"
+				   ".wait:\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        ISETP.GT.U32.AND P3, PT, R0, 0x100, PT ;\n"
+				   "        BAR.RED.POPC 0x1, 0x0, P3 ;\n"
+				   "        BAR.RESULT R4, P4 ;\n"
+				   "        IMAD R5, R0, 0x3, R4 ;\n"
+				   "        STG [R10.64], R5 ;\n"
+				   "        EXIT ;\n";
+	static const uint32_t spins[] = { 0, 1, 5000 };
+	for (size_t k = 0; k < sizeof spins / sizeof spins[0]; k++) {
+		lk t;
+		lk_load(&t, text, "exits.we", NULL);
+		lk_buf(&t, "out", NULL, 2 * 512 * 4, 0xa5);
+		lk_u32(&t, "spin", spins[k]);
+		lcfg c = { .grid = d3(2, 1, 1), .block = d3(512, 1, 1) };
+		char label[64];
+		snprintf(label, sizeof label, "exits in a group, spin %u", spins[k]);
+		lrun ref;
+		run_ref(&t, c, label, &ref, NULL);
+		/* lockstep 1 against the host: thread 3 and warps 8-15 store
+		 * 3 tid + the count of survivors with tid > 256 */
+		const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+		for (uint32_t cta = 0; cta < 2; cta++)
+			for (uint32_t tid = 0; tid < 512; tid++) {
+				const uint32_t want = tid == 3 || tid >= 256 ? tid * 3u + 255u : 0xa5a5a5a5u;
+				CHECK(out[cta * 512 + tid] == want, "%s: CTA %u thread %u: 0x%08x, want 0x%08x", label, cta,
+				      tid, out[cta * 512 + tid], want);
+			}
+		/* two barriers per CTA */
+		CHECK(ref.s.barriers == 4, "%s: %llu barriers", label, (unsigned long long)ref.s.barriers);
+		compare_rest(&t, c, label, &ref, NULL);
+		lrun_free(&ref);
+		lk_close(&t);
+	}
+}
+END_TEST
+
 /* The watchdog inside a loop the group runs in lockstep: each warp's
  * instruction count is its own, so warp 0 reaches the limit at the same
  * PC whatever the grouping; limits below, at and past a scheduler turn
@@ -2311,6 +2376,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, fault_memory_in_group);
 	tcase_add_test(x, watchdog_uneven_counts);
 	tcase_add_test(x, watchdog_in_group);
+	tcase_add_test(x, exits_in_group);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);
