@@ -700,6 +700,10 @@ bool slot_alloc(cta_slot *s, const launch *lc)
 	/* rows are 128 bytes: on 64-byte boundaries no vector load of a
 	 * row crosses a cache line */
 	s->regs = aligned_alloc(64, (regbytes + 63) / 64 * 64);
+	/* the zero rows (RZ reads) stay zero from here on: nothing writes
+	 * them (RZ writes go to the sink rows, which nothing reads) */
+	if (s->regs)
+		memset(s->regs, 0, regbytes);
 	s->shared = malloc(L->shared_bytes ? L->shared_bytes : 1);
 	s->local = malloc(localbytes ? localbytes : 1);
 	return s->regs && s->shared && s->local;
@@ -746,8 +750,9 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 	}
 	if (L->shared_bytes)
 		memset(s->shared, 0, L->shared_bytes);
-	size_t rowbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t);
-	memset(s->regs, 0, rowbytes * c->nwarps);
+	/* R0.. start at zero (the zero and sink rows after them need nothing,
+	 * slot_alloc) */
+	memset(s->regs, 0, (size_t)L->k->nregs * WE_WARP_SIZE * sizeof(uint32_t) * c->nwarps);
 	if (L->local_bytes)
 		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
 	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
@@ -985,7 +990,7 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	L->warps_per_cta = (L->threads_per_cta + WE_WARP_SIZE - 1) / WE_WARP_SIZE;
 	L->shared_bytes = k->shared_bytes + cfg->dynamic_shared;
 	L->local_bytes = k->local_bytes;
-	L->nrows = k->nregs + 8u;
+	L->nrows = k->nregs + ZERO_ROWS + SINK_ROWS;
 	if (params_size)
 		memcpy(L->params, params, params_size);
 	L->param_bytes = (uint32_t)params_size;

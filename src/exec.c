@@ -19,10 +19,6 @@
 #include "bru.h"
 #include "sem.h"
 
-/* Register rows: [0, nregs) = R0.., then 4 zero rows for RZ reads and 4
- * sink rows for RZ writes (a 128-bit operand spans 4). */
-#define ZERO_ROWS 4u
-#define SINK_ROWS 4u
 
 const char *we_fault_name(we_fault_kind k)
 {

@@ -79,6 +79,12 @@ typedef struct xinsn {
 
 /* ---- the execution context of one warp instruction ---------------- */
 
+/* Register rows: [0, nregs) = R0.., then 4 zero rows for RZ reads and 4
+ * sink rows for RZ writes (a 128-bit operand spans 4).  Nothing writes the
+ * zero rows and nothing reads the sink rows. */
+#define ZERO_ROWS 4u
+#define SINK_ROWS 4u
+
 typedef struct xctx {
 	we_warp *w;
 	we_cta *cta;

@@ -231,13 +231,18 @@ XSEM(ISETP)
 		}
 		const xvec bias = xv_splat(u ? 0x80000000u : 0u);
 		const uint32_t neg = form[cmp].neg ? ~0u : 0u;
-		for (size_t j = 0, nj = x->group; j <= nj; j++) {
-			xvec t = xv_splat(0);
-			if (cmp == 0 || cmp == 7) {
-				/* F, T */
+		const size_t nj = x->group;
+		if (cmp == 0 || cmp == 7) {
+			/* F, T */
+			for (size_t j = 0; j <= nj; j++)
 				sem_setp_warp(x->w + j, i, cmp ? ~0u : 0u, x->pmask);
-				continue;
-			}
+			return;
+		}
+		/* every warp's lane mask first, then the predicates: the vector
+		 * work of one warp does not wait for the stores of the last */
+		uint32_t tm[XLANES];
+		for (size_t j = 0; j <= nj; j++) {
+			xvec t = xv_splat(0);
 			if (form[cmp].eq) {
 				for (unsigned k = 0; k < XV_N; k++)
 					t |= xv_bits((xvec)(xv_get(&a, j * XV_N + k) == xv_get(&b, j * XV_N + k)), k);
@@ -246,8 +251,10 @@ XSEM(ISETP)
 					t |= xv_bits((xvec)((xvecs)(xv_get(&a, j * XV_N + k) ^ bias) <
 							    (xvecs)(xv_get(&b, j * XV_N + k) ^ bias)), k);
 			}
-			sem_setp_warp(x->w + j, i, xv_or_lanes(t) ^ neg, x->pmask);
+			tm[j] = xv_or_lanes(t) ^ neg;
 		}
+		for (size_t j = 0; j <= nj; j++)
+			sem_setp_warp(x->w + j, i, tm[j], x->pmask);
 		return;
 	}
 	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);

@@ -142,7 +142,7 @@ static inline void mem_write(uint8_t *p, unsigned bytes, const uint32_t w[4])
 /* The usual 32-bit access, every lane of a warp or of a lockstep group
  * active (nl lanes), aligned, and in one window: global memory when the
  * address pairs R[a:a+1] share their high word and fall in one
- * allocation; shared memory, for a group, when every Ra + off is inside
+ * allocation; shared memory when every Ra + off is inside
  * the CTA's.  Then the host address of lane l is base + (lo[l] - mn);
  * else false, and a group is declined (x->declined: its warps then run
  * one by one, like a single warp here, lane by lane through translate(),
@@ -156,8 +156,7 @@ typedef struct run32 {
 } run32;
 XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, run32 *r)
 {
-	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL ||
-	    (sp == SP_SHARED && !x->group))
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL)
 		return false;
 	r->nl = XLANES * ((size_t)x->group + 1u);
 	r->lo = xrow(x, om, 0);
