@@ -552,6 +552,8 @@ bool sem_lockstep_form(const xinsn *i)
 		return iadd3_plain(i);
 	case ISA_OPT_IMAD:
 		return i->in->mode != ISA_IMADMode_HI;
+	case ISA_OPT_IMAD_WIDE:
+		return true;
 	case ISA_OPT_S2R:
 		return sem_s2r_lockstep(i);
 	case ISA_OPT_LOP3_LUT:
@@ -564,7 +566,7 @@ bool sem_lockstep_form(const xinsn *i)
 	case ISA_OPT_STG:
 		/* 32-bit, a register's value (sem_mem.c group_shared, global_run) */
 		return i->in->size == ISA_MemSize_32 &&
-		       (i->optype == ISA_OPT_LDS || i->o[1].kind == XO_REG);
+		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[1].kind == XO_REG);
 	default:
 		return false;
 	}
@@ -582,16 +584,18 @@ static inline bool group_guard_full(const we_warp *w, uint32_t n, const xinsn *i
 	return true;
 }
 
-/* The counters and PC of `done` group instructions (exec_group defers
- * them: each warp gets what fetch() and retire() would have given it). */
-static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t done)
+/* The counters and PC of the group instructions exec_group defers: `done`
+ * run for the whole group (every lane of every warp) and `guarded` whose
+ * thread counts group_plain added already.  Each warp gets what fetch()
+ * and retire() would have given it. */
+static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t done, uint64_t guarded)
 {
 	for (uint32_t j = 0; j < n; j++) {
 		if (pc != UINT64_MAX)
 			w[j].active_pc = pc;
-		w[j].insns += done;
+		w[j].insns += done + guarded;
 		w[j].thread_insns += done * XLANES;
-		w[j].clock += done;
+		w[j].clock += done + guarded;
 	}
 }
 
@@ -616,17 +620,21 @@ static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
  * or scheduling state) at pc for the n warps of a group, each with its
  * own guard; a run of consecutive warps whose guard is true in every lane
  * is one handler call when the form allows (i->lockstep).  Counts the
- * instruction in each warp as fetch() does.  false after a fault, the
- * faulting warp in *who: the warps before it ran the instruction, those
- * after it did not. */
+ * instruction in each warp as fetch() does; with `defer` (a lockstep
+ * form: it reads no counter) only the thread counts, and the caller
+ * counts the instruction with the group's next settle.  false after a
+ * fault, the faulting warp in *who: the warps before it ran the
+ * instruction, those after it did not (the group settled, `done` and
+ * `guarded` as group_settle). */
 static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uint64_t pc,
-			bool runs, uint64_t pending, uint32_t *who)
+			bool runs, bool defer, uint64_t done, uint64_t guarded, uint32_t *who)
 {
 	for (uint32_t j = 0; j < n;) {
 		const uint32_t pm = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
 		if (!pm) {
 			/* guard false in every lane: counted, nothing to run */
-			count_insn(&w[j], 0);
+			if (!defer)
+				count_insn(&w[j], 0);
 			j++;
 			continue;
 		}
@@ -639,7 +647,10 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		/* warp j counted before it runs, as fetch() does (S2R reads the
 		 * clock); the rest of a run after it (its forms read none).  Its
 		 * ActivePC is pc while it runs (a fault report reads it). */
-		count_insn(&w[j], pm);
+		if (defer)
+			w[j].thread_insns += popc32(pm);
+		else
+			count_insn(&w[j], pm);
 		w[j].active_pc = pc;
 		handler[i->optype](&xc, i);
 		if (xc.declined) {
@@ -652,14 +663,23 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		if (__builtin_expect(xc.stop, 0)) {
 			/* (a run's handler faults for its first warp, before
 			 * writing anything) */
-			group_settle(w, n, pc, pending);
-			for (uint32_t f = 0; f <= j; f++)
+			group_settle(w, n, pc, done, guarded);
+			for (uint32_t f = 0; f <= j; f++) {
 				w[f].active_pc = pc + WE_INST_SIZE;
+				if (defer) {
+					w[f].insns++;
+					w[f].clock++;
+				}
+			}
 			*who = (uint32_t)(&w[j] - cta->warps);
 			return false;
 		}
-		for (uint32_t f = j + 1; f < r; f++)
-			count_insn(&w[f], 0xffffffffu);
+		for (uint32_t f = j + 1; f < r; f++) {
+			if (defer)
+				w[f].thread_insns += XLANES;
+			else
+				count_insn(&w[f], 0xffffffffu);
+		}
 		j = r;
 	}
 	return true;
@@ -676,8 +696,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	 * group's arrays, pmask is all ones in every warp */
 	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
 	/* the warps' PCs and counters lag behind by `pending` instructions
-	 * run as one call for the group (group_settle) */
-	uint64_t pc = w->active_pc, pending = 0;
+	 * run as one call for the group and `guarded` ones whose guard
+	 * differed between warps (group_settle) */
+	uint64_t pc = w->active_pc, pending = 0, guarded = 0;
 	*who = wi;
 	*exited = 0;
 	for (uint64_t k = 0; k < budget; k++) {
@@ -697,9 +718,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			if (gx.declined) {
 				/* (a memory access that may fault) warp by warp */
 				gx.declined = false;
-				group_settle(w, n, pc, pending);
-				pending = 0;
-				if (!group_plain(cta, w, n, i, pc, false, 0, who))
+				group_settle(w, n, pc, pending, guarded);
+				pending = guarded = 0;
+				if (!group_plain(cta, w, n, i, pc, false, false, 0, 0, who))
 					return WE_STOP_FAULT;
 				pc += WE_INST_SIZE;
 				continue;
@@ -712,7 +733,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				uint32_t f = 0;
 				while (f + 1 < n && w[f].state != WE_WS_FAULTED)
 					f++;
-				group_settle(w, n, pc, pending);
+				group_settle(w, n, pc, pending, guarded);
 				for (uint32_t j = 0; j <= f; j++) {
 					w[j].active_pc = pc + WE_INST_SIZE;
 					count_insn(&w[j], 0xffffffffu);
@@ -726,7 +747,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				 * own now */
 				gx.pc_set = false;
 				if (!group_intact(cta, w, n)) {
-					group_settle(w, n, UINT64_MAX, pending);
+					group_settle(w, n, UINT64_MAX, pending, guarded);
 					return WE_STOP_BUDGET;
 				}
 				pc = w->active_pc;
@@ -738,17 +759,17 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 		if (in_code && i->plain && i->lockstep) {
 			/* guards that differ between warps: a lockstep form reads
 			 * no counter and no other warp's ActivePC, so the group's
-			 * pending counts can wait (group_plain settles them on a
-			 * fault) */
-			if (!group_plain(cta, w, n, i, pc, true, pending, who))
+			 * counts can wait (group_plain settles them on a fault) */
+			if (!group_plain(cta, w, n, i, pc, true, true, pending, guarded, who))
 				return WE_STOP_FAULT;
+			guarded++;
 			pc += WE_INST_SIZE;
 			continue;
 		}
-		group_settle(w, n, pc, pending);
-		pending = 0;
+		group_settle(w, n, pc, pending, guarded);
+		pending = guarded = 0;
 		if (in_code && i->plain) {
-			if (!group_plain(cta, w, n, i, pc, true, 0, who))
+			if (!group_plain(cta, w, n, i, pc, true, false, 0, 0, who))
 				return WE_STOP_FAULT;
 			pc += WE_INST_SIZE;
 			continue;
@@ -788,6 +809,6 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
 		pc = w->active_pc;
 	}
-	group_settle(w, n, pc, pending);
+	group_settle(w, n, pc, pending, guarded);
 	return WE_STOP_BUDGET;
 }

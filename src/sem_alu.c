@@ -157,10 +157,6 @@ XSEM(IMAD)
 XSEM(IMAD_WIDE)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc0[XLANES], tc1[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	const uint32_t *c0 = xsrc(x, &i->o[3], 0, tc0, true);
-	const uint32_t *c1 = xsrc(x, &i->o[3], 1, tc1, false);
 	uint32_t lo[XLANES], hi[XLANES];
 	if (x->pmask == 0xffffffffu) {
 		/* 8 lanes at a time as 64-bit vector lanes, stored straight into
@@ -172,10 +168,15 @@ XSEM(IMAD_WIDE)
 		typedef uint32_t v8u32u __attribute__((vector_size(32), aligned(4), may_alias));
 		uint32_t *dlo = xrow(x, &i->o[0], 0), *dhi = xrow(x, &i->o[0], 1);
 		const bool u = i->in->sign == ISA_Signedness_U32;
-		for (unsigned q = 0; q < XLANES; q += 8) {
-			const v8u32 va = *(const v8u32u *)(a + q), vb = *(const v8u32u *)(b + q);
-			const v8u64 vc = __builtin_convertvector(*(const v8u32u *)(c0 + q), v8u64) |
-					 __builtin_convertvector(*(const v8u32u *)(c1 + q), v8u64) << 32;
+		/* (a lockstep group: the rows of all its warps, xv_chunks) */
+		const xvop oa = xvop_of(x, &i->o[1], 0, ta, true), ob = xvop_of(x, &i->o[2], 0, tb, true);
+		const xvop oc0 = xvop_of(x, &i->o[3], 0, tc0, true), oc1 = xvop_of(x, &i->o[3], 1, tc1, false);
+		_Static_assert(XV_W == 8, "IMAD.WIDE's chunks are XV_W lanes");
+		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++) {
+			const size_t q = XV_W * k;
+			const v8u32 va = (v8u32)xv_get(&oa, k), vb = (v8u32)xv_get(&ob, k);
+			const v8u64 vc = __builtin_convertvector((v8u32)xv_get(&oc0, k), v8u64) |
+					 __builtin_convertvector((v8u32)xv_get(&oc1, k), v8u64) << 32;
 			const v8u64 p = u ? __builtin_convertvector(va, v8u64) * __builtin_convertvector(vb, v8u64)
 					  : (v8u64)(__builtin_convertvector((v8s32)va, v8s64) *
 						    __builtin_convertvector((v8s32)vb, v8s64));
@@ -185,6 +186,10 @@ XSEM(IMAD_WIDE)
 		}
 		return;
 	}
+	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
+	const uint32_t *c0 = xsrc(x, &i->o[3], 0, tc0, true);
+	const uint32_t *c1 = xsrc(x, &i->o[3], 1, tc1, false);
 	if (i->in->sign == ISA_Signedness_U32) {
 		for_lanes(l) {
 			uint64_t r = (uint64_t)a[l] * b[l] + (((uint64_t)c1[l] << 32) | c0[l]);

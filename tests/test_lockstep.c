@@ -1387,7 +1387,11 @@ static const char body_operands[] =
 	"        BRA.CONV P1, UR4, `(.u2) ;\n"
 	"        MOV R44, 0x2 ;\n"
 	".u2:\n"
-	"        IADD3 R45, R43, R44, R45 ;\n";
+	"        IADD3 R45, R43, R44, R45 ;\n"
+	"        IMAD.WIDE R[46:47], R4, R5, R[6:7] ;\n"
+	"        IMAD.WIDE.U32 R[48:49], R4, 0x7654321, RZ ;\n"
+	"        IMAD.WIDE R[50:51], R5, c[0x0][0x1c], R[50:51] ;\n"
+	"        IMAD.WIDE.U32 R[52:53], R7, R6, R[4:5] ;\n";
 
 static void ref_operands(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
@@ -1446,6 +1450,16 @@ static void ref_operands(const lcfg *c, const uint32_t *in, const thr *x, uint32
 	R[43] = pgv && is_div ? 1 : 2;
 	R[44] = pgv && !is_div ? 1 : 2;
 	R[45] = R[43] + R[44] + R[45];
+	/* IMAD.WIDE (64-bit lanes for a group): signed and unsigned, the
+	 * addend a register pair, RZ, the destination itself */
+	uint64_t w = (uint64_t)((int64_t)(int32_t)a * (int32_t)b) + ((uint64_t)d << 32 | cc);
+	R[46] = (uint32_t)w, R[47] = (uint32_t)(w >> 32);
+	w = (uint64_t)a * 0x7654321u;
+	R[48] = (uint32_t)w, R[49] = (uint32_t)(w >> 32);
+	w = (uint64_t)((int64_t)(int32_t)b * (int32_t)K3) + ((uint64_t)R[51] << 32 | R[50]);
+	R[50] = (uint32_t)w, R[51] = (uint32_t)(w >> 32);
+	w = (uint64_t)d * cc + ((uint64_t)b << 32 | a);
+	R[52] = (uint32_t)w, R[53] = (uint32_t)(w >> 32);
 	R[57] = pbits(odd, x->lane < 16, p2, p3, p4, p5, p6);
 }
 
