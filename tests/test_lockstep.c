@@ -3,10 +3,12 @@
  * With we_launch_config.lockstep > 1 the scheduler engine runs consecutive
  * warps of a CTA that are at one PC with every lane active as one group
  * (group_of in src/engine_sched.c, exec_group in src/exec.c): MOV, IADD3,
- * IMAD, ISETP, LOP3.LUT, SHF and BRA in their plain operand forms (and
- * 32-bit loads and stores whose addresses allow it) run the whole group,
- * or a run of its warps whose guard is true, in one handler call over the
- * CTA's register-by-register arrays; anything else runs warp by warp.
+ * IMAD, IMAD.WIDE, ISETP, LOP3.LUT, SHF, S2R and BRA in their plain
+ * operand forms (and 32-bit loads and stores whose addresses allow it)
+ * run the whole group, or a run of its warps whose guard is true, in one
+ * handler call over the CTA's register-by-register arrays; a BAR.SYNC
+ * whose arrivals are exactly the group's completes in one step, and an
+ * EXIT runs in every warp of the group; anything else runs warp by warp.
  * The result must be exactly the one of running the warps one at a time
  * (lockstep 1), and that is what every test here asserts:
  *
