@@ -19,7 +19,6 @@
 #include "bru.h"
 #include "sem.h"
 
-
 const char *we_fault_name(we_fault_kind k)
 {
 	switch (k) {

@@ -71,11 +71,12 @@ XSEM(BAR)
 			}
 		}
 	}
-	/* else the warps arrive one after the other, as one by one; a warp that blocks or completes the
-	 * barrier needs nothing of the group, a fault stops it (exec_group
-	 * finds the faulting warp by its state).  Each warp's ActivePC moves
-	 * past the instruction, as retire() does, and the group is left to
-	 * see whether the barrier released all of it (pc_set). */
+	/* else the warps arrive one after the other, as one by one; a warp
+	 * that blocks or completes the barrier needs nothing of the group, a
+	 * fault stops it (exec_group finds the faulting warp by its state).
+	 * Each warp's ActivePC moves past the instruction, as retire() does,
+	 * and the group is left to see whether the barrier released all of
+	 * it (pc_set). */
 	for (uint32_t j = 0; j <= x->group; j++) {
 		xctx xj = *x;
 		xj.w = x->w + j;
