@@ -571,16 +571,32 @@ bool sem_lockstep_form(const xinsn *i)
 	}
 }
 
-/* Every lane of every warp of the group has i's guard true (their
- * ActiveMasks are all ones). */
-static inline bool group_guard_full(const we_warp *w, uint32_t n, const xinsn *i)
+/* The guards of a group (ActiveMasks all ones): each warp's lanes of one
+ * guard predicate, and whether they are all true or all false.  A guard
+ * is read again only after an instruction that may write a predicate
+ * (exec_group: anything but a plain lockstep form other than ISETP). */
+typedef struct gguard {
+	unsigned key;            /* pg * 2 + negated; GUARD_NONE: not read */
+	bool full, none;
+	uint32_t pm[WE_WARP_SIZE];
+} gguard;
+#define GUARD_NONE 0xffffu
+
+static inline void group_guard(gguard *g, const we_warp *w, uint32_t n, const xinsn *i)
 {
-	if (i->pg == 7 && !i->pg_xor)
-		return true;
-	for (uint32_t j = 0; j < n; j++)
-		if ((w[j].p[i->pg] ^ i->pg_xor) != 0xffffffffu)
-			return false;
-	return true;
+	const unsigned key = i->pg * 2u + (i->pg_xor != 0);
+	if (key == g->key)
+		return;
+	uint32_t all = 0xffffffffu, any = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		const uint32_t pm = w[j].p[i->pg] ^ i->pg_xor;
+		g->pm[j] = pm;
+		all &= pm;
+		any |= pm;
+	}
+	g->key = key;
+	g->full = all == 0xffffffffu;
+	g->none = any == 0;
 }
 
 /* The counters and PC of the group instructions exec_group defers: `done`
@@ -619,17 +635,20 @@ static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
  * or scheduling state) at pc for the n warps of a group, each with its
  * own guard; a run of consecutive warps whose guard is true in every lane
  * is one handler call when the form allows (i->lockstep).  Counts the
- * instruction in each warp as fetch() does; with `defer` (a lockstep
- * form: it reads no counter) only the thread counts, and the caller
- * counts the instruction with the group's next settle.  false after a
+ * instruction in each warp as fetch() does; with the group's guards g (a
+ * lockstep form: it reads no counter) only the thread counts, and the
+ * caller counts the instruction with the group's next settle.  false after a
  * fault, the faulting warp in *who: the warps before it ran the
  * instruction, those after it did not (the group settled, `done` and
  * `guarded` as group_settle). */
 static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uint64_t pc,
-			bool runs, bool defer, uint64_t done, uint64_t guarded, uint32_t *who)
+			bool runs, const gguard *g, uint64_t done, uint64_t guarded, uint32_t *who)
 {
+	/* with g (a lockstep form, which reads no counter): only the thread
+	 * counts here, the rest with the group's next settle */
+	const bool defer = g != NULL;
 	for (uint32_t j = 0; j < n;) {
-		const uint32_t pm = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+		const uint32_t pm = g ? g->pm[j] : (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
 		if (!pm) {
 			/* guard false in every lane: counted, nothing to run */
 			if (!defer)
@@ -640,7 +659,7 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		xctx xc = { .w = &w[j], .cta = cta, .L = cta->L, .pc = pc, .pmask = pm };
 		uint32_t r = j + 1;
 		if (runs && i->lockstep && xc.pmask == 0xffffffffu)
-			while (r < n && ((w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu)
+			while (r < n && (g ? g->pm[r] : (w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu)
 				r++;
 		xc.group = r - j - 1;
 		/* warp j counted before it runs, as fetch() does (S2R reads the
@@ -698,13 +717,27 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	 * run as one call for the group and `guarded` ones whose guard
 	 * differed between warps (group_settle) */
 	uint64_t pc = w->active_pc, pending = 0, guarded = 0;
+	gguard g = { .key = GUARD_NONE };
 	*who = wi;
 	*exited = 0;
 	for (uint64_t k = 0; k < budget; k++) {
 		/* (outside the code: warp by warp, where fetch() faults) */
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
-		if (in_code && i->lockstep && group_guard_full(w, n, i)) {
+		bool full = false;
+		if (in_code && i->lockstep) {
+			if (i->pg == 7 && !i->pg_xor) {
+				full = true;
+			} else {
+				group_guard(&g, w, n, i);
+				full = g.full;
+			}
+		}
+		/* the guards stay known across plain lockstep forms that write
+		 * no predicate (all but ISETP) */
+		if (!in_code || !i->lockstep || !i->plain || i->optype == ISA_OPT_ISETP)
+			g.key = GUARD_NONE;
+		if (full) {
 			gx.pc = pc;
 			if (!i->plain) {
 				/* a branch moves each warp's ActivePC from pc (the
@@ -719,7 +752,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				gx.declined = false;
 				group_settle(w, n, pc, pending, guarded);
 				pending = guarded = 0;
-				if (!group_plain(cta, w, n, i, pc, false, false, 0, 0, who))
+				if (!group_plain(cta, w, n, i, pc, false, NULL, 0, 0, who))
 					return WE_STOP_FAULT;
 				pc += WE_INST_SIZE;
 				continue;
@@ -745,7 +778,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				/* a branch: each warp's ActivePC and ActiveMask are its
 				 * own now */
 				gx.pc_set = false;
-				if (!group_intact(cta, w, n)) {
+				if (gx.intact)
+					gx.intact = false;
+				else if (!group_intact(cta, w, n)) {
 					group_settle(w, n, UINT64_MAX, pending, guarded);
 					return WE_STOP_BUDGET;
 				}
@@ -759,7 +794,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			/* guards that differ between warps: a lockstep form reads
 			 * no counter and no other warp's ActivePC, so the group's
 			 * counts can wait (group_plain settles them on a fault) */
-			if (!group_plain(cta, w, n, i, pc, true, true, pending, guarded, who))
+			if (!g.none && !group_plain(cta, w, n, i, pc, true, &g, pending, guarded, who))
 				return WE_STOP_FAULT;
 			guarded++;
 			pc += WE_INST_SIZE;
@@ -768,7 +803,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 		group_settle(w, n, pc, pending, guarded);
 		pending = guarded = 0;
 		if (in_code && i->plain) {
-			if (!group_plain(cta, w, n, i, pc, true, false, 0, 0, who))
+			if (!group_plain(cta, w, n, i, pc, true, NULL, 0, 0, who))
 				return WE_STOP_FAULT;
 			pc += WE_INST_SIZE;
 			continue;

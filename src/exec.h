@@ -98,6 +98,9 @@ typedef struct xctx {
 			      caller runs the group's warps one by one      */
 	uint64_t pc;       /* PC of this instruction                          */
 	bool pc_set;       /* handler moved w->active_pc itself               */
+	bool intact;       /* with pc_set, for a group: the handler left every
+			      warp of it at one PC with the masks unchanged
+			      (exec_group need not look)                    */
 	bool stop;         /* hand the warp back after this instruction       */
 	we_stop why;       /* reason when stop                                */
 } xctx;

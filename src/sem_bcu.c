@@ -67,6 +67,7 @@ XSEM(BAR)
 				for (uint32_t j = 0; j <= x->group; j++)
 					x->w[j].active_pc = x->pc + WE_INST_SIZE;
 				x->pc_set = true;
+				x->intact = true;
 				return;
 			}
 		}

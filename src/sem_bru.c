@@ -70,6 +70,7 @@ XSEM(BRA)
 	}
 	uint64_t target = next_pc(x) + (uint64_t)off->imm * WE_INST_SIZE;
 	/* warp by warp over a lockstep group (BRA without a uniform register) */
+	bool all_jumped = true;
 	for (unsigned j = 0; j <= x->group; j++) {
 		we_warp *w = x->w + j;
 		uint32_t pg = x->pmask & wpred(w, pp);
@@ -80,10 +81,12 @@ XSEM(BRA)
 			w->active_pc = target;
 			continue;
 		}
+		all_jumped = false;
 		uint32_t b = bru_bra_mask(w->active, w->valid, pg, (int)i->in->cond, has_ur, ur);
 		bru_jump_uniform(w, b, target);
 	}
 	after_bru(x, BRU_CONT);
+	x->intact = x->group && all_jumped;
 }
 
 /* Per-lane targets for BRX/CALL/RET: base + Vb + offset*16. */

@@ -188,6 +188,50 @@ XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, 
 	return r->base != NULL;
 }
 
+/* Shared memory of a CTA that one host thread runs (cta->sync NULL: the
+ * scheduler engine), where no other thread touches it: the lanes of a
+ * 32-bit access whose addresses are consecutive words (lo[l] = lo[0] +
+ * 4l: thread i at word i, the usual layout) are one plain copy.  The
+ * address of every one of the nl lanes counts, active or not. */
+XV_INLINE bool shared_consecutive(const xctx *x, const uint32_t *lo, size_t nl)
+{
+	if (x->cta->sync)
+		return false;
+	const uint32_t b0 = lo[0];
+	uint32_t bad = 0;
+	for (size_t l = 0; l < nl; l++)
+		bad |= lo[l] ^ (b0 + 4u * (uint32_t)l);
+	return !bad;
+}
+
+/* The host address of the XLANES consecutive words of a warp whose lane 0
+ * address is lo0 + imm, when they are all inside the CTA's shared memory
+ * and aligned; else NULL. */
+XV_INLINE uint8_t *shared_warp_span(const xctx *x, uint32_t lo0, int64_t imm)
+{
+	const int64_t a = (int64_t)lo0 + imm;
+	if (a < 0 || (a & 3) || a + 4 * (int64_t)XLANES > (int64_t)x->L->shared_bytes)
+		return NULL;
+	return x->cta->shared + a;
+}
+
+/* The host address of a full warp's or group's 32-bit shared access at
+ * consecutive words (shared_consecutive), all inside and aligned; else
+ * NULL. */
+XV_INLINE uint8_t *shared_run_span(xctx *x, const xinsn *i, const xopd *om)
+{
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32)
+		return NULL;
+	const size_t nl = XLANES * ((size_t)x->group + 1u);
+	const uint32_t *lo = xrow(x, om, 0);
+	if (!shared_consecutive(x, lo, nl))
+		return NULL;
+	const int64_t a = (int64_t)lo[0] + om->imm;
+	if (a < 0 || (a & 3) || a + 4 * (int64_t)nl > (int64_t)x->L->shared_bytes)
+		return NULL;
+	return x->cta->shared + a;
+}
+
 /* A 32-bit shared-memory access of one warp under a partial mask (the
  * tail of a tree reduction: a few lanes): the lanes one by one, each
  * checked, no per-warp window.  The offset of each lane of pm into *off;
@@ -214,6 +258,25 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 {
 	run32 r;
 	uint32_t off[XLANES];
+	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && !x->group && x->pmask != 0xffffffffu) {
+		/* a partial warp at consecutive words: the words of every lane,
+		 * kept where the lane is active */
+		const uint32_t *lo = xrow(x, &i->o[1], 0);
+		const uint8_t *src;
+		if (shared_consecutive(x, lo, XLANES) && (src = shared_warp_span(x, lo[0], i->o[1].imm))) {
+			uint32_t v[XLANES], *d = xrow(x, &i->o[0], 0);
+			const uint32_t pm = x->pmask;
+			memcpy(v, src, sizeof v);
+			for_lanes(l) d[l] = LANE_ON(pm, l) ? v[l] : d[l];
+			return;
+		}
+	}
+	uint8_t *span;
+	if (sp == SP_SHARED && (span = shared_run_span(x, i, &i->o[1]))) {
+		/* (every address was read: Rd may be Ra) */
+		memcpy(xrow(x, &i->o[0], 0), span, XLANES * ((size_t)x->group + 1u) * 4u);
+		return;
+	}
 	if (sp == SP_SHARED && shared32_lanes(x, i, &i->o[1], off)) {
 		/* (the offsets were read already: Rd may be Ra) */
 		uint32_t *d = xrow(x, &i->o[0], 0);
@@ -268,6 +331,24 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 {
 	run32 r;
 	uint32_t off[XLANES];
+	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && i->o[1].kind == XO_REG && !x->group &&
+	    x->pmask != 0xffffffffu) {
+		const uint32_t *lo = xrow(x, &i->o[0], 0);
+		uint8_t *dst;
+		if (shared_consecutive(x, lo, XLANES) && (dst = shared_warp_span(x, lo[0], i->o[0].imm))) {
+			uint32_t m[XLANES];
+			const uint32_t *v = xrow(x, &i->o[1], 0), pm = x->pmask;
+			memcpy(m, dst, sizeof m);
+			for_lanes(l) m[l] = LANE_ON(pm, l) ? v[l] : m[l];
+			memcpy(dst, m, sizeof m);
+			return;
+		}
+	}
+	uint8_t *span;
+	if (sp == SP_SHARED && i->o[1].kind == XO_REG && (span = shared_run_span(x, i, &i->o[0]))) {
+		memcpy(span, xrow(x, &i->o[1], 0), XLANES * ((size_t)x->group + 1u) * 4u);
+		return;
+	}
 	if (sp == SP_SHARED && i->o[1].kind == XO_REG && shared32_lanes(x, i, &i->o[0], off)) {
 		const uint32_t *v = xrow(x, &i->o[1], 0);
 		for (uint32_t m = x->pmask; m; m &= m - 1) {

@@ -2115,6 +2115,83 @@ START_TEST(exits_in_group)
 }
 END_TEST
 
+/* 32-bit shared accesses at consecutive words (thread i at word i), which
+ * the scheduler engine copies as one block (src/sem_mem.c
+ * shared_consecutive): full warps and groups, partial warps (a blend by
+ * the mask), a partial warp whose inactive lanes' words are outside the
+ * CTA's shared memory (lane by lane then, no fault), and an offset that
+ * shifts the block.  Checked against the host and against the
+ * warp-threads engine, which reads and writes word by word. */
+START_TEST(shared_consecutive_words)
+{
+	static const char text[] = ".param ptr out\n"
+				   ".shared 256\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        S2R R7, SR_CTAID.X ;\n"
+				   "        LOP3.LUT R1, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+				   "        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+				   "        IMAD R9, R0, 0x3, R7 ;\n"
+				   "        ISETP.LT.U32.AND P0, PT, R0, 0x40, PT ;\n"
+				   "   @P0  STS [R5], R9 ;\n"               /* warps 0-1 whole: words 0..63 */
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        LOP3.LUT P1, RZ, R1, 0x1, RZ, 0xc0, !PT ;\n"
+				   "        ISETP.LT.U32.AND P1, PT, R0, 0x40, P1 ;\n"
+				   "        IADD3 R10, R9, 0x1000, RZ ;\n"
+				   "   @P1  STS [R5], R10 ;\n"              /* odd lanes of warps 0-1 */
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        MOV R8, 0xdead ;\n"
+				   "        ISETP.LT.U32.AND P2, PT, R1, 0x10, PT ;\n"
+				   "        ISETP.LT.U32.AND P3, PT, R0, 0x20, P2 ;\n"
+				   "   @P3  LDS R8, [R5+0xc0] ;\n"          /* warp 0 lanes 0-15: words 48..63; lanes
+									   16-31 would be past the end */
+				   "        MOV R11, 0xbeef ;\n"
+				   "        ISETP.LT.U32.AND P4, PT, R0, 0x3f, PT ;\n"
+				   "   @P4  LDS R11, [R5+0x4] ;\n"          /* warps 0-1, one word on: the inactive
+									   last lane of warp 1 past the end */
+				   "        MOV R12, 0xf00d ;\n"
+				   "   @P1  LDS R12, [R5] ;\n"
+				   "        IMAD R13, R7, 0x80, R0 ;\n"
+				   "        MOV R2, c[0x0][0x0] ;\n"
+				   "        MOV R3, c[0x0][0x4] ;\n"
+				   "        IMAD.WIDE.U32 R[2:3], R13, 0xc, R[2:3] ;\n"
+				   "        STG [R2.64], R8 ;\n"
+				   "        STG [R2.64+0x4], R11 ;\n"
+				   "        STG [R2.64+0x8], R12 ;\n"
+				   "        EXIT ;\n";
+	lk t;
+	lk_load(&t, text, "consecutive.we", NULL);
+	lk_buf(&t, "out", NULL, 3 * 128 * 3 * 4, 0xa5);
+	lcfg c = { .grid = d3(3, 1, 1), .block = d3(128, 1, 1) };
+	lrun ref;
+	run_ref(&t, c, "consecutive words", &ref, NULL);
+	/* the words after both stores: odd words 0x1000 + 3i + cta, even ones
+	 * 3i + cta (i < 64) */
+	const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+	for (uint32_t cta = 0; cta < 3; cta++)
+		for (uint32_t tid = 0; tid < 128; tid++) {
+			uint32_t word[64];
+			for (uint32_t i = 0; i < 64; i++)
+				word[i] = 3 * i + cta + ((i & 1) ? 0x1000u : 0u);
+			const uint32_t lane = tid & 31;
+			const uint32_t w8 = tid < 32 && lane < 16 ? word[tid + 48] : 0xdeadu;
+			const uint32_t w11 = tid < 63 ? word[tid + 1] : 0xbeefu;
+			const uint32_t w12 = tid < 64 && (lane & 1) ? word[tid] : 0xf00du;
+			const uint32_t *o = out + (cta * 128 + tid) * 3;
+			CHECK(o[0] == w8 && o[1] == w11 && o[2] == w12,
+			      "consecutive words: CTA %u thread %u: 0x%x 0x%x 0x%x, want 0x%x 0x%x 0x%x", cta, tid, o[0],
+			      o[1], o[2], w8, w11, w12);
+		}
+	compare_rest(&t, c, "consecutive words", &ref, NULL);
+	lrun r;
+	c.engine = WE_ENGINE_WARP_THREADS;
+	lk_run(&t, &c, &r);
+	expect_same(&t, &ref, &r, "consecutive words, warp-threads engine");
+	lrun_free(&r);
+	lrun_free(&ref);
+	lk_close(&t);
+}
+END_TEST
+
 /* The watchdog inside a loop the group runs in lockstep: each warp's
  * instruction count is its own, so warp 0 reaches the limit at the same
  * PC whatever the grouping; limits below, at and past a scheduler turn
@@ -2393,6 +2470,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, watchdog_uneven_counts);
 	tcase_add_test(x, watchdog_in_group);
 	tcase_add_test(x, exits_in_group);
+	tcase_add_test(x, shared_consecutive_words);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);
