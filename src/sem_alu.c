@@ -172,6 +172,29 @@ XSEM(IMAD_WIDE)
 		const xvop oa = xvop_of(x, &i->o[1], 0, ta, true), ob = xvop_of(x, &i->o[2], 0, tb, true);
 		const xvop oc0 = xvop_of(x, &i->o[3], 0, tc0, true), oc1 = xvop_of(x, &i->o[3], 1, tc1, false);
 		_Static_assert(XV_W == 8, "IMAD.WIDE's chunks are XV_W lanes");
+		/* b an immediate 2^sh (0 <= sh < 31: positive as S32 too: an
+		 * address), a shift instead of a 64 x 64-bit vector product */
+		int sh = -1;
+		if (i->o[2].kind == XO_IMM && !(i->o[2].flags & XF_INT_MODS)) {
+			const uint32_t bi = ximm_word(&i->o[2], 0);
+			if (bi && !(bi & (bi - 1)) && bi < 0x80000000u)
+				sh = __builtin_ctz(bi);
+		}
+		if (sh >= 0) {
+			/* in 32-bit lanes: a << sh with the bits shifted out
+			 * (and for S32 the sign) as the high word, plus c with
+			 * the carry */
+			for (size_t k = 0, nk = xv_chunks(x); k < nk; k++) {
+				const xvec a = xv_get(&oa, k), c0 = xv_get(&oc0, k), c1 = xv_get(&oc1, k);
+				const xvec vlo = a << (unsigned)sh;
+				const xvec vhi = u ? (sh ? a >> (unsigned)(32 - sh) : xv_splat(0))
+						   : (xvec)((xvecs)a >> (unsigned)(sh ? 32 - sh : 31));
+				const xvec r0 = vlo + c0;
+				xv_st(dlo, k, r0);
+				xv_st(dhi, k, vhi + c1 - (xvec)(r0 < vlo));
+			}
+			return;
+		}
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++) {
 			const size_t q = XV_W * k;
 			const v8u32 va = (v8u32)xv_get(&oa, k), vb = (v8u32)xv_get(&ob, k);

@@ -1393,7 +1393,9 @@ static const char body_operands[] =
 	"        IMAD.WIDE R[46:47], R4, R5, R[6:7] ;\n"
 	"        IMAD.WIDE.U32 R[48:49], R4, 0x7654321, RZ ;\n"
 	"        IMAD.WIDE R[50:51], R5, c[0x0][0x1c], R[50:51] ;\n"
-	"        IMAD.WIDE.U32 R[52:53], R7, R6, R[4:5] ;\n";
+	"        IMAD.WIDE.U32 R[52:53], R7, R6, R[4:5] ;\n"
+	"        IMAD.WIDE R[54:55], R6, 0x1, RZ ;\n"
+	"        IMAD.WIDE R[54:55], R6, 0x8, R[54:55] ;\n";
 
 static void ref_operands(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
@@ -1462,6 +1464,9 @@ static void ref_operands(const lcfg *c, const uint32_t *in, const thr *x, uint32
 	R[50] = (uint32_t)w, R[51] = (uint32_t)(w >> 32);
 	w = (uint64_t)d * cc + ((uint64_t)b << 32 | a);
 	R[52] = (uint32_t)w, R[53] = (uint32_t)(w >> 32);
+	/* times 2^0 and 2^3, signed (a shift in 32-bit lanes for a group) */
+	w = (uint64_t)((int64_t)(int32_t)cc * 9);
+	R[54] = (uint32_t)w, R[55] = (uint32_t)(w >> 32);
 	R[57] = pbits(odd, x->lane < 16, p2, p3, p4, p5, p6);
 }
 
