@@ -100,7 +100,46 @@ static inline void s2r_one(xctx *x, const xinsn *i)
 XSEM(S2R)
 {
 	/* a lockstep group (sem_lockstep_form: no clock, which the group's
-	 * deferred counters would leave behind): warp by warp */
+	 * deferred counters would leave behind): a register of the CTA in
+	 * every lane of the group's rows, thread ids counted up; else warp
+	 * by warp */
+	if (x->group) {
+		const unsigned sr = (unsigned)i->in->sr;
+		const uint32_t bx = x->L->block.x ? x->L->block.x : 1u;
+		uint32_t *d = xrow(x, &i->o[0], 0);
+		const size_t nj = (size_t)x->group + 1u;
+		switch (sr) {
+		case ISA_SReg_SR_CTAID_X:
+		case ISA_SReg_SR_CTAID_Y:
+		case ISA_SReg_SR_CTAID_Z:
+		case ISA_SReg_SR_NTID_X:
+		case ISA_SReg_SR_NTID_Y:
+		case ISA_SReg_SR_NTID_Z:
+		case ISA_SReg_SR_NCTAID_X:
+		case ISA_SReg_SR_NCTAID_Y:
+		case ISA_SReg_SR_NCTAID_Z:
+		case ISA_SReg_SR_NWARPS: {
+			const uint32_t v = sreg(x, sr, 0);
+			for (size_t l = 0; l < nj * XLANES; l++)
+				d[l] = v;
+			return;
+		}
+		case ISA_SReg_SR_LANEID:
+			for (size_t j = 0; j < nj; j++)
+				for_lanes(l) d[j * XLANES + l] = l;
+			return;
+		case ISA_SReg_SR_TID_X:
+			if (bx % XLANES)
+				break;
+			for (size_t j = 0; j < nj; j++) {
+				const uint32_t t0 = (x->w[j].id * XLANES) % bx;
+				for_lanes(l) d[j * XLANES + l] = t0 + l;
+			}
+			return;
+		default:
+			break;
+		}
+	}
 	for (uint32_t j = 0; j <= x->group; j++) {
 		xctx xj = *x;
 		xj.w = x->w + j;

@@ -2197,6 +2197,84 @@ START_TEST(shared_consecutive_words)
 }
 END_TEST
 
+/* S2R of every special register a group reads in one call (thread ids,
+ * block and grid sizes, CTA ids, lane, warp, warps): each thread stores
+ * them all, on 3-D grids and blocks, partial warps included; checked
+ * against the host, then every lockstep value against lockstep 1. */
+START_TEST(s2r_registers)
+{
+	static const char *const sregs[] = { "SR_TID.X",    "SR_TID.Y",    "SR_TID.Z",    "SR_NTID.X",
+					     "SR_NTID.Y",   "SR_NTID.Z",   "SR_CTAID.X",  "SR_CTAID.Y",
+					     "SR_CTAID.Z",  "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z",
+					     "SR_LANEID",   "SR_WARPID",   "SR_NWARPS" };
+	enum { NS = sizeof sregs / sizeof sregs[0] };
+	sbuf b = { 0 };
+	sb_add(&b, ".param ptr out\n");
+	for (unsigned k = 0; k < NS; k++)
+		sb_add(&b, "        S2R R%u, %s ;\n", 10 + k, sregs[k]);
+	/* linear thread id, then the CTA's: out + 4 * NS * (cta * nthreads + t) */
+	sb_add(&b, "        IMAD R1, R12, R14, R11 ;\n"
+		   "        IMAD R1, R1, R13, R10 ;\n"
+		   "        IMAD R2, R18, R20, R17 ;\n"
+		   "        IMAD R2, R2, R19, R16 ;\n"
+		   "        IMAD R3, R13, R14, RZ ;\n"
+		   "        IMAD R3, R3, R15, RZ ;\n"
+		   "        IMAD R1, R2, R3, R1 ;\n"
+		   "        MOV R4, c[0x0][0x0] ;\n"
+		   "        MOV R5, c[0x0][0x4] ;\n"
+		   "        IMAD.WIDE.U32 R[4:5], R1, 0x%x, R[4:5] ;\n",
+	       4 * NS);
+	for (unsigned k = 0; k < NS; k++)
+		sb_add(&b, "        STG [R4.64+0x%x], R%u ;\n", 4 * k, 10 + k);
+	sb_add(&b, "        EXIT ;\n");
+	static const struct {
+		we_dim3 grid, block;
+	} cases[] = {
+		{ { 3, 2, 2 }, { 256, 1, 1 } }, { { 2, 2, 1 }, { 100, 1, 1 } }, { { 3, 1, 2 }, { 16, 6, 1 } },
+		{ { 2, 1, 1 }, { 32, 32, 1 } }, { { 1, 2, 3 }, { 20, 5, 3 } },  { { 2, 1, 1 }, { 64, 4, 2 } },
+	};
+	for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+		const we_dim3 g = cases[n].grid, bl = cases[n].block;
+		const uint32_t nt = bl.x * bl.y * bl.z, nc = g.x * g.y * g.z;
+		lk t;
+		lk_load(&t, b.p, "s2r.we", NULL);
+		lk_buf(&t, "out", NULL, (size_t)nc * nt * NS * 4, 0xa5);
+		lcfg c = { .grid = g, .block = bl };
+		char label[96];
+		snprintf(label, sizeof label, "S2R, grid %ux%ux%u block %ux%ux%u", g.x, g.y, g.z, bl.x, bl.y, bl.z);
+		lrun ref;
+		run_ref(&t, c, label, &ref, NULL);
+		const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+		for (uint32_t cta = 0; cta < nc; cta++)
+			for (uint32_t th = 0; th < nt; th++) {
+				const uint32_t want[NS] = { th % bl.x,
+							    th / bl.x % bl.y,
+							    th / (bl.x * bl.y),
+							    bl.x,
+							    bl.y,
+							    bl.z,
+							    cta % g.x,
+							    cta / g.x % g.y,
+							    cta / (g.x * g.y),
+							    g.x,
+							    g.y,
+							    g.z,
+							    th % 32,
+							    th / 32,
+							    (nt + 31) / 32 };
+				const uint32_t *o = out + ((size_t)cta * nt + th) * NS;
+				for (unsigned k = 0; k < NS; k++)
+					CHECK(o[k] == want[k], "%s: CTA %u thread %u: %s = %u, want %u", label, cta, th,
+					      sregs[k], o[k], want[k]);
+			}
+		compare_rest(&t, c, label, &ref, NULL);
+		lrun_free(&ref);
+		lk_close(&t);
+	}
+	free(b.p);
+}
+END_TEST
+
 /* The watchdog inside a loop the group runs in lockstep: each warp's
  * instruction count is its own, so warp 0 reaches the limit at the same
  * PC whatever the grouping; limits below, at and past a scheduler turn
@@ -2476,6 +2554,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, watchdog_in_group);
 	tcase_add_test(x, exits_in_group);
 	tcase_add_test(x, shared_consecutive_words);
+	tcase_add_test(x, s2r_registers);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);
