@@ -717,7 +717,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	 * run as one call for the group and `guarded` ones whose guard
 	 * differed between warps (group_settle) */
 	uint64_t pc = w->active_pc, pending = 0, guarded = 0;
-	gguard g = { .key = GUARD_NONE };
+	gguard g; /* (pm is written before it is read: no clearing per call) */
+	g.key = GUARD_NONE;
+	g.full = g.none = false;
 	*who = wi;
 	*exited = 0;
 	for (uint64_t k = 0; k < budget; k++) {

@@ -56,13 +56,14 @@ XSEM(BAR)
 	 * the barrier: one step, when no warp is in the trap handler and the
 	 * id and count are immediates (else each warp's own lowest lane's) */
 	if (i->o[0].kind == XO_IMM && i->o[1].kind == XO_IMM) {
-		bool trap = false;
-		for (uint32_t j = 0; j <= x->group; j++)
-			trap = trap || x->w[j].in_trap;
 		bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
 				  .lanes = x->pmask, .pc = x->pc };
+		id_count(x, i, &a.id, &a.cnt);
+		/* (the usual miss first: a group of some of the CTA's warps) */
+		bool trap = 32u * (x->group + 1) != (a.cnt ? a.cnt : x->cta->bars.all_count);
+		for (uint32_t j = 0; j <= x->group && !trap; j++)
+			trap = x->w[j].in_trap;
 		if (!trap) {
-			id_count(x, i, &a.id, &a.cnt);
 			if (eng_barrier_group(x, &a, x->group + 1)) {
 				for (uint32_t j = 0; j <= x->group; j++)
 					x->w[j].active_pc = x->pc + WE_INST_SIZE;
