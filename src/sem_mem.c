@@ -193,15 +193,17 @@ XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, 
  * 32-bit access whose addresses are consecutive words (lo[l] = lo[0] +
  * 4l: thread i at word i, the usual layout) are one plain copy.  The
  * address of every one of the nl lanes counts, active or not. */
-XV_INLINE bool shared_consecutive(const xctx *x, const uint32_t *lo, size_t nl)
+XV_INLINE bool words_consecutive(const uint32_t *lo, size_t nl)
 {
-	if (x->cta->sync)
-		return false;
 	const uint32_t b0 = lo[0];
 	uint32_t bad = 0;
 	for (size_t l = 0; l < nl; l++)
 		bad |= lo[l] ^ (b0 + 4u * (uint32_t)l);
 	return !bad;
+}
+XV_INLINE bool shared_consecutive(const xctx *x, const uint32_t *lo, size_t nl)
+{
+	return !x->cta->sync && words_consecutive(lo, nl);
 }
 
 /* The host address of the XLANES consecutive words of a warp whose lane 0
@@ -289,6 +291,15 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	if (run32_of(x, i, &i->o[1], sp, &r)) {
 		/* (Rd may be Ra: each lane reads its address first) */
 		uint32_t *d = xrow(x, &i->o[0], 0);
+		if (r.lo[r.nl - 1] - r.mn == 4u * (uint32_t)(r.nl - 1) && words_consecutive(r.lo, r.nl)) {
+			/* consecutive words (every address read: Rd may be Ra),
+			 * still one relaxed load each (other threads may write
+			 * global memory), without the per-lane offsets */
+			const uint32_t *src = (const uint32_t *)(const void *)r.base;
+			for (size_t l = 0; l < r.nl; l++)
+				d[l] = __atomic_load_n(src + l, __ATOMIC_RELAXED);
+			return;
+		}
 		for (size_t l = 0; l < r.nl; l++)
 			d[l] = __atomic_load_n((const uint32_t *)(r.base + (r.lo[l] - r.mn)), __ATOMIC_RELAXED);
 		return;
