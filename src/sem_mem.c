@@ -9,8 +9,10 @@
  * Global and shared memory may be accessed by other warps on other host
  * threads at the same time, so every access of 1, 2, 4 or 8 bytes is a
  * single relaxed host atomic (a 128-bit access is two 8-byte ones); a
- * program orders them with MEMBAR.  Device memory is little-endian, like
- * the host this is built for.
+ * program orders them with MEMBAR.  The one exception is the shared
+ * memory of a CTA that a single host thread runs (the scheduler engine):
+ * 32-bit accesses at consecutive words are plain block copies there.
+ * Device memory is little-endian, like the host this is built for.
  */
 #include "exec.h"
 
@@ -188,11 +190,8 @@ XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, 
 	return r->base != NULL;
 }
 
-/* Shared memory of a CTA that one host thread runs (cta->sync NULL: the
- * scheduler engine), where no other thread touches it: the lanes of a
- * 32-bit access whose addresses are consecutive words (lo[l] = lo[0] +
- * 4l: thread i at word i, the usual layout) are one plain copy.  The
- * address of every one of the nl lanes counts, active or not. */
+/* The nl addresses are consecutive words: lo[l] = lo[0] + 4l (thread i
+ * at word i, the usual layout). */
 XV_INLINE bool words_consecutive(const uint32_t *lo, size_t nl)
 {
 	const uint32_t b0 = lo[0];
@@ -201,6 +200,10 @@ XV_INLINE bool words_consecutive(const uint32_t *lo, size_t nl)
 		bad |= lo[l] ^ (b0 + 4u * (uint32_t)l);
 	return !bad;
 }
+/* Shared memory of a CTA that one host thread runs (cta->sync NULL: the
+ * scheduler engine), where no other thread touches it: the lanes of a
+ * 32-bit access at consecutive words are one plain copy.  The address of
+ * every one of the nl lanes counts, active or not. */
 XV_INLINE bool shared_consecutive(const xctx *x, const uint32_t *lo, size_t nl)
 {
 	return !x->cta->sync && words_consecutive(lo, nl);
