@@ -563,7 +563,8 @@ bool sem_lockstep_form(const xinsn *i)
 	case ISA_OPT_STS:
 	case ISA_OPT_LDG:
 	case ISA_OPT_STG:
-		/* 32-bit, a register's value (sem_mem.c group_shared, global_run) */
+		/* 32-bit; a store of a register's value (sem_mem.c run32_of,
+		 * shared_run_span) */
 		return i->in->size == ISA_MemSize_32 &&
 		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[1].kind == XO_REG);
 	default:
