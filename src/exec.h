@@ -105,6 +105,16 @@ typedef struct xctx {
 	we_stop why;       /* reason when stop                                */
 } xctx;
 
+/* Warp j of x's group as a context of its own (a group handler that runs
+ * its warps one by one). */
+static inline xctx xwarp_ctx(const xctx *x, uint32_t j)
+{
+	xctx xj = *x;
+	xj.w = x->w + j;
+	xj.group = 0;
+	return xj;
+}
+
 /* Build the decode-once records of a module and compute each kernel's
  * register count.  Returns WE_ERR_LOAD with a message in err on an
  * instruction the executor cannot run (register out of range, immediate

@@ -60,10 +60,10 @@ XSEM(BAR)
 				  .lanes = x->pmask, .pc = x->pc };
 		id_count(x, i, &a.id, &a.cnt);
 		/* (the usual miss first: a group of some of the CTA's warps) */
-		bool trap = 32u * (x->group + 1) != (a.cnt ? a.cnt : x->cta->bars.all_count);
-		for (uint32_t j = 0; j <= x->group && !trap; j++)
-			trap = x->w[j].in_trap;
-		if (!trap) {
+		bool one_by_one = 32u * (x->group + 1) != (a.cnt ? a.cnt : x->cta->bars.all_count);
+		for (uint32_t j = 0; j <= x->group && !one_by_one; j++)
+			one_by_one = x->w[j].in_trap;
+		if (!one_by_one) {
 			if (eng_barrier_group(x, &a, x->group + 1)) {
 				for (uint32_t j = 0; j <= x->group; j++)
 					x->w[j].active_pc = x->pc + WE_INST_SIZE;
@@ -80,9 +80,7 @@ XSEM(BAR)
 	 * and the group is left to see whether the barrier released all of
 	 * it (pc_set). */
 	for (uint32_t j = 0; j <= x->group; j++) {
-		xctx xj = *x;
-		xj.w = x->w + j;
-		xj.group = 0;
+		xctx xj = xwarp_ctx(x, j);
 		bar_one(&xj, i);
 		xj.w->active_pc = x->pc + WE_INST_SIZE;
 		if (xj.stop && xj.why != WE_STOP_BLOCKED && xj.why != WE_STOP_RELEASED) {

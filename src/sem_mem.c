@@ -209,25 +209,11 @@ XV_INLINE bool shared_consecutive(const xctx *x, const uint32_t *lo, size_t nl)
 	return !x->cta->sync && words_consecutive(lo, nl);
 }
 
-/* The host address of the XLANES consecutive words of a warp whose lane 0
- * address is lo0 + imm, when they are all inside the CTA's shared memory
- * and aligned; else NULL. */
-XV_INLINE uint8_t *shared_warp_span(const xctx *x, uint32_t lo0, int64_t imm)
+/* The host address of the nl consecutive words (shared_consecutive) that
+ * the lanes of x's warp or group address through om, active or not, when
+ * they are all inside the CTA's shared memory and aligned; else NULL. */
+XV_INLINE uint8_t *shared_block(xctx *x, const xopd *om, size_t nl)
 {
-	const int64_t a = (int64_t)lo0 + imm;
-	if (a < 0 || (a & 3) || a + 4 * (int64_t)XLANES > (int64_t)x->L->shared_bytes)
-		return NULL;
-	return x->cta->shared + a;
-}
-
-/* The host address of a full warp's or group's 32-bit shared access at
- * consecutive words (shared_consecutive), all inside and aligned; else
- * NULL. */
-XV_INLINE uint8_t *shared_run_span(xctx *x, const xinsn *i, const xopd *om)
-{
-	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32)
-		return NULL;
-	const size_t nl = XLANES * ((size_t)x->group + 1u);
 	const uint32_t *lo = xrow(x, om, 0);
 	if (!shared_consecutive(x, lo, nl))
 		return NULL;
@@ -235,6 +221,14 @@ XV_INLINE uint8_t *shared_run_span(xctx *x, const xinsn *i, const xopd *om)
 	if (a < 0 || (a & 3) || a + 4 * (int64_t)nl > (int64_t)x->L->shared_bytes)
 		return NULL;
 	return x->cta->shared + a;
+}
+
+/* shared_block of a full warp's or group's 32-bit access. */
+XV_INLINE uint8_t *shared_run_span(xctx *x, const xinsn *i, const xopd *om)
+{
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32)
+		return NULL;
+	return shared_block(x, om, XLANES * ((size_t)x->group + 1u));
 }
 
 /* A 32-bit shared-memory access of one warp under a partial mask (the
@@ -266,9 +260,8 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && !x->group && x->pmask != 0xffffffffu) {
 		/* a partial warp at consecutive words: the words of every lane,
 		 * kept where the lane is active */
-		const uint32_t *lo = xrow(x, &i->o[1], 0);
-		const uint8_t *src;
-		if (shared_consecutive(x, lo, XLANES) && (src = shared_warp_span(x, lo[0], i->o[1].imm))) {
+		const uint8_t *src = shared_block(x, &i->o[1], XLANES);
+		if (src) {
 			uint32_t v[XLANES], *d = xrow(x, &i->o[0], 0);
 			const uint32_t pm = x->pmask;
 			memcpy(v, src, sizeof v);
@@ -347,9 +340,8 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 	uint32_t off[XLANES];
 	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && i->o[1].kind == XO_REG && !x->group &&
 	    x->pmask != 0xffffffffu) {
-		const uint32_t *lo = xrow(x, &i->o[0], 0);
-		uint8_t *dst;
-		if (shared_consecutive(x, lo, XLANES) && (dst = shared_warp_span(x, lo[0], i->o[0].imm))) {
+		uint8_t *dst = shared_block(x, &i->o[0], XLANES);
+		if (dst) {
 			uint32_t m[XLANES];
 			const uint32_t *v = xrow(x, &i->o[1], 0), pm = x->pmask;
 			memcpy(m, dst, sizeof m);

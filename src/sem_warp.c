@@ -141,9 +141,7 @@ XSEM(S2R)
 		}
 	}
 	for (uint32_t j = 0; j <= x->group; j++) {
-		xctx xj = *x;
-		xj.w = x->w + j;
-		xj.group = 0;
+		xctx xj = xwarp_ctx(x, j);
 		s2r_one(&xj, i);
 	}
 }

@@ -626,8 +626,8 @@ END_TEST
 START_TEST(arrive_all_r2b_no_warps)
 {
 	/* n = 0 is no arrival and completes nothing (bar_complete needs a
-	 * count); with every warp exited, all_count is 0 = 32 x 0 and
-	 * bar_arrive_all advances the phase.  eng_barrier_group never passes
+	 * count), so bar_arrive_all must refuse it even when, with every warp
+	 * exited, all_count is 0 = 32 x 0.  eng_barrier_group never passes
 	 * n = 0 (n = group + 1), so this is about the contract only. */
 	bar_unit u;
 	bar_init(&u, 2);
