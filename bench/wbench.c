@@ -55,6 +55,7 @@ static struct {
 	bool no_oclgrind;
 	unsigned reps;
 	unsigned lockstep;        /* we_launch_config.lockstep of every launch */
+	unsigned batch;           /* we_launch_config.batch of every launch */
 	double timeout;
 	unsigned cores;           /* "all cores"; 0 = the affinity mask's count */
 	/* --ocl-worker mode */
@@ -843,6 +844,7 @@ static void run_emu(const bench *b, const runspec *rs, inst *in, result *r)
 		.placement = rs->cores == 1 ? WE_PLACE_NONE : WE_PLACE_DEFAULT,
 		.timeout = opt.timeout,
 		.lockstep = opt.lockstep,
+		.batch = opt.batch,
 	};
 	double best = INFINITY;
 	we_launch_stats s = { 0 };
@@ -1406,6 +1408,9 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 	if (opt.lockstep)
 		printf("scheduler engine: lockstep groups of up to %u warp%s (--lockstep)\n", opt.lockstep,
 		       opt.lockstep == 1 ? "" : "s");
+	if (opt.batch)
+		printf("scheduler engine: batches of up to %u CTA%s per worker (--batch)\n", opt.batch,
+		       opt.batch == 1 ? "" : "s");
 	printf("1-minute load average: %.2f before, %.2f after%s\n\n", load_before, load_after,
 	       load_before > 0.5 || load_after > ncores + 0.5 ? " (other work was running: figures are skewed)"
 								     : "");
@@ -1585,8 +1590,8 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 	jnum(f, load_after);
 	fprintf(f, "},\n \"sizes\": ");
 	jstr(f, opt.quick ? "quick" : "full");
-	fprintf(f, ",\n \"repetitions\": %u,\n \"lockstep\": %u,\n \"pocl\": ", opt.reps,
-		opt.lockstep);
+	fprintf(f, ",\n \"repetitions\": %u,\n \"lockstep\": %u,\n \"batch\": %u,\n \"pocl\": ", opt.reps,
+		opt.lockstep, opt.batch);
 	jstr(f, pocl_ok ? pocl_dev : pocl_why);
 	fprintf(f, ",\n \"oclgrind\": ");
 	jstr(f, og_ok ? opt.oclgrind : og_why);
@@ -1725,6 +1730,8 @@ static void usage(FILE *f)
 		"  --timeout S        give up on a run after S seconds (default 900)\n"
 		"  --lockstep N       scheduler engine: lockstep groups of up to N warps\n"
 		"                     (default: the library's; 1 = one warp at a time)\n"
+		"  --batch N          scheduler engine: N CTAs side by side per worker\n"
+		"                     (default: the library's; 1 = groups within a CTA)\n"
 		"  --no-pocl, --no-oclgrind   skip these baselines\n"
 		"  --oclgrind PROG    the Oclgrind command (default oclgrind)\n"
 		"  --list             list the benchmarks and their default scales\n"
@@ -1852,6 +1859,8 @@ int main(int argc, char **argv)
 			opt.reps = (unsigned)parse_u64(NEXT(), "--reps");
 		else if (!strcmp(a, "--lockstep"))
 			opt.lockstep = (unsigned)parse_u64(NEXT(), "--lockstep");
+		else if (!strcmp(a, "--batch"))
+			opt.batch = (unsigned)parse_u64(NEXT(), "--batch");
 		else if (!strcmp(a, "--cores"))
 			opt.cores = (unsigned)parse_u64(NEXT(), "--cores");
 		else if (!strcmp(a, "--timeout"))

@@ -62,6 +62,8 @@ typedef struct we_launch_ctx {
 	bool hooked;                     /* trace or seeded: the slow loop  */
 	uint32_t lockstep;               /* largest lockstep group (exec_group),
 					    1: none                          */
+	uint32_t batch;                  /* CTAs per scheduler worker batch,
+					    0: as many as fill 32 warps      */
 	bool seeded;                     /* reproducible schedule           */
 	uint64_t seed;
 	bool check;                      /* --check hazards                 */

@@ -689,36 +689,106 @@ void cta_end_checks(we_cta *c)
 /* ------------------------------------------------------------------ */
 /* CTA slots                                                            */
 
+/* n CTAs' buffers: one warp array, one register file whose rows hold the
+ * lanes of all n CTAs' warps, n shared and local areas.  Rows are 128
+ * bytes per warp: on 64-byte boundaries no vector load of a row crosses a
+ * cache line.  The zero rows (RZ reads) stay zero from here on: nothing
+ * writes them (RZ writes go to the sink rows, which nothing reads). */
+static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_t **regs,
+			  uint8_t **shared, uint8_t **local)
+{
+	const we_launch_ctx *L = &lc->L;
+	const size_t nw = L->warps_per_cta;
+	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * nw * n;
+	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * nw * n;
+	size_t sharedbytes = (size_t)L->shared_bytes * n;
+	*warps = calloc(nw * n, sizeof **warps);
+	*regs = aligned_alloc(64, (regbytes + 63) / 64 * 64);
+	if (*regs)
+		memset(*regs, 0, regbytes);
+	*shared = malloc(sharedbytes ? sharedbytes : 1);
+	*local = malloc(localbytes ? localbytes : 1);
+	return *warps && *regs && *shared && *local;
+}
+
 bool slot_alloc(cta_slot *s, const launch *lc)
 {
 	const we_launch_ctx *L = &lc->L;
 	memset(s, 0, sizeof *s);
 	bar_init(&s->cta.bars, L->warps_per_cta);
 	nbar_init(&s->cta.nbars, L->warps_per_cta);
-	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * L->warps_per_cta;
-	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
-	/* rows are 128 bytes: on 64-byte boundaries no vector load of a
-	 * row crosses a cache line */
-	s->regs = aligned_alloc(64, (regbytes + 63) / 64 * 64);
-	/* the zero rows (RZ reads) stay zero from here on: nothing writes
-	 * them (RZ writes go to the sink rows, which nothing reads) */
-	if (s->regs)
-		memset(s->regs, 0, regbytes);
-	s->shared = malloc(L->shared_bytes ? L->shared_bytes : 1);
-	s->local = malloc(localbytes ? localbytes : 1);
-	return s->regs && s->shared && s->local;
+	s->rstride = L->warps_per_cta * WE_WARP_SIZE;
+	return buffers_alloc(lc, 1, &s->warps, &s->regs, &s->shared, &s->local);
 }
 
 void slot_free(cta_slot *s)
 {
-	free(s->regs);
-	free(s->shared);
-	free(s->local);
+	if (!s->batched) {
+		free(s->warps);
+		free(s->regs);
+		free(s->shared);
+		free(s->local);
+	}
+	s->warps = NULL;
 	s->regs = NULL;
 	s->shared = s->local = NULL;
 }
 
+bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc)
+{
+	const we_launch_ctx *L = &lc->L;
+	const uint32_t nw = L->warps_per_cta;
+	memset(b, 0, sizeof *b);
+	b->slot = calloc(n, sizeof *b->slot);
+	if (!b->slot)
+		return false;
+	b->n = n;
+	bool ok = buffers_alloc(lc, n, &b->warps, &b->regs, &b->shared, &b->local);
+	for (uint32_t k = 0; k < n; k++) {
+		cta_slot *s = &b->slot[k];
+		bar_init(&s->cta.bars, nw);
+		nbar_init(&s->cta.nbars, nw);
+		s->batched = true;
+		s->rstride = n * nw * WE_WARP_SIZE;
+		if (!ok)
+			continue;
+		s->warps = b->warps + (size_t)k * nw;
+		s->regs = b->regs + (size_t)k * nw * WE_WARP_SIZE;
+		s->shared = b->shared + (size_t)k * L->shared_bytes;
+		s->local = b->local + (size_t)k * L->local_bytes * WE_WARP_SIZE * nw;
+	}
+	return ok;
+}
+
+void batch_free(cta_batch *b)
+{
+	for (uint32_t k = 0; k < b->n; k++)
+		slot_free(&b->slot[k]);
+	free(b->slot);
+	free(b->warps);
+	free(b->regs);
+	free(b->shared);
+	free(b->local);
+	memset(b, 0, sizeof *b);
+}
+
+void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_t lanes)
+{
+	const uint64_t *z = L->k->zero_rows;
+	for (uint32_t w = 0; w < 4; w++)
+		for (uint64_t m = z[w]; m; m &= m - 1) {
+			const uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+			if (r < L->k->nregs)
+				memset(regs + (size_t)r * rstride, 0, lanes * sizeof(uint32_t));
+		}
+}
+
 void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
+{
+	cta_init_regs(s, lc, id, sync, false);
+}
+
+void cta_init_regs(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool regs_clear)
 {
 	const we_launch_ctx *L = &lc->L;
 	we_cta *c = &s->cta;
@@ -750,9 +820,11 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 	}
 	if (L->shared_bytes)
 		memset(s->shared, 0, L->shared_bytes);
-	/* R0.. start at zero (the zero and sink rows after them need nothing,
-	 * slot_alloc) */
-	memset(s->regs, 0, (size_t)L->k->nregs * WE_WARP_SIZE * sizeof(uint32_t) * c->nwarps);
+	/* R0.. start at zero, those a thread may read before it writes them
+	 * (we_kernel.zero_rows; the zero and sink rows after them need
+	 * nothing, buffers_alloc) */
+	if (!regs_clear)
+		cta_zero_rows(L, s->regs, s->rstride, (size_t)WE_WARP_SIZE * c->nwarps);
 	if (L->local_bytes)
 		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
 	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
@@ -766,7 +838,8 @@ void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync)
 			w->rpc[l] = w->active_pc;
 		w->r = s->regs + (size_t)wi * WE_WARP_SIZE;
 		w->nrows = L->nrows;
-		w->rstride = c->nwarps * WE_WARP_SIZE;
+		w->rstride = s->rstride;
+		w->cta = c;
 		w->p[7] = 0xffffffffu;
 		w->up = 0x80;
 		w->id = wi;
@@ -960,6 +1033,10 @@ static we_status check_launch(struct we_device *dev, const we_kernel *k, const w
 		dev_error(dev, "unknown engine %d or placement %d", (int)cfg->engine, (int)cfg->placement);
 		return WE_ERR_INVALID;
 	}
+	if (cfg->batch > 32) {
+		dev_error(dev, "batches of %u CTAs: at most 32", cfg->batch);
+		return WE_ERR_INVALID;
+	}
 	if (cfg->lockstep > 32) {
 		dev_error(dev, "lockstep groups of %u warps: at most 32 (a CTA's warps)", cfg->lockstep);
 		return WE_ERR_INVALID;
@@ -1046,6 +1123,7 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	we_engine eng = cfg->engine == WE_ENGINE_DEFAULT ? WE_ENGINE_SCHEDULER : cfg->engine;
 	L->lockstep = eng != WE_ENGINE_SCHEDULER || L->hooked ? 1u
 		      : cfg->lockstep ? cfg->lockstep : WE_LOCKSTEP_DEFAULT;
+	L->batch = cfg->batch;
 	st = eng == WE_ENGINE_WARP_THREADS ? run_warp_threads(lc) : run_scheduler(lc);
 	double t1 = now_s();
 	if (st != WE_OK && st != WE_ERR_NOMEM)

@@ -35,15 +35,30 @@ typedef struct cta_sync {
 	pthread_cond_t baton_cv;
 } cta_sync;
 
-/* The buffers of one running CTA, reused for CTA after CTA. */
+/* The buffers of one running CTA, reused for CTA after CTA: its own
+ * (slot_alloc), or its part of a batch's (batch_alloc). */
 typedef struct cta_slot {
 	we_cta cta;
-	we_warp warps[32];
-	uint32_t *regs;
+	we_warp *warps;
+	uint32_t *regs;                /* R0 of warp 0; rows of rstride lanes */
+	uint32_t rstride;
 	uint8_t *shared;
 	uint8_t *local;
+	bool batched;                  /* the buffers are a batch's          */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
 } cta_slot;
+
+/* The CTAs one scheduler worker runs side by side (engine_sched.c): their
+ * warps are one array and their register rows interleave (a row holds
+ * warp 0..n-1 of CTA 0, then of CTA 1, ...), so the warps of CTAs that
+ * are at one PC form one lockstep group (exec_group). */
+typedef struct cta_batch {
+	uint32_t n;                    /* CTA slots                         */
+	cta_slot *slot;
+	we_warp *warps;
+	uint32_t *regs;
+	uint8_t *shared, *local;
+} cta_batch;
 
 typedef struct launch {
 	we_launch_ctx L;
@@ -116,7 +131,18 @@ void slot_stats(launch *lc, const cta_slot *s);
 
 bool slot_alloc(cta_slot *s, const launch *lc);
 void slot_free(cta_slot *s);
+/* n slots sharing one warp array and one register file; false when out of
+ * memory (batch_free then frees what there is). */
+bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc);
+void batch_free(cta_batch *b);
+/* Start CTA id in slot s: its registers of the kernel's zero_rows zeroed
+ * unless `regs_clear` (the batch zeroed the rows of all its slots at
+ * once). */
 void cta_init(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync);
+void cta_init_regs(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool regs_clear);
+/* Zero the registers of the kernel's zero_rows: `lanes` words from regs
+ * in each row (rows rstride words apart). */
+void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_t lanes);
 /* After a CTA ends: add its statistics; if it faulted record its report
  * (the lowest CTA id wins) and stop the launch.  Thread-safe. */
 void cta_finish(cta_slot *s, launch *lc);

@@ -17,7 +17,7 @@
 typedef struct sworker {
 	launch *lc;
 	unsigned index;
-	cta_slot slot;
+	cta_batch batch;
 	pthread_t tid;
 	bool started;
 } sworker;
@@ -49,61 +49,110 @@ static uint32_t group_of(const we_cta *c, uint32_t wi, uint64_t *budget)
 	return n;
 }
 
-/* Run one CTA to its end or its first fault. */
-static void cta_run(we_cta *c)
+/* One turn of a CTA: its next ready warp or lockstep group runs until it
+ * stops.  false when the CTA has ended (every warp exited, or a fault). */
+static bool cta_turn(we_cta *c, uint32_t *live)
 {
-	uint32_t live = c->nwarps;
-	while (live) {
-		uint64_t budget;
-		int wi = sched_next(c, &budget);
-		if (wi < 0) {
-			/* nothing ready and nothing running can change that */
-			we_warp *first = NULL;
-			for (uint32_t k = 0; k < c->nwarps && !first; k++)
-				if (c->warps[k].state == WE_WS_BLOCKED)
-					first = &c->warps[k];
-			set_fault(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
-				  "every live warp of the CTA is blocked on a barrier that cannot complete");
-			return;
+	uint64_t budget;
+	int wi = sched_next(c, &budget);
+	if (wi < 0) {
+		/* nothing ready and nothing running can change that */
+		we_warp *first = NULL;
+		for (uint32_t k = 0; k < c->nwarps && !first; k++)
+			if (c->warps[k].state == WE_WS_BLOCKED)
+				first = &c->warps[k];
+		set_fault(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
+			  "every live warp of the CTA is blocked on a barrier that cannot complete");
+		return false;
+	}
+	we_warp *w = &c->warps[wi];
+	if (!watchdog_ok(c, w, &budget))
+		return false;
+	uint32_t n = group_of(c, (uint32_t)wi, &budget);
+	uint32_t exited = 1u << wi;
+	we_stop st;
+	if (n > 1) {
+		uint32_t who;
+		st = exec_group(c, (uint32_t)wi, n, n, budget, &who, &exited);
+		c->rr_next = (uint32_t)wi + n;
+		wi = (int)who;
+		w = &c->warps[wi];
+	} else {
+		st = exec_run(c, w, budget);
+	}
+	switch (st) {
+	case WE_STOP_BUDGET:
+	case WE_STOP_YIELD:
+	case WE_STOP_RELEASED:
+	case WE_STOP_BLOCKED:
+		break;
+	case WE_STOP_SLEEP:
+		/* emulated time (SPEC-NOTES 10): the warp gives its turn away
+		 * and its clock jumps to the timer, which clears SleepMask */
+		if (w->clock < w->wake_time)
+			w->clock = w->wake_time;
+		bru_timer_expired(w, w->clock);
+		break;
+	case WE_STOP_EXITED:
+		/* (several warps of a group may have run one EXIT) */
+		for (uint32_t m = exited; m; m &= m - 1) {
+			*live -= 1;
+			warp_exited(c, (uint32_t)__builtin_ctz(m));
 		}
-		we_warp *w = &c->warps[wi];
-		if (!watchdog_ok(c, w, &budget))
-			return;
-		uint32_t n = group_of(c, (uint32_t)wi, &budget);
-		uint32_t exited = 1u << wi;
-		we_stop st;
-		if (n > 1) {
-			uint32_t who;
-			st = exec_group(c, (uint32_t)wi, n, budget, &who, &exited);
-			c->rr_next = (uint32_t)wi + n;
-			wi = (int)who;
-			w = &c->warps[wi];
-		} else {
-			st = exec_run(c, w, budget);
+		break;
+	case WE_STOP_FAULT:
+		return false;
+	}
+	return *live != 0;
+}
+
+/* CTA c of a batch as the next part of a group spanning CTAs at pc: every
+ * warp ready, at pc, with every lane active and none asleep, and the
+ * watchdogs content (*budget shrinks to its warps' --max-instructions). */
+static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
+{
+	const uint32_t all = c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u;
+	if (c->ready != all || c->warps[0].active_pc != pc)
+		return false;
+	uint64_t b = *budget;
+	if (!watchdog_ok(c, &c->warps[0], &b) || group_of(c, 0, &b) != c->nwarps)
+		return false;
+	*budget = b;
+	return true;
+}
+
+/* Run the CTAs of batch slots [0, n) to their ends.  While a run of them,
+ * each with all its warps at one PC, can go as one lockstep group
+ * (exec_group across CTAs) it does; otherwise each CTA takes a turn. */
+static void batch_run(cta_batch *b, uint32_t n)
+{
+	uint32_t live[WE_WARP_SIZE], ended = 0;
+	const uint32_t nw = b->slot[0].cta.nwarps, all = n == 32 ? ~0u : (1u << n) - 1u;
+	for (uint32_t k = 0; k < n; k++)
+		live[k] = nw;
+	while (ended != all) {
+		const uint32_t c0 = (uint32_t)__builtin_ctz(~ended);
+		we_cta *c = &b->slot[c0].cta;
+		uint32_t m = 0;
+		uint64_t budget = QUANTUM;
+		if (n > 1 && c->L->lockstep > 1)
+			while (c0 + m < n && !((ended >> (c0 + m)) & 1u) &&
+			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, &budget))
+				m++;
+		if (m >= 2) {
+			uint32_t who, exited = 0;
+			const we_stop st = exec_group(c, 0, m * nw, nw, budget, &who, &exited);
+			for (uint32_t k = c0; k < c0 + m; k++)
+				b->slot[k].cta.rr_next = nw;
+			if (st == WE_STOP_FAULT)
+				ended |= 1u << (c0 + who / nw);
+			if (st != WE_STOP_YIELD)
+				continue;
+			/* (an instruction the CTAs run one by one) */
 		}
-		switch (st) {
-		case WE_STOP_BUDGET:
-		case WE_STOP_YIELD:
-		case WE_STOP_RELEASED:
-		case WE_STOP_BLOCKED:
-			break;
-		case WE_STOP_SLEEP:
-			/* emulated time (SPEC-NOTES 10): the warp gives its turn away
-			 * and its clock jumps to the timer, which clears SleepMask */
-			if (w->clock < w->wake_time)
-				w->clock = w->wake_time;
-			bru_timer_expired(w, w->clock);
-			break;
-		case WE_STOP_EXITED:
-			/* (several warps of a group may have run one EXIT) */
-			for (uint32_t m = exited; m; m &= m - 1) {
-				live--;
-				warp_exited(c, (uint32_t)__builtin_ctz(m));
-			}
-			break;
-		case WE_STOP_FAULT:
-			return;
-		}
+		for (uint32_t k = c0; k < n; k++)
+			if (!((ended >> k) & 1u) && !cta_turn(&b->slot[k].cta, &live[k]))
+				ended |= 1u << k;
 	}
 }
 
@@ -111,18 +160,40 @@ static void *sworker_main(void *arg)
 {
 	sworker *wk = arg;
 	launch *lc = wk->lc;
+	cta_batch *b = &wk->batch;
 	place_thread(lc, wk->index);
 	for (;;) {
 		if (atomic_load_explicit(&lc->stop, memory_order_acquire))
 			break;
-		uint64_t id = atomic_fetch_add_explicit(&lc->next, 1, memory_order_relaxed);
+		/* the next b->n CTAs (fewer at the grid's end) */
+		uint64_t id = atomic_fetch_add_explicit(&lc->next, b->n, memory_order_relaxed);
 		if (id >= lc->nctas)
 			break;
-		cta_init(&wk->slot, lc, id, NULL);
-		cta_run(&wk->slot.cta);
-		cta_finish(&wk->slot, lc);
+		const uint32_t n = lc->nctas - id < b->n ? (uint32_t)(lc->nctas - id) : b->n;
+		/* the registers of all the batch's CTAs at once (cta_init_regs) */
+		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
+		for (uint32_t k = 0; k < n; k++)
+			cta_init_regs(&b->slot[k], lc, id + k, NULL, true);
+		batch_run(b, n);
+		for (uint32_t k = 0; k < n; k++)
+			cta_finish(&b->slot[k], lc);
 	}
 	return NULL;
+}
+
+/* CTAs per batch: as many as fill a lockstep group of 32 warps (a
+ * group's warp masks are 32 bits), one without lockstep groups or a
+ * seeded schedule, never more than a worker's share of the grid. */
+static uint32_t batch_size(const launch *lc, unsigned nw)
+{
+	const we_launch_ctx *L = &lc->L;
+	uint64_t n = L->lockstep > 1 && !L->seeded ? WE_WARP_SIZE / L->warps_per_cta : 1;
+	if (L->batch && L->batch < n)
+		n = L->batch;
+	const uint64_t share = (lc->nctas + nw - 1) / nw;
+	if (n > share)
+		n = share;
+	return n ? (uint32_t)n : 1u;
 }
 
 we_status run_scheduler(launch *lc)
@@ -134,10 +205,11 @@ we_status run_scheduler(launch *lc)
 	if (!ws)
 		return WE_ERR_NOMEM;
 	we_status st = WE_OK;
+	const uint32_t per = batch_size(lc, nw);
 	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
 		ws[i].lc = lc;
 		ws[i].index = i;
-		if (!slot_alloc(&ws[i].slot, lc))
+		if (!batch_alloc(&ws[i].batch, per, lc))
 			st = WE_ERR_NOMEM;
 	}
 	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
@@ -151,8 +223,9 @@ we_status run_scheduler(launch *lc)
 	for (unsigned i = 0; i < nw; i++) {
 		if (ws[i].started && pthread_join(ws[i].tid, NULL) && st == WE_OK)
 			st = WE_ERR_INTERNAL;
-		slot_stats(lc, &ws[i].slot);
-		slot_free(&ws[i].slot);
+		for (uint32_t k = 0; k < ws[i].batch.n; k++)
+			slot_stats(lc, &ws[i].batch.slot[k]);
+		batch_free(&ws[i].batch);
 	}
 	free(ws);
 	return st;

@@ -105,6 +105,8 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 			d->kind = af->mem_off >= 0 ? (af->cmem_bank >= 0 ? XO_CMEMIND : XO_MEM) : XO_REG;
 			d->nregs = (uint8_t)span;
 			d->reg = (uint16_t)v;
+			if (f->is_out && d->kind == XO_REG)
+				d->flags |= XF_OUT;
 			if (v == ISA_REG_RZ) {
 				d->row = (uint16_t)(f->is_out ? nregs + ZERO_ROWS : nregs);
 			} else {
@@ -175,6 +177,109 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 	return sem_check_static(xi, dialect, err, errlen);
 }
 
+/* ---- registers read before written ------------------------------ */
+
+/* A CTA starts with R0.. at zero, but a register that every thread writes
+ * before it reads it needs no zero: its first value is the thread's own.
+ * Per-thread paths follow the code (seed 004: each thread's RPC moves by
+ * fallthrough or a branch of its own; BSYNC and WARPSYNC wait at their
+ * PC, BREAK and BSSY only touch masks), so a register needs its zero when
+ * some reachable instruction reads it while it is not written on every
+ * path from the entry before it — a forward must-analysis of the
+ * unconditional (unguarded) writes.  (SHFL reads other lanes, but only
+ * lanes running that SHFL: on their paths too.)  Conservative where
+ * paths are not known: a kernel with BRX, CALL, RET, TRAP or RTT
+ * (targets from registers or a handler) zeroes every register. */
+typedef struct regset { uint64_t b[4]; } regset;
+
+static void regs_add(regset *s, const xopd *o)
+{
+	if (o->reg == ISA_REG_RZ)
+		return;
+	for (unsigned r = o->reg; r < (unsigned)o->reg + o->nregs && r < 256; r++)
+		s->b[r / 64] |= UINT64_C(1) << (r % 64);
+}
+
+static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
+{
+	const uint32_t first = k->code_start / WE_INST_SIZE, n = (k->code_end - k->code_start) / WE_INST_SIZE;
+	memset(k->zero_rows, 0, sizeof k->zero_rows);
+	bool all = k->trap_handler >= 0 || n == 0;
+	for (uint32_t i = 0; i < n && !all; i++) {
+		const unsigned ot = m->x[first + i].optype;
+		all = ot == ISA_OPT_BRX || ot == ISA_OPT_CALL || ot == ISA_OPT_RET || ot == ISA_OPT_TRAP ||
+		      ot == ISA_OPT_RTT;
+	}
+	regset *in = all ? NULL : malloc(n * sizeof *in);
+	uint32_t *work = all ? NULL : malloc(n * sizeof *work);
+	uint8_t *queued = all ? NULL : calloc(n, 1), *reached = all ? NULL : calloc(n, 1);
+	if (!in || !work || !queued || !reached) {
+		/* (or out of memory: zero them all) */
+		for (uint32_t r = 0; r < k->nregs && r < 256; r++)
+			k->zero_rows[r / 64] |= UINT64_C(1) << (r % 64);
+		goto out;
+	}
+	/* in[i]: written on every path to i (all ones until reached) */
+	memset(in, 0xff, n * sizeof *in);
+	memset(&in[0], 0, sizeof in[0]);
+	uint32_t nw = 0;
+	work[nw++] = 0;
+	queued[0] = reached[0] = 1;
+	while (nw) {
+		const uint32_t i = work[--nw];
+		queued[i] = 0;
+		const xinsn *x = &m->x[first + i];
+		regset outs = in[i];
+		if (x->pg == 7 && !x->pg_xor)
+			for (unsigned o = 0; o < x->nopd; o++)
+				if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
+					regs_add(&outs, &x->o[o]);
+		/* successors: the next instruction (also after EXIT and
+		 * BRA: their guards, masks or UR may leave threads behind),
+		 * and a branch's target */
+		int64_t succ[2] = { (int64_t)i + 1, -1 };
+		if (x->optype == ISA_OPT_BRA)
+			succ[1] = (int64_t)i + 1 + x->o[x->opcode == ISA_OP_BRA_U ? 2 : 1].imm;
+		for (unsigned s = 0; s < 2; s++) {
+			if (succ[s] < 0 || succ[s] >= (int64_t)n)
+				continue;
+			const uint32_t t = (uint32_t)succ[s];
+			bool changed = !reached[t];
+			reached[t] = 1;
+			for (unsigned w = 0; w < 4; w++) {
+				const uint64_t v = in[t].b[w] & outs.b[w];
+				changed |= v != in[t].b[w];
+				in[t].b[w] = v;
+			}
+			if (changed && !queued[t]) {
+				queued[t] = 1;
+				work[nw++] = t;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!reached[i])
+			continue;
+		const xinsn *x = &m->x[first + i];
+		regset use = { { 0 } };
+		for (unsigned o = 0; o < x->nopd; o++) {
+			const xopd *d = &x->o[o];
+			if ((d->kind == XO_REG && !(d->flags & XF_OUT)) || d->kind == XO_MEM || d->kind == XO_CMEMIND)
+				regs_add(&use, d);
+		}
+		for (unsigned w = 0; w < 4; w++)
+			k->zero_rows[w] |= use.b[w] & ~in[i].b[w];
+	}
+out:
+	if (all)
+		for (uint32_t r = 0; r < k->nregs && r < 256; r++)
+			k->zero_rows[r / 64] |= UINT64_C(1) << (r % 64);
+	free(in);
+	free(work);
+	free(queued);
+	free(reached);
+}
+
 we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 {
 	exec_free_module(m);
@@ -208,10 +313,15 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 			m->x[i].lockstep = sem_lockstep_form(&m->x[i]);
 			const char *unit = isa_opcodes[m->insn[i].opcode].unit;
 			m->x[i].plain = strcmp(unit, "BRU") && strcmp(unit, "BCU") && strcmp(unit, "VISA");
+			const unsigned ot = m->x[i].optype;
+			m->x[i].per_cta = ot == ISA_OPT_S2R || ot == ISA_OPT_LDS || ot == ISA_OPT_STS ||
+					  ot == ISA_OPT_BAR;
 		}
 	}
-	for (uint32_t k = 0; k < m->nkernels; k++)
+	for (uint32_t k = 0; k < m->nkernels; k++) {
 		m->kernels[k].info.nregs = m->kernels[k].nregs;
+		kernel_zero_rows(m, &m->kernels[k]);
+	}
 	return WE_OK;
 }
 
@@ -616,11 +726,11 @@ static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t do
 }
 
 /* The group still shares w[0]'s PC and full masks, and is ready. */
-static inline bool group_intact(const we_cta *cta, const we_warp *w, uint32_t n)
+static inline bool group_intact(const we_warp *w, uint32_t n)
 {
 	for (uint32_t j = 0; j < n; j++)
 		if (w[j].active_pc != w[0].active_pc || w[j].active != 0xffffffffu || w[j].sleep ||
-		    !((cta->ready >> w[j].id) & 1u))
+		    !((w[j].cta->ready >> w[j].id) & 1u))
 			return false;
 	return true;
 }
@@ -657,10 +767,11 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 			j++;
 			continue;
 		}
-		xctx xc = { .w = &w[j], .cta = cta, .L = cta->L, .pc = pc, .pmask = pm };
+		xctx xc = { .w = &w[j], .cta = w[j].cta, .L = cta->L, .pc = pc, .pmask = pm };
 		uint32_t r = j + 1;
 		if (runs && i->lockstep && xc.pmask == 0xffffffffu)
-			while (r < n && (g ? g->pm[r] : (w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu)
+			while (r < n && (g ? g->pm[r] : (w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu &&
+			       (!i->per_cta || w[r].cta == w[j].cta))
 				r++;
 		xc.group = r - j - 1;
 		/* warp j counted before it runs, as fetch() does (S2R reads the
@@ -704,8 +815,35 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 	return true;
 }
 
-we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who,
-		   uint32_t *exited)
+/* A per_cta instruction for a group spanning CTAs (exec_group): each
+ * CTA's warps as a group of their own, as gx would run them.  Stops at
+ * the first CTA whose handler faults (gx->stop) or declines (gx->declined,
+ * *done: the warps before it ran the instruction). */
+static void group_per_cta(xctx *gx, const xinsn *i, uint32_t n, uint32_t nw, uint32_t *done)
+{
+	bool intact = true;
+	for (uint32_t c = 0; c < n; c += nw) {
+		xctx cx = { .w = gx->w + c, .cta = gx->w[c].cta, .L = gx->L, .group = nw - 1,
+			    .pmask = 0xffffffffu, .pc = gx->pc };
+		handler[i->optype](&cx, i);
+		*done = c;
+		if (cx.declined || cx.stop) {
+			gx->declined = cx.declined;
+			gx->stop = cx.stop;
+			gx->why = cx.why;
+			return;
+		}
+		if (cx.pc_set) {
+			gx->pc_set = true;
+			intact &= cx.intact;
+		}
+	}
+	*done = n;
+	gx->intact = gx->pc_set && intact;
+}
+
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
+		   uint32_t *who, uint32_t *exited)
 {
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
@@ -714,6 +852,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 	/* one handler call for the whole group: the rows of w[0] start the
 	 * group's arrays, pmask is all ones in every warp */
 	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
+	const bool multi = nw < n;
 	/* the warps' PCs and counters lag behind by `pending` instructions
 	 * run as one call for the group and `guarded` ones whose guard
 	 * differed between warps (group_settle) */
@@ -749,14 +888,24 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				for (uint32_t j = 0; j < n; j++)
 					w[j].active_pc = pc;
 			}
-			handler[i->optype](&gx, i);
+			uint32_t done = 0;
+			if (multi && i->per_cta)
+				group_per_cta(&gx, i, n, nw, &done);
+			else
+				handler[i->optype](&gx, i);
 			if (gx.declined) {
-				/* (a memory access that may fault) warp by warp */
+				/* (a memory access that may fault) warp by warp, after
+				 * the CTAs that ran it as a group (group_per_cta) */
 				gx.declined = false;
 				group_settle(w, n, pc, pending, guarded);
 				pending = guarded = 0;
-				if (!group_plain(cta, w, n, i, pc, false, NULL, 0, 0, who))
+				for (uint32_t j = 0; j < done; j++)
+					count_insn(&w[j], 0xffffffffu);
+				if (!group_plain(cta, w + done, n - done, i, pc, false, NULL, 0, 0, who)) {
+					for (uint32_t j = 0; j < done; j++)
+						w[j].active_pc = pc + WE_INST_SIZE;
 					return WE_STOP_FAULT;
+				}
 				pc += WE_INST_SIZE;
 				continue;
 			}
@@ -783,7 +932,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 				gx.pc_set = false;
 				if (gx.intact)
 					gx.intact = false;
-				else if (!group_intact(cta, w, n)) {
+				else if (!group_intact(w, n)) {
 					group_settle(w, n, UINT64_MAX, pending, guarded);
 					return WE_STOP_BUDGET;
 				}
@@ -793,10 +942,12 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			}
 			continue;
 		}
-		if (in_code && i->plain && i->lockstep) {
+		if (in_code && i->lockstep && (i->plain || g.none)) {
 			/* guards that differ between warps: a lockstep form reads
 			 * no counter and no other warp's ActivePC, so the group's
-			 * counts can wait (group_plain settles them on a fault) */
+			 * counts can wait (group_plain settles them on a fault).
+			 * A guard false in every lane of every warp runs nothing,
+			 * also of a branch or barrier (fetch, retire). */
 			if (!g.none && !group_plain(cta, w, n, i, pc, true, &g, pending, guarded, who))
 				return WE_STOP_FAULT;
 			guarded++;
@@ -805,6 +956,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 		}
 		group_settle(w, n, pc, pending, guarded);
 		pending = guarded = 0;
+		if (multi && !(in_code && i->plain))
+			return WE_STOP_YIELD;
 		if (in_code && i->plain) {
 			if (!group_plain(cta, w, n, i, pc, true, NULL, 0, 0, who))
 				return WE_STOP_FAULT;
@@ -842,7 +995,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32
 			*who = wi + (uint32_t)__builtin_ctz(*exited >> wi);
 			return WE_STOP_EXITED;
 		}
-		if (!group_intact(cta, w, n))
+		if (!group_intact(w, n))
 			return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
 		pc = w->active_pc;
 	}

@@ -47,7 +47,7 @@ enum xo_kind {
 	XO_ENUM     /* imm = enum value (B register number, SR, PR ...)       */
 };
 
-enum xo_flag { XF_NOT = 1, XF_BITNOT = 2, XF_NEG = 4, XF_ABS = 8 };
+enum xo_flag { XF_NOT = 1, XF_BITNOT = 2, XF_NEG = 4, XF_ABS = 8, XF_OUT = 16 /* a destination */ };
 /* the flags xsrc applies as integer operations when asked (int_mods) */
 #define XF_INT_MODS (XF_NEG | XF_ABS | XF_BITNOT)
 
@@ -73,6 +73,9 @@ typedef struct xinsn {
 			      runs it in one handler call (exec_group)    */
 	bool plain;        /* not of the branch or barrier units: changes no
 			      PC, mask or scheduling state of the warp     */
+	bool per_cta;      /* reads or writes state of the warp's CTA (shared
+			      memory, CTA ids, barriers): a lockstep group
+			      spanning CTAs runs it CTA by CTA             */
 	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
 } xinsn;
@@ -139,9 +142,18 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget);
  * have not executed that instruction), or after `budget` instructions.
  * An EXIT that ends several of the warps is run by all of them: then
  * WE_STOP_EXITED, *who is the first to exit and *exited the mask (CTA
- * warp indices) of all that did, for the driver to retire in order. */
-we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint64_t budget, uint32_t *who,
-		   uint32_t *exited);
+ * warp indices) of all that did, for the driver to retire in order.
+ *
+ * A group may also span CTAs (nw < n): all nw warps of n / nw CTAs of a
+ * batch (engine_int.h, cta_batch), cta the first, wi 0, each CTA's warps
+ * ready with SleepMask 0 at the one PC.  A per_cta instruction then runs
+ * CTA by CTA, and the group returns WE_STOP_YIELD, the instruction not
+ * run, at one that it would run warp by warp (a branch or barrier unit
+ * form that is not lockstep: divergence, EXIT, ...): the CTAs go on one
+ * by one from there.  *who indexes the warps from cta's first.  With
+ * nw == n it is one CTA's group. */
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
+		   uint32_t *who, uint32_t *exited);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no
  * operand copied into a one-warp array, a form the handler vectorizes. */

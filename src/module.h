@@ -43,6 +43,9 @@ typedef struct we_kernel {
 	uint32_t shared_bytes;
 	uint32_t local_bytes;
 	uint32_t nregs;               /* computed by the loader            */
+	uint64_t zero_rows[4];        /* registers a thread may read before it
+					 writes them (exec_prepare_module): the
+					 ones a CTA start sets to zero       */
 	int trap_handler;             /* byte offset or -1 (issue 5)       */
 } we_kernel;
 

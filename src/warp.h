@@ -69,6 +69,7 @@ typedef struct we_warp {
 	uint32_t nrows;
 	uint32_t rstride;
 	uint32_t id;                  /* warp index within the CTA         */
+	struct we_cta *cta;           /* its CTA                           */
 	uint8_t up;                   /* uniform predicates, bit i = UPi   */
 	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
 

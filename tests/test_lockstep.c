@@ -58,7 +58,21 @@
 
 /* The lockstep values compared with lockstep 1: groups of two (the
  * smallest), 8, 32 (a whole 1024-thread CTA) and 0, the default (8). */
-static const unsigned lock_values[] = { 2, 8, 32, 0 };
+/* The lockstep settings compared with lockstep 1: group sizes, and CTA
+ * batches of the scheduler (0: as many CTAs as fill 32 warps, 1: groups
+ * within one CTA only) on all cores or on one worker (a batch holds at
+ * most a worker's share of the grid: on one worker the tests' few CTAs
+ * are batched). */
+static const struct lockset {
+	unsigned lockstep, batch, threads;
+	const char *name;
+} lock_values[] = {
+	{ 2, 0, 0, "lockstep 2" },
+	{ 8, 1, 0, "lockstep 8, batch 1" },
+	{ 8, 2, 1, "lockstep 8, batch 2, 1 thread" },
+	{ 32, 0, 1, "lockstep 32, 1 thread" },
+	{ 0, 0, 0, "lockstep 0" },
+};
 #define NLOCK (sizeof lock_values / sizeof lock_values[0])
 
 /* splitmix64: reproducible test data */
@@ -143,7 +157,7 @@ typedef struct lk {
 typedef struct lcfg {
 	we_dim3 grid, block;
 	we_engine engine;       /* 0: the scheduler */
-	unsigned lockstep;
+	unsigned lockstep, batch, threads;
 	uint64_t max_insns;
 	bool seeded;
 	uint64_t seed;
@@ -244,6 +258,8 @@ static void lk_run(lk *t, const lcfg *c, lrun *r)
 		.block = c->block,
 		.engine = c->engine ? c->engine : WE_ENGINE_SCHEDULER,
 		.lockstep = c->lockstep,
+		.batch = c->batch,
+		.threads = c->threads,
 		.max_instructions = c->max_insns,
 		.timeout = WALL_TIMEOUT_S,
 		.schedule_seeded = c->seeded,
@@ -338,9 +354,11 @@ static void compare_rest(lk *t, lcfg c, const char *label, const lrun *ref,
 	char what[200];
 	for (size_t i = 0; i < NLOCK; i++) {
 		lrun r;
-		c.lockstep = lock_values[i];
+		c.lockstep = lock_values[i].lockstep;
+		c.batch = lock_values[i].batch;
+		c.threads = lock_values[i].threads;
 		lk_run(t, &c, &r);
-		snprintf(what, sizeof what, "%s, lockstep %u", label, lock_values[i]);
+		snprintf(what, sizeof what, "%s, %s", label, lock_values[i].name);
 		if (canon && r.st == WE_OK)
 			canon(t, &c, r.mem);
 		expect_same(t, ref, &r, what);
@@ -1831,9 +1849,11 @@ static void expect_stop(const char *label, const char *text, we_dim3 block, uint
 	CHECK(*ref.json == '{', "%s: no JSON report", label);
 	for (size_t i = 0; i < NLOCK; i++) {
 		char what[200];
-		snprintf(what, sizeof what, "%s, lockstep %u", label, lock_values[i]);
+		snprintf(what, sizeof what, "%s, %s", label, lock_values[i].name);
 		lrun r;
-		c.lockstep = lock_values[i];
+		c.lockstep = lock_values[i].lockstep;
+		c.batch = lock_values[i].batch;
+		c.threads = lock_values[i].threads;
 		lk_run(&t, &c, &r);
 		expect_same(&t, &ref, &r, what);
 		lrun_free(&r);
@@ -1880,9 +1900,11 @@ START_TEST(fault_const_in_group)
 		      "%s: JSON report %s", insn[i], ref.json);
 		for (size_t j = 0; j < NLOCK; j++) {
 			char what[200];
-			snprintf(what, sizeof what, "%s, lockstep %u", insn[i], lock_values[j]);
+			snprintf(what, sizeof what, "%s, %s", insn[i], lock_values[j].name);
 			lrun r;
-			c.lockstep = lock_values[j];
+			c.lockstep = lock_values[j].lockstep;
+			c.batch = lock_values[j].batch;
+			c.threads = lock_values[j].threads;
 			lk_run(&t, &c, &r);
 			expect_same(&t, &ref, &r, what);
 			lrun_free(&r);
@@ -2034,15 +2056,17 @@ START_TEST(fault_after_barrier)
 	CHECK(w0 < 8 && j0 == w0, "lockstep 1: warp %u / %u", w0, j0);
 	for (size_t i = 0; i < NLOCK; i++) {
 		lrun r;
-		c.lockstep = lock_values[i];
+		c.lockstep = lock_values[i].lockstep;
+		c.batch = lock_values[i].batch;
+		c.threads = lock_values[i].threads;
 		lk_run(&t, &c, &r);
-		CHECK(r.st == ref.st, "lockstep %u: status %s", lock_values[i], we_status_name(r.st));
+		CHECK(r.st == ref.st, "%s: status %s", lock_values[i].name, we_status_name(r.st));
 		unsigned w = 99, j = 99;
 		char *err = mask_warp(r.err, &w), *json = mask_warp(r.json, &j);
-		CHECK(w < 8 && j == w, "lockstep %u: warp %u / %u\n%s", lock_values[i], w, j, r.err);
-		CHECK(!strcmp(err, err0), "lockstep %u: report\n%s\nlockstep 1 reported\n%s", lock_values[i], r.err,
+		CHECK(w < 8 && j == w, "%s: warp %u / %u\n%s", lock_values[i].name, w, j, r.err);
+		CHECK(!strcmp(err, err0), "%s: report\n%s\nlockstep 1 reported\n%s", lock_values[i].name, r.err,
 		      ref.err);
-		CHECK(!strcmp(json, json0), "lockstep %u: JSON report\n%s\nlockstep 1 reported\n%s", lock_values[i],
+		CHECK(!strcmp(json, json0), "%s: JSON report\n%s\nlockstep 1 reported\n%s", lock_values[i].name,
 		      r.json, ref.json);
 		free(err);
 		free(json);
@@ -2376,28 +2400,30 @@ START_TEST(watchdog_uneven_counts)
 		const long long d0 = (long long)pc0 - (long long)(0x80 + ((L - (3 * w0 + 8)) % 4) * 16);
 		for (size_t j = 0; j < NLOCK; j++) {
 			lrun r;
-			c.lockstep = lock_values[j];
+			c.lockstep = lock_values[j].lockstep;
+			c.batch = lock_values[j].batch;
+			c.threads = lock_values[j].threads;
 			lk_run(&t, &c, &r);
-			CHECK(r.st == WE_ERR_TIMEOUT, "limit %llu, lockstep %u: status %s\n%s", (unsigned long long)L,
-			      lock_values[j], we_status_name(r.st), r.err);
+			CHECK(r.st == WE_ERR_TIMEOUT, "limit %llu, %s: status %s\n%s", (unsigned long long)L,
+			      lock_values[j].name, we_status_name(r.st), r.err);
 			unsigned w, m = 99;
 			unsigned long long pc;
 			json_warp_pc(r.json, &w, &pc);
 			char *err = mask_warp(r.err, &m), *json = mask_warp(r.json, &jw);
-			CHECK(w < 8 && m == w, "limit %llu, lockstep %u: warp %u / %u\n%s", (unsigned long long)L,
-			      lock_values[j], w, m, r.err);
+			CHECK(w < 8 && m == w, "limit %llu, %s: warp %u / %u\n%s", (unsigned long long)L,
+			      lock_values[j].name, w, m, r.err);
 			const long long d = (long long)pc - (long long)(0x80 + ((L - (3 * w + 8)) % 4) * 16);
-			CHECK(d == d0, "limit %llu, lockstep %u: warp %u reported at PC 0x%llx, not its own "
-			      "(lockstep 1: warp %u at 0x%llx)", (unsigned long long)L, lock_values[j], w, pc, w0, pc0);
+			CHECK(d == d0, "limit %llu, %s: warp %u reported at PC 0x%llx, not its own "
+			      "(lockstep 1: warp %u at 0x%llx)", (unsigned long long)L, lock_values[j].name, w, pc, w0, pc0);
 			/* the rest of the reports, up to the PC and its instruction */
 			char *e1 = strstr(err, " PC "), *e0 = strstr(err0, " PC ");
 			char *j1 = strstr(json, ",\"pc\":"), *j0 = strstr(json0, ",\"pc\":");
 			CHECK(e1 && e0 && j1 && j0, "limit %llu: reports without a PC", (unsigned long long)L);
 			*e1 = *e0 = *j1 = *j0 = '\0';
-			CHECK(!strcmp(err, err0), "limit %llu, lockstep %u: report\n%s\nlockstep 1 reported\n%s",
-			      (unsigned long long)L, lock_values[j], r.err, ref.err);
-			CHECK(!strcmp(json, json0), "limit %llu, lockstep %u: JSON report\n%s\nlockstep 1 reported\n%s",
-			      (unsigned long long)L, lock_values[j], r.json, ref.json);
+			CHECK(!strcmp(err, err0), "limit %llu, %s: report\n%s\nlockstep 1 reported\n%s",
+			      (unsigned long long)L, lock_values[j].name, r.err, ref.err);
+			CHECK(!strcmp(json, json0), "limit %llu, %s: JSON report\n%s\nlockstep 1 reported\n%s",
+			      (unsigned long long)L, lock_values[j].name, r.json, ref.json);
 			*e0 = ' ';
 			*j0 = ',';
 			free(err);
@@ -2524,6 +2550,213 @@ START_TEST(seeded_and_trace_ignore_lockstep)
 }
 END_TEST
 
+/* CTA batches (engine_sched.c): CTAs that part ways and meet again.  Each
+ * CTA of 4 warps loops ctaid % 3 + 1 times around BAR.SYNC with shared
+ * memory, the CTAs of a batch leaving the loop at different trips; CTA
+ * ids, shared sums and a guarded tail every CTA reaches.  Grids of 1..9
+ * CTAs, so batches end part full; one worker, so they are batched. */
+START_TEST(batch_ctas_part_ways)
+{
+	static const char text[] = ".param ptr out\n"
+				   ".shared 512\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        S2R R1, SR_CTAID.X ;\n"
+				   "        MOV R10, c[0x0][0x0] ;\n"
+				   "        MOV R11, c[0x0][0x4] ;\n"
+				   "        IMAD R8, R1, 0x80, R0 ;\n"
+				   "        IMAD.WIDE.U32 R[10:11], R8, 0x4, R[10:11] ;\n"
+				   "        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+				   "        IMAD.HI.U32 R2, R1, 0x55555556, RZ ;\n"
+				   "        IMAD R2, R2, -0x3, R1 ;\n"
+				   "        IADD3 R2, R2, 0x1, RZ ;\n"
+				   "        MOV R6, R0 ;\n"
+				   ".loop:\n"
+				   "        STS [R5], R6 ;\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        LOP3.LUT R7, R5, 0x1fc, RZ, 0x3c, !PT ;\n"
+				   "        LDS R7, [R7] ;\n"
+				   "        IADD3 R6, R6, R7, R1 ;\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        IADD3 R2, R2, -0x1, RZ ;\n"
+				   "        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
+				   "   @P0  BRA `(.loop) ;\n"
+				   "        ISETP.LT.U32.AND P1, PT, R0, 0x40, PT ;\n"
+				   "   @P1  IADD3 R6, R6, 0x1000, RZ ;\n"
+				   "        STG [R10.64], R6 ;\n"
+				   "        EXIT ;\n";
+	for (uint32_t grid = 1; grid <= 9; grid++) {
+		lk t;
+		lk_load(&t, text, "batch.we", NULL);
+		lk_buf(&t, "out", NULL, grid * 128 * 4, 0xa5);
+		lcfg c = { .grid = d3(grid, 1, 1), .block = d3(128, 1, 1) };
+		char label[64];
+		snprintf(label, sizeof label, "CTAs parting ways, grid %u", grid);
+		lrun ref;
+		run_ref(&t, c, label, &ref, NULL);
+		/* lockstep 1 against the host */
+		const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+		for (uint32_t cta = 0; cta < grid; cta++) {
+			uint32_t v[128], nv[128];
+			for (uint32_t i = 0; i < 128; i++)
+				v[i] = i;
+			for (uint32_t trip = 0; trip < cta % 3 + 1; trip++) {
+				for (uint32_t i = 0; i < 128; i++)
+					nv[i] = v[i] + v[i ^ 0x7f] + cta;
+				memcpy(v, nv, sizeof v);
+			}
+			for (uint32_t i = 0; i < 128; i++) {
+				const uint32_t want = v[i] + (i < 0x40 ? 0x1000u : 0u);
+				CHECK(out[cta * 128 + i] == want, "%s: CTA %u thread %u: 0x%08x, want 0x%08x", label,
+				      cta, i, out[cta * 128 + i], want);
+			}
+		}
+		compare_rest(&t, c, label, &ref, NULL);
+		for (unsigned b = 1; b <= 32; b *= 2) {
+			lrun r;
+			c.lockstep = 8;
+			c.batch = b;
+			c.threads = 1;
+			lk_run(&t, &c, &r);
+			char what[96];
+			snprintf(what, sizeof what, "%s, batch %u, 1 thread", label, b);
+			expect_same(&t, &ref, &r, what);
+			lrun_free(&r);
+		}
+		lrun_free(&ref);
+		lk_close(&t);
+	}
+}
+END_TEST
+
+/* A fault in a later CTA of a batch, inside a group instruction run CTA
+ * by CTA (LDS, per_cta) and in one over all the batch's warps (LDG): warp
+ * 0 of CTA 1 of 3 alone reads out of range, and the report is its own, as
+ * with lockstep 1. */
+START_TEST(batch_fault_in_later_cta)
+{
+	static const char *const insn[] = { "LDS R4, [R5]", "LDG R4, [R12.64]" };
+	static const char *const what_fault[] = { "shared access", "global access" };
+	const char *text_fmt = ".param ptr out\n"
+			       ".shared 512\n"
+			       "        S2R R0, SR_TID.X ;\n"
+			       "        S2R R1, SR_CTAID.X ;\n"
+			       "        ISETP.EQ.U32.AND P0, PT, R1, 0x1, PT ;\n"
+			       "        ISETP.LT.U32.AND P0, PT, R0, 0x20, P0 ;\n"
+			       "        SEL R2, RZ, 0x10000, !P0 ;\n"
+			       "        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+			       "        STS [R5], R0 ;\n"
+			       "        BAR.SYNC 0x0 ;\n"
+			       "        IADD3 R5, R5, R2, RZ ;\n"
+			       "        MOV R12, c[0x0][0x0] ;\n"
+			       "        MOV R13, c[0x0][0x4] ;\n"
+			       "        IMAD R6, R1, 0x80, R0 ;\n"
+			       "        IMAD.WIDE.U32 R[10:11], R6, 0x4, R[12:13] ;\n"
+			       "        IMAD R3, R2, 0x100, RZ ;\n"
+			       "        IMAD.WIDE.U32 R[12:13], R0, 0x4, R[12:13] ;\n"
+			       "        IADD3 R12, R12, R3, RZ ;\n"
+			       "        %s ;\n"
+			       "        STG [R10.64], R4 ;\n"
+			       "        EXIT ;\n";
+	for (size_t i = 0; i < sizeof insn / sizeof insn[0]; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, text_fmt, insn[i]);
+		const char *parts[] = { what_fault[i], "CTA (1,0,0) warp 0 lanes 0-31", NULL };
+		lk t;
+		lk_load(&t, text, "stop.we", NULL);
+		lk_buf(&t, "out", NULL, 3 * 128 * 4, 0);
+		lcfg c = { .grid = d3(3, 1, 1), .block = d3(128, 1, 1), .lockstep = 1 };
+		lrun ref;
+		lk_run(&t, &c, &ref);
+		CHECK(ref.st == WE_ERR_EXCEPTION, "%s: status %s\n%s", insn[i], we_status_name(ref.st), ref.err);
+		for (const char *const *p = parts; *p; p++)
+			CHECK(strstr(ref.err, *p), "%s: the report lacks '%s':\n%s", insn[i], *p, ref.err);
+		for (size_t j = 0; j < NLOCK; j++) {
+			char what[200];
+			snprintf(what, sizeof what, "%s, %s", insn[i], lock_values[j].name);
+			lrun r;
+			c.lockstep = lock_values[j].lockstep;
+			c.batch = lock_values[j].batch;
+			c.threads = lock_values[j].threads;
+			lk_run(&t, &c, &r);
+			expect_same(&t, &ref, &r, what);
+			lrun_free(&r);
+		}
+		lrun_free(&ref);
+		lk_close(&t);
+	}
+}
+END_TEST
+
+/* Registers read before they are written start at zero in every CTA,
+ * also in a slot that ran another CTA before (a CTA start zeroes only
+ * the registers some thread may read before writing, exec.c
+ * kernel_zero_rows): R2 written under a guard, R4 on one side of a
+ * branch, R5 and R12 read in a loop before the write, R13 read by SHFL
+ * from a lane that wrote it while the reader did not.  Which lanes write
+ * alternates from CTA to CTA, so a register left from the previous CTA
+ * in the slot would show.  Many CTAs per worker and batch, both engines;
+ * against the host. */
+START_TEST(registers_start_at_zero)
+{
+	static const char text[] = ".param ptr out\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        S2R R1, SR_CTAID.X ;\n"
+				   "        MOV R10, c[0x0][0x0] ;\n"
+				   "        MOV R11, c[0x0][0x4] ;\n"
+				   "        IMAD R8, R1, 0x40, R0 ;\n"
+				   "        IMAD.WIDE.U32 R[10:11], R8, 0x14, R[10:11] ;\n"
+				   "        IADD3 R3, R0, R1, RZ ;\n"
+				   "        LOP3.LUT R3, R3, 0x1, RZ, 0xc0, !PT ;\n"
+				   "        ISETP.NE.U32.AND P0, PT, R3, RZ, PT ;\n"
+				   "   @P0  IADD3 R2, R1, 0x100, RZ ;\n"
+				   "   @P0  IADD3 R13, R1, 0x400, RZ ;\n"
+				   "        SHFL.BFLY PT, R14, R13, 0x1, 0x1f ;\n"
+				   "   @P0  BRA `(.skip) ;\n"
+				   "        IADD3 R4, R1, 0x200, RZ ;\n"
+				   ".skip:\n"
+				   "        MOV R6, 0x3 ;\n"
+				   ".loop:\n"
+				   "        IADD3 R12, R12, R5, RZ ;\n"
+				   "        IADD3 R5, R1, 0x300, RZ ;\n"
+				   "        IADD3 R6, R6, -0x1, RZ ;\n"
+				   "        ISETP.NE.U32.AND P1, PT, R6, RZ, PT ;\n"
+				   "   @P1  BRA `(.loop) ;\n"
+				   "        STG [R10.64], R2 ;\n"
+				   "        STG [R10.64+0x4], R4 ;\n"
+				   "        STG [R10.64+0x8], R12 ;\n"
+				   "        STG [R10.64+0xc], R5 ;\n"
+				   "        STG [R10.64+0x10], R14 ;\n"
+				   "        EXIT ;\n";
+	const uint32_t grid = 40;
+	lk t;
+	lk_load(&t, text, "zero.we", NULL);
+	lk_buf(&t, "out", NULL, grid * 64 * 20, 0xa5);
+	lcfg c = { .grid = d3(grid, 1, 1), .block = d3(64, 1, 1), .threads = 1 };
+	lrun ref;
+	run_ref(&t, c, "registers at zero", &ref, NULL);
+	const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+	for (uint32_t cta = 0; cta < grid; cta++)
+		for (uint32_t i = 0; i < 64; i++) {
+			const bool odd = (i + cta) & 1;
+			const uint32_t want[5] = { odd ? cta + 0x100 : 0, odd ? 0 : cta + 0x200, 2 * (cta + 0x300),
+						   cta + 0x300, odd ? 0 : cta + 0x400 };
+			for (unsigned w = 0; w < 5; w++)
+				CHECK(out[(cta * 64 + i) * 5 + w] == want[w],
+				      "CTA %u thread %u word %u: 0x%08x, want 0x%08x", cta, i, w,
+				      out[(cta * 64 + i) * 5 + w], want[w]);
+		}
+	compare_rest(&t, c, "registers at zero", &ref, NULL);
+	c.engine = WE_ENGINE_WARP_THREADS;
+	c.threads = 0;
+	lrun r;
+	lk_run(&t, &c, &r);
+	expect_same(&t, &ref, &r, "registers at zero, warp-threads");
+	lrun_free(&r);
+	lrun_free(&ref);
+	lk_close(&t);
+}
+END_TEST
+
 static Suite *lockstep_suite(void)
 {
 	Suite *s = suite_create("lockstep");
@@ -2555,6 +2788,9 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, exits_in_group);
 	tcase_add_test(x, shared_consecutive_words);
 	tcase_add_test(x, s2r_registers);
+	tcase_add_test(x, batch_ctas_part_ways);
+	tcase_add_test(x, batch_fault_in_later_cta);
+	tcase_add_test(x, registers_start_at_zero);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);

@@ -168,6 +168,13 @@ typedef struct we_launch_config {
 	 * (WE_LOCKSTEP_DEFAULT), 1 = one warp at a time; at most 32.  A
 	 * seeded schedule or a trace runs one warp at a time. */
 	unsigned lockstep;
+	/* Scheduler engine: each worker runs up to this many CTAs side by
+	 * side; when all warps of consecutive ones are at one PC with every
+	 * lane active they run as one lockstep group (at most 32 warps in
+	 * all; the results are those of running the CTAs one after the
+	 * other).  0 = as many CTAs as fill 32 warps, 1 = one CTA at a time;
+	 * at most 32.  Without lockstep groups it is 1. */
+	unsigned batch;
 } we_launch_config;
 
 #define WE_LOCKSTEP_DEFAULT 8u

@@ -105,6 +105,10 @@ static const char help_run[] =
 "  --lockstep N           scheduler: run up to N warps of a CTA at one PC\n"
 "                         together, an instruction at a time (default 8,\n"
 "                         1 = one warp at a time, at most 32)\n"
+"  --batch N              scheduler: a worker runs N CTAs side by side, the\n"
+"                         warps of those at one PC as one lockstep group\n"
+"                         (default: as many as fill 32 warps, 1 = one CTA\n"
+"                         at a time, at most 32)\n"
 "  --placement P          binding of host threads to PUs: compact (default),\n"
 "                         scatter or none\n"
 "  --max-memory BYTES     device global memory limit (0 = default)\n"
@@ -815,7 +819,7 @@ enum run_opt {
 	RO_KERNEL, RO_GRID, RO_BLOCK, RO_ARG, RO_OUT, RO_PRINT, RO_EXPECT,
 	RO_SHARED, RO_MAXINSN, RO_THREADS, RO_MAXMEM, RO_QUIET, RO_STATS,
 	RO_ENGINE, RO_PLACEMENT, RO_SCHEDULE, RO_CHECK, RO_TIMEOUT, RO_REPORT,
-	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_LOCKSTEP, RO_HELP
+	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_LOCKSTEP, RO_BATCH, RO_HELP
 };
 
 static const opt_desc run_table[] = {
@@ -843,6 +847,7 @@ static const opt_desc run_table[] = {
 	{ "--seed", 0, RO_SEED, true },
 	{ "--jobs", 0, RO_JOBS, true },
 	{ "--lockstep", 0, RO_LOCKSTEP, true },
+	{ "--batch", 0, RO_BATCH, true },
 	{ "--help", 'h', RO_HELP, false },
 };
 
@@ -852,7 +857,7 @@ typedef struct run_opts {
 	const char *file, *kernel, *grid, *block, *shared, *max_insns,
 		   *threads, *max_memory, *stats, *engine, *placement,
 		   *schedule, *timeout, *report, *trace, *runs, *seed, *jobs,
-		   *lockstep;
+		   *lockstep, *batch;
 	strlist args, outs, prints, expects;
 	bool quiet, help, check;
 } run_opts;
@@ -887,7 +892,7 @@ typedef struct run_ctx {
 	run_opts o;
 	const char **lists;  /* storage of the four strlists */
 	we_dim3 grid, block;
-	uint64_t shared, max_insns, threads, max_memory, lockstep;
+	uint64_t shared, max_insns, threads, max_memory, lockstep, batch;
 	we_engine engine;
 	we_placement placement;
 	bool json, seeded;
@@ -931,6 +936,7 @@ static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
 	case RO_SEED:    return set_once(&o->seed, it, e);
 	case RO_JOBS:    return set_once(&o->jobs, it, e);
 	case RO_LOCKSTEP: return set_once(&o->lockstep, it, e);
+	case RO_BATCH:   return set_once(&o->batch, it, e);
 	case RO_CHECK:   o->check = true; return true;
 	case RO_ARG:     o->args.v[o->args.n++] = it->value; return true;
 	case RO_OUT:     o->outs.v[o->outs.n++] = it->value; return true;
@@ -1114,6 +1120,9 @@ static int run_check_numbers(run_ctx *c)
 	if (c->o.lockstep &&
 	    !parse_u64_opt(c->o.lockstep, 32, &c->lockstep, &e))
 		return opt_err(c, "--lockstep", &e);
+	if (c->o.batch &&
+	    !parse_u64_opt(c->o.batch, 32, &c->batch, &e))
+		return opt_err(c, "--batch", &e);
 	if (c->o.max_memory &&
 	    !cli_parse_size(c->o.max_memory, &c->max_memory, &e))
 		return opt_err(c, "--max-memory", &e);
@@ -1520,6 +1529,7 @@ static void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->max_instructions = c->max_insns;
 	cfg->threads = (unsigned)c->threads;
 	cfg->lockstep = (unsigned)c->lockstep;
+	cfg->batch = (unsigned)c->batch;
 	cfg->engine = c->engine;
 	cfg->placement = c->placement;
 	cfg->schedule_seeded = c->seeded;
