@@ -259,6 +259,16 @@ void warp_exited(we_cta *c, uint32_t wi)
 
 /* ---- vISA named barriers (nbar.c) ------------------------------- */
 
+/* --check: a divergent warp at a named barrier signals or waits for the
+ * whole warp (one vISA thread), like a divergent warp at a CTA barrier. */
+static void nbar_check_divergent(xctx *x, uint32_t id)
+{
+	if (x->cta->L->check && x->w->active != x->w->valid)
+		eng_warn(x->cta, "divergent-barrier", x->w->id, x->pc,
+			 "ActiveMask 0x%08x != ValidMask 0x%08x at named barrier %u", x->w->active,
+			 x->w->valid, id);
+}
+
 static void nbar_wake(we_cta *c, uint32_t id, uint32_t wake)
 {
 	for (uint32_t m = wake; m; m &= m - 1) {
@@ -282,6 +292,7 @@ void eng_nbar_signal(xctx *x, uint32_t id, uint32_t type, uint32_t nprod, uint32
 	uint32_t wake;
 	char msg[300];
 	cta_lock(c);
+	nbar_check_divergent(x, id);
 	uint32_t phase = c->nbars.b[id & 31u].phase;
 	nbar_result r = nbar_signal(&c->nbars, x->w->id, id, type, nprod, ncons, x->pc, &wake, msg,
 				    sizeof msg);
@@ -300,6 +311,7 @@ void eng_nbar_wait(xctx *x, uint32_t id)
 	we_cta *c = x->cta;
 	char msg[300];
 	cta_lock(c);
+	nbar_check_divergent(x, id);
 	nbar_result r = nbar_wait(&c->nbars, x->w->id, id, x->pc, msg, sizeof msg);
 	if (r != NBAR_BLOCKED) {
 		cta_unlock(c);
@@ -396,6 +408,19 @@ static const char *warp_state_name(const we_warp *w)
 static const char *bar_kind_name(unsigned k)
 {
 	return k == BAR_KIND_RED ? "red" : k == BAR_KIND_SYNC ? "sync/arv" : "none";
+}
+
+/* The barrier instruction a blocked warp waits at.  Not ActivePC: the
+ * executor moves it past the instruction when the handler hands the warp
+ * back (scheduler, serialised warp threads), not while the handler sleeps
+ * in it (warp threads). */
+static uint64_t blocked_pc(const we_cta *c, const we_warp *w)
+{
+	if (w->bar_id >= 0)
+		return c->bars.b[w->bar_id].arrive_pc[w->id];
+	if (w->nbar_id >= 0)
+		return c->nbars.wait_pc[w->id];
+	return w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
 }
 
 /* The wait-for graph of a deadlocked CTA: a blocked warp waits for every
@@ -523,8 +548,8 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 		for (uint32_t wi = 0; wi < c->nwarps; wi++) {
 			const we_warp *w = &c->warps[wi];
 			uint64_t pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
-			if (w->state == WE_WS_BLOCKED && w->bar_id >= 0)
-				pc = c->bars.b[w->bar_id].arrive_pc[wi];
+			if (w->state == WE_WS_BLOCKED)
+				pc = blocked_pc(c, w);
 			else if (wi == f->warp && w->state == WE_WS_FAULTED)
 				pc = f->pc; /* e.g. the BSYNC of an intra-warp deadlock */
 			insn_text(L->mod, pc, ins, sizeof ins);
@@ -683,6 +708,23 @@ void cta_end_checks(we_cta *c)
 				 "barrier %u left with %u arrivals (of %u) when the CTA exited: more arrivals "
 				 "than its count, or a missing one", id, b->count / 32u,
 				 (b->expected ? b->expected : 32u * c->nwarps) / 32u);
+	}
+	/* named barriers (nbar.c): a phase still collecting signals, or a
+	 * completed one some of whose consumers never waited (the id stays
+	 * busy: its next signal would be "reused too early") */
+	for (uint32_t m = c->nbars.dirty; m; m &= m - 1) {
+		unsigned id = (unsigned)__builtin_ctz(m);
+		const nbar_state *b = &c->nbars.b[id];
+		if (b->active)
+			eng_warn(c, "named-barrier-left-armed", b->first_warp, b->first_pc,
+				 "named barrier %u left with producers %u of %u, consumers %u of %u when the "
+				 "CTA exited: a missing signal (warp and PC of the phase's first signal)", id,
+				 b->prod, b->nprod, b->cons, b->ncons);
+		else if (b->draining)
+			eng_warn(c, "named-barrier-never-waited", b->first_warp, b->first_pc,
+				 "named barrier %u: consumer warps 0x%x signalled its completed phase but never "
+				 "waited, so the id is never free again (warp and PC of the phase's first signal)",
+				 id, b->consumers & ~b->waited);
 	}
 }
 
@@ -860,13 +902,13 @@ static void set_fault_locked(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t
 	c->fault.kind = kind;
 	c->fault.warp = w ? w->id : 0;
 	c->fault.lanes = lanes;
-	/* a deadlocked warp has executed its barrier instruction (ActivePC
-	 * is past it); a watchdog or an interrupt stops a warp before the
-	 * instruction at its ActivePC, which may follow a branch */
+	/* a deadlock names the barrier instruction the (blocked) warp waits
+	 * at; a watchdog or an interrupt stops a warp before the instruction
+	 * at its ActivePC, which may follow a branch */
 	if (!w)
 		c->fault.pc = 0;
 	else if (kind == WE_FAULT_DEADLOCK)
-		c->fault.pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
+		c->fault.pc = blocked_pc(c, w);
 	else
 		c->fault.pc = w->active_pc;
 	snprintf(c->fault.msg, sizeof c->fault.msg, "%s", msg);

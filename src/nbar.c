@@ -228,6 +228,7 @@ static nbar_result wait_(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
 			     id, warp, upc, b->first_warp, fpc);
 	if (b->active) {
 		b->waiters |= bit;
+		u->wait_pc[warp] = pc;
 		return NBAR_BLOCKED;
 	}
 	/* draining: the phase has completed, the wait finishes at once */

@@ -59,6 +59,7 @@ typedef struct nbar_unit {
 	nbar_state b[WE_NUM_NBARRIERS];
 	uint32_t nwarps;
 	uint32_t dirty;          /* ids touched since nbar_init              */
+	uint64_t wait_pc[32];    /* PC of each warp's blocked wait (reports) */
 } nbar_unit;
 
 typedef enum nbar_result { NBAR_OK = 0, NBAR_BLOCKED, NBAR_FAULT } nbar_result;
@@ -76,7 +77,8 @@ nbar_result nbar_signal(nbar_unit *u, uint32_t warp, uint32_t id, uint32_t type,
 
 /* A wait by `warp`: NBAR_OK when the phase has completed (the wait is
  * finished at once), NBAR_BLOCKED when the warp must wait (the engine
- * calls nbar_wait_done when it is released), NBAR_FAULT on misuse. */
+ * calls nbar_wait_done when it is released; wait_pc[warp] is pc until
+ * then), NBAR_FAULT on misuse. */
 nbar_result nbar_wait(nbar_unit *u, uint32_t warp, uint32_t id, uint64_t pc,
 		      char *msg, size_t msglen);
 

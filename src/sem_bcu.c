@@ -170,9 +170,10 @@ XSEM(B2R_RESULT)
 }
 
 /* NBARRIER.signal id, num_threads | id, type, num_producers, num_consumers
- * (002): operands all immediates or all registers (the lowest executing
- * lane's values). */
-XSEM(NBARRIER_SIGNAL)
+ * (002): each operand an immediate or a register (the lowest executing
+ * lane's value); the mixed general forms are the NBARRIER_SIGNAL_N*
+ * optypes. */
+static void nbarrier_signal(xctx *x, const xinsn *i)
 {
 	uint32_t v[4];
 	for (unsigned k = 0; k < i->nopd && k < 4; k++)
@@ -182,6 +183,12 @@ XSEM(NBARRIER_SIGNAL)
 	else
 		eng_nbar_signal(x, v[0], v[1], v[2], v[3]);
 }
+
+XSEM(NBARRIER_SIGNAL) { nbarrier_signal(x, i); }
+XSEM(NBARRIER_SIGNAL_NII) { nbarrier_signal(x, i); }
+XSEM(NBARRIER_SIGNAL_NIR) { nbarrier_signal(x, i); }
+XSEM(NBARRIER_SIGNAL_NRI) { nbarrier_signal(x, i); }
+XSEM(NBARRIER_SIGNAL_NRR) { nbarrier_signal(x, i); }
 
 /* NBARRIER.wait id */
 XSEM(NBARRIER_WAIT)
@@ -199,8 +206,41 @@ XSEM(R2B)
 		eng_bar_set(x, (unsigned)i->o[0].imm & 0xfu, v);
 }
 
+/* 002: "Type ... Valid values are [0-2]", "Num_producers ... Num_consumers
+ * ... Valid values are [1-thread_group_size]": an immediate type 3 or an
+ * immediate count of 0, or above the 32 warps a CTA has at most, can
+ * never be legal.  (Counts above the launch's warps are runtime faults.) */
+static bool nbar_check_static(const xinsn *i, char *err, size_t errlen)
+{
+	if (i->nopd == 4 && i->o[1].kind == XO_IMM && i->o[1].imm > 2) {
+		snprintf(err, errlen, "NBARRIER.signal type %llu is outside 0..2 (0 producer-consumer, "
+			 "1 producer, 2 consumer)", (unsigned long long)i->o[1].imm);
+		return false;
+	}
+	/* the counts: o[1] (baseline), o[2] and o[3] (general) */
+	for (unsigned k = i->nopd == 4 ? 2 : 1; k < i->nopd && k < 4; k++) {
+		const char *name = i->nopd != 4 ? "num_threads" : k == 2 ? "num_producers" : "num_consumers";
+		if (i->o[k].kind != XO_IMM || (i->o[k].imm >= 1 && i->o[k].imm <= 32))
+			continue;
+		snprintf(err, errlen, "NBARRIER.signal %s %llu is outside 1..32 (a count of warps, at most "
+			 "the CTA's)", name, (unsigned long long)i->o[k].imm);
+		return false;
+	}
+	return true;
+}
+
 bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen)
 {
+	switch (i->optype) {
+	case ISA_OPT_NBARRIER_SIGNAL:
+	case ISA_OPT_NBARRIER_SIGNAL_NII:
+	case ISA_OPT_NBARRIER_SIGNAL_NIR:
+	case ISA_OPT_NBARRIER_SIGNAL_NRI:
+	case ISA_OPT_NBARRIER_SIGNAL_NRR:
+		return nbar_check_static(i, err, errlen);
+	default:
+		break;
+	}
 	/* 003: with both operands registers, "the register specified has to be
 	 * the same for both" */
 	if (dialect == WE_DIALECT_SASS &&

@@ -287,7 +287,8 @@ static const we_status verdict_status[] = { WE_OK, WE_ERR_DEADLOCK, WE_ERR_EXCEP
 
 /* The check-mode warnings the emulator knows (we_last_warnings lines). */
 static const char *const known_kinds[] = { "divergent-barrier", "second-arrival", "barrier-left-armed",
-					   "warpsync-exited-lanes" };
+					   "warpsync-exited-lanes", "scan-result-unread",
+					   "named-barrier-left-armed", "named-barrier-never-waited" };
 #define NKNOWN (sizeof known_kinds / sizeof known_kinds[0])
 
 typedef struct harg {
@@ -933,8 +934,8 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 			CHECK(nb < 32 && p >= 0 && np >= 0 && k >= 0 && nk >= 0 && (p < np || k < nk),
 			      "%s: warp %ld blocked on named barrier %ld, whose phase looks complete or is "
 			      "malformed:\n%s", L, id, nb, r->json);
-			CHECK(jstr(w, "instruction") && !strncmp(jstr(w, "instruction"), "NBARRIER", 8),
-			      "%s: warp %ld is blocked on a named barrier at a non-barrier instruction:\n%s", L, id,
+			CHECK(jstr(w, "instruction") && !strncmp(jstr(w, "instruction"), "NBARRIER.wait", 13),
+			      "%s: warp %ld is blocked on a named barrier, not at an NBARRIER.wait:\n%s", L, id,
 			      r->json);
 			waited |= 1u << nb;
 			continue;
@@ -964,6 +965,16 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 		CHECK(count < need, "%s: barrier %ld: count %ld reaches %ld yet is not complete:\n%s", L,
 		      jint(bar, "id"), count, need, r->json);
 	}
+	/* the headline names a blocked warp and the barrier instruction it
+	 * waits at, as its own entry does (not ActivePC's neighbour) */
+	const jv *hw = find_by_id(warps, "warp", jint(doc, "warp"));
+	const char *hpc = jstr(doc, "pc"), *hins = jstr(doc, "instruction");
+	CHECK(hw && jstr(hw, "state") && !strcmp(jstr(hw, "state"), "blocked"),
+	      "%s: the report names warp %ld, which is not blocked:\n%s", L, jint(doc, "warp"), r->json);
+	CHECK(hpc && jstr(hw, "pc") && !strcmp(hpc, jstr(hw, "pc")) && hins && jstr(hw, "instruction") &&
+		      !strcmp(hins, jstr(hw, "instruction")),
+	      "%s: the report's PC %s (%s) is not where warp %ld waits:\n%s", L, hpc ? hpc : "?",
+	      hins ? hins : "?", jint(doc, "warp"), r->json);
 	if (h->has_bars)
 		CHECK(waited == h->bars, "%s: blocked warps wait on barriers 0x%x, want 0x%x (bit per id):\n%s", L,
 		      waited, h->bars, r->json);

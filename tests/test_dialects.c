@@ -523,14 +523,18 @@ START_TEST(traphandler_kernel)
 				      ename(engines[e]), trap, i, trapped[i]);
 		}
 	}
-	/* seeded schedules, with and without the trap */
+	/* seeded schedules with the trap, in check mode */
 	for (size_t e = 0; e < NENGINES; e++)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
 			const uint32_t g = 200;
 			tk_u32(&t, "trap", 1);
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
-			runopt o = { .seeded = true, .seed = seed };
+			runopt o = { .seeded = true, .seed = seed, .check = true };
 			tk_run(&t, g, block, engines[e], &o, NULL);
+			/* BAR.SYNCALL in the handler, BAR.RED and BAR.SYNC around the
+			 * trap: no hazard */
+			CHECK(!*we_last_warnings(t.dev), "[%s seed %llu] check warnings: %s", ename(engines[e]),
+			      (unsigned long long)seed, we_last_warnings(t.dev));
 			tk_get(&t, out, dout, (size_t)g * block * 4);
 			for (size_t i = 0; i < (size_t)g * block; i++)
 				CHECK(out[i] == ref[i], "[%s seed %llu] out[%zu] = 0x%08x, want 0x%08x", ename(engines[e]),
@@ -927,6 +931,90 @@ START_TEST(sass_scan_count0)
 		}
 	}
 	expect_loads(".dialect sass\n BAR.SCAN 0x1, 0x0, PT ;\n BAR.RESULT R1 ;\n EXIT ;\n");
+}
+END_TEST
+
+/* SASS with a register id and an immediate count (BAR Ra, imm; BAR.SCAN
+ * Ra, imm, Pp): the id is Ra[3:0] and the count the immediate, whatever
+ * Ra[27:16] holds (the count only of the same-register form).  Warps 0/1
+ * pair on barrier 5 (R9 = 0xa0801235: [27:16] would say 128, which two
+ * warps never reach), warps 2/3 on barrier 6 (R10 = 0x70802236), as in
+ * same_reg_src (out[t]); then BAR.SCAN R11, 0x80 with R11 = 0x50200a47
+ * (id 7; [27:16] would say 32, a phase per warp), warp w's predicate in
+ * w + 1 lanes: one phase of the four warps, a prefix sum of 1..4 in some
+ * arrival order (out[128 + t]). */
+static const char reg_imm_src[] =
+	".param ptr out\n"
+	".shared 256\n"
+	".dialect sass\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        SHF.R.U32.HI R3, RZ, 0x5, R0 ;\n"
+	"        LOP3.LUT R4, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	"        MOV R9, 0xa0801235 ;\n"
+	"        MOV R10, 0x70802236 ;\n"
+	"        MOV R11, 0x50200a47 ;\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        IMAD R5, R1, 0x100, R0 ;\n"           /* 256 words per CTA */
+	"        IMAD.WIDE.U32 R[22:23], R5, 0x4, R[20:21] ;\n"
+	"        SHF.R.U32.HI R6, RZ, 0x1, R3 ;\n"       /* pair */
+	"        IMAD R7, R6, 0x20, R4 ;\n"
+	"        SHF.L.U32 R7, R7, 0x2, RZ ;\n"          /* the pair's slot */
+	"        LOP3.LUT R8, R3, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R8, RZ, PT ;\n" /* odd warp */
+	"        ISETP.NE.U32.AND P1, PT, R6, RZ, PT ;\n" /* pair 1 */
+	"   @P0  BRA `(.odd) ;\n"
+	"        IADD3 R12, R0, 0x1000, RZ ;\n"
+	"        STS [R7], R12 ;\n"
+	"   @!P1 BAR.ARV R9, 0x40 ;\n"
+	"   @P1  BAR.ARV R10, 0x40 ;\n"
+	"        MOV R13, RZ ;\n"
+	"        BRA `(.scan) ;\n"
+	".odd:\n"
+	"   @!P1 BAR.SYNC R9, 0x40 ;\n"
+	"   @P1  BAR.SYNC R10, 0x40 ;\n"
+	"        LDS R13, [R7] ;\n"
+	".scan:\n"
+	"        STG [R22.64], R13 ;\n"                  /* out[t]: the partner's */
+	"        ISETP.LE.U32.AND P2, PT, R4, R3, PT ;\n"
+	"        BAR.SCAN R11, 0x80, P2 ;\n"
+	"        BAR.RESULT R14 ;\n"
+	"        STG [R22.64+0x200], R14 ;\n"            /* out[128 + t] */
+	"        EXIT ;\n";
+
+START_TEST(sass_register_id_immediate_count)
+{
+	const uint32_t grid = 40;
+	for (size_t e = 0; e < NENGINES; e++)
+		for (uint64_t seed = 0; seed <= 3; seed++) {
+			mini m;
+			mini_load(&m, reg_imm_src, grid * 256);
+			runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
+			mini_ok(&m, grid, 128, engines[e], &o);
+			CHECK(!*we_last_warnings(m.t.dev), "[%s] check warnings: %s", ename(engines[e]),
+			      we_last_warnings(m.t.dev));
+			/* barriers 5 and 6, and one scan phase */
+			ck_assert_uint_eq(m.stats.barriers, grid * 3);
+			for (uint32_t c = 0; c < grid; c++) {
+				const uint32_t *o2 = m.host + c * 256;
+				uint32_t r[4], cnt[4] = { 1, 2, 3, 4 };
+				unsigned ord[4];
+				for (uint32_t t = 0; t < 128; t++) {
+					uint32_t w = t / 32;
+					uint32_t want = (w & 1) ? (t - 32) + 0x1000 : 0;
+					CHECK(o2[t] == want, "[%s seed %llu] CTA %u thread %u: 0x%x, want 0x%x",
+					      ename(engines[e]), (unsigned long long)seed, c, t, o2[t], want);
+					CHECK(o2[128 + t] == o2[128 + w * 32], "[%s] CTA %u thread %u: scan result %u, its warp's %u",
+					      ename(engines[e]), c, t, o2[128 + t], o2[128 + w * 32]);
+				}
+				for (uint32_t w = 0; w < 4; w++)
+					r[w] = o2[128 + w * 32];
+				CHECK(valid_prefix(r, cnt, 4, ord), "[%s seed %llu] CTA %u: scan results %u %u %u %u",
+				      ename(engines[e]), (unsigned long long)seed, c, r[0], r[1], r[2], r[3]);
+			}
+			mini_close(&m);
+		}
 }
 END_TEST
 
@@ -1330,6 +1418,233 @@ START_TEST(nbar_forms)
 }
 END_TEST
 
+/* 002: "signal" never blocks: the producer signals first and then
+ * stores 42 to shared memory; the consumer signals only once it has seen
+ * the 42, waits, and stores what it saw (out[ctaid]).  A blocking signal
+ * would never let the producer store: a watchdog timeout.  Both as a
+ * producer-only warp and as a producer-consumer that waits afterwards. */
+START_TEST(nbar_signal_does_not_block)
+{
+	static const char *const prod[][3] = {
+		{ "NBARRIER.signal 0x2, 0x1, 0x1, 0x1 ;", "", "NBARRIER.signal 0x2, 0x2, 0x1, 0x1 ;" },
+		{ "NBARRIER.signal 0x2, 0x2 ;", "NBARRIER.wait 0x2 ;", "NBARRIER.signal 0x2, 0x2 ;" },
+	};
+	for (size_t i = 0; i < sizeof prod / sizeof prod[0]; i++) {
+		char src[1536];
+		snprintf(src, sizeof src,
+			 ".param ptr out\n"
+			 ".shared 16\n"
+			 ".dialect visa\n"
+			 "        S2R R0, SR_TID.X ;\n"
+			 "        S2R R1, SR_CTAID.X ;\n"
+			 "        SHF.R.U32.HI R3, RZ, 0x5, R0 ;\n"
+			 "        ISETP.NE.U32.AND P0, PT, R3, RZ, PT ;\n"
+			 "   @P0  BRA `(.consumer) ;\n"
+			 "        %s\n"
+			 "        MOV R5, 0x2a ;\n"
+			 "        STS [RZ], R5 ;\n"
+			 "        %s\n"
+			 "        EXIT ;\n"
+			 ".consumer:\n"
+			 "        LDS R7, [RZ] ;\n"
+			 "        ISETP.EQ.U32.AND P1, PT, R7, RZ, PT ;\n"
+			 "   @P1  BRA `(.consumer) ;\n"
+			 "        %s\n"
+			 "        NBARRIER.wait 0x2 ;\n"
+			 "        ISETP.NE.U32.AND P2, PT, R0, 0x20, PT ;\n"
+			 "   @P2  EXIT ;\n"
+			 "        MOV R20, c[0x0][0x0] ;\n"
+			 "        MOV R21, c[0x0][0x4] ;\n"
+			 "        IMAD.WIDE.U32 R[20:21], R1, 0x4, R[20:21] ;\n"
+			 "        STG [R20.64], R7 ;\n"
+			 "        EXIT ;\n",
+			 prod[i][0], prod[i][1], prod[i][2]);
+		const uint32_t grid = 16;
+		for (size_t e = 0; e < NENGINES; e++)
+			for (uint64_t seed = 0; seed <= 3; seed++) {
+				mini m;
+				mini_load(&m, src, grid);
+				runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
+				we_status st = mini_launch(&m, grid, 64, engines[e], &o);
+				CHECK(st == WE_OK, "[%s seed %llu] %s: %s: %s", ename(engines[e]), (unsigned long long)seed,
+				      prod[i][0], we_status_name(st), we_last_error(m.t.dev));
+				ck_assert_uint_eq(m.stats.barriers, grid);
+				for (uint32_t c = 0; c < grid; c++)
+					CHECK(m.host[c] == 42, "[%s seed %llu] %s: CTA %u: the consumer saw %u, want 42",
+					      ename(engines[e]), (unsigned long long)seed, prod[i][0], c, m.host[c]);
+				CHECK(!*we_last_warnings(m.t.dev), "[%s] %s: warnings %s", ename(engines[e]), prod[i][0],
+				      we_last_warnings(m.t.dev));
+				mini_close(&m);
+			}
+	}
+}
+END_TEST
+
+/* --check on named barriers: a phase still collecting signals when the
+ * CTA exits, a completed phase whose consumer never waited, and a
+ * divergent warp at NBARRIER.signal/wait; one line per hazard, each with
+ * the kind, the CTA, warp, PC and instruction. */
+START_TEST(nbar_check_hazards)
+{
+	static const struct {
+		const char *body, *kind, *msg;
+		uint32_t block, per_cta;
+	} cases[] = {
+		/* warp 0 produces, warp 1 signals as 1 of 2 consumers; no wait */
+		{ "   @P0  BRA `(.w1) ;\n"
+		  "        NBARRIER.signal 0x4, 0x1, 0x1, 0x2 ;\n"
+		  "        EXIT ;\n"
+		  ".w1:\n"
+		  "        NBARRIER.signal 0x4, 0x2, 0x1, 0x2 ;\n"
+		  "        EXIT ;\n",
+		  "named-barrier-left-armed", "named barrier 4 left with producers 1 of 1, consumers 1 of 2", 64, 1 },
+		/* 1 + 1 completes; the consumer exits without its wait */
+		{ "   @P0  BRA `(.w1) ;\n"
+		  "        NBARRIER.signal 0x6, 0x1, 0x1, 0x1 ;\n"
+		  "        EXIT ;\n"
+		  ".w1:\n"
+		  "        NBARRIER.signal 0x6, 0x2, 0x1, 0x1 ;\n"
+		  "        EXIT ;\n",
+		  "named-barrier-never-waited", "named barrier 6: consumer warps 0x2", 64, 1 },
+		/* lanes 0-15 of the one warp, inside an if */
+		{ "        ISETP.GE.U32.AND P1, PT, R0, 0x10, PT ;\n"
+		  "        BSSY B0, `(.join) ;\n"
+		  "   @P1  BRA `(.join) ;\n"
+		  "        NBARRIER.signal 0x1, 0x1 ;\n"
+		  "        NBARRIER.wait 0x1 ;\n"
+		  ".join:\n"
+		  "        BSYNC B0 ;\n"
+		  "        EXIT ;\n",
+		  "divergent-barrier", "ActiveMask 0x0000ffff != ValidMask 0xffffffff at named barrier 1", 32, 2 },
+	};
+	const uint32_t grid = 4;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char src[1024];
+		snprintf(src, sizeof src,
+			 ".dialect visa\n"
+			 "        S2R R0, SR_TID.X ;\n"
+			 "        SHF.R.U32.HI R3, RZ, 0x5, R0 ;\n"
+			 "        ISETP.NE.U32.AND P0, PT, R3, RZ, PT ;\n"
+			 "%s",
+			 cases[i].body);
+		for (size_t e = 0; e < NENGINES; e++) {
+			mini m;
+			mini_load(&m, src, 0);
+			runopt o = { .check = true, .max_insns = UNIT_MAX_INSNS };
+			mini_ok(&m, grid, cases[i].block, engines[e], &o);
+			const char *w = we_last_warnings(m.t.dev);
+			CHECK(m.stats.warnings == grid * cases[i].per_cta, "[%s] %s: %llu warnings, want %u:\n%s",
+			      ename(engines[e]), cases[i].kind, (unsigned long long)m.stats.warnings,
+			      grid * cases[i].per_cta, w);
+			unsigned lines = 0;
+			for (const char *p = w; *p; lines++) {
+				const char *eol = strchr(p, '\n');
+				char line[512];
+				snprintf(line, sizeof line, "%.*s", eol ? (int)(eol - p) : (int)strlen(p), p);
+				char head[96];
+				snprintf(head, sizeof head, "check: %s: CTA (", cases[i].kind);
+				CHECK(!strncmp(line, head, strlen(head)) && strstr(line, ") warp ") &&
+					      strstr(line, " PC 0x") && strstr(line, ": NBARRIER.") && strstr(line, cases[i].msg),
+				      "[%s] warning line: %s\nwant kind %s, CTA, warp, PC, the NBARRIER instruction and "
+				      "\"%s\"", ename(engines[e]), line, cases[i].kind, cases[i].msg);
+				p = eol ? eol + 1 : p + strlen(p);
+			}
+			CHECK(lines == grid * cases[i].per_cta, "[%s] %s: %u lines:\n%s", ename(engines[e]),
+			      cases[i].kind, lines, w);
+			mini_close(&m);
+			/* without --check nothing is reported */
+			mini_load(&m, src, 0);
+			mini_ok(&m, grid, cases[i].block, engines[e], NULL);
+			CHECK(!*we_last_warnings(m.t.dev) && m.stats.warnings == 0, "[%s] warnings without check: %s",
+			      ename(engines[e]), we_last_warnings(m.t.dev));
+			mini_close(&m);
+		}
+	}
+}
+END_TEST
+
+/* 002's operands are scalars: each one an immediate or a register, in
+ * any combination.  Bit k of `regs` (from the left) makes operand k a
+ * register. */
+static void nbar_signal_text(char *buf, size_t n, unsigned nopd, unsigned regs, const char *const reg[],
+			     const char *const imm[])
+{
+	int len = snprintf(buf, n, "NBARRIER.signal");
+	for (unsigned k = 0; k < nopd && len > 0 && (size_t)len < n; k++)
+		len += snprintf(buf + len, n - (size_t)len, "%s %s", k ? "," : "",
+				(regs >> (nopd - 1 - k)) & 1u ? reg[k] : imm[k]);
+	if (len > 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, " ;");
+}
+
+START_TEST(nbar_forms_mixed)
+{
+	/* baseline: id 0xe, num_threads 2; both warps wait */
+	static const char *const breg[] = { "R5", "R6" }, *const bimm[] = { "0xe", "0x2" };
+	for (unsigned m = 0; m < 4; m++) {
+		char sig[96], cons[96], name[224];
+		nbar_signal_text(sig, sizeof sig, 2, m, breg, bimm);
+		nbar_signal_text(cons, sizeof cons, 2, 3u - m, breg, bimm);
+		snprintf(name, sizeof name, "baseline %s / %s", sig, cons);
+		nbar_forms_case(name, 2, sig, "NBARRIER.wait R5 ;", cons, "NBARRIER.wait 0xe ;",
+				"MOV R5, 0xe ; MOV R6, 0x2 ;");
+	}
+	/* general: warp 0 producer-only, warp 1 consumer-only, 1 + 1, the
+	 * consumer with the complementary sources */
+	static const char *const preg[] = { "R5", "R6", "R7", "R7" }, *const pimm[] = { "0xc", "0x1", "0x1", "0x1" };
+	static const char *const creg[] = { "R5", "R8", "R7", "R7" }, *const cimm[] = { "0xc", "0x2", "0x1", "0x1" };
+	for (unsigned m = 0; m < 16; m++) {
+		char sig[96], cons[96], name[64];
+		nbar_signal_text(sig, sizeof sig, 4, m, preg, pimm);
+		nbar_signal_text(cons, sizeof cons, 4, 15u - m, creg, cimm);
+		snprintf(name, sizeof name, "general sources 0x%x", m);
+		nbar_forms_case(name, 2, sig, "", cons, "NBARRIER.wait 0xc ;",
+				"MOV R5, 0xc ; MOV R6, 0x1 ; MOV R7, 0x1 ; MOV R8, 0x2 ;");
+	}
+	/* the statement of the issue */
+	expect_loads(".dialect visa\n        NBARRIER.signal R5, 0x2 ;\n        EXIT ;\n");
+}
+END_TEST
+
+/* 002: "Type ... Valid values are [0-2]", counts "[1-thread_group_size]":
+ * an immediate that can never be legal is refused when the module is
+ * loaded, in every form; the same value from a register is a runtime
+ * barrier exception. */
+START_TEST(nbar_static_checks)
+{
+	static const struct {
+		const char *insn, *msg;
+	} bad[] = {
+		{ "NBARRIER.signal 0x1, 0x3, 0x1, 0x1", "type 3" },
+		{ "NBARRIER.signal R1, 0x3, R2, R2", "type 3" },
+		{ "NBARRIER.signal 0x1, 0x3, R2, 0x1", "type 3" },
+		{ "NBARRIER.signal 0x1, 0x0", "num_threads 0" },
+		{ "NBARRIER.signal R1, 0x0", "num_threads 0" },
+		{ "NBARRIER.signal 0x1, 0x21", "num_threads 33" },
+		{ "NBARRIER.signal 0x1, 0x0, 0x0, 0x1", "num_producers 0" },
+		{ "NBARRIER.signal R1, R2, 0x0, R3", "num_producers 0" },
+		{ "NBARRIER.signal 0x1, 0x2, 0x1, 0x0", "num_consumers 0" },
+		{ "NBARRIER.signal 0x1, R0, R1, 0x0", "num_consumers 0" },
+		{ "NBARRIER.signal 0x1, 0x1, 0xff, 0x1", "num_producers 255" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char src[256];
+		snprintf(src, sizeof src, ".dialect visa\n        %s ;\n        EXIT ;\n", bad[i].insn);
+		expect_load_error(src, WE_ERR_LOAD, bad[i].msg);
+		expect_load_error(src, WE_ERR_LOAD, "bad.we:2:");
+	}
+	/* the extremes load */
+	expect_loads(".dialect visa\n        NBARRIER.signal 0x1f, 0x2, 0x20, 0x20 ;\n        NBARRIER.signal 0x1, 0x20 ;\n"
+		     "        NBARRIER.signal R1, 0x0, R2, 0x1 ;\n        EXIT ;\n");
+	/* registers are checked when the signal runs */
+	expect_exception(".dialect visa\n        MOV R5, 0x3 ;\n        MOV R6, 0x1 ;\n"
+			 "        NBARRIER.signal 0x1, R5, R6, 0x1 ;\n        EXIT ;\n",
+			 64, "barrier exception", "type 3");
+	expect_exception(".dialect visa\n        NBARRIER.signal 0x1, RZ ;\n        EXIT ;\n", 64, "barrier exception",
+			 "num_producers 0");
+}
+END_TEST
+
 START_TEST(nbar_wait_by_producer_only)
 {
 	expect_exception(".dialect visa\n"
@@ -1367,7 +1682,7 @@ START_TEST(nbar_id_out_of_range)
 	expect_exception(".dialect visa\n        MOV R5, 0x3 ;\n        MOV R6, 0x1 ;\n"
 			 "        NBARRIER.signal R6, R5, R6, R6 ;\n        EXIT ;\n",
 			 64, "barrier exception", "type 3");
-	expect_exception(".dialect visa\n        NBARRIER.signal 0x1, 0x0, 0x0, 0x1 ;\n        EXIT ;\n", 64,
+	expect_exception(".dialect visa\n        NBARRIER.signal 0x1, 0x0, RZ, 0x1 ;\n        EXIT ;\n", 64,
 			 "barrier exception", "num_producers 0");
 	expect_exception(".dialect visa\n        NBARRIER.signal 0x1, 0x0, 0x1, 0x3 ;\n        EXIT ;\n", 64,
 			 "barrier exception", "num_consumers 3");
@@ -1615,6 +1930,7 @@ static Suite *dialects_suite(void)
 	tcase_set_timeout(b, 300);
 	tcase_add_test(b, sass_same_register);
 	tcase_add_test(b, sass_different_registers);
+	tcase_add_test(b, sass_register_id_immediate_count);
 	tcase_add_test(b, sass_count_whole_cta);
 	tcase_add_test(b, sass_scan_prefix_order);
 	tcase_add_test(b, sass_scan_count0);
@@ -1634,6 +1950,10 @@ static Suite *dialects_suite(void)
 	TCase *n = tcase_create("nbarrier");
 	tcase_set_timeout(n, 300);
 	tcase_add_test(n, nbar_forms);
+	tcase_add_test(n, nbar_forms_mixed);
+	tcase_add_test(n, nbar_static_checks);
+	tcase_add_test(n, nbar_signal_does_not_block);
+	tcase_add_test(n, nbar_check_hazards);
 	tcase_add_test(n, nbar_wait_by_producer_only);
 	tcase_add_test(n, nbar_id_out_of_range);
 	tcase_add_test(n, nbar_counts_disagree);

@@ -175,6 +175,9 @@ START_TEST(general_both_counts_needed)
 	ck_assert_uint_eq(u.b[1].cons, 2);
 	ck_assert_uint_eq(u.b[1].prod, 1);
 	ck_assert_int_eq(wait_(&u, 2, 1).r, NBAR_BLOCKED);
+	/* where each blocked waiter waits (the deadlock report's PC) */
+	ck_assert_uint_eq(u.wait_pc[0], WPC);
+	ck_assert_uint_eq(u.wait_pc[2], WPC + 0x20u);
 	sig_out s = sig(&u, 1, 1, 1, 3, 2);
 	ck_assert_int_eq(s.r, NBAR_OK);
 	ck_assert_uint_eq(s.wake, 0);
