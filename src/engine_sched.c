@@ -182,12 +182,15 @@ static void *sworker_main(void *arg)
 }
 
 /* CTAs per batch: as many as fill a lockstep group of 32 warps (a
- * group's warp masks are 32 bits), one without lockstep groups or a
- * seeded schedule, never more than a worker's share of the grid. */
+ * group's warp masks are 32 bits); one without lockstep groups, with a
+ * seeded schedule, or when a CTA has more warps than a group within it
+ * may (they never join, batch_joins); never more than a worker's share
+ * of the grid. */
 static uint32_t batch_size(const launch *lc, unsigned nw)
 {
 	const we_launch_ctx *L = &lc->L;
-	uint64_t n = L->lockstep > 1 && !L->seeded ? WE_WARP_SIZE / L->warps_per_cta : 1;
+	uint64_t n = L->lockstep > 1 && !L->seeded && L->warps_per_cta <= L->lockstep
+			     ? WE_WARP_SIZE / L->warps_per_cta : 1;
 	if (L->batch && L->batch < n)
 		n = L->batch;
 	const uint64_t share = (lc->nctas + nw - 1) / nw;
