@@ -168,5 +168,27 @@ a=$("$we" stress "$tmp/race.we" $race --jobs 1 --quiet --stats=json | sed 's/"jo
 b=$("$we" stress "$tmp/race.we" $race --jobs 5 --quiet --stats=json | sed 's/"jobs":[0-9]*,"seconds":[^,]*,//')
 if [ -n "$a" ] && [ "$a" = "$b" ] && printf '%s\n' "$a" | grep -q '"differs":[1-9]'; then ok; else
 	bad "stress --jobs 1 and --jobs 5 disagree: $a / $b"; fi
+# ---- placement (issue 3): a synthetic topology (HWLOC_SYNTHETIC) cannot be
+# bound to: one notice line, none with --quiet or --placement none; info
+# shows the thread count launches use
+syn="pack:2 core:2 pu:1"
+va="--grid 8 --block 64 --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000"
+va="$va --expect c=iota:f32:500:0.5"
+for e in scheduler warp-threads; do
+	out=$(HWLOC_SYNTHETIC="$syn" "$we" run "$k/vecadd.we" $va --engine $e --placement compact 2>&1); st=$?
+	n=$(printf '%s\n' "$out" | grep -c 'unpinned')
+	if [ $st -eq 0 ] && [ "$n" -eq 1 ] && printf '%s\n' "$out" |
+		grep -q '^warpemu: thread binding unavailable (.*synthetic.*): running unpinned$'; then ok; else
+		bad "$e --placement compact under HWLOC_SYNTHETIC: status $st, $n notice lines:"
+		printf '%s\n' "$out" | sed 's/^/    /' | head -10; fi
+	for opt in "--placement compact --quiet" "--placement none"; do
+		out=$(HWLOC_SYNTHETIC="$syn" "$we" run "$k/vecadd.we" $va --engine $e $opt 2>&1); st=$?
+		if [ $st -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'unpinned'; then ok; else
+			bad "$e $opt under HWLOC_SYNTHETIC: status $st or a notice: $out"; fi
+	done
+done
+expect 0 'engine scheduler \(default\): 4 worker threads, one per PU' -- env HWLOC_SYNTHETIC="$syn" "$we" info
+expect 0 '1 warp per CTA x 4 CTA slots = 4 host threads' -- env HWLOC_SYNTHETIC="$syn" "$we" info \
+	--engine warp-threads --block 32
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -50,7 +50,7 @@ typedef uint64_t we_devptr;
 /* ---- devices ---------------------------------------------------------- */
 typedef struct we_device_config {
 	uint64_t max_memory;   /* bytes of global memory allowed; 0 = default */
-	unsigned threads;      /* host worker threads; 0 = all cores           */
+	unsigned threads;      /* host worker threads; 0 = one per PU (hwloc)  */
 } we_device_config;
 
 we_status we_device_create(const we_device_config *cfg, we_device **out);
