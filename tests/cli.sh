@@ -27,6 +27,19 @@ k=$src/kernels
 expect 0 'warpemu' -- "$we" --version
 expect 0 'run' -- "$we" --help
 expect 2 'usage|unknown' -- "$we" frobnicate
+# SIGINT during a launch (an endless loop): status 130 and "interrupted",
+# on both engines; timeout kills a run that ignores the signal
+printf '.l:\nBRA `(.l)\n' > "$tmp/intr.we"
+for e in scheduler warp-threads; do
+	timeout -s KILL 30 "$we" run "$tmp/intr.we" --grid 1 --block 32 --engine $e > "$tmp/intr.out" 2>&1 &
+	tpid=$!
+	sleep 1
+	kill -INT $tpid
+	wait $tpid
+	st=$?
+	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted$' "$tmp/intr.out"; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); echo "FAIL: SIGINT ($e) -> status $st (want 130):"; sed 's/^/    /' "$tmp/intr.out"; fi
+done
 expect 2 'grid' -- "$we" run "$k/vecadd.we" --block 32
 expect 2 'n' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --arg a=zeros:4 --arg b=zeros:4 --arg c=zeros:4
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 40 --block 256 --arg n=10000 \
