@@ -203,5 +203,40 @@ done
 expect 0 'engine scheduler \(default\): 4 worker threads, one per PU' -- env HWLOC_SYNTHETIC="$syn" "$we" info
 expect 0 '1 warp per CTA x 4 CTA slots = 4 host threads' -- env HWLOC_SYNTHETIC="$syn" "$we" info \
 	--engine warp-threads --block 32
+# ---- stress and check mode (issue 4 audit) ---------------------------------
+# the seed of every failing run: 25 runs of a kernel that always deadlocks
+# list 20 with their replay commands, then the other seeds as a range
+expect 5 '^  and 5 more, by class:$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 25
+expect 5 '^    deadlock seeds 21-25$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 25
+expect 5 '"failing_seeds":\[\{"class":"deadlock","first":1,"last":25\}\]' -- \
+	"$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 25 --quiet --stats=json
+# --jitter: real warp threads with seeded random delays; kernels whose
+# outcome does not depend on the schedule, so the counts are exact
+expect 0 '^  ok +8$' -- "$we" stress "$k/reduce.we" $red --engine warp-threads --jitter --runs 8 --check
+expect 0 'check: 0 hazards in 0 runs' -- "$we" stress "$k/reduce.we" $red --engine warp-threads --jitter \
+	--runs 8 --check
+expect 5 '^  deadlock +6$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads --jitter --runs 6
+expect 5 'not replayable exactly' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads \
+	--jitter --runs 6
+expect 5 'rerun: warpemu run .* --schedule=jitter:6$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 \
+	--engine warp-threads --jitter --runs 6
+expect 5 'seeded replay \(also deadlock, exact\): warpemu run .* --threads 1 --schedule=seed:6$' -- \
+	"$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads --jitter --runs 6
+expect 5 '"jitter":true.*"rerun":"warpemu run .*--schedule=jitter:1","seeded_class":"deadlock"' -- \
+	"$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads --jitter --runs 2 --quiet --stats=json
+expect 5 'blocked on barrier 3' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads \
+	--schedule=jitter:3
+expect 2 '--jitter needs --engine warp-threads' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 2 --jitter
+expect 2 'jitter:N needs --engine warp-threads' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --schedule=jitter:1
+expect 2 '--jitter is an option of stress' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --jitter
+# arrivals beyond the count: four warps at BAR.SYNC 1, 64 complete two
+# phases (no hang); the two arrivals of the second phase are flagged
+printf 'BAR.SYNC 0x1, 0x40\nEXIT\n' > "$tmp/beyond.we"
+for e in scheduler warp-threads; do
+	expect 0 'check: arrivals-beyond-count: CTA \(0,0,0\) warp [0-3] PC 0x0000: BAR.SYNC 0x1, 0x40' -- \
+		"$we" run "$tmp/beyond.we" --grid 1 --block 128 --check --engine $e
+	expect 0 '^warpemu: check: 2 hazards$' -- "$we" run "$tmp/beyond.we" --grid 1 --block 128 --check \
+		--engine $e --quiet
+done
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -168,6 +168,12 @@ typedef struct we_launch_config {
 	 * (WE_LOCKSTEP_DEFAULT), 1 = one warp at a time; at most 32.  A
 	 * seeded schedule or a trace runs one warp at a time. */
 	unsigned lockstep;
+	/* Warp-threads engine, without a seeded schedule or trace: every warp
+	 * thread runs one instruction at a time and waits for short random
+	 * times drawn from schedule_seed (more often before barrier and
+	 * memory instructions), so that stress runs see real thread timing.
+	 * Not replayable exactly: the timing is the host's. */
+	bool jitter;
 } we_launch_config;
 
 #define WE_LOCKSTEP_DEFAULT 8u
