@@ -1,8 +1,7 @@
 /* api_topo.c — we_device_describe: the host topology and the placement a
- * launch would use (see doc/placement.md).
- *
- * For now the topology is discovered on every call; it will move into the
- * device once the device keeps one.
+ * launch would use (see doc/placement.md).  Both come from the device:
+ * its topology, discovered once (dev_topology), and its thread count,
+ * which is what a launch with threads = 0 uses.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -82,22 +81,25 @@ static const char *plural(unsigned n)
 	return n == 1 ? "" : "s";
 }
 
-/* The engine line and the number of host threads of the launch:
- * scheduler, one worker per PU; warp-threads, a thread per warp of each
- * of max(1, npus) concurrent CTAs. */
-static char *engine_line(we_engine e, we_dim3 block, unsigned npus,
-			 unsigned *nthreads)
+/* The engine line and the number of host threads of the launch, from
+ * the device's thread count `slots` (as engine_launch takes it):
+ * scheduler, `slots` workers; warp-threads, a thread per warp of each of
+ * `slots` concurrent CTAs. */
+static char *engine_line(we_engine e, we_dim3 block, unsigned slots,
+			 unsigned npus, unsigned *nthreads)
 {
 	const char *deflt = e == WE_ENGINE_DEFAULT ? " (default)" : "";
 	uint32_t threads = block.x * block.y * block.z;
 	unsigned warps = (threads + WE_WARP_SIZE - 1) / WE_WARP_SIZE;
-	unsigned slots = npus ? npus : 1;
 
+	if (slots == 0)
+		slots = 1;
 	if (effective_engine(e) == WE_ENGINE_SCHEDULER) {
 		*nthreads = slots;
-		return fmt_alloc("engine scheduler%s: %u worker thread%s, one "
-				 "per PU (worker i is thread i)\n", deflt,
-				 slots, plural(slots));
+		return fmt_alloc("engine scheduler%s: %u worker thread%s%s "
+				 "(worker i is thread i)\n", deflt, slots,
+				 plural(slots), slots == npus ? ", one per PU"
+				 : "");
 	}
 	*nthreads = warps * slots;
 	return fmt_alloc("engine warp-threads%s, block %u,%u,%u: %u warp%s "
@@ -126,10 +128,9 @@ static char *insert_line(const char *desc, const char *line)
 we_status we_device_describe(we_device *dev, we_engine e, we_placement p,
 			     we_dim3 block, char **text)
 {
-	char err[256];
 	char *line = NULL, *desc = NULL;
 	unsigned nthreads = 0;
-	we_topo *t = NULL;
+	const we_topo *t;
 	we_status st;
 
 	if (text)
@@ -139,19 +140,18 @@ we_status we_device_describe(we_device *dev, we_engine e, we_placement p,
 	st = check_args(dev, e, p, block);
 	if (st != WE_OK)
 		return st;
-	st = topo_open(&t, NULL, err, sizeof err);
-	if (st != WE_OK) {
-		dev_error(dev, "%s", err);
-		return st;
+	t = dev_topology(dev);
+	if (!t) {
+		dev_error(dev, "%s", dev->topo_err);
+		return dev->topo_status;
 	}
-	line = engine_line(e, block, topo_npus(t), &nthreads);
+	line = engine_line(e, block, dev->threads, topo_npus(t), &nthreads);
 	if (line)
 		desc = topo_describe(t, p, nthreads);
 	if (desc)
 		*text = insert_line(desc, line);
 	free(line);
 	free(desc);
-	topo_close(t);
 	if (!*text) {
 		dev_error(dev, "out of memory describing the topology");
 		return WE_ERR_NOMEM;

@@ -18,6 +18,11 @@ void bar_reset(bar_unit *u, uint32_t nwarps)
 	for (uint32_t m = u->dirty; m; m &= m - 1)
 		memset(&u->b[__builtin_ctz(m)], 0, sizeof u->b[0]);
 	u->dirty = 0;
+	if (u->vc_used) {
+		memset(u->vc, 0, sizeof u->vc);
+		memset(u->vc_exited, 0, sizeof u->vc_exited);
+		u->vc_used = false;
+	}
 	u->exited = 0;
 	u->nwarps = nwarps;
 	u->all_count = 32u * nwarps;
@@ -170,6 +175,7 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 		if (b->count && b->expected == 0 && bar_complete(u, b)) {
 			uint32_t rd, rw;
 			wake |= bar_release(b, &rd, &rw);
+			b->done_parts = 0;
 			(*ncompleted)++;
 			*red_done |= rd;
 			for (unsigned w = 0; w < 32; w++)
@@ -180,17 +186,20 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	return wake;
 }
 
-/* Barrier state word, 32 bits (SPEC-NOTES decision 8; documented in
- * doc/barrier-state.md):
- *   [5:0]   arrivals in this phase (count / 32, 0..32)
+/* Barrier state word, 32 bits (SPEC-NOTES decision 8; the table and
+ * what the word leaves out are in doc/spec-reading.md):
+ *   [5:0]   arrivals in this phase (count / 32, wraps at 64)
  *   [12:6]  expected count / 32 (0 = all live warps; 12-bit counts / 32)
  *   [14:13] kind: 0 none, 1 SYNC/ARV, 2 RED
  *   [16:15] reduction operator (BARREDOp: AND, OR, POPC)
  *   [17]    AND of the reduction so far / result
  *   [18]    OR of the reduction so far / result
  *   [29:19] popcount so far / result (0..1024)
- *   [30]    the reduction completed (WarpBARState holds a valid result)
+ *   [30]    valid: set only in WarpBARState copies (bar_release, BAR.SCAN),
+ *           never here; bar_set_state_word ignores it
  *   [31]    phase parity
+ * Not in the word: which warps arrived (ARV arrivals included), the
+ * waiters, the first arrival, the BAR.SCAN sum, the phase beyond parity.
  */
 uint32_t bar_state_word(const bar_state *b)
 {

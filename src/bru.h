@@ -30,6 +30,12 @@ typedef enum bru_result {
 /* BRACond values, in the order of seed 004's __DefBitFieldType BRACond. */
 enum { BRU_COND_NONE = 0, BRU_COND_U = 1, BRU_COND_DIV = 2, BRU_COND_CONV = 3 };
 
+/* A thread's PC: ActivePC for an active lane, else its RPC (004). */
+static inline uint64_t bru_lane_pc(const we_warp *w, unsigned l)
+{
+	return ((w->active >> l) & 1u) ? w->active_pc : w->rpc[l];
+}
+
 /* Seed 004 helpers. */
 uint32_t bru_rpc_eq(const we_warp *w, uint64_t pc); /* array2mask(RPC==pc) */
 void bru_switch_pc_by_mask(we_warp *w, uint32_t cmask); /* switchPCByMask */

@@ -67,6 +67,8 @@ typedef struct we_launch_ctx {
 	bool seeded;                     /* reproducible schedule           */
 	uint64_t seed;
 	bool check;                      /* --check hazards                 */
+	bool jitter;                     /* warp threads: seeded random
+					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
 } we_launch_ctx;

@@ -85,12 +85,25 @@ const we_topo *dev_topology(struct we_device *d)
 	if (!d->topo_tried) {
 		char err[256];
 		d->topo_tried = true;
-		if (topo_open(&d->topo, NULL, err, sizeof err) != WE_OK) {
+		d->topo_status = topo_open(&d->topo, NULL, err, sizeof err);
+		if (d->topo_status != WE_OK) {
 			d->topo = NULL;
 			snprintf(d->topo_err, sizeof d->topo_err, "%s", err);
 		}
 	}
 	return d->topo;
+}
+
+/* One host thread per PU of the device's topology, which is what
+ * `warpemu info` (we_device_describe) shows and placement plans cover;
+ * the online CPUs only when hwloc cannot load the topology. */
+static unsigned default_threads(struct we_device *d)
+{
+	const we_topo *t = dev_topology(d);
+	if (t && topo_npus(t) > 0)
+		return topo_npus(t);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1u;
 }
 
 we_status we_device_create(const we_device_config *cfg, we_device **out)
@@ -111,8 +124,7 @@ we_status we_device_create(const we_device_config *cfg, we_device **out)
 		d->max_memory = cap;
 	atomic_init(&d->interrupted, false);
 	d->next_base = WE_GMEM_BASE;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	d->threads = cfg && cfg->threads ? cfg->threads : (n > 0 ? (unsigned)n : 1u);
+	d->threads = cfg && cfg->threads ? cfg->threads : default_threads(d);
 	*out = d;
 	return WE_OK;
 }

@@ -37,11 +37,13 @@ struct we_device {
 	char *notice;           /* last launch's notice, e.g. no binding */
 	char *report_json;      /* last launch's report as JSON         */
 	char *warnings;         /* last launch's --check hazards        */
-	we_topo *topo;          /* discovered on first use            */
+	we_topo *topo;          /* discovered once: at creation for the
+				   default thread count, else on first use */
 	bool topo_tried;
 	_Atomic bool interrupted; /* we_device_interrupt()            */
 	uint64_t phys_memory;     /* bytes of RAM, for up-front refusals */
 	char topo_err[256];     /* why topo is NULL                   */
+	we_status topo_status;  /* and topo_open's status then        */
 };
 
 /* The host topology, discovered once per device; NULL when hwloc cannot

@@ -118,6 +118,48 @@ static void complete(we_cta *c, unsigned id, uint32_t wake, uint32_t red_done, u
 	}
 }
 
+/* --check, arrivals-beyond-count: vector clocks of the order barriers
+ * impose (bar_unit.vc).  A completed phase orders its arrivals (`parts`,
+ * and the exited warps for a cnt = 0 phase) before whatever its
+ * `receivers` do next: its waiters and its completing warp.  Named
+ * barriers order all their signallers both ways, more order than there
+ * is: fewer warnings, never a false one. */
+static void vc_complete(bar_unit *u, uint32_t parts, uint32_t receivers, bool with_exited)
+{
+	uint32_t j[32] = { 0 };
+	if (with_exited)
+		memcpy(j, u->vc_exited, sizeof j);
+	for (uint32_t m = parts; m; m &= m - 1)
+		for (unsigned v = 0; v < 32; v++)
+			if (u->vc[__builtin_ctz(m)][v] > j[v])
+				j[v] = u->vc[__builtin_ctz(m)][v];
+	for (uint32_t m = receivers; m; m &= m - 1)
+		j[__builtin_ctz(m)]++;
+	for (uint32_t m = receivers; m; m &= m - 1)
+		memcpy(u->vc[__builtin_ctz(m)], j, sizeof j);
+	u->vc_used = true;
+}
+
+/* --check, after warp w's arrival a (before the barrier records a phase
+ * it completes): w arrives at a counted barrier after a phase it took no
+ * part in completed, and is not ordered after that completion: it could
+ * have arrived before it, so more warps reach the barrier than its count
+ * and which of them pass together depends on the schedule (e.g. four
+ * warps at BAR.SYNC 1, 64). */
+static void check_beyond_count(we_cta *c, uint32_t w, const bar_arrival *a)
+{
+	const bar_state *b = &c->bars.b[a->id];
+	uint32_t cnt = a->cnt; /* the phase's (bar_arrive accepted it) */
+	if (!cnt || !b->done_parts || ((b->done_parts >> w) & 1u) ||
+	    c->bars.vc[w][b->done_warp] >= b->done_clock)
+		return;
+	eng_warn(c, "arrivals-beyond-count", w, a->pc,
+		 "barrier %u, count %u: warps 0x%x completed a phase (the last arrival: warp %u at PC "
+		 "0x%04llx) this warp is not ordered after: more warps reach the barrier than its count, "
+		 "and which of them pass together depends on the schedule", a->id, cnt / 32u, b->done_parts,
+		 b->done_warp, (unsigned long long)b->done_pc);
+}
+
 #define SPIN_LIMIT 200
 
 /* Under the CTA lock (released on return): sleep on cv until the warp is
@@ -174,12 +216,26 @@ void eng_barrier(xctx *x, const bar_arrival *a)
 	if (c->L->check && x->w->scan_unread)
 		eng_warn(c, "scan-result-unread", x->w->id, x->pc,
 			 "the warp's BAR.SCAN result was not read before its next barrier instruction");
+	/* --check: the phase's arrivals if this one completes it */
+	bar_state *bs = &c->bars.b[a->id];
+	uint32_t parts = c->L->check ? bs->arrived | 1u << x->w->id : 0;
+	bool counted = c->L->check && (bs->count ? bs->expected : a->cnt) != 0;
 	bar_result r = bar_arrive(&c->bars, x->w->id, a, &wake, &red_done, &red_word, &completed,
 				  msg, sizeof msg);
 	if (r == BAR_FAULT) {
 		cta_unlock(c);
 		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
 		return;
+	}
+	if (c->L->check) {
+		check_beyond_count(c, x->w->id, a);
+		if (completed) {
+			vc_complete(&c->bars, parts, wake | 1u << x->w->id, !counted);
+			bs->done_parts = counted ? parts : 0;
+			bs->done_warp = x->w->id;
+			bs->done_clock = c->bars.vc[x->w->id][x->w->id];
+			bs->done_pc = a->pc;
+		}
 	}
 	if (a->scan) {
 		x->w->warp_bar_state = red_word;
@@ -240,8 +296,15 @@ void warp_exited(we_cta *c, uint32_t wi)
 	unsigned nc;
 	uint32_t red_done, words[32];
 	warp_state(c, &c->warps[wi], WE_WS_EXITED);
+	if (c->L->check)
+		for (unsigned v = 0; v < 32; v++)
+			if (c->bars.vc[wi][v] > c->bars.vc_exited[v])
+				c->bars.vc_exited[v] = c->bars.vc[wi][v];
 	uint32_t wake = bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
 	c->barriers_completed += nc;
+	if (c->L->check && nc) /* cnt = 0 phases: every live warp arrived */
+		vc_complete(&c->bars, (c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u) & ~c->bars.exited, wake,
+			    true);
 	for (uint32_t m = red_done; m; m &= m - 1)
 		c->warps[__builtin_ctz(m)].warp_bar_state = words[__builtin_ctz(m)];
 	wake_warps(c, wake);
@@ -297,8 +360,12 @@ void eng_nbar_signal(xctx *x, uint32_t id, uint32_t type, uint32_t nprod, uint32
 	nbar_result r = nbar_signal(&c->nbars, x->w->id, id, type, nprod, ncons, x->pc, &wake, msg,
 				    sizeof msg);
 	if (r == NBAR_OK) {
-		if (c->nbars.b[id & 31u].phase != phase)
+		if (c->nbars.b[id & 31u].phase != phase) {
 			c->barriers_completed++;
+			if (c->L->check)
+				vc_complete(&c->bars, c->nbars.b[id & 31u].signalled,
+					    c->nbars.b[id & 31u].signalled, false);
+		}
 		nbar_wake(c, id, wake);
 	}
 	cta_unlock(c);
@@ -410,23 +477,62 @@ static const char *bar_kind_name(unsigned k)
 	return k == BAR_KIND_RED ? "red" : k == BAR_KIND_SYNC ? "sync/arv" : "none";
 }
 
+/* Blocked at a BSYNC/WARPSYNC of an intra-warp deadlock (on no barrier,
+ * eng_sync_deadlock). */
+static bool sync_blocked(const we_warp *w)
+{
+	return w->state == WE_WS_BLOCKED && w->bar_id < 0 && w->nbar_id < 0;
+}
+
+/* The valid lanes of w at pc. */
+static uint32_t lanes_at(const we_warp *w, uint64_t pc)
+{
+	uint32_t m = 0;
+	for (uint32_t v = w->valid; v; v &= v - 1)
+		if (bru_lane_pc(w, (unsigned)__builtin_ctz(v)) == pc)
+			m |= v & -v;
+	return m;
+}
+
 /* The barrier instruction a blocked warp waits at.  Not ActivePC: the
  * executor moves it past the instruction when the handler hands the warp
  * back (scheduler, serialised warp threads), not while the handler sleeps
- * in it (warp threads). */
+ * in it (warp threads).  A warp blocked at BSYNC/WARPSYNC: the PC of its
+ * lowest parked group. */
 static uint64_t blocked_pc(const we_cta *c, const we_warp *w)
 {
 	if (w->bar_id >= 0)
 		return c->bars.b[w->bar_id].arrive_pc[w->id];
 	if (w->nbar_id >= 0)
 		return c->nbars.wait_pc[w->id];
-	return w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
+	uint32_t seen = w->sync_seen & w->valid;
+	return seen ? bru_lane_pc(w, (unsigned)__builtin_ctz(seen)) : w->active_pc;
 }
+
+/* The PC a report shows for warp w of a faulted CTA: where a blocked warp
+ * waits, the next instruction of a ready or sleeping one, the faulting
+ * one of a faulted one. */
+static uint64_t report_pc(const we_cta *c, const we_warp *w)
+{
+	if (w->id == c->fault.warp && (w->state == WE_WS_FAULTED || sync_blocked(w)))
+		return c->fault.pc;
+	if (w->state == WE_WS_BLOCKED)
+		return blocked_pc(c, w);
+	if (w->state == WE_WS_FAULTED) /* the executor moved past it */
+		return w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
+	return w->active_pc;
+}
+
+static const char *const nbar_type_name[4] = { "none", "consumer-only", "producer-only", "producer-consumer" };
 
 /* The wait-for graph of a deadlocked CTA: a blocked warp waits for every
  * live warp that has not arrived at (signalled) its barrier in this
- * phase.  Depth-first search over the blocked warps for a cycle; returns
- * its length with the cycle in cyc[0..len] (cyc[len] == cyc[0]), or 0. */
+ * phase.  Depth-first search over the blocked warps for a cycle, going
+ * deeper before closing one, and closing it at the earliest warp of the
+ * path: the longest cycle on the path (three warps that each wait for the
+ * next are that cycle, not two of them waiting for each other at counted
+ * barriers any live warp could complete).  Returns its length with the
+ * cycle in cyc[0..len] (cyc[len] == cyc[0]), or 0. */
 static uint32_t wait_succ(const we_cta *c, uint32_t w, uint32_t live, uint32_t blocked)
 {
 	const we_warp *ww = &c->warps[w];
@@ -456,6 +562,16 @@ static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
 		while (true) {
 			uint32_t w = path[depth];
 			uint32_t succ = wait_succ(c, w, live, blocked) & ~done & ~tried[depth];
+			if (succ & onpath && !(succ & ~onpath)) {
+				unsigned k = 0;
+				while (!((succ >> path[k]) & 1u))
+					k++;
+				unsigned len = depth + 1 - k;
+				for (unsigned q = 0; q < len; q++)
+					cyc[q] = path[k + q];
+				cyc[len] = path[k];
+				return len;
+			}
 			if (!succ) {
 				done |= 1u << w;
 				onpath &= ~(1u << w);
@@ -464,18 +580,8 @@ static unsigned wait_cycle(const we_cta *c, uint32_t cyc[33])
 				depth--;
 				continue;
 			}
-			uint32_t v = (uint32_t)__builtin_ctz(succ);
+			uint32_t v = (uint32_t)__builtin_ctz(succ & ~onpath);
 			tried[depth] |= 1u << v;
-			if ((onpath >> v) & 1u) {
-				unsigned k = 0;
-				while (path[k] != v)
-					k++;
-				unsigned len = depth + 1 - k;
-				for (unsigned q = 0; q < len; q++)
-					cyc[q] = path[k + q];
-				cyc[len] = v;
-				return len;
-			}
 			path[++depth] = v;
 			tried[depth] = 0;
 			onpath |= 1u << v;
@@ -542,16 +648,39 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 			sb_printf(&t, "\n");
 			sb_printf(&j, "]}");
 		}
+		/* vISA named barriers whose phase is collecting signals */
+		for (uint32_t m = c->nbars.dirty; m; m &= m - 1) {
+			unsigned id = (unsigned)__builtin_ctz(m);
+			const nbar_state *b = &c->nbars.b[id];
+			if (!b->active)
+				continue;
+			sb_printf(&t, "  named barrier %u: phase %u, producers %u of %u, consumers %u of %u, signalled:",
+				  id, b->phase, b->prod, b->nprod, b->cons, b->ncons);
+			sb_printf(&j, "%s{\"named_barrier\":%u,\"phase\":%u,\"producers\":%u,\"num_producers\":%u,"
+				  "\"consumers\":%u,\"num_consumers\":%u,\"signalled\":[", firstb ? "" : ",", id,
+				  b->phase, b->prod, b->nprod, b->cons, b->ncons);
+			firstb = false;
+			for (uint32_t sm = b->signalled; sm; sm &= sm - 1) {
+				uint32_t wi = (uint32_t)__builtin_ctz(sm);
+				const char *type = nbar_type_name[((b->producers >> wi) & 1u) << 1 |
+								 ((b->consumers >> wi) & 1u)];
+				insn_text(L->mod, b->signal_pc[wi], ins, sizeof ins);
+				sb_printf(&t, " warp %u %s at 0x%04llx (%s);", wi, type,
+					  (unsigned long long)b->signal_pc[wi], ins);
+				sb_printf(&j, "%s{\"warp\":%u,\"type\":\"%s\",\"pc\":\"0x%04llx\",\"instruction\":",
+					  sm == b->signalled ? "" : ",", wi, type, (unsigned long long)b->signal_pc[wi]);
+				sb_json_str(&j, ins);
+				sb_printf(&j, "}");
+			}
+			sb_printf(&t, "\n");
+			sb_printf(&j, "]}");
+		}
 		sb_printf(&j, "]");
 		/* warp by warp */
 		sb_printf(&j, ",\"warps\":[");
 		for (uint32_t wi = 0; wi < c->nwarps; wi++) {
 			const we_warp *w = &c->warps[wi];
-			uint64_t pc = w->active_pc >= WE_INST_SIZE ? w->active_pc - WE_INST_SIZE : 0;
-			if (w->state == WE_WS_BLOCKED)
-				pc = blocked_pc(c, w);
-			else if (wi == f->warp && w->state == WE_WS_FAULTED)
-				pc = f->pc; /* e.g. the BSYNC of an intra-warp deadlock */
+			uint64_t pc = report_pc(c, w);
 			insn_text(L->mod, pc, ins, sizeof ins);
 			sb_printf(&j, "%s{\"warp\":%u,\"state\":\"%s\"", wi ? "," : "", wi, warp_state_name(w));
 			if (w->state == WE_WS_EXITED) {
@@ -574,12 +703,35 @@ static void fault_reports(const we_cta *c, char **text, char **json)
 				sb_printf(&j, ",\"named_barrier\":%d,\"producers\":%u,\"num_producers\":%u,"
 					  "\"consumers\":%u,\"num_consumers\":%u", w->nbar_id, nb->prod, nb->nprod,
 					  nb->cons, nb->ncons);
+			} else if (sync_blocked(w)) {
+				sb_printf(&t, " (intra-warp)");
+				sb_printf(&j, ",\"sync\":true");
 			}
 			sb_printf(&t, " at PC 0x%04llx: %s  active 0x%08x valid 0x%08x\n",
 				  (unsigned long long)pc, ins, w->active, w->valid);
 			sb_printf(&j, ",\"pc\":\"0x%04llx\",\"instruction\":", (unsigned long long)pc);
 			sb_json_str(&j, ins);
-			sb_printf(&j, ",\"active\":\"0x%08x\",\"valid\":\"0x%08x\"}", w->active, w->valid);
+			sb_printf(&j, ",\"active\":\"0x%08x\",\"valid\":\"0x%08x\"", w->active, w->valid);
+			if (sync_blocked(w)) {
+				/* each group of lanes and where it is: the parked ones
+				 * wait for each other, 004 never switches to the rest */
+				sb_printf(&j, ",\"groups\":[");
+				for (uint32_t left = w->valid; left;) {
+					uint64_t gpc = bru_lane_pc(w, (unsigned)__builtin_ctz(left));
+					uint32_t g = lanes_at(w, gpc);
+					bool parked = (w->sync_seen & g) != 0;
+					insn_text(L->mod, gpc, ins, sizeof ins);
+					sb_printf(&t, "    lanes 0x%08x at PC 0x%04llx: %s%s\n", g, (unsigned long long)gpc,
+						  ins, parked ? "" : " (never switched to)");
+					sb_printf(&j, "%s{\"lanes\":\"0x%08x\",\"pc\":\"0x%04llx\",\"instruction\":",
+						  left == w->valid ? "" : ",", g, (unsigned long long)gpc);
+					sb_json_str(&j, ins);
+					sb_printf(&j, ",\"parked\":%s}", parked ? "true" : "false");
+					left &= ~g;
+				}
+				sb_printf(&j, "]");
+			}
+			sb_printf(&j, "}");
 		}
 		sb_printf(&j, "]");
 		sb_printf(&t, "  exited warps: %u of %u\n", (unsigned)popc32(c->bars.exited),
@@ -1008,6 +1160,32 @@ void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr
 	cta_unlock(c);
 }
 
+void eng_sync_deadlock(xctx *x, uint32_t lanes, const char *groups)
+{
+	we_cta *c = x->cta;
+	x->stop = true;
+	x->why = WE_STOP_FAULT;
+	cta_lock(c);
+	/* blocked, on no barrier: the report reads its groups (sync_blocked) */
+	warp_state(c, x->w, WE_WS_BLOCKED);
+	if (c->sync)
+		c->sync->blocked++;
+	if (!c->faulted) {
+		c->faulted = true;
+		c->fault.kind = WE_FAULT_DEADLOCK;
+		c->fault.warp = x->w->id;
+		c->fault.lanes = lanes;
+		c->fault.pc = x->pc;
+		c->fault.addr = 0;
+		snprintf(c->fault.msg, sizeof c->fault.msg, "intra-warp deadlock: %s", groups);
+	}
+	if (c->sync) {
+		atomic_store_explicit(&c->sync->abort, true, memory_order_release);
+		broadcast_all(c->sync);
+	}
+	cta_unlock(c);
+}
+
 void place_thread(launch *lc, unsigned k)
 {
 	if (!lc->topo || lc->placement == WE_PLACE_NONE)
@@ -1083,6 +1261,11 @@ static we_status check_launch(struct we_device *dev, const we_kernel *k, const w
 		dev_error(dev, "lockstep groups of %u warps: at most 32 (a CTA's warps)", cfg->lockstep);
 		return WE_ERR_INVALID;
 	}
+	if (cfg->jitter && (cfg->engine != WE_ENGINE_WARP_THREADS || cfg->schedule_seeded || cfg->trace)) {
+		dev_error(dev, "jitter needs the warp-threads engine, without a seeded schedule or trace "
+			  "(which run one warp at a time)");
+		return WE_ERR_INVALID;
+	}
 	return WE_OK;
 }
 
@@ -1117,6 +1300,7 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	L->seeded = cfg->schedule_seeded;
 	L->seed = cfg->schedule_seed;
 	L->check = cfg->check;
+	L->jitter = cfg->jitter; /* its delays drawn from L->seed */
 	L->trace = cfg->trace;
 	L->trace_ctx = cfg->trace_ctx;
 	L->hooked = L->seeded || L->trace;

@@ -24,6 +24,10 @@ bool eng_barrier_group(xctx *x, const bar_arrival *a, uint32_t n);
 /* Record a runtime exception of x's instruction and stop the warp (and,
  * in a multi-threaded CTA, its other warps).  exec.c's xfault calls it. */
 void eng_record_fault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *msg);
+/* An intra-warp deadlock found at x's BSYNC/WARPSYNC (sem_bru.c): the
+ * warp is blocked there for good; record the deadlock (lanes: those at
+ * x->pc, groups: their description) and stop the CTA. */
+void eng_sync_deadlock(xctx *x, uint32_t lanes, const char *groups);
 /* --check: a barrier hazard of CTA c (kind, warp, PC, message). */
 void eng_warn(we_cta *c, const char *kind, uint32_t warp, uint64_t pc, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

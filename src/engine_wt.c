@@ -14,15 +14,23 @@
  * completing a cnt = 0 barrier) bumps the phase with release order and
  * broadcasts.  A fault or a deadlock aborts the CTA: its blocked warps are
  * woken and every warp thread stops; the launch hands out no more CTAs.
+ *
+ * Jitter (we_launch_config.jitter, warpemu stress --jitter): the threads
+ * run unserialised, one instruction at a time, and wait for short random
+ * times drawn from the seed, more often before barrier and memory
+ * instructions, so that stress sees real thread timing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "asm.h"
 #include "bru.h"
 #include "engine_int.h"
+#include "module.h"
 
 #define WARP_STACK (512u * 1024u)
 
@@ -59,6 +67,44 @@ static void unlock(pthread_mutex_t *m)
 		abort();
 }
 
+/* Jitter: a barrier, named-barrier or memory instruction at pc (where the
+ * seeded schedule may preempt too); false outside the kernel's code. */
+static bool jitter_point(const we_cta *c, uint64_t pc)
+{
+	const we_launch_ctx *L = c->L;
+	if (pc < L->k->code_start || pc >= L->k->code_end || pc % WE_INST_SIZE)
+		return false;
+	const char *u = isa_opcodes[L->mod->x[pc / WE_INST_SIZE].opcode].unit;
+	return !strcmp(u, "MEM") || !strcmp(u, "BCU") || !strcmp(u, "VISA");
+}
+
+/* Jitter before the warp's next instruction: with probability 1/2 before
+ * a jitter point, 1/16 elsewhere, wait a random while: mostly a short
+ * spin or a yield of the core, one time in 8 a sleep of 1..64 us. */
+static void jitter(const we_cta *c, const we_warp *w, uint64_t *rng)
+{
+	uint64_t r = sched_rand(rng);
+	if ((r & 15u) >= (jitter_point(c, w->active_pc) ? 8u : 1u))
+		return;
+	r >>= 4;
+	switch (r & 7u) {
+	case 0: {
+		struct timespec ts = { 0, (long)(1000u + (r >> 3) % 63001u) };
+		nanosleep(&ts, NULL); /* EINTR: a shorter wait will do */
+		break;
+	}
+	case 1:
+	case 2:
+	case 3:
+		sched_yield();
+		break;
+	default:
+		for (volatile uint32_t k = (uint32_t)((r >> 3) % 2000u); k; k--)
+			;
+		break;
+	}
+}
+
 /* Drive warp wi of CTA c on this host thread until it exits, faults, or
  * the CTA aborts.  In serialised mode the warp runs only while it holds
  * the baton, and hands it on as the scheduler decides. */
@@ -66,8 +112,15 @@ static void run_warp(we_cta *c, uint32_t wi)
 {
 	cta_sync *sy = c->sync;
 	we_warp *w = &c->warps[wi];
+	const bool jit = c->L->jitter && !sy->serial;
+	uint64_t rng = c->L->seed ^ (c->linear_id * UINT64_C(0xd1b54a32d192ed03)) ^
+		       ((uint64_t)(wi + 1) * UINT64_C(0x9e3779b97f4a7c15));
 	for (;;) {
 		uint64_t budget = QUANTUM;
+		if (jit) {
+			jitter(c, w, &rng);
+			budget = 1;
+		}
 		if (sy->serial) {
 			lock(&sy->lock);
 			while (sy->baton != (int)wi && !atomic_load_explicit(&sy->abort, memory_order_relaxed))

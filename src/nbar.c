@@ -172,8 +172,11 @@ static nbar_result signal_(nbar_unit *u, uint32_t warp, uint32_t id, uint32_t ty
 		b->first_warp = warp;
 	}
 	b->signalled |= bit;
-	if (is_prod)
+	b->signal_pc[warp] = pc;
+	if (is_prod) {
 		b->prod++;
+		b->producers |= bit;
+	}
 	if (is_cons) {
 		b->cons++;
 		b->consumers |= bit;

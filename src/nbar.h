@@ -46,6 +46,7 @@ typedef struct nbar_state {
 	uint32_t consumers;      /* warps that signalled as consumers           */
 	uint32_t waited;         /* consumers whose wait has finished (mask)    */
 	uint32_t waiters;        /* consumers blocked in wait, until wait_done  */
+	uint32_t producers;      /* warps that signalled as producers           */
 	uint64_t first_pc;
 	uint32_t first_warp;
 	/* the last freed phase, for the report of a late wait by one of its
@@ -53,6 +54,7 @@ typedef struct nbar_state {
 	uint32_t prev_prod_only;
 	uint32_t prev_first_warp;
 	uint64_t prev_first_pc;
+	uint64_t signal_pc[32];  /* PC of each signal of the phase (reports)    */
 } nbar_state;
 
 typedef struct nbar_unit {

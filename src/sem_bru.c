@@ -196,50 +196,79 @@ XSEM(BMOV)
 
 XSEM(BSSY) { bru_bssy(x->w, x->pmask, (unsigned)i->o[0].imm); }
 
-/* SPEC-NOTES 11, intra-warp: groups of lanes that only bounce between
- * BSYNC/WARPSYNCs that cannot complete.  A sync that switches to another
- * group, executed right after another such sync (no instruction between),
- * extends a run; a warp has at most 32 groups, so a run longer than 64
- * revisits a state with nothing changed in between: it can never end. */
-#define SYNC_CYCLE_LIMIT 64u
+/* The valid lanes at pc. */
+static uint32_t lanes_at(const we_warp *w, uint64_t pc)
+{
+	uint32_t m = 0;
+	for (uint32_t v = w->valid; v; v &= v - 1)
+		if (bru_lane_pc(w, xffs(v)) == pc)
+			m |= v & -v;
+	return m;
+}
 
-static void sync_progress(xctx *x)
+/* SPEC-NOTES 11, intra-warp.  A BSYNC/WARPSYNC that fails moves no lane:
+ * the executing lanes park at it and 004 switches to another group.  In a
+ * run of failing syncs with no other instruction between, no B register
+ * changed and no lane asleep, nothing the syncs read changes (guards,
+ * membermasks, YieldMask, the lanes' PCs), every lane at the PC counts as
+ * arrived, and so the group switched to depends on the PC alone: a PC that
+ * fails a second time in the run repeats it for ever.  Exact both ways: a
+ * run that ends never repeats a PC under the same state, and an endless
+ * one repeats one within a round over the warp's (at most 32) groups.
+ * w->sync_seen holds the groups (lowest lane) that failed in the run. */
+static void sync_progress(xctx *x, uint32_t was_active, bool breg_changed)
 {
 	we_warp *w = x->w;
-	if (x->stop || w->active_pc == x->pc + WE_INST_SIZE) {
-		w->sync_fails = 0;
+	if (x->stop || ((w->active & was_active) && w->active_pc != x->pc)) {
+		w->sync_seen = 0; /* the executing lanes went on, or the warp sleeps */
 		return;
 	}
-	w->sync_fails = w->insns == w->sync_fail_at + 1 ? w->sync_fails + 1 : 1;
+	uint32_t here = lanes_at(w, x->pc);
+	if ((was_active & ~here) || w->sleep) {
+		/* lanes went on; or the timer will wake sleeping lanes, which
+		 * changes the choice */
+		w->sync_seen = 0;
+		return;
+	}
+	if (w->insns != w->sync_fail_at + 1 || breg_changed)
+		w->sync_seen = 0;
 	w->sync_fail_at = w->insns;
-	if (w->sync_fails <= SYNC_CYCLE_LIMIT)
+	uint32_t key = here & -here;
+	if (!(w->sync_seen & key)) {
+		w->sync_seen |= key;
 		return;
-	/* name the groups: lanes and the PC each waits at */
-	char desc[400];
-	size_t len = 0;
-	uint32_t left = w->valid;
-	desc[0] = 0;
-	while (left && len + 60 < sizeof desc) {
-		unsigned l = xffs(left);
-		uint64_t pc = LANE_ON(w->active, l) ? w->active_pc : w->rpc[l];
-		uint32_t g = 0;
-		for (uint32_t m = left; m; m &= m - 1) {
-			unsigned k = xffs(m);
-			if ((LANE_ON(w->active, k) ? w->active_pc : w->rpc[k]) == pc)
-				g |= 1u << k;
-		}
-		left &= ~g;
-		len += (size_t)snprintf(desc + len, sizeof desc - len, "%slanes 0x%08x at PC 0x%04llx",
-					len ? ", " : "", g, (unsigned long long)pc);
 	}
-	xfault(x, WE_FAULT_DEADLOCK, w->valid, 0,
-	       "intra-warp deadlock: %s wait at BSYNC/WARPSYNC for each other", desc);
+	/* name the groups, lanes and PC: the parked ones, then any others
+	 * (004 never switches to them while the run lasts) */
+	char desc[460];
+	size_t len = 0;
+	desc[0] = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned n = 0;
+		for (uint32_t left = w->valid; left && len + 60 < sizeof desc;) {
+			uint64_t pc = bru_lane_pc(w, xffs(left));
+			uint32_t g = lanes_at(w, pc);
+			left &= ~g;
+			if (((w->sync_seen & g) != 0) != (pass == 0))
+				continue;
+			len += (size_t)snprintf(desc + len, sizeof desc - len, "%slanes 0x%08x at PC 0x%04llx",
+						n ? ", " : pass ? "; never switched to: " : "", g,
+						(unsigned long long)pc);
+			n++;
+		}
+		if (!pass && len + 40 < sizeof desc)
+			len += (size_t)snprintf(desc + len, sizeof desc - len,
+						" wait at BSYNC/WARPSYNC for each other");
+	}
+	eng_sync_deadlock(x, here, desc);
 }
 
 XSEM(BSYNC)
 {
-	after_bru(x, bru_bsync(x->w, x->pmask, ~0u, (unsigned)i->o[0].imm));
-	sync_progress(x);
+	unsigned b = (unsigned)i->o[0].imm & (WE_NUM_BREGS - 1);
+	uint32_t was_active = x->w->active, breg = x->w->breg[b];
+	after_bru(x, bru_bsync(x->w, x->pmask, ~0u, b));
+	sync_progress(x, was_active, x->w->breg[b] != breg);
 }
 
 XSEM(YIELD) { after_bru(x, bru_yield(x->w, x->pmask, ppv_of(x, &i->o[0]))); }
@@ -249,7 +278,7 @@ XSEM(BREAK) { bru_break(x->w, x->pmask, ppv_of(x, &i->o[0]), (unsigned)i->o[1].i
 XSEM(WARPSYNC)
 {
 	const xopd *pp = &i->o[0], *m = &i->o[1];
-	uint32_t ppv = ppv_of(x, pp);
+	uint32_t ppv = ppv_of(x, pp), was_active = x->w->active;
 	if (i->opcode == ISA_OP_WARPSYNC_R) {
 		uint32_t mm[XLANES], tmp[XLANES];
 		const uint32_t *r = xsrc(x, m, 0, tmp, true);
@@ -271,7 +300,7 @@ XSEM(WARPSYNC)
 			return;
 		}
 		after_bru(x, res);
-		sync_progress(x);
+		sync_progress(x, was_active, false);
 		return;
 	}
 	uint32_t mask;
@@ -299,7 +328,7 @@ XSEM(WARPSYNC)
 		return;
 	}
 	after_bru(x, r);
-	sync_progress(x);
+	sync_progress(x, was_active, false);
 }
 
 XSEM(NANOSLEEP)

@@ -302,18 +302,66 @@ XSEM(UMOV)
 	xset_ureg(x, i->o[0].row, xscalar(x, &i->o[1], 0));
 }
 
-/* Order<pg, urd, ura, B, urc> */
-XSEM(UIADD3)
+/* A uniform predicate source with its '!' (UPT reads true). */
+static inline bool xupred(const xctx *x, const xopd *o)
 {
-	uint32_t a = xscalar(x, &i->o[1], 0), b = xscalar(x, &i->o[2], 0), c = xscalar(x, &i->o[3], 0);
-	xset_ureg(x, i->o[0].row, a + b + c);
+	const bool v = o->row == ISA_PRED_PT || ((x->w->up >> o->row) & 1u);
+	return (o->flags & XF_NOT) ? !v : v;
 }
 
-/* Order<pg, urd, ura, B, urc, lut> */
+/* Set uniform predicate destination o (UPT ignored). */
+static inline void xset_upred(xctx *x, const xopd *o, bool v)
+{
+	if (o->row < ISA_PRED_PT)
+		x->w->up = (uint8_t)((x->w->up & ~(1u << o->row)) | ((unsigned)v << o->row));
+}
+
+/* Order<pg, urd, upu, upv, ura, B, urc, upp, upq>: the carry out of bit
+ * 31 (0..2) as UPu = carry >= 1, UPv = carry >= 2; .X adds UPp + UPq. */
+XSEM(UIADD3)
+{
+	uint64_t s = (uint64_t)xscalar(x, &i->o[3], 0) + xscalar(x, &i->o[4], 0) +
+		     xscalar(x, &i->o[5], 0);
+	if (i->in->x == ISA_AddX_X)
+		s += (uint64_t)xupred(x, &i->o[6]) + xupred(x, &i->o[7]);
+	xset_upred(x, &i->o[1], (s >> 32) >= 1);
+	xset_upred(x, &i->o[2], (s >> 32) >= 2);
+	xset_ureg(x, i->o[0].row, (uint32_t)s);
+}
+
+/* Order<pg, upu, urd, ura, B, urc, lut, upp>: UPu = (URd != 0) */
 XSEM(ULOP3_LUT)
 {
-	uint32_t a = xscalar(x, &i->o[1], 0), b = xscalar(x, &i->o[2], 0), c = xscalar(x, &i->o[3], 0);
+	uint32_t a = xscalar(x, &i->o[2], 0), b = xscalar(x, &i->o[3], 0), c = xscalar(x, &i->o[4], 0);
 	uint32_t m[8];
 	lut_masks((unsigned)i->in->lut & 0xffu, m);
-	xset_ureg(x, i->o[0].row, lop3(a, b, c, m));
+	const uint32_t r = lop3(a, b, c, m);
+	xset_upred(x, &i->o[0], r != 0);
+	xset_ureg(x, i->o[1].row, r);
+}
+
+/* Order<pg, upu, upv, ura, B, upp>: ISETP of one value (cmp: a mask of
+ * LT = 1, EQ = 2, GT = 4) */
+XSEM(UISETP)
+{
+	const uint32_t a = xscalar(x, &i->o[2], 0), b = xscalar(x, &i->o[3], 0);
+	const unsigned cmp = (unsigned)i->in->cmp & 7u;
+	const bool lt = i->in->sign == ISA_Signedness_U32 ? a < b : (int32_t)a < (int32_t)b;
+	const bool t = lt ? cmp & 1u : a == b ? cmp & 2u : cmp & 4u;
+	const bool p = xupred(x, &i->o[4]);
+	bool vu, vv;
+	switch (i->in->bop) {
+	case ISA_BoolOp_OR: vu = t || p; vv = !t || p; break;
+	case ISA_BoolOp_XOR: vu = t != p; vv = !t != p; break;
+	default: vu = t && p; vv = !t && p; break;
+	}
+	xset_upred(x, &i->o[0], vu);
+	xset_upred(x, &i->o[1], vv);
+}
+
+/* Order<pg, urd, ura, B, upp> */
+XSEM(USEL)
+{
+	const xopd *src = xupred(x, &i->o[3]) ? &i->o[1] : &i->o[2];
+	xset_ureg(x, i->o[0].row, xscalar(x, src, 0));
 }

@@ -81,7 +81,8 @@ typedef struct we_warp {
 	uint64_t wake_time;           /* clock at which SleepMask clears    */
 	uint32_t clock_checks;        /* watchdog_ok calls (the clock: 1 in 64) */
 	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
-	uint32_t sync_fails;          /* failing syncs in a row, nothing between */
+	uint32_t sync_seen;           /* groups (lowest lane) parked by the
+					 failing syncs in a row (sem_bru.c) */
 
 	/* ---- barrier unit, per warp (seed 000) ------------------------ */
 	int8_t bar_id;                /* barrier waited on, -1 if none     */

@@ -27,6 +27,19 @@ k=$src/kernels
 expect 0 'warpemu' -- "$we" --version
 expect 0 'run' -- "$we" --help
 expect 2 'usage|unknown' -- "$we" frobnicate
+# SIGINT during a launch (an endless loop): status 130 and "interrupted",
+# on both engines; timeout kills a run that ignores the signal
+printf '.l:\nBRA `(.l)\n' > "$tmp/intr.we"
+for e in scheduler warp-threads; do
+	timeout -s KILL 30 "$we" run "$tmp/intr.we" --grid 1 --block 32 --engine $e > "$tmp/intr.out" 2>&1 &
+	tpid=$!
+	sleep 1
+	kill -INT $tpid
+	wait $tpid
+	st=$?
+	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted$' "$tmp/intr.out"; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); echo "FAIL: SIGINT ($e) -> status $st (want 130):"; sed 's/^/    /' "$tmp/intr.out"; fi
+done
 expect 2 'grid' -- "$we" run "$k/vecadd.we" --block 32
 expect 2 'n' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --arg a=zeros:4 --arg b=zeros:4 --arg c=zeros:4
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 40 --block 256 --arg n=10000 \
@@ -168,5 +181,62 @@ a=$("$we" stress "$tmp/race.we" $race --jobs 1 --quiet --stats=json | sed 's/"jo
 b=$("$we" stress "$tmp/race.we" $race --jobs 5 --quiet --stats=json | sed 's/"jobs":[0-9]*,"seconds":[^,]*,//')
 if [ -n "$a" ] && [ "$a" = "$b" ] && printf '%s\n' "$a" | grep -q '"differs":[1-9]'; then ok; else
 	bad "stress --jobs 1 and --jobs 5 disagree: $a / $b"; fi
+# ---- placement (issue 3): a synthetic topology (HWLOC_SYNTHETIC) cannot be
+# bound to: one notice line, none with --quiet or --placement none; info
+# shows the thread count launches use
+syn="pack:2 core:2 pu:1"
+va="--grid 8 --block 64 --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000"
+va="$va --expect c=iota:f32:500:0.5"
+for e in scheduler warp-threads; do
+	out=$(HWLOC_SYNTHETIC="$syn" "$we" run "$k/vecadd.we" $va --engine $e --placement compact 2>&1); st=$?
+	n=$(printf '%s\n' "$out" | grep -c 'unpinned')
+	if [ $st -eq 0 ] && [ "$n" -eq 1 ] && printf '%s\n' "$out" |
+		grep -q '^warpemu: thread binding unavailable (.*synthetic.*): running unpinned$'; then ok; else
+		bad "$e --placement compact under HWLOC_SYNTHETIC: status $st, $n notice lines:"
+		printf '%s\n' "$out" | sed 's/^/    /' | head -10; fi
+	for opt in "--placement compact --quiet" "--placement none"; do
+		out=$(HWLOC_SYNTHETIC="$syn" "$we" run "$k/vecadd.we" $va --engine $e $opt 2>&1); st=$?
+		if [ $st -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'unpinned'; then ok; else
+			bad "$e $opt under HWLOC_SYNTHETIC: status $st or a notice: $out"; fi
+	done
+done
+expect 0 'engine scheduler \(default\): 4 worker threads, one per PU' -- env HWLOC_SYNTHETIC="$syn" "$we" info
+expect 0 '1 warp per CTA x 4 CTA slots = 4 host threads' -- env HWLOC_SYNTHETIC="$syn" "$we" info \
+	--engine warp-threads --block 32
+# ---- stress and check mode (issue 4 audit) ---------------------------------
+# the seed of every failing run: 25 runs of a kernel that always deadlocks
+# list 20 with their replay commands, then the other seeds as a range
+expect 5 '^  and 5 more, by class:$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 25
+expect 5 '^    deadlock seeds 21-25$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 25
+expect 5 '"failing_seeds":\[\{"class":"deadlock","first":1,"last":25\}\]' -- \
+	"$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 25 --quiet --stats=json
+# --jitter: real warp threads with seeded random delays; kernels whose
+# outcome does not depend on the schedule, so the counts are exact
+expect 0 '^  ok +8$' -- "$we" stress "$k/reduce.we" $red --engine warp-threads --jitter --runs 8 --check
+expect 0 'check: 0 hazards in 0 runs' -- "$we" stress "$k/reduce.we" $red --engine warp-threads --jitter \
+	--runs 8 --check
+expect 5 '^  deadlock +6$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads --jitter --runs 6
+expect 5 'not replayable exactly' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads \
+	--jitter --runs 6
+expect 5 'rerun: warpemu run .* --schedule=jitter:6$' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 \
+	--engine warp-threads --jitter --runs 6
+expect 5 'seeded replay \(also deadlock, exact\): warpemu run .* --threads 1 --schedule=seed:6$' -- \
+	"$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads --jitter --runs 6
+expect 5 '"jitter":true.*"rerun":"warpemu run .*--schedule=jitter:1","seeded_class":"deadlock"' -- \
+	"$we" stress "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads --jitter --runs 2 --quiet --stats=json
+expect 5 'blocked on barrier 3' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --engine warp-threads \
+	--schedule=jitter:3
+expect 2 '--jitter needs --engine warp-threads' -- "$we" stress "$tmp/dl.we" --grid 1 --block 64 --runs 2 --jitter
+expect 2 'jitter:N needs --engine warp-threads' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --schedule=jitter:1
+expect 2 '--jitter is an option of stress' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --jitter
+# arrivals beyond the count: four warps at BAR.SYNC 1, 64 complete two
+# phases (no hang); the two arrivals of the second phase are flagged
+printf 'BAR.SYNC 0x1, 0x40\nEXIT\n' > "$tmp/beyond.we"
+for e in scheduler warp-threads; do
+	expect 0 'check: arrivals-beyond-count: CTA \(0,0,0\) warp [0-3] PC 0x0000: BAR.SYNC 0x1, 0x40' -- \
+		"$we" run "$tmp/beyond.we" --grid 1 --block 128 --check --engine $e
+	expect 0 '^warpemu: check: 2 hazards$' -- "$we" run "$tmp/beyond.we" --grid 1 --block 128 --check \
+		--engine $e --quiet
+done
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -6,7 +6,8 @@
  * output against a host reference.  Part 2 runs small inline kernels that
  * pin down the barrier rules of seed 000 and SPEC-NOTES decisions 1-9:
  * BAR.RED results, cnt = 0 with exiting warps, counted barriers on subsets
- * of warps, reuse, B2R/R2B state words and the runtime exceptions.
+ * of warps, reuse, B2R/R2B state words, every operand form, the memory
+ * fence through global memory and the runtime exceptions.
  *
  * Every test loops over engines[]: the scheduler (a worker per core runs
  * many warps) and warp-threads (one host thread per warp).
@@ -1008,6 +1009,363 @@ START_TEST(b2r_r2b_warp)
 END_TEST
 
 /* ---------------------------------------------------------------- */
+/* BAR.SYNC and BAR.ARV in all four operand forms (I, RR, RRI, RIR),    */
+/* BAR.RED in the Rb, imm form (RRI); ids and counts taken from the     */
+/* low 4 and 12 bits of registers whose other bits are set              */
+
+/* 128-thread CTAs (4 warps, every count 0x80 or 0 = all of them).
+ * Part 1: six rounds of STS, BAR.SYNC (one form each), LDS of the word
+ * of thread (tid + 32) % 128, double buffered.  Part 2: odd warps
+ * produce (STS, BAR.ARV, BAR.SYNC), even warps consume (BAR.SYNC, LDS,
+ * BAR.ARV), four rounds with a forward and a back barrier each, ARV in
+ * every form.  Part 3: BAR.RED Rb, imm, Pp.  Then BAR.SYNC 0x0 and
+ * thread 0 saves B2R.BAR of barriers 0..15: the phase parity tells how
+ * often each completed (decision 8), so each id is the one meant. */
+static const char forms_text[] =
+	".param ptr pin           // u32 per thread: bit 0 the BAR.RED predicate\n"
+	".param ptr out           // u32[5] per thread\n"
+	".param ptr state         // u32[16] per CTA: B2R.BAR 0..15 at the end\n"
+	".shared 1024\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        SHF.R.U32.HI R3, RZ, 0x5, R0 ;              // warp\n"
+	"        IADD3 R7, R0, 0x20, RZ ;\n"
+	"        LOP3.LUT R7, R7, 0x7f, RZ, 0xc0, !PT ;      // partner (tid + 32) % 128\n"
+	"        SHF.L.U32 R7, R7, 0x2, RZ ;\n"
+	"        SHF.L.U32 R8, R0, 0x2, RZ ;\n"
+	"        IMAD R9, R1, 0x10000, RZ ;\n"
+	"        IMAD R9, R0, 0x10, R9 ;                     // ctaid << 16 | tid << 4\n"
+	"        MOV R10, RZ ;\n"
+	"        MOV R20, 0xfffffff2 ;                       // id 2\n"
+	"        MOV R21, 0xfffff080 ;                       // count 0x80\n"
+	"        MOV R22, 0x12345673 ;                       // id 3\n"
+	"        MOV R23, 0xabcde080 ;                       // count 0x80\n"
+	"        MOV R24, 0x7ffffff6 ;                       // id 6\n"
+	"        MOV R25, 0xfffffff8 ;                       // id 8\n"
+	"        MOV R26, 0x00abcde9 ;                       // id 9\n"
+	"        MOV R27, 0x8000000b ;                       // id 11\n"
+	"        MOV R28, 0xfffffffc ;                       // id 12\n"
+	"        MOV R29, 0xfedcba9f ;                       // id 15\n"
+	"        MOV R30, 0x55555555 ;                       // id 5\n"
+	// part 1: BAR.SYNC
+	"        STS [R8], R9 ;\n"
+	"        BAR.SYNC 0x1, 0x80 ;                        // I\n"
+	"        LDS R12, [R7] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        IADD3 R11, R9, 0x1, RZ ;\n"
+	"        STS [R8+0x200], R11 ;\n"
+	"        BAR.SYNC R20, R21 ;                         // RR: id 2, 0x80\n"
+	"        LDS R12, [R7+0x200] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        IADD3 R11, R9, 0x2, RZ ;\n"
+	"        STS [R8], R11 ;\n"
+	"        BAR.SYNC R22, 0x80 ;                        // RRI: id 3\n"
+	"        LDS R12, [R7] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        IADD3 R11, R9, 0x3, RZ ;\n"
+	"        STS [R8+0x200], R11 ;\n"
+	"        BAR.SYNC 0x4, R23 ;                         // RIR: count 0x80\n"
+	"        LDS R12, [R7+0x200] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        IADD3 R11, R9, 0x4, RZ ;\n"
+	"        STS [R8], R11 ;\n"
+	"        BAR.SYNC 0x5 ;                              // I, count 0\n"
+	"        LDS R12, [R7] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        IADD3 R11, R9, 0x5, RZ ;\n"
+	"        STS [R8+0x200], R11 ;\n"
+	"        BAR.SYNC R24 ;                              // RRI, count 0: id 6\n"
+	"        LDS R12, [R7+0x200] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        MOV R13, R10 ;\n"
+	// part 2: BAR.ARV -> BAR.SYNC, forward ids 7-10, back ids 11-14
+	"        MOV R10, RZ ;\n"
+	"        LOP3.LUT R14, R3, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R14, RZ, PT ;      // odd warp: producer\n"
+	"   @!P0 BRA `(.cons) ;\n"
+	"        IADD3 R11, R9, 0x8, RZ ;\n"
+	"        STS [R8], R11 ;\n"
+	"        BAR.ARV 0x7, 0x80 ;                         // I\n"
+	"        BAR.SYNC R27, R21 ;                         // RR: id 11\n"
+	"        IADD3 R11, R9, 0x9, RZ ;\n"
+	"        STS [R8+0x200], R11 ;\n"
+	"        BAR.ARV R25, R21 ;                          // RR: id 8\n"
+	"        BAR.SYNC R28, 0x80 ;                        // RRI: id 12\n"
+	"        IADD3 R11, R9, 0xa, RZ ;\n"
+	"        STS [R8], R11 ;\n"
+	"        BAR.ARV R26, 0x80 ;                         // RRI: id 9\n"
+	"        BAR.SYNC 0xd, R23 ;                         // RIR\n"
+	"        IADD3 R11, R9, 0xb, RZ ;\n"
+	"        STS [R8+0x200], R11 ;\n"
+	"        BAR.ARV 0xa, R23 ;                          // RIR\n"
+	"        BAR.SYNC 0xe, 0x80 ;                        // I\n"
+	"        BRA `(.red) ;\n"
+	".cons:  BAR.SYNC 0x7, 0x80 ;\n"
+	"        LDS R12, [R7] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        BAR.ARV R27, R21 ;\n"
+	"        BAR.SYNC R25, R21 ;\n"
+	"        LDS R12, [R7+0x200] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        BAR.ARV R28, 0x80 ;\n"
+	"        BAR.SYNC R26, 0x80 ;\n"
+	"        LDS R12, [R7] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        BAR.ARV 0xd, R23 ;\n"
+	"        BAR.SYNC 0xa, R23 ;\n"
+	"        LDS R12, [R7+0x200] ;\n"
+	"        IMAD R10, R10, 0x3, R12 ;\n"
+	"        BAR.ARV 0xe, 0x80 ;\n"
+	// part 3: BAR.RED Rb, imm, Pp (id 15; id 5 again, now RED, count 0)
+	".red:   S2R R2, SR_NTID.X ;\n"
+	"        IMAD R4, R1, R2, R0 ;                       // global thread\n"
+	"        MOV R16, c[0x0][0x0] ;\n"
+	"        MOV R17, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R4, 0x4, R[16:17] ;\n"
+	"        LDG R5, [R16.64] ;\n"
+	"        LOP3.LUT R5, R5, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R5, RZ, PT ;\n"
+	"        BAR.RED.POPC R29, 0x80, P1 ;\n"
+	"        BAR.RESULT R15, P2 ;\n"
+	"        BAR.RED.OR R30, 0x0, !P1 ;\n"
+	"        BAR.RESULT R18, P3 ;\n"
+	"        P2R R19, PR, RZ, 0xc ;\n"
+	"        MOV R16, c[0x0][0x8] ;\n"
+	"        MOV R17, c[0x0][0xc] ;\n"
+	"        IMAD R4, R4, 0x5, RZ ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R4, 0x4, R[16:17] ;\n"
+	"        STG [R16.64], R13 ;\n"
+	"        STG [R16.64+0x4], R10 ;\n"
+	"        STG [R16.64+0x8], R15 ;\n"
+	"        STG [R16.64+0xc], R18 ;\n"
+	"        STG [R16.64+0x10], R19 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        ISETP.NE.U32.AND P4, PT, R0, RZ, PT ;\n"
+	"   @P4  EXIT ;\n"
+	"        MOV R16, c[0x0][0x10] ;\n"
+	"        MOV R17, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R1, 0x40, R[16:17] ;\n"
+	"        B2R.BAR R4, 0x0 ;\n"
+	"        STG [R16.64], R4 ;\n"
+	"        B2R.BAR R4, 0x1 ;\n"
+	"        STG [R16.64+0x4], R4 ;\n"
+	"        B2R.BAR R4, 0x2 ;\n"
+	"        STG [R16.64+0x8], R4 ;\n"
+	"        B2R.BAR R4, 0x3 ;\n"
+	"        STG [R16.64+0xc], R4 ;\n"
+	"        B2R.BAR R4, 0x4 ;\n"
+	"        STG [R16.64+0x10], R4 ;\n"
+	"        B2R.BAR R4, 0x5 ;\n"
+	"        STG [R16.64+0x14], R4 ;\n"
+	"        B2R.BAR R4, 0x6 ;\n"
+	"        STG [R16.64+0x18], R4 ;\n"
+	"        B2R.BAR R4, 0x7 ;\n"
+	"        STG [R16.64+0x1c], R4 ;\n"
+	"        B2R.BAR R4, 0x8 ;\n"
+	"        STG [R16.64+0x20], R4 ;\n"
+	"        B2R.BAR R4, 0x9 ;\n"
+	"        STG [R16.64+0x24], R4 ;\n"
+	"        B2R.BAR R4, 0xa ;\n"
+	"        STG [R16.64+0x28], R4 ;\n"
+	"        B2R.BAR R4, 0xb ;\n"
+	"        STG [R16.64+0x2c], R4 ;\n"
+	"        B2R.BAR R4, 0xc ;\n"
+	"        STG [R16.64+0x30], R4 ;\n"
+	"        B2R.BAR R4, 0xd ;\n"
+	"        STG [R16.64+0x34], R4 ;\n"
+	"        B2R.BAR R4, 0xe ;\n"
+	"        STG [R16.64+0x38], R4 ;\n"
+	"        B2R.BAR R4, 0xf ;\n"
+	"        STG [R16.64+0x3c], R4 ;\n"
+	"        EXIT ;\n";
+
+START_TEST(operand_forms)
+{
+	bk t;
+	bk_load(&t, forms_text, "forms.we", "main");
+	const uint32_t grid = 200, block = 128, n = grid * block;
+	uint32_t *pin = malloc(n * 4), *out = malloc(n * 20), *state = malloc(grid * 64);
+	ck_assert(pin && out && state);
+	rng_seed(11);
+	for (uint32_t i = 0; i < n; i++) /* every 4th CTA: all true */
+		pin[i] = (i / block) % 4 == 0 ? 1u : rng() & 1u;
+	bk_buf(&t, "pin", pin, n * 4, 0);
+	we_devptr dout = bk_buf(&t, "out", NULL, n * 20, 0);
+	we_devptr dstate = bk_buf(&t, "state", NULL, grid * 64, 0);
+	/* completions per id: 0, 1-4, 6: one SYNC; 5: SYNC then RED; 7-14:
+	 * one ARV/SYNC phase; 15: one RED */
+	static const unsigned done[16] = { 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	for (size_t e = 0; e < NENGINES; e++) {
+		const char *en = engine_label(engines[e]);
+		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 20), WE_OK);
+		ck_assert_int_eq(we_memset(t.dev, dstate, 0xa5, grid * 64), WE_OK);
+		we_launch_stats s;
+		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 17);
+		bk_get(&t, out, dout, n * 20);
+		bk_get(&t, state, dstate, grid * 64);
+		for (uint32_t c = 0; c < grid; c++) {
+			uint32_t popc = 0;
+			for (uint32_t i = 0; i < block; i++)
+				popc += pin[c * block + i];
+			for (uint32_t tid = 0; tid < block; tid++) {
+				const uint32_t *o = &out[(c * block + tid) * 5], p = (tid + 32) % block;
+				const uint32_t base = c << 16 | p << 4;
+				uint32_t sync = 0, arv = 0;
+				for (uint32_t k = 0; k < 6; k++)
+					sync = sync * 3 + base + k;
+				for (uint32_t k = 0; (tid / 32) % 2 == 0 && k < 4; k++)
+					arv = arv * 3 + base + 8 + k;
+				uint32_t want[5] = { sync, arv, popc, popc == block ? 0 : ~0u,
+						     (uint32_t)(popc != 0) << 2 | (uint32_t)(popc != block) << 3 };
+				for (unsigned k = 0; k < 5; k++)
+					CHECK(o[k] == want[k], "[%s] CTA %u thread %u: word %u = 0x%08x, want 0x%08x",
+					      en, c, tid, k, o[k], want[k]);
+			}
+			for (unsigned id = 0; id < 16; id++)
+				CHECK(state[c * 16 + id] == (done[id] & 1u) << 31,
+				      "[%s] CTA %u: B2R.BAR of barrier %u = 0x%08x, want phase parity %u", en, c, id,
+				      state[c * 16 + id], done[id] & 1u);
+		}
+	}
+	free(pin);
+	free(out);
+	free(state);
+	bk_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
+/* memory-fence semantics through global memory (decision 9)          */
+
+/* Every thread stores a word of global memory, and reads the word of
+ * thread (tid + 32) % ntid, in another warp, after a barrier: BAR.SYNC
+ * (part 1), BAR.RED (part 2, whose second BAR.RED.OR also tells whether
+ * any thread of the CTA read a stale word), and BAR.ARV -> BAR.SYNC
+ * (part 3: odd warps store and BAR.ARV, even warps BAR.SYNC and read; a
+ * back barrier before the next store).  `rounds` rounds each, new values
+ * every round: v = gtid + round * 0x9e3779b1 (+ 0x1234567 in part 2,
+ * + 0x2345678 in part 3).  ntid: a multiple of 64. */
+static const char gfence_text[] =
+	".param u32 rounds\n"
+	".param ptr buf           // u32 per thread\n"
+	".param ptr out           // u32[4] per thread\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R3, R1, R2, R0 ;                       // gtid\n"
+	"        IADD3 R4, R0, 0x20, RZ ;\n"
+	"        ISETP.GE.U32.AND P0, PT, R4, R2, PT ;\n"
+	"   @P0  IADD3 R4, R4, -R2, RZ ;\n"
+	"        IMAD R4, R1, R2, R4 ;                       // the partner's gtid\n"
+	"        MOV R20, c[0x0][0x8] ;\n"
+	"        MOV R21, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[22:23], R3, 0x4, R[20:21] ;\n"
+	"        IMAD.WIDE.U32 R[24:25], R4, 0x4, R[20:21] ;\n"
+	"        MOV R9, 0x9e3779b1 ;\n"
+	"        MOV R11, RZ ;\n"
+	"        MOV R12, RZ ;\n"
+	"        MOV R13, RZ ;\n"
+	"        MOV R14, RZ ;\n"
+	"        MOV R10, RZ ;\n"
+	".sync:  IMAD R5, R10, R9, R3 ;\n"
+	"        STG [R22.64], R5 ;\n"
+	"        BAR.SYNC 0x1 ;\n"
+	"        LDG R6, [R24.64] ;\n"
+	"        IMAD R11, R11, 0x3, R6 ;\n"
+	"        BAR.SYNC 0x2 ;                              // read before the next store\n"
+	"        IADD3 R10, R10, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R10, c[0x0][0x0], PT ;\n"
+	"   @P1  BRA `(.sync) ;\n"
+	"        MOV R10, RZ ;\n"
+	".red:   IMAD R5, R10, R9, R3 ;\n"
+	"        IADD3 R5, R5, 0x1234567, RZ ;\n"
+	"        STG [R22.64], R5 ;\n"
+	"        BAR.RED.AND 0x3, 0x0, PT ;\n"
+	"        LDG R6, [R24.64] ;\n"
+	"        IMAD R12, R12, 0x3, R6 ;\n"
+	"        IMAD R7, R10, R9, R4 ;\n"
+	"        IADD3 R7, R7, 0x1234567, RZ ;               // what the partner stored\n"
+	"        ISETP.NE.U32.AND P2, PT, R6, R7, PT ;\n"
+	"        BAR.RED.OR 0x4, 0x0, P2 ;\n"
+	"        BAR.RESULT R8, P3 ;\n"
+	"   @P3  IADD3 R13, R13, 0x1, RZ ;                   // a stale read in the CTA\n"
+	"        IADD3 R10, R10, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R10, c[0x0][0x0], PT ;\n"
+	"   @P1  BRA `(.red) ;\n"
+	"        MOV R10, RZ ;\n"
+	"        SHF.R.U32.HI R8, RZ, 0x5, R0 ;\n"
+	"        LOP3.LUT R8, R8, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P4, PT, R8, RZ, PT ;      // odd warp: producer\n"
+	"   @!P4 BRA `(.cons) ;\n"
+	".prod:  IMAD R5, R10, R9, R3 ;\n"
+	"        IADD3 R5, R5, 0x2345678, RZ ;\n"
+	"        STG [R22.64], R5 ;\n"
+	"        BAR.ARV 0x5, R2 ;                           // release, no wait\n"
+	"        BAR.SYNC 0x6, R2 ;                          // consumers have read\n"
+	"        IADD3 R10, R10, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R10, c[0x0][0x0], PT ;\n"
+	"   @P1  BRA `(.prod) ;\n"
+	"        BRA `(.done) ;\n"
+	".cons:  BAR.SYNC 0x5, R2 ;\n"
+	"        LDG R6, [R24.64] ;\n"
+	"        IMAD R14, R14, 0x3, R6 ;\n"
+	"        BAR.ARV 0x6, R2 ;\n"
+	"        IADD3 R10, R10, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R10, c[0x0][0x0], PT ;\n"
+	"   @P1  BRA `(.cons) ;\n"
+	".done:  MOV R26, c[0x0][0x10] ;\n"
+	"        MOV R27, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[26:27], R3, 0x10, R[26:27] ;\n"
+	"        STG [R26.64], R11 ;\n"
+	"        STG [R26.64+0x4], R12 ;\n"
+	"        STG [R26.64+0x8], R13 ;\n"
+	"        STG [R26.64+0xc], R14 ;\n"
+	"        EXIT ;\n";
+
+START_TEST(global_fence)
+{
+	bk t;
+	bk_load(&t, gfence_text, "gfence.we", "main");
+	const uint32_t grid = 2000, block = 256, n = grid * block, rounds = 3;
+	const uint32_t K = 0x9e3779b1u;
+	uint32_t *out = malloc((size_t)n * 16);
+	ck_assert(out);
+	we_devptr dbuf = bk_buf(&t, "buf", NULL, (size_t)n * 4, 0);
+	we_devptr dout = bk_buf(&t, "out", NULL, (size_t)n * 16, 0);
+	bk_u32(&t, "rounds", rounds);
+	for (size_t e = 0; e < NENGINES; e++) {
+		const char *en = engine_label(engines[e]);
+		ck_assert_int_eq(we_memset(t.dev, dbuf, 0, (size_t)n * 4), WE_OK);
+		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, (size_t)n * 16), WE_OK);
+		we_launch_stats s;
+		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 6 * rounds);
+		bk_get(&t, out, dout, (size_t)n * 16);
+		for (uint32_t c = 0; c < grid; c++)
+			for (uint32_t tid = 0; tid < block; tid++) {
+				const uint32_t g = c * block + tid, pg = c * block + (tid + 32) % block;
+				uint32_t want[4] = { 0, 0, 0, 0 };
+				for (uint32_t r = 0; r < rounds; r++) {
+					want[0] = want[0] * 3 + pg + r * K;
+					want[1] = want[1] * 3 + pg + r * K + 0x1234567u;
+					if ((tid / 32) % 2 == 0)
+						want[3] = want[3] * 3 + pg + r * K + 0x2345678u;
+				}
+				static const char *const what[4] = { "BAR.SYNC sum", "BAR.RED sum",
+								     "rounds with a stale read (BAR.RED.OR)",
+								     "BAR.ARV -> BAR.SYNC sum" };
+				for (unsigned k = 0; k < 4; k++)
+					CHECK(out[g * 4 + k] == want[k], "[%s] CTA %u thread %u: %s = 0x%08x, want 0x%08x",
+					      en, c, tid, what[k], out[g * 4 + k], want[k]);
+			}
+	}
+	free(out);
+	bk_close(&t);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
 /* exceptions: WE_ERR_EXCEPTION and a report naming the barrier and the */
 /* values, under both engines                                          */
 
@@ -1168,6 +1526,8 @@ static Suite *barkern_suite(void)
 	tcase_add_test(u, b2r_r2b_bar);
 	tcase_add_test(u, b2r_r2b_with_waiter);
 	tcase_add_test(u, b2r_r2b_warp);
+	tcase_add_test(u, operand_forms);
+	tcase_add_test(u, global_fence);
 	suite_add_tcase(s, u);
 	TCase *x = tcase_create("exceptions");
 	tcase_set_timeout(x, 120);

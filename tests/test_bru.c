@@ -6,6 +6,9 @@
  * Besides direct checks of each function, a tiny program interpreter
  * (struct sim) drives warps through short programs the way the executor
  * will: BRU functions for control flow, PC += 16 for everything else.
+ * The "kernels" case runs BMOV, CALL/RET and BRX forms through the
+ * assembler and the executor (kernels as strings, results stored and
+ * checked).
  */
 #include <check.h>
 #include <stdbool.h>
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "bru.h"
+#include "warpemu/warpemu.h"
 
 #define ALL 0xffffffffu
 #define POISON 0xdead0000dead0000ull  /* never a PC of a test program */
@@ -1476,6 +1480,277 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* ---- kernels: BMOV, CALL/RET and BRX forms executed ----------------------- */
+
+/* Run the one kernel of src on one CTA of `block` threads of each engine
+ * (the scheduler also without lockstep groups) and return the first
+ * `words` 32-bit words per thread of its `out` buffer (parameter 0),
+ * which must be the same for every run. */
+static void run_kernel(const char *src, uint32_t block, unsigned words, uint32_t *res)
+{
+	static const struct { we_engine e; unsigned lockstep; } runs[] = {
+		{ WE_ENGINE_SCHEDULER, 0 }, { WE_ENGINE_SCHEDULER, 1 }, { WE_ENGINE_WARP_THREADS, 0 },
+	};
+	const size_t bytes = (size_t)block * words * 4;
+	uint32_t *got = malloc(bytes);
+	ck_assert_ptr_nonnull(got);
+	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+		we_device *dev;
+		we_module *m;
+		ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
+		we_status st = we_module_load_text(dev, src, strlen(src), "bru.we", &m);
+		ck_assert_msg(st == WE_OK, "load: %s", we_last_error(dev));
+		we_devptr out;
+		ck_assert_int_eq(we_malloc(dev, bytes, &out), WE_OK);
+		ck_assert_int_eq(we_memset(dev, out, 0xee, bytes), WE_OK);
+		we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { block, 1, 1 },
+					 .engine = runs[r].e, .lockstep = runs[r].lockstep,
+					 .threads = 1, .max_instructions = 100000 };
+		we_launch_stats stats;
+		st = we_launch(dev, m, NULL, &cfg, &out, sizeof out, &stats);
+		ck_assert_msg(st == WE_OK, "run %zu: %s", r, we_last_error(dev));
+		ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, bytes), WE_OK);
+		if (r == 0)
+			memcpy(res, got, bytes);
+		else
+			ck_assert_msg(!memcmp(res, got, bytes), "run %zu differs from run 0", r);
+		we_module_destroy(m);
+		we_device_destroy(dev);
+	}
+	free(got);
+}
+
+/* the valid lanes of warp t / 32 of a CTA of n threads */
+static uint32_t warp_valid(uint32_t t, uint32_t n)
+{
+	uint32_t left = n - t / 32 * 32;
+	return left >= 32 ? ALL : (1u << left) - 1u;
+}
+
+/* BMOV Bn, Ra / BMOV Rd, Bn / BMOV.CLEAR: a B register saved, cleared and
+ * restored inside a BSSY/BSYNC region around a divergent branch (the
+ * restore is what reconverges the warp); a partial guard. */
+START_TEST(test_kernel_bmov)
+{
+	static const char src[] =
+		".param ptr out\n"
+		"        S2R R0, SR_TID.X ;\n"
+		"        MOV R22, 0x30 ;\n"
+		"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+		"        LOP3.LUT R15, R0, 0x1, RZ, 0xc0, !PT ;\n"
+		"        ISETP.NE.AND P0, PT, R15, RZ, PT ;\n"
+		"        ISETP.GT.U32.AND P1, PT, R0, 0x1000, PT ;\n"
+		"        MOV R1, 0x1234 ;\n"
+		"        BMOV B3, R1 ;\n"
+		"        BMOV R2, B3 ;\n"
+		"        BMOV.CLEAR R3, B3 ;\n"
+		"        BMOV R4, B3 ;\n"
+		"        IADD3 R5, R0, 0x100, RZ ;\n"
+		"   @P0  BMOV B6, R5 ;\n"
+		"        BMOV R6, B6 ;\n"
+		"        MOV R7, 0x77 ;\n"
+		"   @P1  BMOV.CLEAR R7, B6 ;\n"
+		"        BMOV R8, B6 ;\n"
+		"        MOV R14, RZ ;\n"
+		"        BSSY B0, `(.j0) ;\n"
+		"        BMOV.CLEAR R11, B0 ;\n"
+		"        BMOV R12, B0 ;\n"
+		"        BMOV B0, R11 ;\n"
+		"   @P0  BRA `(.odd) ;\n"
+		"        IADD3 R14, R14, 0x1, RZ ;\n"
+		"        BRA `(.j0) ;\n"
+		".odd:   IADD3 R14, R14, 0x2, RZ ;\n"
+		".j0:    BSYNC B0 ;\n"
+		"        VOTE.ANY R13, PT, PT ;\n"
+		"        BMOV R9, B0 ;\n"
+		"        STG.E.128 [R20.64], R[2:5] ;\n"
+		"        STG.E.128 [R20.64+0x10], R[6:9] ;\n"
+		"        STG.E.64 [R20.64+0x20], R[11:12] ;\n"
+		"        EXIT ;\n";
+	enum { N = 72, W = 12 };
+	uint32_t res[N * W];
+	run_kernel(src, N, W, res);
+	for (uint32_t t = 0; t < N; t++) {
+		const uint32_t v = warp_valid(t, N), base = t / 32 * 32;
+		const uint32_t e[W] = {
+			0x1234, 0x1234, 0, 0x100 + t,
+			0x100 + base + 1, 0x77, 0x100 + base + 1, 0,
+			v, 0, 0xeeeeeeeeu, 0xeeeeeeeeu,
+		};
+		for (unsigned k = 0; k < W; k++)
+			if (res[t * W + k] != e[k])
+				ck_abort_msg("thread %u word %u: 0x%x, expected 0x%x", t, k, res[t * W + k], e[k]);
+	}
+}
+END_TEST
+
+/* The same, the VOTE after the reconvergence point: every valid lane */
+START_TEST(test_kernel_bmov_reconverge)
+{
+	static const char src[] =
+		".param ptr out\n"
+		"        S2R R0, SR_TID.X ;\n"
+		"        MOV R22, 0x8 ;\n"
+		"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+		"        LOP3.LUT R15, R0, 0x1, RZ, 0xc0, !PT ;\n"
+		"        ISETP.NE.AND P0, PT, R15, RZ, PT ;\n"
+		"        MOV R14, RZ ;\n"
+		"        BSSY B0, `(.j0) ;\n"
+		"        BMOV.CLEAR R11, B0 ;\n"
+		"        BMOV B0, R11 ;\n"
+		"   @P0  BRA `(.odd) ;\n"
+		"        IADD3 R14, R14, 0x1, RZ ;\n"
+		"        BRA `(.j0) ;\n"
+		".odd:   IADD3 R14, R14, 0x2, RZ ;\n"
+		".j0:    BSYNC B0 ;\n"
+		"        VOTE.ANY R13, PT, PT ;\n"
+		"        STG.E.64 [R20.64], R[13:14] ;\n"
+		"        EXIT ;\n";
+	enum { N = 72 };
+	uint32_t res[N * 2];
+	run_kernel(src, N, 2, res);
+	for (uint32_t t = 0; t < N; t++) {
+		if (res[2 * t] != warp_valid(t, N) || res[2 * t + 1] != (t & 1 ? 2u : 1u))
+			ck_abort_msg("thread %u: ballot 0x%x, R14 %u", t, res[2 * t], res[2 * t + 1]);
+	}
+}
+END_TEST
+
+/* CALL and RET in every form: a register pair, a uniform register pair or
+ * a constant, .ABS and .REL.  A .REL operand is written as the target the
+ * offset reaches when the register is 0 (the assembler encodes target -
+ * next PC), so CALL.REL Rp, `(.base) goes to .base + Rp.  Each callee
+ * does R14 = 3 * R14 + k, so the order is checked too. */
+START_TEST(test_kernel_call_ret)
+{
+	static const char src[] =
+		".kernel k\n"
+		".param ptr out\n"
+		".base:  S2R R0, SR_TID.X ;\n"
+		"        MOV R22, 0x4 ;\n"
+		"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+		"        MOV R14, RZ ;\n"
+		/* 1: CALL.ABS Rp; RET.ABS Rp */
+		"        LEPC R[10:11], `(.r1 - .) ;\n"
+		"        LEPC R[8:9], `(.fA - .) ;\n"
+		"        CALL.ABS R[8:9], 0x0 ;\n"
+		/* 2: CALL.REL label (RZ); RET.REL Rp, base */
+		".r1:    MOV R10, `(.r2 - .base) ;\n"
+		"        MOV R11, RZ ;\n"
+		"        CALL.REL `(.fB) ;\n"
+		/* 3: CALL.ABS URp; RET.ABS URp */
+		".r2:    ULDC.64 UR[4:5], c[0x2][0x0] ;\n"
+		"        LEPC R[10:11], `(.r3 - .) ;\n"
+		"        R2UR UR6, R10 ;\n"
+		"        R2UR UR7, R11 ;\n"
+		"        CALL.ABS UR[4:5] ;\n"
+		/* 4: CALL.REL URp, base; RET.REL URp, base */
+		".r3:    ULDC.64 UR[4:5], c[0x2][0x8] ;\n"
+		"        ULDC.64 UR[6:7], c[0x2][0x10] ;\n"
+		"        CALL.REL UR[4:5], `(.base) ;\n"
+		/* 5: CALL.ABS c[]; RET.ABS c[] */
+		".r4:    CALL.ABS c[0x2][0x18] ;\n"
+		/* 6: CALL.REL c[]; RET.REL c[] (relative to the next PC) */
+		".r5:    CALL.REL c[0x2][0x28] ;\n"
+		/* 7: a guarded CALL: the odd lanes call fG, the even ones skip it */
+		".r6:    LOP3.LUT R15, R0, 0x1, RZ, 0xc0, !PT ;\n"
+		"        ISETP.NE.AND P0, PT, R15, RZ, PT ;\n"
+		"        BSSY B0, `(.r7) ;\n"
+		"        LEPC R[10:11], `(.r7 - .) ;\n"
+		"   @P0  CALL.REL `(.fG) ;\n"
+		".r7:    BSYNC B0 ;\n"
+		"        STG.E [R20.64], R14 ;\n"
+		"        EXIT ;\n"
+		".fA:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x1, RZ ;\n"
+		"        RET.ABS R[10:11], 0x0 ;\n"
+		".fB:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x2, RZ ;\n"
+		"        RET.REL R[10:11], `(.base) ;\n"
+		".fC:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x3, RZ ;\n"
+		"        RET.ABS UR[6:7] ;\n"
+		".fD:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x4, RZ ;\n"
+		"        RET.REL UR[6:7], `(.base) ;\n"
+		".fE:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x5, RZ ;\n"
+		"        RET.ABS c[0x2][0x20] ;\n"
+		".fF:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x6, RZ ;\n"
+		".fFr:   RET.REL c[0x2][0x30] ;\n"
+		".fG:    IMAD R14, R14, 0x3, RZ ;\n"
+		"        IADD3 R14, R14, 0x7, RZ ;\n"
+		"        RET.ABS R[10:11], 0x0 ;\n"
+		".end\n"
+		".const 2\n"
+		"        .dword .fC\n"
+		"        .dword .fD - .base\n"
+		"        .dword .r4 - .base\n"
+		"        .dword .fE\n"
+		"        .dword .r5\n"
+		"        .dword .fF - .r6\n"
+		"        .dword .r6 - .fFr - 0x10\n";
+	enum { N = 40 };
+	uint32_t res[N];
+	run_kernel(src, N, 1, res);
+	uint32_t e = 0;
+	for (uint32_t k = 1; k <= 6; k++)
+		e = 3 * e + k;
+	for (uint32_t t = 0; t < N; t++)
+		if (res[t] != (t & 1 ? 3 * e + 7 : e))
+			ck_abort_msg("thread %u: R14 = %u, expected %u", t, res[t], t & 1 ? 3 * e + 7 : e);
+}
+END_TEST
+
+/* BRX with a uniform register and with a constant: uniform jumps through
+ * a table in bank 2, then a guarded BRX UR that diverges and reconverges
+ * at a BSYNC. */
+START_TEST(test_kernel_brx_ur_c)
+{
+	static const char src[] =
+		".kernel k\n"
+		".param ptr out\n"
+		".base:  S2R R0, SR_TID.X ;\n"
+		"        MOV R22, 0x8 ;\n"
+		"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+		"        MOV R14, RZ ;\n"
+		"        ULDC UR4, c[0x2][0x0] ;\n"
+		"        BRX UR4, `(.base - . - 0x10) ;\n"
+		"        EXIT ;\n"
+		".t1:    IADD3 R14, R14, 0x1, RZ ;\n"
+		"        BRX c[0x2][0x4] ;\n"
+		".n2:    EXIT ;\n"
+		".t2:    IADD3 R14, R14, 0x10, RZ ;\n"
+		"        LOP3.LUT R15, R0, 0x1, RZ, 0xc0, !PT ;\n"
+		"        ISETP.NE.AND P0, PT, R15, RZ, PT ;\n"
+		"        ULDC UR5, c[0x2][0x8] ;\n"
+		"        BSSY B0, `(.join) ;\n"
+		"   @P0  BRX UR5, `(.base - . - 0x10) ;\n"
+		"        IADD3 R14, R14, 0x100, RZ ;\n"
+		"        BRA `(.join) ;\n"
+		".odd:   IADD3 R14, R14, 0x200, RZ ;\n"
+		".join:  BSYNC B0 ;\n"
+		"        VOTE.ANY R13, PT, PT ;\n"
+		"        STG.E.64 [R20.64], R[13:14] ;\n"
+		"        EXIT ;\n"
+		".end\n"
+		".const 2\n"
+		"        .word .t1 - .base\n"
+		"        .word .t2 - .n2\n"
+		"        .word .odd - .base\n";
+	enum { N = 72 };
+	uint32_t res[N * 2];
+	run_kernel(src, N, 2, res);
+	for (uint32_t t = 0; t < N; t++) {
+		const uint32_t r14 = 0x11 + (t & 1 ? 0x200u : 0x100u);
+		if (res[2 * t] != warp_valid(t, N) || res[2 * t + 1] != r14)
+			ck_abort_msg("thread %u: ballot 0x%x, R14 0x%x (expected 0x%x, 0x%x)", t, res[2 * t],
+				     res[2 * t + 1], warp_valid(t, N), r14);
+	}
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------ */
 
 static Suite *bru_suite(void)
@@ -1525,6 +1800,14 @@ static Suite *bru_suite(void)
 	tcase_add_test(tc, test_warpsync_uniform_cases);
 	tcase_add_test(tc, test_warpsync_grouped);
 	tcase_add_test(tc, test_warpsync_grouped_faults);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kernels");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_kernel_bmov);
+	tcase_add_test(tc, test_kernel_bmov_reconverge);
+	tcase_add_test(tc, test_kernel_call_ret);
+	tcase_add_test(tc, test_kernel_brx_ur_c);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("random");

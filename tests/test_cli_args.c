@@ -752,26 +752,31 @@ START_TEST(test_schedule)
 	static const char *const bad[] = {
 		"", "seed", "seed:", "seed:-1", "seed: 1", "seed:1x", "Seed:1",
 		"random:1", "seed:18446744073709551616", "seed:0x", "1",
+		"jitter", "jitter:", "jitter:-1", "Jitter:1", "jitter:1x",
 	};
 	uint64_t seed = 0;
+	bool jit = true;
 	cli_err e;
 
-	ck_assert(cli_parse_schedule("seed:7", &seed, &e) && seed == 7);
-	ck_assert(cli_parse_schedule("seed:0", &seed, &e) && seed == 0);
-	ck_assert(cli_parse_schedule("seed:0xdeadBEEF", &seed, &e) &&
+	ck_assert(cli_parse_schedule("seed:7", &seed, &jit, &e) && seed == 7 && !jit);
+	ck_assert(cli_parse_schedule("jitter:9", &seed, &jit, &e) && seed == 9 && jit);
+	ck_assert(cli_parse_schedule("jitter:0x10", &seed, &jit, &e) && seed == 16 && jit);
+	ck_assert(cli_parse_schedule("seed:0", &seed, &jit, &e) && seed == 0);
+	ck_assert(cli_parse_schedule("seed:0xdeadBEEF", &seed, &jit, &e) &&
 		  seed == 0xdeadbeefu);
-	ck_assert(cli_parse_schedule("seed:18446744073709551615", &seed, &e) &&
+	ck_assert(cli_parse_schedule("seed:18446744073709551615", &seed, &jit, &e) &&
 		  seed == UINT64_MAX);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		seed = 42;
 		e.msg[0] = '\0';
-		ck_assert_msg(!cli_parse_schedule(bad[i], &seed, &e),
+		ck_assert_msg(!cli_parse_schedule(bad[i], &seed, &jit, &e),
 			      "schedule '%s' should be rejected", bad[i]);
 		ck_assert_uint_eq(seed, 42);
 		ck_assert(e.msg[0] != '\0');
 	}
-	ck_assert(!cli_parse_schedule("rr", &seed, &e));
+	ck_assert(!cli_parse_schedule("rr", &seed, &jit, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "seed:N"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "jitter:N"));
 }
 END_TEST
 

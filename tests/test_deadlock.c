@@ -7,13 +7,17 @@
  * check mode on, and the test asserts:
  *   - the verdict: the status and the JSON report's "verdict" and "kind";
  *   - for deadlocks, the JSON fields the header names (barriers, blocked
- *     warps, exited warps, the wait-for cycle, intra-warp) and that the
- *     report is self-consistent (every live warp blocked, each blocked
- *     warp among its barrier's arrivals, each cycle edge a real wait);
+ *     warps and their number, exited warps, the wait-for cycle, warps'
+ *     PCs, intra-warp) and that the report is self-consistent (every live
+ *     warp blocked, each blocked warp among its barrier's arrivals or
+ *     signals, each cycle edge a real wait, an intra-warp deadlock's lane
+ *     groups);
  *   - the result buffers the header names;
  *   - the check-mode warnings: every expected kind appears, no other;
  *   - replay: the same seed twice gives the same status, JSON report,
- *     warnings and result buffers.
+ *     warnings and result buffers;
+ *   - the same verdict and checks once more in the warp-threads engine
+ *     with jitter (real thread timing, random delays; no replay).
  * A file whose header is malformed fails with its name.
  *
  * Seeded runs use one host thread (one CTA at a time), so which CTAs run
@@ -278,6 +282,7 @@ static long jint(const jv *o, const char *key)
 #define MAX_ARGS 16
 #define MAX_BUFCHECKS 128
 #define MAX_KINDS 8
+#define MAX_PCS 8
 #define MAX_CYCLE 33
 
 typedef enum verdict { V_OK, V_DEADLOCK, V_EXCEPTION, V_TIMEOUT } verdict;
@@ -288,7 +293,8 @@ static const we_status verdict_status[] = { WE_OK, WE_ERR_DEADLOCK, WE_ERR_EXCEP
 /* The check-mode warnings the emulator knows (we_last_warnings lines). */
 static const char *const known_kinds[] = { "divergent-barrier", "second-arrival", "barrier-left-armed",
 					   "warpsync-exited-lanes", "scan-result-unread",
-					   "named-barrier-left-armed", "named-barrier-never-waited" };
+					   "named-barrier-left-armed", "named-barrier-never-waited",
+					   "arrivals-beyond-count" };
 #define NKNOWN (sizeof known_kinds / sizeof known_kinds[0])
 
 typedef struct harg {
@@ -320,6 +326,10 @@ typedef struct header {
 				       CTA barriers 0..15, named ones 0..31 */
 	bool has_warps;
 	uint32_t warps;             /* deadlock: blocked (or reporting) warps  */
+	int nblocked;               /* deadlock: how many blocked, -1 unchecked */
+	unsigned npcs;
+	unsigned pc_w[MAX_PCS];     /* deadlock: warp pc_w[i]'s entry shows    */
+	uint64_t pc_v[MAX_PCS];     /*   PC pc_v[i]                            */
 	bool has_exited;
 	uint32_t exited;            /* deadlock: exited warps                  */
 	int cycle;                  /* 0 unchecked, 1 any, 2 none, 3 exact     */
@@ -582,6 +592,29 @@ static bool parse_expect(header *h, char *rest, char *err, size_t errlen)
 			h->has_warps = true;
 			if (!parse_set(t + 6, 32, &h->warps))
 				HFAIL("expect: bad warp set '%s'", t + 6);
+		} else if (!strncmp(t, "blocked=", 8)) {
+			uint32_t nb;
+			if (!parse_u32(t + 8, &nb) || !nb || nb > 32)
+				HFAIL("expect: bad blocked count '%s' (1..32)", t + 8);
+			h->nblocked = (int)nb;
+		} else if (!strncmp(t, "pc=", 3)) {
+			char buf[256];
+			if (strlen(t + 3) >= sizeof buf || !t[3] || t[strlen(t) - 1] == ',')
+				HFAIL("expect: bad pc list '%s' (WARP:PC,...)", t + 3);
+			strcpy(buf, t + 3);
+			for (char *save = NULL, *q = strtok_r(buf, ",", &save); q; q = strtok_r(NULL, ",", &save)) {
+				char *colon = strchr(q, ':');
+				uint32_t w;
+				uint64_t v;
+				if (!colon || h->npcs == MAX_PCS)
+					HFAIL("expect: bad pc list '%s' (WARP:PC,..., at most %d)", t + 3, MAX_PCS);
+				*colon = 0;
+				if (!parse_u32(q, &w) || w >= 32 || !parse_u64(colon + 1, &v) || v % 16)
+					HFAIL("expect: bad pc item in '%s' (WARP:PC, PC a multiple of 16)", t + 3);
+				h->pc_w[h->npcs] = w;
+				h->pc_v[h->npcs] = v;
+				h->npcs++;
+			}
 		} else if (!strncmp(t, "exited=", 7)) {
 			h->has_exited = true;
 			if (!strcmp(t + 7, "none"))
@@ -601,8 +634,8 @@ static bool parse_expect(header *h, char *rest, char *err, size_t errlen)
 		}
 		i++;
 	}
-	if (h->intra && (h->has_bars || h->has_exited || h->cycle))
-		HFAIL("expect: intra-warp deadlocks take only warps=");
+	if (h->intra && (h->has_bars || h->has_exited || h->cycle || h->nblocked >= 0))
+		HFAIL("expect: intra-warp deadlocks take only warps= and pc=");
 	return true;
 }
 
@@ -638,6 +671,7 @@ static bool parse_check(header *h, char *rest, char *err, size_t errlen)
 static bool parse_header(const char *text, header *h, char *err, size_t errlen)
 {
 	memset(h, 0, sizeof *h);
+	h->nblocked = -1;
 	h->seeds = DEFAULT_SEEDS;
 	h->max_insns = DEFAULT_MAX_INSNS;
 	const char *p = text;
@@ -766,12 +800,14 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-static void do_run(kfile *f, we_engine e, bool seeded, uint64_t seed, run *r)
+/* A run: seeded (schedule_seeded), or with jitter (warp threads with
+ * random delays from seed), or neither. */
+static void do_run(kfile *f, we_engine e, bool seeded, bool jitter, uint64_t seed, run *r)
 {
 	memset(r, 0, sizeof *r);
-	if (seeded)
-		snprintf(r->label, sizeof r->label, "%s [%s, seed %llu]", f->name, engine_label(e),
-			 (unsigned long long)seed);
+	if (seeded || jitter)
+		snprintf(r->label, sizeof r->label, "%s [%s, %s %llu]", f->name, engine_label(e),
+			 jitter ? "jitter" : "seed", (unsigned long long)seed);
 	else
 		snprintf(r->label, sizeof r->label, "%s [%s, unseeded]", f->name, engine_label(e));
 	const header *h = &f->h;
@@ -781,7 +817,7 @@ static void do_run(kfile *f, we_engine e, bool seeded, uint64_t seed, run *r)
 	we_launch_config cfg = {
 		.grid = h->grid, .block = h->block, .engine = e, .max_instructions = h->max_insns,
 		.schedule_seeded = seeded, .schedule_seed = seed, .check = true, .timeout = WALL_TIMEOUT_S,
-		.threads = seeded ? 1 : 0,
+		.threads = seeded ? 1 : 0, .jitter = jitter,
 	};
 	we_launch_stats s;
 	memset(&s, 0, sizeof s);
@@ -894,6 +930,53 @@ static bool arrived_has(const jv *bar, long warp, const char **pc)
 	return false;
 }
 
+/* The named-barrier entry of the report's "barriers" for id nb. */
+static const jv *find_nbar(const jv *bars, long nb)
+{
+	return find_by_id(bars, "named_barrier", nb);
+}
+
+/* Warp `warp` among a named barrier's signals; *type its type. */
+static bool signalled_has(const jv *nbar, long warp, const char **type)
+{
+	const jv *sig = jget(nbar, "signalled");
+	for (size_t i = 0; sig && i < sig->n; i++)
+		if (jint(&sig->items[i], "warp") == warp) {
+			if (type)
+				*type = jstr(&sig->items[i], "type");
+			return true;
+		}
+	return false;
+}
+
+/* A named-barrier entry: a phase short of its counts, each signal with
+ * its warp, type, PC and NBARRIER.signal, the counts those signals. */
+static void check_nbar_entry(const run *r, const jv *nb)
+{
+	const char *L = r->label;
+	const jv *sig = jget(nb, "signalled");
+	long id = jint(nb, "named_barrier"), p = jint(nb, "producers"), np = jint(nb, "num_producers");
+	long k = jint(nb, "consumers"), nk = jint(nb, "num_consumers");
+	CHECK(id >= 0 && id < 32 && jint(nb, "phase") >= 0 && p >= 0 && np > 0 && k >= 0 && nk > 0 && sig &&
+		      sig->t == J_ARR && sig->n,
+	      "%s: malformed named-barrier entry:\n%s", L, r->json);
+	CHECK(p < np || k < nk, "%s: named barrier %ld is listed with a complete phase:\n%s", L, id, r->json);
+	long sp = 0, sk = 0;
+	for (size_t i = 0; i < sig->n; i++) {
+		const jv *e = &sig->items[i];
+		const char *type = jstr(e, "type"), *ins = jstr(e, "instruction");
+		CHECK(jint(e, "warp") >= 0 && jstr(e, "pc") && ins && !strncmp(ins, "NBARRIER.signal", 15) && type,
+		      "%s: named barrier %ld: malformed signal entry:\n%s", L, id, r->json);
+		bool prod = !strcmp(type, "producer-only") || !strcmp(type, "producer-consumer");
+		bool cons = !strcmp(type, "consumer-only") || !strcmp(type, "producer-consumer");
+		CHECK(prod || cons, "%s: named barrier %ld: signal of unknown type %s:\n%s", L, id, type, r->json);
+		sp += prod;
+		sk += cons;
+	}
+	CHECK(sp == p && sk == k, "%s: named barrier %ld: producers %ld and consumers %ld, but its signals "
+				  "give %ld and %ld:\n%s", L, id, p, k, sp, sk, r->json);
+}
+
 /* A barrier deadlock report: the header's fields and self-consistency. */
 static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 {
@@ -937,6 +1020,17 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 			CHECK(jstr(w, "instruction") && !strncmp(jstr(w, "instruction"), "NBARRIER.wait", 13),
 			      "%s: warp %ld is blocked on a named barrier, not at an NBARRIER.wait:\n%s", L, id,
 			      r->json);
+			/* the barrier is listed, with this warp's consumer signal */
+			const jv *nbe = find_nbar(bars, nb);
+			const char *type = NULL;
+			CHECK(nbe != NULL, "%s: warp %ld waits on named barrier %ld, which the report does not "
+					   "list:\n%s", L, id, nb, r->json);
+			CHECK(signalled_has(nbe, id, &type) && type && strcmp(type, "producer-only"),
+			      "%s: warp %ld waits on named barrier %ld without a consumer signal listed:\n%s", L, id,
+			      nb, r->json);
+			CHECK(jint(nbe, "producers") == p && jint(nbe, "consumers") == k &&
+				      jint(nbe, "num_producers") == np && jint(nbe, "num_consumers") == nk,
+			      "%s: warp %ld and named barrier %ld disagree on the counts:\n%s", L, id, nb, r->json);
 			waited |= 1u << nb;
 			continue;
 		}
@@ -955,6 +1049,10 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 	}
 	for (size_t i = 0; i < bars->n; i++) {
 		const jv *bar = &bars->items[i];
+		if (jget(bar, "named_barrier")) {
+			check_nbar_entry(r, bar);
+			continue;
+		}
 		const jv *arr = jget(bar, "arrived"), *all = jget(bar, "all_live");
 		long count = jint(bar, "count"), expected = jint(bar, "expected");
 		CHECK(arr && arr->t == J_ARR && all && all->t == J_BOOL && count >= 0 && expected >= 0,
@@ -981,6 +1079,9 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 	if (h->has_warps)
 		CHECK(blocked == h->warps, "%s: blocked warps 0x%x, want 0x%x (bit per warp):\n%s", L, blocked,
 		      h->warps, r->json);
+	if (h->nblocked >= 0)
+		CHECK(__builtin_popcount(blocked) == h->nblocked, "%s: %d warps blocked (0x%x), want %d:\n%s", L,
+		      __builtin_popcount(blocked), blocked, h->nblocked, r->json);
 	if (h->has_exited)
 		CHECK(gone == h->exited, "%s: exited warps 0x%x, want 0x%x (bit per warp):\n%s", L, gone,
 		      h->exited, r->json);
@@ -997,15 +1098,18 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 			long nb = jint(&cycle->items[k], "named_barrier");
 			long next = jint(&cycle->items[k + 1], "warp");
 			const jv *wj = find_by_id(warps, "warp", w), *bar = find_by_id(bars, "id", b);
-			if (nb >= 0) /* the report does not list who signalled */
-				CHECK(wj && jint(wj, "named_barrier") == nb && ((blocked >> next) & 1u),
+			if (nb >= 0) {
+				const jv *nbe = find_nbar(bars, nb);
+				CHECK(wj && jint(wj, "named_barrier") == nb && nbe && !signalled_has(nbe, next, NULL) &&
+					      ((blocked >> next) & 1u),
 				      "%s: cycle edge warp %ld (named barrier %ld) -> warp %ld is not a wait:\n%s", L,
 				      w, nb, next, r->json);
-			else
+			} else {
 				CHECK(wj && jint(wj, "barrier") == b && bar && !arrived_has(bar, next, NULL) &&
 					      ((blocked >> next) & 1u),
 				      "%s: cycle edge warp %ld (barrier %ld) -> warp %ld is not a wait:\n%s", L, w, b,
 				      next, r->json);
+			}
 		}
 	}
 	if (h->cycle == 1)
@@ -1036,6 +1140,103 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 static bool is_sync_insn(const char *insn)
 {
 	return insn && (!strncmp(insn, "BSYNC", 5) || !strncmp(insn, "WARPSYNC", 8));
+}
+
+/* The report's "lanes" text ("0-31", "0,2,4-7") as a mask; 0 when
+ * malformed. */
+static uint32_t lanes_mask(const char *t)
+{
+	uint32_t m = 0;
+	while (t && isdigit((unsigned char)*t)) {
+		char *e;
+		unsigned long a = strtoul(t, &e, 10), b = a;
+		if (*e == '-')
+			b = strtoul(e + 1, &e, 10);
+		if (b < a || b > 31)
+			return 0;
+		for (unsigned long l = a; l <= b; l++)
+			m |= 1u << l;
+		if (!*e)
+			return m;
+		if (*e != ',')
+			return 0;
+		t = e + 1;
+	}
+	return 0;
+}
+
+/* An intra-warp deadlock: the warp is blocked at BSYNC/WARPSYNC and its
+ * entry lists its lane groups (lanes, PC, instruction, parked), which
+ * split its valid lanes; at least two groups are parked, each at a
+ * BSYNC/WARPSYNC and named in the message; the headline's PC and lanes
+ * are one parked group's. */
+static void check_intra(const run *r, const jv *doc, long w)
+{
+	const char *L = r->label;
+	const jv *we = find_by_id(jget(doc, "warps"), "warp", w);
+	const jv *groups = we ? jget(we, "groups") : NULL;
+	const jv *sync = we ? jget(we, "sync") : NULL;
+	CHECK(we && jstr(we, "state") && !strcmp(jstr(we, "state"), "blocked") && sync && sync->t == J_BOOL &&
+		      sync->b && groups && groups->t == J_ARR,
+	      "%s: intra-warp deadlock of warp %ld: its entry is not blocked at BSYNC/WARPSYNC with its lane "
+	      "groups:\n%s", L, w, r->json);
+	const char *msg = jstr(doc, "message"), *hpc = jstr(doc, "pc"), *hlanes = jstr(doc, "lanes");
+	CHECK(is_sync_insn(jstr(doc, "instruction")) && is_sync_insn(jstr(we, "instruction")) &&
+		      jstr(we, "pc") && hpc && !strcmp(jstr(we, "pc"), hpc),
+	      "%s: intra-warp deadlock of warp %ld: the report's PC and instruction (%s) and the warp's entry "
+	      "(%s) should name the BSYNC/WARPSYNC it waits at:\n%s", L, w, jstr(doc, "instruction"),
+	      jstr(we, "instruction") ? jstr(we, "instruction") : "none", r->json);
+	uint32_t all = 0, valid = (uint32_t)strtoul(jstr(we, "valid") ? jstr(we, "valid") : "0", NULL, 16);
+	unsigned parked = 0;
+	bool headline = false;
+	for (size_t i = 0; i < groups->n; i++) {
+		const jv *g = &groups->items[i];
+		const char *gl = jstr(g, "lanes"), *gpc = jstr(g, "pc"), *gi = jstr(g, "instruction");
+		const jv *pk = jget(g, "parked");
+		CHECK(gl && gpc && gi && pk && pk->t == J_BOOL, "%s: malformed lane group:\n%s", L, r->json);
+		uint32_t lanes = (uint32_t)strtoul(gl, NULL, 16);
+		CHECK(lanes && !(lanes & all), "%s: lane groups overlap or are empty:\n%s", L, r->json);
+		all |= lanes;
+		if (!pk->b)
+			continue;
+		parked++;
+		char name[64];
+		snprintf(name, sizeof name, "lanes %s at PC %s", gl, gpc);
+		CHECK(is_sync_insn(gi) && msg && strstr(msg, name),
+		      "%s: parked group %s at %s (%s): not at a BSYNC/WARPSYNC, or not in the message:\n%s", L,
+		      gl, gpc, gi, r->json);
+		if (!strcmp(gpc, hpc))
+			headline = lanes_mask(hlanes) == lanes;
+	}
+	CHECK(all == valid, "%s: the lane groups cover 0x%x, the valid lanes are 0x%x:\n%s", L, all, valid,
+	      r->json);
+	CHECK(parked >= 2, "%s: %u parked group(s): an intra-warp deadlock needs two:\n%s", L, parked, r->json);
+	CHECK(headline, "%s: the headline's lanes %s at PC %s are not the group parked there:\n%s", L, hlanes,
+	      hpc, r->json);
+}
+
+/* Every live warp's entry has a PC and an instruction (a ready or sleeping
+ * warp's next one, ActivePC; a blocked warp's wait), and the header's pc=
+ * items. */
+static void check_warp_pcs(const kfile *f, const run *r, const jv *doc)
+{
+	const char *L = r->label;
+	const jv *warps = jget(doc, "warps");
+	CHECK(warps && warps->t == J_ARR, "%s: no warps in the deadlock report:\n%s", L, r->json);
+	for (size_t i = 0; i < warps->n; i++) {
+		const jv *w = &warps->items[i];
+		const char *st = jstr(w, "state");
+		CHECK(st, "%s: a warp entry without a state:\n%s", L, r->json);
+		if (strcmp(st, "exited"))
+			CHECK(jstr(w, "pc") && jstr(w, "instruction") && strcmp(jstr(w, "instruction"), "<no instruction>"),
+			      "%s: warp %ld (%s) without a PC and instruction:\n%s", L, jint(w, "warp"), st, r->json);
+	}
+	for (unsigned k = 0; k < f->h.npcs; k++) {
+		const jv *w = find_by_id(warps, "warp", f->h.pc_w[k]);
+		const char *pc = w ? jstr(w, "pc") : NULL;
+		CHECK(pc && strtoull(pc, NULL, 16) == f->h.pc_v[k], "%s: warp %u's entry shows PC %s, want 0x%04llx:\n%s",
+		      L, f->h.pc_w[k], pc ? pc : "none", (unsigned long long)f->h.pc_v[k], r->json);
+	}
 }
 
 static void check_run(const kfile *f, const run *r)
@@ -1087,17 +1288,11 @@ static void check_run(const kfile *f, const run *r)
 					CHECK(w >= 0 && w < 32 && ((h->warps >> w) & 1u),
 					      "%s: intra-warp deadlock reported for warp %ld, want one of 0x%x:\n%s", L,
 					      w, h->warps, r->json);
-				/* the warp waits at a BSYNC/WARPSYNC: the report and the
-				 * warp's own entry name one */
-				const jv *we = find_by_id(jget(&doc, "warps"), "warp", w);
-				const char *wi = we ? jstr(we, "instruction") : NULL;
-				CHECK(is_sync_insn(jstr(&doc, "instruction")) && is_sync_insn(wi),
-				      "%s: intra-warp deadlock of warp %ld: the report's instruction (%s) and the "
-				      "warp's entry (%s) should name the BSYNC/WARPSYNC it waits at:\n%s",
-				      L, w, jstr(&doc, "instruction"), wi ? wi : "none", r->json);
+				check_intra(r, &doc, w);
 			} else {
 				check_barrier_deadlock(f, r, &doc);
 			}
+			check_warp_pcs(f, r, &doc);
 		}
 		jv_free(&doc);
 	}
@@ -1194,18 +1389,24 @@ START_TEST(kernel)
 	kfile_open(&f, files[_i]);
 	for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
 		run r;
-		do_run(&f, engines[e], false, 0, &r);
+		do_run(&f, engines[e], false, false, 0, &r);
 		check_run(&f, &r);
 		run_free(&r);
+		if (engines[e] == WE_ENGINE_WARP_THREADS) {
+			/* real thread timing with random delays: the same verdict */
+			do_run(&f, engines[e], false, true, 1, &r);
+			check_run(&f, &r);
+			run_free(&r);
+		}
 		unsigned nseeds = f.h.seeds;
 		const char *env = getenv("DK_SEEDS");
 		if (env && atoi(env) > 0)
 			nseeds = (unsigned)atoi(env);
 		for (unsigned s = 1; s <= nseeds; s++) {
 			run a, b;
-			do_run(&f, engines[e], true, s, &a);
+			do_run(&f, engines[e], true, false, s, &a);
 			check_run(&f, &a);
-			do_run(&f, engines[e], true, s, &b);
+			do_run(&f, engines[e], true, false, s, &b);
 			check_replay(&f, &a, &b);
 			run_free(&a);
 			run_free(&b);
@@ -1274,6 +1475,12 @@ START_TEST(header_grammar)
 		"// launch: grid=1 block=32\n// expect: deadlock cycle=0:1\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: deadlock cycle=0:1,1\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: deadlock intra-warp barrier=1\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: deadlock intra-warp blocked=1\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: deadlock blocked=0\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: deadlock pc=1\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: deadlock pc=1:0x8\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: deadlock pc=32:0x10\n// why: x\n",
+		"// launch: grid=1 block=32\n// expect: ok pc=0:0x10\n// why: x\n",
 		"// launch: grid=1 block=32\n// expect: ok buf o u32 0=1\n// why: x\n",
 		"// launch: grid=1 block=32 arg o=buf:8\n// expect: ok buf o u32 2=1\n// why: x\n",
 		"// launch: grid=1 block=32 arg o=buf:8\n// expect: ok buf o u8 0=1\n// why: x\n",
@@ -1317,6 +1524,18 @@ START_TEST(header_grammar)
 	      "expect: parsed wrongly");
 	CHECK(h.nkinds == 2 && h.kinds[0] == 0 && !h.optional[0] && h.kinds[1] == 1 && h.optional[1],
 	      "expect-check: parsed wrongly");
+	CHECK(h.nblocked == -1 && h.npcs == 0, "expect: blocked= or pc= parsed where there is none");
+	const char *good2 = "// launch: grid=1 block=64\n"
+			    "// expect: deadlock intra-warp warps=0 pc=1:0xe0,0:16\n"
+			    "// expect-check: arrivals-beyond-count\n"
+			    "// why: x\n";
+	CHECK(parse_header(good2, &h, err, sizeof err), "good header refused: %s", err);
+	CHECK(h.intra && h.npcs == 2 && h.pc_w[0] == 1 && h.pc_v[0] == 0xe0 && h.pc_w[1] == 0 && h.pc_v[1] == 16 &&
+		      h.nkinds == 1 && !strcmp(known_kinds[h.kinds[0]], "arrivals-beyond-count"),
+	      "expect: pc= or expect-check parsed wrongly");
+	const char *good3 = "// launch: grid=1 block=96\n// expect: deadlock barrier=1 blocked=2\n// why: x\n";
+	CHECK(parse_header(good3, &h, err, sizeof err) && h.nblocked == 2, "expect: blocked= parsed wrongly: %s",
+	      err);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "warpemu/warpemu.h"
 
@@ -515,6 +516,163 @@ START_TEST(load_rejects_bad_barrier_imm)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- */
+/* grids of any size the ISA allows: up to (2^31-1) x 65535 x 65535 CTAs */
+
+static const we_dim3 max_grid = { 2147483647u, 65535u, 65535u };
+
+static unsigned occurrences(const char *text, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* Peak resident memory of this process so far, in KiB (Linux). */
+static long max_rss_kib(void)
+{
+	struct rusage ru;
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+/* What a launch of 1024-thread CTAs on 2 host threads (scheduler) or 2
+ * CTA slots (warp-threads: 64 threads) may add to the peak: the buffers
+ * of the CTAs in flight and 2 MiB per host thread (its stack, and what a
+ * sanitizer keeps per thread), never anything per CTA of the grid. */
+static long rss_bound_kib(we_engine e)
+{
+	return 64L * 1024 + 2048L * (e == WE_ENGINE_WARP_THREADS ? 64 : 2);
+}
+
+static we_status launch3(const char *text, we_dim3 grid, we_dim3 block, we_engine e, double timeout,
+			 we_device **dev, we_launch_stats *s)
+{
+	we_module *m;
+	const we_kernel_info *k;
+	kl_load(text, "t.we", NULL, 0, dev, &m, &k);
+	we_launch_config cfg = { .grid = grid, .block = block, .engine = e, .timeout = timeout,
+				 .threads = 2 };
+	memset(s, 0, sizeof *s);
+	we_status st = we_launch(*dev, m, k->name, &cfg, NULL, 0, s);
+	we_module_destroy(m);
+	return st;
+}
+
+/* CTA (0,0,0) of the largest grid TRAPs with no handler, the others exit:
+ * the launch stops after a bounded number of CTAs with one report. */
+START_TEST(max_grid_trap)
+{
+	static const char text[] =
+		"        S2R R0, SR_CTAID.X ;\n"
+		"        S2R R1, SR_CTAID.Y ;\n"
+		"        S2R R2, SR_CTAID.Z ;\n"
+		"        LOP3.LUT R3, R0, R1, R2, 0xfe, !PT ;\n"
+		"        ISETP.EQ.U32.AND P0, PT, R3, RZ, PT ;\n"
+		"   @P0  TRAP 0x1 ;\n"
+		"        EXIT ;\n";
+	const char *en = we_engine_name(engines[_i]);
+	long rss0 = max_rss_kib();
+	we_device *dev;
+	we_launch_stats s;
+	we_status st = launch3(text, max_grid, (we_dim3){ 1024, 1, 1 }, engines[_i], 0, &dev, &s);
+	const char *msg = we_last_error(dev), *json = we_last_report_json(dev);
+	ck_assert_msg(st == WE_ERR_EXCEPTION, "%s: status %s: %s", en, we_status_name(st), msg);
+	ck_assert_msg(occurrences(msg, "runtime exception") == 1 && occurrences(msg, "\n  CTA (") == 1 &&
+		      strstr(msg, "CTA (0,0,0) warp ") && strstr(msg, "TRAP 0x1 with no trap handler"),
+		      "%s: report:\n%s", en, msg);
+	ck_assert_msg(occurrences(json, "\"verdict\"") == 1 && strstr(json, "\"cta\":[0,0,0]"), "%s: %s",
+		      en, json);
+	/* CTAs are handed out in order and none after the fault: a handful */
+	ck_assert_msg(s.ctas >= 1 && s.ctas < 1000000, "%s: %llu CTAs ran", en,
+		      (unsigned long long)s.ctas);
+	long grew = max_rss_kib() - rss0;
+	ck_assert_msg(grew < rss_bound_kib(engines[_i]), "%s: peak memory grew by %ld KiB", en, grew);
+	we_device_destroy(dev);
+}
+END_TEST
+
+/* The largest grid of CTAs that exit at once, under a 0.3 s wall-clock
+ * limit: a timeout report, and memory that does not grow with the CTAs
+ * run (1023-thread CTAs: 32 warps, the last one partial). */
+START_TEST(max_grid_timeout)
+{
+	const char *en = we_engine_name(engines[_i]);
+	long rss0 = max_rss_kib();
+	we_device *dev;
+	we_launch_stats s;
+	we_status st = launch3("EXIT ;\n", max_grid, (we_dim3){ 31, 3, 11 }, engines[_i], 0.3, &dev, &s);
+	const char *msg = we_last_error(dev);
+	ck_assert_msg(st == WE_ERR_TIMEOUT, "%s: status %s: %s", en, we_status_name(st), msg);
+	ck_assert_msg(occurrences(msg, "wall-clock limit") == 1, "%s: report:\n%s", en, msg);
+	ck_assert_msg(occurrences(we_last_report_json(dev), "\"verdict\":\"timeout\"") == 1, "%s: %s", en,
+		      we_last_report_json(dev));
+	ck_assert_msg(s.ctas >= 1 && s.seconds < 30, "%s: %llu CTAs in %.1f s", en,
+		      (unsigned long long)s.ctas, s.seconds);
+	long grew = max_rss_kib() - rss0;
+	ck_assert_msg(grew < rss_bound_kib(engines[_i]), "%s: peak memory grew by %ld KiB over %llu CTAs", en, grew,
+		      (unsigned long long)s.ctas);
+	we_device_destroy(dev);
+}
+END_TEST
+
+/* A grid of 2 x 65535 x 3 CTAs (y at its limit): thread 0 of every CTA
+ * writes its (x, y, z) at its linear index, all checked. */
+START_TEST(tall_grid_ctaids)
+{
+	static const char text[] =
+		".param ptr out           // u32[3] per CTA\n"
+		"        S2R R0, SR_TID.X ;\n"
+		"        ISETP.NE.U32.AND P0, PT, R0, RZ, PT ;\n"
+		"   @P0  EXIT ;\n"
+		"        S2R R1, SR_CTAID.X ;\n"
+		"        S2R R2, SR_CTAID.Y ;\n"
+		"        S2R R3, SR_CTAID.Z ;\n"
+		"        S2R R4, SR_NCTAID.X ;\n"
+		"        S2R R5, SR_NCTAID.Y ;\n"
+		"        IMAD R6, R3, R5, R2 ;                       // z * ny + y\n"
+		"        IMAD R6, R6, R4, R1 ;                       // (z * ny + y) * nx + x\n"
+		"        IMAD R6, R6, 0x3, RZ ;\n"
+		"        MOV R20, c[0x0][0x0] ;\n"
+		"        MOV R21, c[0x0][0x4] ;\n"
+		"        IMAD.WIDE.U32 R[20:21], R6, 0x4, R[20:21] ;\n"
+		"        STG [R20.64], R1 ;\n"
+		"        STG [R20.64+0x4], R2 ;\n"
+		"        STG [R20.64+0x8], R3 ;\n"
+		"        EXIT ;\n";
+	const we_dim3 grid = { 2, 65535, 3 };
+	const size_t nctas = (size_t)grid.x * grid.y * grid.z, bytes = nctas * 12;
+	kt t;
+	memset(&t, 0, sizeof t);
+	kl_load(text, "ctaid.we", NULL, sizeof t.params, &t.dev, &t.mod, &t.k);
+	uint32_t *out = malloc(bytes);
+	ck_assert_ptr_nonnull(out);
+	we_devptr d = set_buf(&t, "out", NULL, bytes);
+	ck_assert_int_eq(we_memset(t.dev, d, 0xff, bytes), WE_OK);
+	we_launch_config cfg = { .grid = grid, .block = { 32, 1, 1 }, .engine = engines[_i] };
+	we_launch_stats s;
+	we_status st = we_launch(t.dev, t.mod, t.k->name, &cfg, t.params, t.k->param_bytes, &s);
+	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_uint_eq(s.ctas, nctas);
+	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, d, bytes), WE_OK);
+	size_t bad = 0, first = 0;
+	for (uint32_t z = 0; z < grid.z; z++)
+		for (uint32_t y = 0; y < grid.y; y++)
+			for (uint32_t x = 0; x < grid.x; x++) {
+				size_t i = ((size_t)z * grid.y + y) * grid.x + x;
+				if (out[3 * i] != x || out[3 * i + 1] != y || out[3 * i + 2] != z) {
+					if (!bad++)
+						first = i;
+				}
+			}
+	ck_assert_msg(bad == 0, "%s: %zu CTAs wrong, first at %zu: (%u,%u,%u)", we_engine_name(engines[_i]),
+		      bad, first, out[3 * first], out[3 * first + 1], out[3 * first + 2]);
+	free(out);
+	kt_close(&t);
+}
+END_TEST
+
 static Suite *kernels_suite(void)
 {
 	Suite *s = suite_create("kernels");
@@ -529,6 +687,12 @@ static Suite *kernels_suite(void)
 	tcase_add_loop_test(k, threads_agree, 0, 2);
 	tcase_add_loop_test(k, brx_test_listing, 0, 2);
 	suite_add_tcase(s, k);
+	TCase *g = tcase_create("grids");
+	tcase_set_timeout(g, 120);
+	tcase_add_loop_test(g, max_grid_trap, 0, 2);
+	tcase_add_loop_test(g, max_grid_timeout, 0, 2);
+	tcase_add_loop_test(g, tall_grid_ctaids, 0, 2);
+	suite_add_tcase(s, g);
 	TCase *f = tcase_create("faults");
 	tcase_add_loop_test(f, fault_global_range, 0, 2);
 	tcase_add_loop_test(f, fault_shared_range, 0, 2);

@@ -137,6 +137,8 @@ static xopd ENUMV(int64_t v) { return (xopd){ .kind = XO_ENUM, .imm = v }; }
 static xopd P(unsigned p) { return (xopd){ .kind = XO_PRED, .row = (uint16_t)p }; }
 static xopd NP(unsigned p) { return (xopd){ .kind = XO_PRED, .row = (uint16_t)p, .flags = XF_NOT }; }
 static xopd UR(unsigned u) { return (xopd){ .kind = XO_UREG, .nregs = 1, .row = (uint16_t)u }; }
+static xopd UP(unsigned p) { return (xopd){ .kind = XO_UPRED, .row = (uint16_t)p }; }
+static xopd NUP(unsigned p) { return (xopd){ .kind = XO_UPRED, .row = (uint16_t)p, .flags = XF_NOT }; }
 static xopd CM(unsigned bank, unsigned off) { return (xopd){ .kind = XO_CMEM, .bank = (uint8_t)bank, .imm = off }; }
 static xopd MEM(unsigned r, int64_t off) { return (xopd){ .kind = XO_MEM, .nregs = 1, .row = (uint16_t)r, .reg = (uint16_t)r, .imm = off }; }
 static xopd MEM64(unsigned r, int64_t off) { return (xopd){ .kind = XO_MEM, .nregs = 2, .row = (uint16_t)r, .reg = (uint16_t)r, .imm = off }; }
@@ -1813,12 +1815,29 @@ START_TEST(test_uniform)
 
 	w.ur[12] = 0xfffffff0u;
 	w.ur[13] = 0x20;
-	INSN(UIADD3_U, UR(14), UR(12), UR(13), UR(13));
+	INSN(UIADD3_U, UR(14), UP(7), UP(7), UR(12), UR(13), UR(13), NUP(7), NUP(7));
 	run(sem_UIADD3, ALL);
 	ck_assert_uint_eq(w.ur[14], 0x30);
-	INSN(UIADD3_I, UR(14), UR(12), IMM(-1), UR(63));
+	INSN(UIADD3_I, UR(14), UP(7), UP(7), UR(12), IMM(-1), UR(63), NUP(7), NUP(7));
 	run(sem_UIADD3, ALL);
 	ck_assert_uint_eq(w.ur[14], 0xffffffefu);
+	/* carries into UP0/UP1, added back by .X */
+	w.up = 0x80;
+	w.ur[15] = 0xffffffffu;
+	INSN(UIADD3_U, UR(14), UP(0), UP(1), UR(15), UR(15), UR(15), NUP(7), NUP(7));
+	run(sem_UIADD3, ALL);
+	ck_assert_uint_eq(w.ur[14], 0xfffffffdu);
+	ck_assert_uint_eq(w.up, 0x83);
+	INSN(UIADD3_U, UR(14), UP(7), UP(7), UR(12), UR(63), UR(63), UP(0), UP(1));
+	in.x = ISA_AddX_X;
+	run(sem_UIADD3, ALL);
+	ck_assert_uint_eq(w.ur[14], 0xfffffff2u);
+	INSN(UIADD3_I, UR(14), UP(2), UP(7), UR(13), IMM(5), UR(63), NUP(0), UP(7));
+	in.x = ISA_AddX_X;
+	run(sem_UIADD3, ALL);
+	ck_assert_uint_eq(w.ur[14], 0x26);
+	ck_assert_uint_eq(w.up, 0x83); /* no carry: UP2 cleared */
+	in.x = ISA_AddX_NoX;
 
 	for (int it = 0; it < 100; it++) {
 		uint32_t a = rnd32(), b = rnd32(), c = rnd32();
@@ -1826,17 +1845,89 @@ START_TEST(test_uniform)
 		w.ur[20] = a;
 		w.ur[21] = b;
 		w.ur[22] = c;
-		INSN(ULOP3_LUT_U, UR(23), UR(20), UR(21), UR(22), IMM(lut));
+		INSN(ULOP3_LUT_U, UP(3), UR(23), UR(20), UR(21), UR(22), IMM(lut), NUP(7));
 		in.lut = (int32_t)lut;
 		run(sem_ULOP3_LUT, ALL);
 		if (w.ur[23] != ref_lut(a, b, c, lut))
 			ck_abort_msg("ULOP3 lut 0x%02x", lut);
+		if (((w.up >> 3) & 1u) != (w.ur[23] != 0))
+			ck_abort_msg("ULOP3 lut 0x%02x: UP3", lut);
 	}
 	w.ur[20] = 0xf0f0f0f0u;
-	INSN(ULOP3_LUT_I, UR(23), UR(20), IMM(0xffff), UR(63), IMM(0xc0));
+	INSN(ULOP3_LUT_I, UP(7), UR(23), UR(20), IMM(0xffff), UR(63), IMM(0xc0), NUP(7));
 	in.lut = 0xc0;
 	run(sem_ULOP3_LUT, ALL);
 	ck_assert_uint_eq(w.ur[23], 0xf0f0u);
+	INSN(ULOP3_LUT_I, UP(4), UR(23), UR(20), IMM(0x0f0f), UR(63), IMM(0xc0), NUP(7));
+	in.lut = 0xc0;
+	w.up |= 1u << 4;
+	run(sem_ULOP3_LUT, ALL);
+	ck_assert_uint_eq(w.ur[23], 0);
+	ck_assert_uint_eq((w.up >> 4) & 1u, 0);
+	expect_no_fault();
+}
+END_TEST
+
+/* UISETP against ISETP's comparison on random and edge values, every
+ * cmp, signedness and bop; USEL */
+START_TEST(test_uniform_pred)
+{
+	static const uint32_t edge[] = { 0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu };
+	for (int it = 0; it < 2000; it++) {
+		const uint32_t a = it < 25 ? edge[it % 5] : rnd32();
+		const uint32_t b = it < 25 ? edge[it / 5] : rndn(4) ? rnd32() : a;
+		const unsigned cmp = rndn(8), bop = rndn(3);
+		const bool u = rndn(2), pin = rndn(2), pnot = rndn(2);
+		w.ur[1] = a;
+		w.ur[2] = b;
+		w.up = (uint8_t)(0x80 | (pin ? 1u << 5 : 0));
+		INSN(UISETP_U, UP(1), UP(2), UR(1), UR(2), pnot ? NUP(5) : UP(5));
+		in.cmp = (int32_t)cmp;
+		in.sign = u ? ISA_Signedness_U32 : ISA_Signedness_S32;
+		in.bop = (int32_t)bop;
+		run(sem_UISETP, ALL);
+		const bool lt = u ? a < b : (int32_t)a < (int32_t)b;
+		const bool t = ((cmp & 1) && lt) || ((cmp & 2) && a == b) || ((cmp & 4) && !lt && a != b);
+		const bool p = pin != pnot;
+		const bool eu = bop == ISA_BoolOp_AND ? t && p : bop == ISA_BoolOp_OR ? t || p : t != p;
+		const bool ev = bop == ISA_BoolOp_AND ? !t && p : bop == ISA_BoolOp_OR ? !t || p : !t != p;
+		if (((w.up >> 1) & 1u) != eu || ((w.up >> 2) & 1u) != ev)
+			ck_abort_msg("UISETP cmp %u bop %u u %d: 0x%08x, 0x%08x, p %d: up 0x%02x", cmp, bop, u,
+				     a, b, p, w.up);
+		ck_assert_uint_eq((w.up >> 5) & 1u, pin);
+	}
+	/* UPT as a destination stays true; an immediate B */
+	w.up = 0x80;
+	w.ur[1] = 3;
+	INSN(UISETP_I, UP(7), UP(0), UR(1), IMM(3), UP(7));
+	in.cmp = ISA_ICmp_NE;
+	in.bop = ISA_BoolOp_AND;
+	run(sem_UISETP, ALL);
+	ck_assert_uint_eq(w.up, 0x81);
+
+	w.ur[3] = 11;
+	w.ur[4] = 22;
+	w.up = 0x80 | 1u << 6;
+	INSN(USEL_U, UR(5), UR(3), UR(4), UP(6));
+	run(sem_USEL, ALL);
+	ck_assert_uint_eq(w.ur[5], 11);
+	INSN(USEL_U, UR(5), UR(3), UR(4), NUP(6));
+	run(sem_USEL, ALL);
+	ck_assert_uint_eq(w.ur[5], 22);
+	INSN(USEL_I, UR(5), UR(3), IMM(-7), UP(0));
+	run(sem_USEL, ALL);
+	ck_assert_uint_eq(w.ur[5], (uint32_t)-7);
+	INSN(USEL_I, UR(5), UR(3), IMM(-7), UP(7));
+	run(sem_USEL, ALL);
+	ck_assert_uint_eq(w.ur[5], 11);
+
+	/* MOV Rd, URb */
+	w.ur[6] = 0xdeadbeefu;
+	INSN(MOV_U, R(9), UR(6));
+	run(sem_MOV, 0x0000ffffu);
+	for_lanes(l) expect_u32("MOV R9, UR6", l, reg(9)[l], l < 16 ? 0xdeadbeefu : 0);
+	run(sem_MOV, ALL);
+	expect_fill("MOV R9, UR6", 9, 0xdeadbeefu);
 	expect_no_fault();
 }
 END_TEST
@@ -2316,6 +2407,214 @@ END_TEST
 
 /* ---- suite ---------------------------------------------------------------- */
 
+/* ======================================================================== */
+/* kernels from text: the assembler, the loader and a launch                 */
+/* ======================================================================== */
+
+/* Launch the one kernel of src on one CTA of `block` threads with the
+ * parameter block params, on engine e (lockstep: 0 default, 1 off). */
+static void launch_text(const char *src, uint32_t block, we_engine e, unsigned lockstep,
+			const void *params, size_t np)
+{
+	we_module *m = NULL;
+	we_status st = we_module_load_text(dev, src, strlen(src), "sem.we", &m);
+	ck_assert_msg(st == WE_OK, "load: %s", we_last_error(dev));
+	we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { block, 1, 1 }, .engine = e,
+				 .threads = 1, .lockstep = lockstep };
+	we_launch_stats stats;
+	st = we_launch(dev, m, NULL, &cfg, params, np, &stats);
+	ck_assert_msg(st == WE_OK, "launch: %s", we_last_error(dev));
+	we_module_destroy(m);
+}
+
+static const struct { we_engine e; unsigned lockstep; } kruns[] = {
+	{ WE_ENGINE_SCHEDULER, 0 }, { WE_ENGINE_SCHEDULER, 1 }, { WE_ENGINE_WARP_THREADS, 0 },
+};
+
+/* IMAD, IMAD.WIDE and FFMA with an immediate or a constant as C (B a
+ * register), full and partial masks; 64- and 128-bit stores and loads of
+ * register ranges. */
+static const char third_src[] =
+	".param ptr out\n"
+	".param u32 s\n"
+	".param u64 big\n"
+	".param f32 fx\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        MOV R22, 0x40 ;\n"
+	"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+	"        IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x8] ;\n"
+	"        IMAD R2, R0, R0, 0x10 ;\n"
+	"        IMAD R3, R0, R1, -0x3 ;\n"
+	"        IMAD.HI.U32 R4, R0, R1, 0x5 ;\n"
+	"        IMAD R5, R0, R1, c[0x0][0x8] ;\n"
+	"        IMAD.WIDE R[6:7], R0, R1, c[0x0][0x10] ;\n"
+	"        IMAD.WIDE.U32 R[8:9], R0, R1, -0x1 ;\n"
+	"        I2F R10, R0 ;\n"
+	"        FFMA R11, R10, R10, 1.0 ;\n"
+	"        FFMA R12, R10, -R10, -0.5 ;\n"
+	"        FFMA R13, R10, R10, c[0x0][0x18] ;\n"
+	"        FFMA R14, R10, R10, -c[0x0][0x18] ;\n"
+	"        LOP3.LUT R15, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.AND P0, PT, R15, RZ, PT ;\n"
+	"   @P0  IMAD R16, R0, R1, 0x7 ;\n"
+	"   @!P0 FFMA R16, R10, R10, 2 ;\n"
+	"   @P0  IMAD.WIDE R[18:19], R0, R1, c[0x0][0x10] ;\n"
+	"   @!P0 IMAD.WIDE.U32 R[18:19], R0, R1, 0x7fffffff ;\n"
+	"        STG.E [R20.64], R2 ;\n"
+	"        STG.E [R20.64+0x4], R3 ;\n"
+	"        STG.E [R20.64+0x8], R4 ;\n"
+	"        STG.E [R20.64+0xc], R5 ;\n"
+	"        STG.E.64 [R20.64+0x10], R[6:7] ;\n"
+	"        STG.E.64 [R20.64+0x18], R[8:9] ;\n"
+	"        STG.E.128 [R20.64+0x20], R[11:14] ;\n"
+	"        STG.E [R20.64+0x30], R16 ;\n"
+	"        LDG.E.64 R[24:25], [R20.64+0x18] ;\n"
+	"        STG.E.64 [R20.64+0x38], R[18:19] ;\n"
+	"        LDG.E.128 R[28:31], [R20.64+0x20] ;\n"
+	"        STG.64 [R20.64+0x30], R[24:25] ;\n"
+	"        EXIT ;\n";
+
+START_TEST(test_kernel_third_operand)
+{
+	enum { T = 64, W = 16 };
+	const uint32_t sv = 0x9e3779b9u;
+	const uint64_t big = 0x00000001fffffff0ull;
+	const float fx = 0.25f;
+	for (size_t r = 0; r < sizeof kruns / sizeof kruns[0]; r++) {
+		we_devptr out;
+		ck_assert_int_eq(we_malloc(dev, T * W * 4, &out), WE_OK);
+		ck_assert_int_eq(we_memset(dev, out, 0xee, T * W * 4), WE_OK);
+		uint8_t params[32] = { 0 };
+		memcpy(params, &out, 8);
+		memcpy(params + 8, &sv, 4);
+		memcpy(params + 16, &big, 8);
+		memcpy(params + 24, &fx, 4);
+		launch_text(third_src, T, kruns[r].e, kruns[r].lockstep, params, 28);
+		uint32_t got[T * W];
+		ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, sizeof got), WE_OK);
+		for (uint32_t t = 0; t < T; t++) {
+			const float ft = (float)t;
+			const uint64_t ws = big + (uint64_t)((int64_t)(int32_t)t * (int32_t)sv);
+			const uint64_t wu = (uint64_t)t * sv - 1u;
+			const uint64_t w2 = t & 1 ? ws : (uint64_t)t * sv + 0x7fffffffu;
+			const uint32_t e[W] = {
+				t * t + 16, t * sv - 3, (uint32_t)(((uint64_t)t * sv) >> 32) + 5, t * sv + sv,
+				(uint32_t)ws, (uint32_t)(ws >> 32), (uint32_t)wu, (uint32_t)(wu >> 32),
+				f2u(fmaf(ft, ft, 1.0f)), f2u(fmaf(ft, -ft, -0.5f)), f2u(fmaf(ft, ft, fx)),
+				f2u(fmaf(ft, ft, -fx)),
+				/* +0x30: the LDG.E.64 of +0x18 */
+				(uint32_t)wu, (uint32_t)(wu >> 32), (uint32_t)w2, (uint32_t)(w2 >> 32),
+			};
+			for (unsigned k = 0; k < W; k++)
+				if (got[t * W + k] != e[k])
+					ck_abort_msg("run %zu thread %u word %u: 0x%08x, expected 0x%08x", r, t, k,
+						     got[t * W + k], e[k]);
+		}
+		ck_assert_int_eq(we_free(dev, out), WE_OK);
+	}
+}
+END_TEST
+
+/* The same, partial-mask IMAD/FFMA results (R16) before they are
+ * overwritten: odd threads t*s + 7, even ones t*t + 2.0 */
+START_TEST(test_kernel_third_operand_guarded)
+{
+	static const char src[] =
+		".param ptr out\n"
+		".param u32 s\n"
+		"        S2R R0, SR_TID.X ;\n"
+		"        MOV R22, 0x4 ;\n"
+		"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+		"        IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x8] ;\n"
+		"        I2F R10, R0 ;\n"
+		"        LOP3.LUT R15, R0, 0x1, RZ, 0xc0, !PT ;\n"
+		"        ISETP.NE.AND P0, PT, R15, RZ, PT ;\n"
+		"   @P0  IMAD R16, R0, R1, 0x7 ;\n"
+		"   @!P0 FFMA R16, R10, R10, 2 ;\n"
+		"        STG.E [R20.64], R16 ;\n"
+		"        EXIT ;\n";
+	enum { T = 96 };
+	const uint32_t sv = 0x12345u;
+	for (size_t r = 0; r < sizeof kruns / sizeof kruns[0]; r++) {
+		we_devptr out;
+		ck_assert_int_eq(we_malloc(dev, T * 4, &out), WE_OK);
+		uint8_t params[12] = { 0 };
+		memcpy(params, &out, 8);
+		memcpy(params + 8, &sv, 4);
+		launch_text(src, T, kruns[r].e, kruns[r].lockstep, params, sizeof params);
+		uint32_t got[T];
+		ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, sizeof got), WE_OK);
+		for (uint32_t t = 0; t < T; t++)
+			expect_u32("R16", t, got[t], t & 1 ? t * sv + 7 : f2u((float)t * (float)t + 2.0f));
+		ck_assert_int_eq(we_free(dev, out), WE_OK);
+	}
+}
+END_TEST
+
+/* Uniform predicates: UISETP, USEL, UIADD3 carries and .X, ULOP3.LUT's
+ * predicate output, read back through MOV Rd, URb. */
+static const char upred_src[] =
+	".param ptr out\n"
+	".param u32 a\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        MOV R22, 0x20 ;\n"
+	"        IMAD.WIDE.U32 R[20:21], R0, R22, c[0x0][0x0] ;\n"
+	"        ULDC UR4, c[0x0][0x8] ;\n"
+	"        UMOV UR5, 0x10 ;\n"
+	"        UISETP.GT.U32.AND UP0, UP1, UR4, UR5, UPT ;\n"
+	"        USEL UR6, UR4, UR5, UP0 ;\n"
+	"        USEL UR7, UR4, UR5, UP1 ;\n"
+	"        UIADD3 UR8, UP2, UPT, UR4, -0x1, URZ ;\n"
+	"        UIADD3.X UR9, URZ, URZ, URZ, UP2, !UPT ;\n"
+	"        ULOP3.LUT UP3, UR10, UR4, 0xf, URZ, 0xc0, !UPT ;\n"
+	"        USEL UR11, URZ, 0x1, UP3 ;\n"
+	"        UISETP.EQ.OR UP4, UPT, UR4, 0x5, !UP0 ;\n"
+	"        USEL UR12, URZ, 0x1, !UP4 ;\n"
+	"        UISETP.LT.AND UP5, UPT, UR4, 0x0, UPT ;\n"
+	"        UIADD3 UR13, UR12, UR11, URZ ;\n"
+	"        USEL UR13, UR13, 0x63, !UP5 ;\n"
+	"        MOV R1, UR6 ;\n"
+	"        MOV R2, UR7 ;\n"
+	"        MOV R3, UR8 ;\n"
+	"        MOV R4, UR9 ;\n"
+	"        MOV R5, UR10 ;\n"
+	"        MOV R6, UR11 ;\n"
+	"        MOV R7, UR12 ;\n"
+	"        MOV R8, UR13 ;\n"
+	"        STG.E.128 [R20.64], R[1:4] ;\n"
+	"        STG.E.128 [R20.64+0x10], R[5:8] ;\n"
+	"        EXIT ;\n";
+
+START_TEST(test_kernel_uniform_pred)
+{
+	static const uint32_t as[] = { 0, 1, 5, 16, 17, 0x30, 0x80000005u, 0xffffffffu };
+	enum { T = 40 };
+	for (size_t r = 0; r < sizeof kruns / sizeof kruns[0]; r++)
+		for (size_t j = 0; j < sizeof as / sizeof as[0]; j++) {
+			const uint32_t a = as[j];
+			we_devptr out;
+			ck_assert_int_eq(we_malloc(dev, T * 32, &out), WE_OK);
+			uint8_t params[12] = { 0 };
+			memcpy(params, &out, 8);
+			memcpy(params + 8, &a, 4);
+			launch_text(upred_src, T, kruns[r].e, kruns[r].lockstep, params, sizeof params);
+			uint32_t got[T * 8];
+			ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, sizeof got), WE_OK);
+			const bool gt = a > 16, low = (a & 0xf) != 0, up4 = a == 5 || !gt;
+			const uint32_t e[8] = {
+				gt ? a : 16, gt ? 16 : a, a - 1, a != 0, a & 0xf, low ? 0 : 1, up4,
+				(int32_t)a < 0 ? 0x63 : (uint32_t)up4 + (low ? 0 : 1),
+			};
+			for (uint32_t t = 0; t < T; t++)
+				for (unsigned k = 0; k < 8; k++)
+					if (got[t * 8 + k] != e[k])
+						ck_abort_msg("run %zu a 0x%x thread %u word %u: 0x%x, expected 0x%x", r,
+							     a, t, k, got[t * 8 + k], e[k]);
+			ck_assert_int_eq(we_free(dev, out), WE_OK);
+		}
+}
+END_TEST
+
 static Suite *sem_suite(void)
 {
 	Suite *s = suite_create("sem");
@@ -2357,6 +2656,7 @@ static Suite *sem_suite(void)
 	tcase_add_test(tc, test_vote);
 	tcase_add_test(tc, test_membar_nop);
 	tcase_add_test(tc, test_uniform);
+	tcase_add_test(tc, test_uniform_pred);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("mem");
@@ -2369,6 +2669,14 @@ static Suite *sem_suite(void)
 	tcase_add_test(tc, test_ldc);
 	tcase_add_test(tc, test_atomics);
 	tcase_add_test(tc, test_atomics_hand);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kernels");
+	tcase_set_timeout(tc, 30);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_kernel_third_operand);
+	tcase_add_test(tc, test_kernel_third_operand_guarded);
+	tcase_add_test(tc, test_kernel_uniform_pred);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -1,7 +1,8 @@
 /* test_topo — topology discovery and placement plans (topo.c) on
  * synthetic hwloc topologies, so that every check but the binding ones
  * gives the same answer on any machine; binding on the real topology
- * may succeed or fail cleanly; we_device_describe. */
+ * may succeed or fail cleanly; we_device_describe, and that it shows the
+ * thread count launches use; the notice of a launch that cannot bind. */
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "topo.h"
+#include "warpemu/warpemu.h"
 
 static we_topo *open_synth(const char *desc)
 {
@@ -433,6 +435,184 @@ START_TEST(device_describe)
 }
 END_TEST
 
+/* ---- the device's thread count: info and launches agree -------------- */
+
+/* The unsigned number right after `prefix` in text (which must hold it). */
+static unsigned number_after(const char *text, const char *prefix)
+{
+	const char *p = strstr(text, prefix);
+
+	ck_assert_msg(p != NULL, "\"%s\" not in:\n%s", prefix, text);
+	return (unsigned)strtoul(p + strlen(prefix), NULL, 10);
+}
+
+/* The host threads we_device_describe says a launch of engine e starts:
+ * scheduler workers, or warp-threads CTA slots (one-warp CTAs). */
+static unsigned described_threads(we_device *dev, we_engine e)
+{
+	we_dim3 one = { 1, 1, 1 };
+	char *s = NULL;
+	unsigned n;
+
+	ck_assert_int_eq(we_device_describe(dev, e, WE_PLACE_COMPACT, one, &s),
+			 WE_OK);
+	n = e == WE_ENGINE_SCHEDULER
+		? number_after(s, "engine scheduler: ")
+		: number_after(s, "1 warp per CTA x ");
+	free(s);
+	return n;
+}
+
+/* A rendezvous of one-thread CTAs: each adds 1 to *ctr, then spins until
+ * *ctr reaches n.  n CTAs finish only if n of them run at once, i.e. the
+ * launch has n host threads or more (a scheduler worker, or a
+ * warp-threads CTA slot, runs one CTA at a time to its end). */
+static const char rendezvous_text[] =
+	".param ptr ctr\n"
+	".param u32 n\n"
+	"        MOV R2, c[0x0][0x0] ;\n"
+	"        MOV R3, c[0x0][0x4] ;\n"
+	"        MOV R4, 0x1 ;\n"
+	"        ATOMG.ADD RZ, [R2.64], R4 ;\n"
+	".spin:  LDG R5, [R2.64] ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R5, c[0x0][0x8], PT ;\n"
+	"   @P0  BRA `(.spin) ;\n"
+	"        EXIT ;\n";
+
+/* n CTAs of the rendezvous on a device with the default thread count. */
+static we_status rendezvous(we_device *dev, we_module *m, we_engine e,
+			    unsigned n, double timeout)
+{
+	const we_kernel_info *k = we_module_find_kernel(m, "main");
+	we_launch_config cfg = { .grid = { n, 1, 1 }, .block = { 1, 1, 1 },
+				 .engine = e, .timeout = timeout };
+	uint8_t params[64] = { 0 };
+	we_devptr ctr;
+	we_status st;
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_uint_le(k->param_bytes, sizeof params);
+	ck_assert_int_eq(we_malloc(dev, 4, &ctr), WE_OK);
+	ck_assert_int_eq(we_memset(dev, ctr, 0, 4), WE_OK);
+	memcpy(params + k->params[0].offset, &ctr, sizeof ctr);
+	memcpy(params + k->params[1].offset, &n, sizeof n);
+	st = we_launch(dev, m, "main", &cfg, params, k->param_bytes, NULL);
+	ck_assert_int_eq(we_free(dev, ctr), WE_OK);
+	return st;
+}
+
+/* What `warpemu info` shows (we_device_describe) is what a launch runs:
+ * n threads let n rendezvous CTAs meet, n + 1 CTAs time out. */
+static void check_threads_agree(const char *synthetic)
+{
+	static const we_engine engines[] = { WE_ENGINE_SCHEDULER,
+					     WE_ENGINE_WARP_THREADS };
+	we_device *dev = NULL;
+	we_module *m = NULL;
+	unsigned n;
+
+	if (synthetic)
+		ck_assert_int_eq(setenv("HWLOC_SYNTHETIC", synthetic, 1), 0);
+	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
+	ck_assert_int_eq(we_module_load_text(dev, rendezvous_text,
+					     strlen(rendezvous_text), "rv.we",
+					     &m), WE_OK);
+	n = described_threads(dev, WE_ENGINE_SCHEDULER);
+	ck_assert_uint_ge(n, 1);
+	ck_assert_uint_eq(described_threads(dev, WE_ENGINE_WARP_THREADS), n);
+	if (synthetic)  /* "pack:1 core:3 pu:1": 3 PUs, whatever the host */
+		ck_assert_uint_eq(n, 3);
+	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
+		we_status st = rendezvous(dev, m, engines[i], n, 20.0);
+
+		ck_assert_msg(st == WE_OK, "%s: %u CTAs did not meet on the %u "
+			      "threads info shows: %s", we_engine_name(engines[i]),
+			      n, n, we_last_error(dev));
+		st = rendezvous(dev, m, engines[i], n + 1, 0.3);
+		ck_assert_msg(st == WE_ERR_TIMEOUT, "%s: %u CTAs met, more "
+			      "than the %u threads info shows (status %s)",
+			      we_engine_name(engines[i]), n + 1, n,
+			      we_status_name(st));
+	}
+	we_module_destroy(m);
+	we_device_destroy(dev);
+	if (synthetic)
+		ck_assert_int_eq(unsetenv("HWLOC_SYNTHETIC"), 0);
+}
+
+START_TEST(threads_info_launch_real)
+{
+	check_threads_agree(NULL);
+}
+END_TEST
+
+/* hwloc takes the topology from HWLOC_SYNTHETIC: 3 PUs on any host */
+START_TEST(threads_info_launch_synthetic)
+{
+	check_threads_agree("pack:1 core:3 pu:1");
+}
+END_TEST
+
+/* ---- binding unavailable: one notice per launch ------------------------ */
+
+static unsigned occurrences(const char *text, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* A synthetic topology cannot be bound to: a launch that asks for a
+ * placement runs unpinned and says so in one line; placement none
+ * says nothing. */
+START_TEST(notice_unpinned)
+{
+	static const we_engine engines[] = { WE_ENGINE_SCHEDULER,
+					     WE_ENGINE_WARP_THREADS };
+	static const we_placement places[] = {
+		WE_PLACE_DEFAULT, WE_PLACE_COMPACT, WE_PLACE_SCATTER,
+		WE_PLACE_NONE,
+	};
+	static const char text[] = "EXIT ;\n";
+	we_device *dev = NULL;
+	we_module *m = NULL;
+
+	ck_assert_int_eq(setenv("HWLOC_SYNTHETIC", "pack:2 core:2 pu:1", 1), 0);
+	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
+	ck_assert_int_eq(we_module_load_text(dev, text, strlen(text), "x.we",
+					     &m), WE_OK);
+	for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++)
+		for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
+			we_launch_config cfg = { .grid = { 64, 1, 1 },
+						 .block = { 96, 1, 1 },
+						 .engine = engines[e],
+						 .placement = places[p] };
+			const char *n;
+
+			ck_assert_int_eq(we_launch(dev, m, "main", &cfg, NULL,
+						   0, NULL), WE_OK);
+			n = we_device_notice(dev);
+			if (places[p] == WE_PLACE_NONE) {
+				ck_assert_str_eq(n, "");
+				continue;
+			}
+			ck_assert_msg(occurrences(n, "running unpinned") == 1 &&
+				      occurrences(n, "thread binding "
+						  "unavailable") == 1 &&
+				      !strchr(n, '\n') &&
+				      strstr(n, "synthetic") != NULL,
+				      "%s, %s: notice '%s'",
+				      we_engine_name(engines[e]),
+				      we_placement_name(places[p]), n);
+		}
+	we_module_destroy(m);
+	we_device_destroy(dev);
+	ck_assert_int_eq(unsetenv("HWLOC_SYNTHETIC"), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("topo");
@@ -453,6 +633,9 @@ int main(void)
 	tcase_add_test(bind, bind_synthetic);
 	tcase_add_test(bind, bind_concurrent);
 	tcase_add_test(api, device_describe);
+	tcase_add_test(api, threads_info_launch_real);
+	tcase_add_test(api, threads_info_launch_synthetic);
+	tcase_add_test(api, notice_unpinned);
 	suite_add_tcase(s, plan);
 	suite_add_tcase(s, bind);
 	suite_add_tcase(s, api);

@@ -50,7 +50,7 @@ typedef uint64_t we_devptr;
 /* ---- devices ---------------------------------------------------------- */
 typedef struct we_device_config {
 	uint64_t max_memory;   /* bytes of global memory allowed; 0 = default */
-	unsigned threads;      /* host worker threads; 0 = all cores           */
+	unsigned threads;      /* host worker threads; 0 = one per PU (hwloc)  */
 } we_device_config;
 
 we_status we_device_create(const we_device_config *cfg, we_device **out);
@@ -175,6 +175,12 @@ typedef struct we_launch_config {
 	 * other).  0 = as many CTAs as fill 32 warps, 1 = one CTA at a time;
 	 * at most 32.  Without lockstep groups it is 1. */
 	unsigned batch;
+	/* Warp-threads engine, without a seeded schedule or trace: every warp
+	 * thread runs one instruction at a time and waits for short random
+	 * times drawn from schedule_seed (more often before barrier and
+	 * memory instructions), so that stress runs see real thread timing.
+	 * Not replayable exactly: the timing is the host's. */
+	bool jitter;
 } we_launch_config;
 
 #define WE_LOCKSTEP_DEFAULT 8u

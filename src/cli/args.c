@@ -874,17 +874,22 @@ bool cli_is_binary_module(const void *data, size_t len)
 
 /* ---- schedules, watchdogs and reports ---------------------------------- */
 
-bool cli_parse_schedule(const char *s, uint64_t *seed, cli_err *e)
+bool cli_parse_schedule(const char *s, uint64_t *seed, bool *jitter, cli_err *e)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(s), k;
 	uint64_t v;
 
-	if (strncmp(s, "seed:", 5) != 0)
-		return fail(e, "unknown schedule '%.*s%s' (expected seed:N)",
-			    show(n), s, ellipsis(n));
-	if (!cli_parse_u64(s + 5, n - 5, &v, e))
+	if (strncmp(s, "seed:", 5) == 0)
+		k = 5;
+	else if (strncmp(s, "jitter:", 7) == 0)
+		k = 7;
+	else
+		return fail(e, "unknown schedule '%.*s%s' (expected seed:N or "
+			    "jitter:N)", show(n), s, ellipsis(n));
+	if (!cli_parse_u64(s + k, n - k, &v, e))
 		return false;
 	*seed = v;
+	*jitter = k == 7;
 	return true;
 }
 

@@ -166,8 +166,9 @@ uint64_t cli_compare(cli_elem_type t, const uint8_t *got,
 bool cli_is_binary_module(const void *data, size_t len);
 
 /* ---- schedules, watchdogs and reports ---------------------------------- */
-/* --schedule: "seed:N", N a 64-bit decimal or 0x hex number. */
-bool cli_parse_schedule(const char *s, uint64_t *seed, cli_err *e);
+/* --schedule: "seed:N" (*jitter false) or "jitter:N" (*jitter true), N a
+ * 64-bit decimal or 0x hex number. */
+bool cli_parse_schedule(const char *s, uint64_t *seed, bool *jitter, cli_err *e);
 /* --timeout: seconds as a finite decimal number >= 0, e.g. 0.25, 10 or
  * 1e-3 (no sign, hex, inf or nan); 0 means no limit. */
 bool cli_parse_seconds(const char *s, double *out, cli_err *e);

@@ -93,6 +93,8 @@ static const char help_run[] =
 "  --max-instructions N   watchdog: instructions per warp (0 = unlimited)\n"
 "  --timeout SECONDS      watchdog: wall-clock limit of the launch (0 = none)\n"
 "  --schedule seed:N      reproducible warp interleaving from seed N\n"
+"  --schedule jitter:N    warp-threads: real threads with random delays from\n"
+"                         seed N (not reproducible; see stress --jitter)\n"
 "  --check                report barrier hazards on stderr (no effect on the\n"
 "                         exit status), then 'check: N hazards'\n"
 "  --report text|json     report of an exception, deadlock or timeout: text\n"
@@ -136,14 +138,19 @@ static const char help_stress[] =
 "Rerun one launch under N seeded schedules, seeds S, S+1, ..., S+N-1, each\n"
 "on a fresh device with fresh buffers, J runs at a time, and classify every\n"
 "run: ok, differs (a buffer differs from the first ok run's, or an --expect\n"
-"check fails), deadlock, exception or timeout.  Print a summary with a\n"
-"command that replays each failing run.\n"
+"check fails), deadlock, exception or timeout.  Print a summary with the\n"
+"seed of every failing run and a command that replays each one listed.\n"
 "\n"
 "Options:\n"
 "  --runs N               number of runs (required, >= 1)\n"
 "  --seed S               first seed (default 1)\n"
 "  --jobs J               runs at a time, one host thread each (default and\n"
 "                         0: one per online CPU)\n"
+"  --jitter               with --engine warp-threads: run each warp on its\n"
+"                         own thread unserialised, with random delays from\n"
+"                         the run's seed (real timing: not replayable\n"
+"                         exactly; a failing run is retried under its\n"
+"                         seeded schedule for an exact replay)\n"
 "  --quiet                no progress and no table\n"
 "  --stats=json           also print the summary as one JSON object on stdout\n"
 "  -h, --help             print this help\n"
@@ -819,7 +826,7 @@ enum run_opt {
 	RO_KERNEL, RO_GRID, RO_BLOCK, RO_ARG, RO_OUT, RO_PRINT, RO_EXPECT,
 	RO_SHARED, RO_MAXINSN, RO_THREADS, RO_MAXMEM, RO_QUIET, RO_STATS,
 	RO_ENGINE, RO_PLACEMENT, RO_SCHEDULE, RO_CHECK, RO_TIMEOUT, RO_REPORT,
-	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_LOCKSTEP, RO_BATCH, RO_HELP
+	RO_TRACE, RO_RUNS, RO_SEED, RO_JOBS, RO_LOCKSTEP, RO_BATCH, RO_JITTER, RO_HELP
 };
 
 static const opt_desc run_table[] = {
@@ -848,6 +855,7 @@ static const opt_desc run_table[] = {
 	{ "--jobs", 0, RO_JOBS, true },
 	{ "--lockstep", 0, RO_LOCKSTEP, true },
 	{ "--batch", 0, RO_BATCH, true },
+	{ "--jitter", 0, RO_JITTER, false },
 	{ "--help", 'h', RO_HELP, false },
 };
 
@@ -859,7 +867,7 @@ typedef struct run_opts {
 		   *schedule, *timeout, *report, *trace, *runs, *seed, *jobs,
 		   *lockstep, *batch;
 	strlist args, outs, prints, expects;
-	bool quiet, help, check;
+	bool quiet, help, check, jitter;
 } run_opts;
 
 /* Parsed --out, --print and --expect; slot = parameter index. */
@@ -895,8 +903,8 @@ typedef struct run_ctx {
 	uint64_t shared, max_insns, threads, max_memory, lockstep, batch;
 	we_engine engine;
 	we_placement placement;
-	bool json, seeded;
-	uint64_t seed;       /* --schedule=seed:N */
+	bool json, seeded, jitter;
+	uint64_t seed;       /* --schedule=seed:N or jitter:N */
 	double timeout;
 	cli_report report;
 	uint64_t runs, first_seed;   /* stress */
@@ -938,6 +946,7 @@ static bool run_take_opt(run_opts *o, const scan_item *it, cli_err *e)
 	case RO_LOCKSTEP: return set_once(&o->lockstep, it, e);
 	case RO_BATCH:   return set_once(&o->batch, it, e);
 	case RO_CHECK:   o->check = true; return true;
+	case RO_JITTER:  o->jitter = true; return true;
 	case RO_ARG:     o->args.v[o->args.n++] = it->value; return true;
 	case RO_OUT:     o->outs.v[o->outs.n++] = it->value; return true;
 	case RO_PRINT:   o->prints.v[o->prints.n++] = it->value; return true;
@@ -1048,6 +1057,8 @@ static int run_command_check(run_ctx *c)
 		{ c->o.runs, "--runs", true, "is an option of stress" },
 		{ c->o.seed, "--seed", true, "is an option of stress" },
 		{ c->o.jobs, "--jobs", true, "is an option of stress" },
+		{ c->o.jitter ? "" : NULL, "--jitter", true, "is an option of "
+		  "stress (run takes --schedule=jitter:N)" },
 		{ c->o.schedule, "--schedule", false,
 		  "cannot be used: stress sets the seed of every run" },
 		{ c->o.threads, "--threads", false, "cannot be used: every "
@@ -1083,9 +1094,18 @@ static int run_check_debug(run_ctx *c)
 	cli_err e;
 
 	if (c->o.schedule &&
-	    !cli_parse_schedule(c->o.schedule, &c->seed, &e))
+	    !cli_parse_schedule(c->o.schedule, &c->seed, &c->jitter, &e))
 		return opt_err(c, "--schedule", &e);
-	c->seeded = c->o.schedule != NULL;
+	c->seeded = c->o.schedule != NULL && !c->jitter;
+	if (c->o.jitter)
+		c->jitter = true;
+	if (c->jitter && c->engine != WE_ENGINE_WARP_THREADS)
+		return usage_err(c->cmd, c->stress ? "--jitter needs --engine "
+				 "warp-threads" : "--schedule=jitter:N needs "
+				 "--engine warp-threads");
+	if (c->jitter && c->o.trace)
+		return usage_err(c->cmd, "--schedule=jitter:N cannot be used with "
+				 "--trace (a trace runs one warp at a time)");
 	if (c->o.timeout && !cli_parse_seconds(c->o.timeout, &c->timeout, &e))
 		return opt_err(c, "--timeout", &e);
 	c->report = CLI_REPORT_TEXT;
@@ -1534,6 +1554,7 @@ static void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->placement = c->placement;
 	cfg->schedule_seeded = c->seeded;
 	cfg->schedule_seed = c->seed;
+	cfg->jitter = c->jitter;
 	cfg->check = c->o.check;
 	cfg->timeout = c->timeout;
 }
@@ -1692,6 +1713,8 @@ static void print_json(const run_ctx *c)
 		printf(",\"schedule_seed\":%" PRIu64, c->seed);
 	else
 		fputs(",\"schedule_seed\":null", stdout);
+	if (c->jitter)
+		printf(",\"jitter_seed\":%" PRIu64, c->seed);
 	fputs("}\n", stdout);
 }
 
@@ -1907,7 +1930,15 @@ typedef struct stress_fail {
 	uint64_t seed;
 	cli_class cls;
 	char reason[REASON_TEXT];
+	bool replayed;             /* jitter: rerun under its seeded schedule, */
+	cli_class replay_cls;      /* which gave this class                    */
 } stress_fail;
+
+/* Consecutive failing seeds of one class. */
+typedef struct seed_range {
+	uint64_t first, last;
+	cli_class cls;
+} seed_range;
 
 typedef struct stress_ctx {
 	const run_ctx *c;          /* the prototype, read-only */
@@ -1925,6 +1956,10 @@ typedef struct stress_ctx {
 	uint64_t count[CLI_NCLASS];
 	stress_fail *fails;
 	size_t nfails;
+	seed_range *ranges;        /* every failing run, in seed order */
+	size_t nranges, ranges_cap;
+	bool ranges_oom;           /* some seeds could not be kept */
+	size_t rnext;              /* jitter: next failure to replay */
 	uint64_t warnings, warned_runs, warned_seed;
 	char warning[REASON_TEXT];
 	int fatal;                 /* exit status of an error, or 0 */
@@ -2046,11 +2081,12 @@ static void stress_expect(const run_ctx *c, stress_run *r)
 	}
 }
 
-/* Upload the buffers, launch with r->seed and classify the outcome as
- * far as one run can tell (the comparison with the reference comes when
- * the run is settled).  Returns 0, or the exit status of an error that
- * is no verdict on the kernel, with its message in msg. */
-static int stress_one(const run_ctx *c, stress_run *r, char *msg,
+/* Upload the buffers, launch with r->seed (its seeded schedule, or with
+ * jitter its random delays) and classify the outcome as far as one run
+ * can tell (the comparison with the reference comes when the run is
+ * settled).  Returns 0, or the exit status of an error that is no verdict
+ * on the kernel, with its message in msg. */
+static int stress_one(const run_ctx *c, stress_run *r, bool jitter, char *msg,
 		      size_t msglen)
 {
 	unsigned np = c->k->nparams;
@@ -2086,7 +2122,8 @@ static int stress_one(const run_ctx *c, stress_run *r, char *msg,
 		launch_config(c, &cfg);
 		cfg.threads = 1;
 		cfg.placement = WE_PLACE_NONE;
-		cfg.schedule_seeded = true;
+		cfg.schedule_seeded = !jitter;
+		cfg.jitter = jitter;
 		cfg.schedule_seed = r->seed;
 		memset(&stats, 0, sizeof stats);
 		cli_intr_watch(c->intr, dev);
@@ -2159,6 +2196,30 @@ static void stress_compare(const stress_ctx *sc, stress_run *r)
 	}
 }
 
+/* Add a failing run's seed to the ranges (under lock; seeds come in
+ * order). */
+static void stress_range_add(stress_ctx *sc, uint64_t seed, cli_class cls)
+{
+	seed_range *last = sc->nranges ? &sc->ranges[sc->nranges - 1] : NULL;
+
+	if (last && last->cls == cls && last->last + 1 == seed) {
+		last->last = seed;
+		return;
+	}
+	if (sc->nranges == sc->ranges_cap) {
+		size_t cap = sc->ranges_cap ? 2 * sc->ranges_cap : 64;
+		seed_range *p = realloc(sc->ranges, cap * sizeof *p);
+
+		if (!p) {
+			sc->ranges_oom = true;
+			return;
+		}
+		sc->ranges = p;
+		sc->ranges_cap = cap;
+	}
+	sc->ranges[sc->nranges++] = (seed_range){ seed, seed, cls };
+}
+
 /* Settle the verdict of the lowest unsettled run (under lock). */
 static void stress_settle(stress_ctx *sc, stress_run *r)
 {
@@ -2179,6 +2240,8 @@ static void stress_settle(stress_ctx *sc, stress_run *r)
 			memcpy(sc->warning, r->warning, sizeof sc->warning);
 		}
 	}
+	if (r->cls != CLI_CLASS_OK)
+		stress_range_add(sc, r->seed, r->cls);
 	if (r->cls != CLI_CLASS_OK && sc->nfails < STRESS_FAILS_KEPT) {
 		stress_fail *f = &sc->fails[sc->nfails++];
 
@@ -2248,7 +2311,7 @@ static void *stress_job(void *arg)
 		memset(&r, 0, sizeof r);
 		r.seed = sc->c->first_seed + i;
 		msg[0] = '\0';
-		rc = stress_one(sc->c, &r, msg, sizeof msg);
+		rc = stress_one(sc->c, &r, sc->c->jitter, msg, sizeof msg);
 		stress_lock(sc);
 		if (rc) {
 			if (!sc->fatal) {
@@ -2262,6 +2325,47 @@ static void *stress_job(void *arg)
 		}
 		stress_wake(sc);
 		stress_unlock(sc);
+	}
+}
+
+/* Jitter: rerun a listed failing run under its seeded schedule, which
+ * replays exactly when it gives the same class (the reference buffers
+ * are fixed by now: no lock to compare with them). */
+static void *stress_replay_job(void *arg)
+{
+	stress_ctx *sc = arg;
+	stress_run r;
+	char msg[sizeof sc->fatal_msg];
+	size_t i;
+	int rc;
+
+	for (;;) {
+		stress_lock(sc);
+		if (sc->stop || sc->rnext >= sc->nfails) {
+			stress_unlock(sc);
+			return NULL;
+		}
+		i = sc->rnext++;
+		stress_unlock(sc);
+		memset(&r, 0, sizeof r);
+		r.seed = sc->fails[i].seed;
+		msg[0] = '\0';
+		rc = stress_one(sc->c, &r, false, msg, sizeof msg);
+		if (!rc && r.cls == CLI_CLASS_OK && sc->ref)
+			stress_compare(sc, &r);
+		stress_lock(sc);
+		if (rc) {
+			if (!sc->fatal) {
+				sc->fatal = rc;
+				memcpy(sc->fatal_msg, msg, sizeof msg);
+			}
+			sc->stop = true;
+		} else {
+			sc->fails[i].replayed = true;
+			sc->fails[i].replay_cls = r.cls;
+		}
+		stress_unlock(sc);
+		free_bufs(r.bufs, sc->c->k->nparams);
 	}
 }
 
@@ -2313,9 +2417,10 @@ static void sb_opt(strbuf *b, const char *opt, const char *value)
 }
 
 /* "warpemu run FILE <the launch options> --threads 1 --schedule=seed:N":
- * the command line that reruns one stress run exactly (malloc'd, NULL
- * when out of memory). */
-static char *replay_command(const run_ctx *c, uint64_t seed)
+ * the command line that reruns one stress run exactly; with jitter,
+ * "--schedule=jitter:N", which reruns it with the same delays but not the
+ * same timing (malloc'd, NULL when out of memory). */
+static char *replay_command(const run_ctx *c, uint64_t seed, bool jitter)
 {
 	const run_opts *o = &c->o;
 	strbuf b = { NULL, 0, 0, false };
@@ -2352,7 +2457,8 @@ static char *replay_command(const run_ctx *c, uint64_t seed)
 	if (o->check)
 		sb_word(&b, "--check");
 	sb_opt(&b, "--threads", "1");
-	snprintf(word, sizeof word, "--schedule=seed:%" PRIu64, seed);
+	snprintf(word, sizeof word, "--schedule=%s:%" PRIu64,
+		 jitter ? "jitter" : "seed", seed);
 	sb_word(&b, word);
 	if (b.oom) {
 		free(b.p);
@@ -2363,6 +2469,45 @@ static char *replay_command(const run_ctx *c, uint64_t seed)
 
 /* ---- the summary ---------------------------------------------------------- */
 
+/* The seeds of the failing runs after `after` (those the table does not
+ * list), class by class, consecutive ones as ranges, wrapped. */
+static void print_more_seeds(const stress_ctx *sc, uint64_t n, uint64_t after)
+{
+	printf("  and %" PRIu64 " more, by class:\n", n);
+	for (unsigned k = 1; k < CLI_NCLASS; k++) {
+		size_t col = 0;
+
+		for (size_t i = 0; i < sc->nranges; i++) {
+			const seed_range *r = &sc->ranges[i];
+			uint64_t first = r->first > after ? r->first : after + 1;
+			char item[48];
+			int len;
+
+			if (r->cls != (cli_class)k || r->last <= after)
+				continue;
+			if (first == r->last)
+				len = snprintf(item, sizeof item, "%" PRIu64, first);
+			else
+				len = snprintf(item, sizeof item, "%" PRIu64 "-%" PRIu64,
+					       first, r->last);
+			if (col == 0) {
+				col = (size_t)printf("    %s seeds %s",
+						     cli_class_name((cli_class)k),
+						     item);
+			} else if (col + (size_t)len + 2 > 78) {
+				printf(",\n");
+				col = (size_t)printf("      %s", item);
+			} else {
+				col += (size_t)printf(", %s", item);
+			}
+		}
+		if (col)
+			putchar('\n');
+	}
+	if (sc->ranges_oom)
+		printf("    (out of memory: not every seed is listed)\n");
+}
+
 static void print_stress_table(const stress_ctx *sc, double seconds)
 {
 	const run_ctx *c = sc->c;
@@ -2372,11 +2517,12 @@ static void print_stress_table(const stress_ctx *sc, double seconds)
 
 	printf("stress: kernel %s, grid %" PRIu32 ",%" PRIu32 ",%" PRIu32
 	       ", block %" PRIu32 ",%" PRIu32 ",%" PRIu32 ", %" PRIu64
-	       " run%s (seeds %" PRIu64 "..%" PRIu64 "), %u job%s, %.2f s\n",
+	       " run%s (seeds %" PRIu64 "..%" PRIu64 "%s), %u job%s, %.2f s\n",
 	       c->k->name, c->grid.x, c->grid.y, c->grid.z, c->block.x,
 	       c->block.y, c->block.z, sc->runs, sc->runs == 1 ? "" : "s",
-	       c->first_seed, c->first_seed + (sc->runs - 1), sc->jobs,
-	       sc->jobs == 1 ? "" : "s", seconds);
+	       c->first_seed, c->first_seed + (sc->runs - 1),
+	       c->jitter ? ", jitter" : "", sc->jobs, sc->jobs == 1 ? "" : "s",
+	       seconds);
 	for (unsigned k = 0; k < CLI_NCLASS; k++)
 		printf("  %-10s %10" PRIu64 "\n", cli_class_name((cli_class)k),
 		       sc->count[k]);
@@ -2390,18 +2536,34 @@ static void print_stress_table(const stress_ctx *sc, double seconds)
 	}
 	if (failing == 0)
 		return;
-	printf("failing runs:\n");
+	printf("failing runs%s:\n", c->jitter ? " (jitter: real thread timing, "
+	       "not replayable exactly)" : "");
 	for (size_t i = 0; i < shown; i++) {
 		const stress_fail *f = &sc->fails[i];
-		char *cmd = replay_command(c, f->seed);
+		char *cmd = replay_command(c, f->seed, c->jitter);
+		char *exact = c->jitter && f->replayed && f->replay_cls == f->cls
+			      ? replay_command(c, f->seed, false) : NULL;
 
 		printf("  seed %" PRIu64 ": %s: %s\n", f->seed,
 		       cli_class_name(f->cls), f->reason);
-		printf("    replay: %s\n", cmd ? cmd : "(out of memory)");
+		if (!c->jitter) {
+			printf("    replay: %s\n", cmd ? cmd : "(out of memory)");
+		} else {
+			printf("    rerun: %s\n", cmd ? cmd : "(out of memory)");
+			if (f->replayed && f->replay_cls == f->cls)
+				printf("    seeded replay (also %s, exact): %s\n",
+				       cli_class_name(f->cls),
+				       exact ? exact : "(out of memory)");
+			else if (f->replayed)
+				printf("    no exact replay: its seeded schedule "
+				       "gives %s\n", cli_class_name(f->replay_cls));
+		}
 		free(cmd);
+		free(exact);
 	}
 	if (failing > shown)
-		printf("  and %" PRIu64 " more\n", failing - shown);
+		print_more_seeds(sc, failing - shown,
+				 shown ? sc->fails[shown - 1].seed : 0);
 }
 
 static void print_stress_json(const stress_ctx *sc, double seconds)
@@ -2420,7 +2582,8 @@ static void print_stress_json(const stress_ctx *sc, double seconds)
 	for (unsigned k = 0; k < CLI_NCLASS; k++)
 		printf(",\"%s\":%" PRIu64, cli_class_name((cli_class)k),
 		       sc->count[k]);
-	printf(",\"warnings\":%" PRIu64, sc->warnings);
+	printf(",\"jitter\":%s,\"warnings\":%" PRIu64,
+	       c->jitter ? "true" : "false", sc->warnings);
 	if (sc->ref)
 		printf(",\"reference_seed\":%" PRIu64, sc->ref_seed);
 	else
@@ -2428,7 +2591,8 @@ static void print_stress_json(const stress_ctx *sc, double seconds)
 	fputs(",\"failures\":[", stdout);
 	for (size_t i = 0; i < sc->nfails; i++) {
 		const stress_fail *f = &sc->fails[i];
-		char *cmd = replay_command(c, f->seed);
+		bool exact = !c->jitter || (f->replayed && f->replay_cls == f->cls);
+		char *cmd = exact ? replay_command(c, f->seed, false) : NULL;
 
 		printf("%s{\"seed\":%" PRIu64 ",\"class\":\"%s\",\"reason\":",
 		       i ? "," : "", f->seed, cli_class_name(f->cls));
@@ -2438,11 +2602,31 @@ static void print_stress_json(const stress_ctx *sc, double seconds)
 			json_string(cmd);
 		else
 			fputs("null", stdout);
-		putchar('}');
 		free(cmd);
+		if (c->jitter) {
+			cmd = replay_command(c, f->seed, true);
+			fputs(",\"rerun\":", stdout);
+			if (cmd)
+				json_string(cmd);
+			else
+				fputs("null", stdout);
+			free(cmd);
+			if (f->replayed)
+				printf(",\"seeded_class\":\"%s\"",
+				       cli_class_name(f->replay_cls));
+		}
+		putchar('}');
 	}
-	printf("],\"failures_not_listed\":%" PRIu64 "}\n",
+	printf("],\"failures_not_listed\":%" PRIu64,
 	       sc->runs - sc->count[CLI_CLASS_OK] - sc->nfails);
+	fputs(",\"failing_seeds\":[", stdout);
+	for (size_t i = 0; i < sc->nranges; i++)
+		printf("%s{\"class\":\"%s\",\"first\":%" PRIu64 ",\"last\":%"
+		       PRIu64 "}", i ? "," : "",
+		       cli_class_name(sc->ranges[i].cls), sc->ranges[i].first,
+		       sc->ranges[i].last);
+	printf("],\"failing_seeds_complete\":%s}\n",
+	       sc->ranges_oom ? "false" : "true");
 }
 
 static unsigned online_cpus(void)
@@ -2476,9 +2660,9 @@ static int stress_alloc(stress_ctx *sc, const run_ctx *c)
 	return nomem("stress");
 }
 
-/* Start the jobs and wait for them; 0 or the exit status of an error
- * that stopped them (message printed). */
-static int stress_jobs(stress_ctx *sc)
+/* Start the jobs (fn) and wait for them; 0 or the exit status of an
+ * error that stopped them (message printed). */
+static int stress_jobs(stress_ctx *sc, void *(*fn)(void *))
 {
 	pthread_t *tids = calloc(sc->jobs, sizeof *tids);
 	unsigned started = 0;
@@ -2487,7 +2671,7 @@ static int stress_jobs(stress_ctx *sc)
 	if (!tids)
 		return nomem("stress jobs");
 	for (; started < sc->jobs; started++) {
-		e = pthread_create(&tids[started], NULL, stress_job, sc);
+		e = pthread_create(&tids[started], NULL, fn, sc);
 		if (e == 0)
 			continue;
 		stress_lock(sc);
@@ -2531,7 +2715,9 @@ static int stress_main(const run_ctx *c)
 			       strerror(e));
 	} else {
 		t0 = now_s();
-		rc = stress_jobs(&sc);
+		rc = stress_jobs(&sc, stress_job);
+		if (rc == CLI_EXIT_OK && c->jitter && sc.nfails)
+			rc = stress_jobs(&sc, stress_replay_job);
 		seconds = now_s() - t0;
 		if (rc == CLI_EXIT_OK) {
 			if (!c->o.quiet)
@@ -2554,6 +2740,7 @@ static int stress_main(const run_ctx *c)
 	free_bufs(sc.ref, c->k->nparams);
 	free(sc.win);
 	free(sc.fails);
+	free(sc.ranges);
 	return rc;
 }
 

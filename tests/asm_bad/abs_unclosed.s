@@ -1,0 +1,2 @@
+// expect: 2:10: missing closing '|'
+FADD R1, |R2, R3 ;

@@ -1,0 +1,2 @@
+// expect: 2:7: .const needs a value
+.const

@@ -1,0 +1,5 @@
+// expect: 3:9: '.' is not allowed in a constant expression
+.kernel k
+.shared .
+EXIT ;
+.end

@@ -1,0 +1,3 @@
+// expect: 2:6: expected '(' after '`'
+BRA `label ;
+label: EXIT ;

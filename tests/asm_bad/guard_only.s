@@ -1,0 +1,2 @@
+// expect: 2:1: expected an instruction mnemonic
+@P0 ;

@@ -1,0 +1,5 @@
+// expect: 3:7: expected a parameter type (u32, s32, f32, u64 or ptr)
+.kernel k
+.param
+EXIT ;
+.end

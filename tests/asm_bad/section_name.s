@@ -1,0 +1,2 @@
+// expect: 2:9: expected a section name after '.section'
+.section

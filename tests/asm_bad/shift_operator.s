@@ -1,0 +1,2 @@
+// expect: 2:11: unexpected character '<' (did you mean '<<'?)
+MOV R1, 1 < 2 ;

@@ -1,0 +1,2 @@
+// expect: 2:7: unexpected 'junk' after .text
+.text junk
