@@ -479,13 +479,14 @@ static const char rendezvous_text[] =
 	"   @P0  BRA `(.spin) ;\n"
 	"        EXIT ;\n";
 
-/* n CTAs of the rendezvous on a device with the default thread count. */
+/* n CTAs of the rendezvous on a device with the default thread count
+ * (one CTA at a time per scheduler worker: a batch would hold several). */
 static we_status rendezvous(we_device *dev, we_module *m, we_engine e,
 			    unsigned n, double timeout)
 {
 	const we_kernel_info *k = we_module_find_kernel(m, "main");
 	we_launch_config cfg = { .grid = { n, 1, 1 }, .block = { 1, 1, 1 },
-				 .engine = e, .timeout = timeout };
+				 .engine = e, .timeout = timeout, .batch = 1 };
 	uint8_t params[64] = { 0 };
 	we_devptr ctr;
 	we_status st;
