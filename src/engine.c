@@ -88,6 +88,18 @@ static void broadcast_all(cta_sync *s)
 static void set_fault_locked(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes,
 			     const char *msg);
 
+/* Under the CTA lock: the deadlock of c, reported at its first blocked
+ * warp. */
+static void deadlock_locked(we_cta *c)
+{
+	we_warp *first = NULL;
+	for (uint32_t wi = 0; wi < c->nwarps && !first; wi++)
+		if (c->warps[wi].state == WE_WS_BLOCKED)
+			first = &c->warps[wi];
+	set_fault_locked(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
+			 "every live warp of the CTA is blocked on a barrier that cannot complete");
+}
+
 /* Under the CTA lock: every live warp blocked is a deadlock (SPEC-NOTES
  * 11), detected the moment the last warp blocks or exits. */
 static void check_deadlock(we_cta *c)
@@ -95,12 +107,7 @@ static void check_deadlock(we_cta *c)
 	cta_sync *s = c->sync;
 	if (!s || !s->live || s->blocked != s->live || c->faulted)
 		return;
-	we_warp *first = NULL;
-	for (uint32_t wi = 0; wi < c->nwarps && !first; wi++)
-		if (c->warps[wi].state == WE_WS_BLOCKED)
-			first = &c->warps[wi];
-	set_fault_locked(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
-			 "every live warp of the CTA is blocked on a barrier that cannot complete");
+	deadlock_locked(c);
 }
 
 static void complete(we_cta *c, unsigned id, uint32_t wake, uint32_t red_done, uint32_t red_word)
@@ -1074,6 +1081,13 @@ void set_fault(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes, const 
 {
 	cta_lock(c);
 	set_fault_locked(c, w, kind, lanes, msg);
+	cta_unlock(c);
+}
+
+void set_deadlock(we_cta *c)
+{
+	cta_lock(c);
+	deadlock_locked(c);
 	cta_unlock(c);
 }
 

@@ -150,6 +150,9 @@ void cta_finish(cta_slot *s, launch *lc);
  * finds (deadlock, watchdog); exec faults go through xfault().  Takes the
  * CTA lock and stops the CTA's other warps when it has several threads. */
 void set_fault(we_cta *c, we_warp *w, we_fault_kind kind, uint32_t lanes, const char *msg);
+/* The CTA is deadlocked (nothing ready and nothing running can change
+ * that): a DEADLOCK fault at its first blocked warp. */
+void set_deadlock(we_cta *c);
 /* Make the blocked warps of `wake` runnable. */
 void wake_warps(we_cta *c, uint32_t wake);
 /* A warp exited completely: cnt = 0 barriers may complete. */

@@ -57,12 +57,7 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 	int wi = sched_next(c, &budget);
 	if (wi < 0) {
 		/* nothing ready and nothing running can change that */
-		we_warp *first = NULL;
-		for (uint32_t k = 0; k < c->nwarps && !first; k++)
-			if (c->warps[k].state == WE_WS_BLOCKED)
-				first = &c->warps[k];
-		set_fault(c, first, WE_FAULT_DEADLOCK, first ? first->active : 0,
-			  "every live warp of the CTA is blocked on a barrier that cannot complete");
+		set_deadlock(c);
 		return false;
 	}
 	we_warp *w = &c->warps[wi];

@@ -215,8 +215,7 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 	uint8_t *queued = all ? NULL : calloc(n, 1), *reached = all ? NULL : calloc(n, 1);
 	if (!in || !work || !queued || !reached) {
 		/* (or out of memory: zero them all) */
-		for (uint32_t r = 0; r < k->nregs && r < 256; r++)
-			k->zero_rows[r / 64] |= UINT64_C(1) << (r % 64);
+		all = true;
 		goto out;
 	}
 	/* in[i]: written on every path to i (all ones until reached) */

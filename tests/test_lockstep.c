@@ -164,6 +164,14 @@ typedef struct lcfg {
 	sbuf *trace;            /* collects the trace lines when set */
 } lcfg;
 
+/* c with the settings of lock_values[i] */
+static void lock_set(lcfg *c, size_t i)
+{
+	c->lockstep = lock_values[i].lockstep;
+	c->batch = lock_values[i].batch;
+	c->threads = lock_values[i].threads;
+}
+
 /* What one launch gave. */
 typedef struct lrun {
 	we_status st;
@@ -354,9 +362,7 @@ static void compare_rest(lk *t, lcfg c, const char *label, const lrun *ref,
 	char what[200];
 	for (size_t i = 0; i < NLOCK; i++) {
 		lrun r;
-		c.lockstep = lock_values[i].lockstep;
-		c.batch = lock_values[i].batch;
-		c.threads = lock_values[i].threads;
+		lock_set(&c, i);
 		lk_run(t, &c, &r);
 		snprintf(what, sizeof what, "%s, %s", label, lock_values[i].name);
 		if (canon && r.st == WE_OK)
@@ -1847,17 +1853,7 @@ static void expect_stop(const char *label, const char *text, we_dim3 block, uint
 	for (; *parts; parts++)
 		CHECK(strstr(ref.err, *parts), "%s, lockstep 1: the report lacks '%s':\n%s", label, *parts, ref.err);
 	CHECK(*ref.json == '{', "%s: no JSON report", label);
-	for (size_t i = 0; i < NLOCK; i++) {
-		char what[200];
-		snprintf(what, sizeof what, "%s, %s", label, lock_values[i].name);
-		lrun r;
-		c.lockstep = lock_values[i].lockstep;
-		c.batch = lock_values[i].batch;
-		c.threads = lock_values[i].threads;
-		lk_run(&t, &c, &r);
-		expect_same(&t, &ref, &r, what);
-		lrun_free(&r);
-	}
+	compare_rest(&t, c, label, &ref, NULL);
 	lrun_free(&ref);
 	lk_close(&t);
 }
@@ -1898,17 +1894,7 @@ START_TEST(fault_const_in_group)
 			CHECK(strstr(ref.err, *p), "%s: the report lacks '%s':\n%s", insn[i], *p, ref.err);
 		CHECK(strstr(ref.json, "\"warp\":0,") && strstr(ref.json, "\"pc\":\"0x0030\""),
 		      "%s: JSON report %s", insn[i], ref.json);
-		for (size_t j = 0; j < NLOCK; j++) {
-			char what[200];
-			snprintf(what, sizeof what, "%s, %s", insn[i], lock_values[j].name);
-			lrun r;
-			c.lockstep = lock_values[j].lockstep;
-			c.batch = lock_values[j].batch;
-			c.threads = lock_values[j].threads;
-			lk_run(&t, &c, &r);
-			expect_same(&t, &ref, &r, what);
-			lrun_free(&r);
-		}
+		compare_rest(&t, c, insn[i], &ref, NULL);
 		lrun_free(&ref);
 		lk_close(&t);
 	}
@@ -2056,9 +2042,7 @@ START_TEST(fault_after_barrier)
 	CHECK(w0 < 8 && j0 == w0, "lockstep 1: warp %u / %u", w0, j0);
 	for (size_t i = 0; i < NLOCK; i++) {
 		lrun r;
-		c.lockstep = lock_values[i].lockstep;
-		c.batch = lock_values[i].batch;
-		c.threads = lock_values[i].threads;
+		lock_set(&c, i);
 		lk_run(&t, &c, &r);
 		CHECK(r.st == ref.st, "%s: status %s", lock_values[i].name, we_status_name(r.st));
 		unsigned w = 99, j = 99;
@@ -2400,9 +2384,7 @@ START_TEST(watchdog_uneven_counts)
 		const long long d0 = (long long)pc0 - (long long)(0x80 + ((L - (3 * w0 + 8)) % 4) * 16);
 		for (size_t j = 0; j < NLOCK; j++) {
 			lrun r;
-			c.lockstep = lock_values[j].lockstep;
-			c.batch = lock_values[j].batch;
-			c.threads = lock_values[j].threads;
+			lock_set(&c, j);
 			lk_run(&t, &c, &r);
 			CHECK(r.st == WE_ERR_TIMEOUT, "limit %llu, %s: status %s\n%s", (unsigned long long)L,
 			      lock_values[j].name, we_status_name(r.st), r.err);
@@ -2670,17 +2652,7 @@ START_TEST(batch_fault_in_later_cta)
 		CHECK(ref.st == WE_ERR_EXCEPTION, "%s: status %s\n%s", insn[i], we_status_name(ref.st), ref.err);
 		for (const char *const *p = parts; *p; p++)
 			CHECK(strstr(ref.err, *p), "%s: the report lacks '%s':\n%s", insn[i], *p, ref.err);
-		for (size_t j = 0; j < NLOCK; j++) {
-			char what[200];
-			snprintf(what, sizeof what, "%s, %s", insn[i], lock_values[j].name);
-			lrun r;
-			c.lockstep = lock_values[j].lockstep;
-			c.batch = lock_values[j].batch;
-			c.threads = lock_values[j].threads;
-			lk_run(&t, &c, &r);
-			expect_same(&t, &ref, &r, what);
-			lrun_free(&r);
-		}
+		compare_rest(&t, c, insn[i], &ref, NULL);
 		lrun_free(&ref);
 		lk_close(&t);
 	}

@@ -2289,6 +2289,17 @@ static void stress_done(stress_ctx *sc, uint64_t i, stress_run *r)
 	stress_progress(sc, false);
 }
 
+/* Under the lock: run failure rc (message msg) stops every job; the
+ * first one is reported. */
+static void stress_fatal(stress_ctx *sc, int rc, const char *msg)
+{
+	if (!sc->fatal) {
+		sc->fatal = rc;
+		snprintf(sc->fatal_msg, sizeof sc->fatal_msg, "%s", msg);
+	}
+	sc->stop = true;
+}
+
 static void *stress_job(void *arg)
 {
 	stress_ctx *sc = arg;
@@ -2314,11 +2325,7 @@ static void *stress_job(void *arg)
 		rc = stress_one(sc->c, &r, sc->c->jitter, msg, sizeof msg);
 		stress_lock(sc);
 		if (rc) {
-			if (!sc->fatal) {
-				sc->fatal = rc;
-				memcpy(sc->fatal_msg, msg, sizeof msg);
-			}
-			sc->stop = true;
+			stress_fatal(sc, rc, msg);
 			free_bufs(r.bufs, sc->c->k->nparams);
 		} else {
 			stress_done(sc, i, &r);
@@ -2355,11 +2362,7 @@ static void *stress_replay_job(void *arg)
 			stress_compare(sc, &r);
 		stress_lock(sc);
 		if (rc) {
-			if (!sc->fatal) {
-				sc->fatal = rc;
-				memcpy(sc->fatal_msg, msg, sizeof msg);
-			}
-			sc->stop = true;
+			stress_fatal(sc, rc, msg);
 		} else {
 			sc->fails[i].replayed = true;
 			sc->fails[i].replay_cls = r.cls;
