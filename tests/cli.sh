@@ -93,6 +93,13 @@ for n in 0 1 2 8 32; do
 	expect 0 'check out: OK' -- "$we" run "$k/reduce.we" --grid 4 --block 1024 --shared 3072 --lockstep "$n" \
 		--arg in=fill:u32:4096:3 --arg out=zeros:16 --expect out=fill:u32:4:3072
 done
+# CTA batches: 1..32 CTAs side by side, the same result
+expect 2 '--batch: 33 is too large \(max 32\)' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
+	--batch 33 --arg in=iota:u32:1024 --arg out=zeros:16
+for n in 0 1 3 32; do
+	expect 0 'check out: OK' -- "$we" run "$k/reduce.we" --grid 7 --block 256 --threads 1 --batch "$n" \
+		--arg in=fill:u32:1792:2 --arg out=zeros:28 --expect out=fill:u32:7:512
+done
 # ---- schedules, check mode, reports, watchdog, traces ----------------------
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

@@ -2445,15 +2445,25 @@ START_TEST(lockstep_limit)
 			CHECK(strstr(msg, "lockstep") && strstr(msg, "at most 32") && strstr(msg, num),
 			      "%s, lockstep %u: message '%s' names neither the value nor the limit",
 			      we_engine_name(eng[e]), bad[i], msg);
+			/* the CTAs per batch have the same limit */
+			cfg.lockstep = 0;
+			cfg.batch = bad[i];
+			st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
+			CHECK(st == WE_ERR_INVALID, "%s, batch %u: status %s", we_engine_name(eng[e]), bad[i],
+			      we_status_name(st));
+			msg = we_last_error(dev);
+			CHECK(strstr(msg, "batch") && strstr(msg, "at most 32") && strstr(msg, num),
+			      "%s, batch %u: message '%s' names neither the value nor the limit",
+			      we_engine_name(eng[e]), bad[i], msg);
 		}
 		static const unsigned good[] = { 0, 1, 2, 7, 8, 31, 32 };
 		for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 			const unsigned ls = good[i];
 			we_launch_config cfg = { .grid = { 2, 1, 1 }, .block = { 1024, 1, 1 }, .engine = eng[e],
-						 .lockstep = ls };
+						 .lockstep = ls, .batch = ls };
 			we_status st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
-			CHECK(st == WE_OK, "%s, lockstep %u: %s: %s", we_engine_name(eng[e]), ls, we_status_name(st),
-			      we_last_error(dev));
+			CHECK(st == WE_OK, "%s, lockstep and batch %u: %s: %s", we_engine_name(eng[e]), ls,
+			      we_status_name(st), we_last_error(dev));
 		}
 	}
 	we_module_destroy(m);
