@@ -1422,7 +1422,10 @@ END_TEST
  * stores 42 to shared memory; the consumer signals only once it has seen
  * the 42, waits, and stores what it saw (out[ctaid]).  A blocking signal
  * would never let the producer store: a watchdog timeout.  Both as a
- * producer-only warp and as a producer-consumer that waits afterwards. */
+ * producer-only warp and as a producer-consumer that waits afterwards.
+ * The consumer spins until every lane saw the 42 (VOTE.ANY): the lanes
+ * of one LDS are separate loads, and with warp threads the store may
+ * fall between them; a warp split there would signal twice. */
 START_TEST(nbar_signal_does_not_block)
 {
 	static const char *const prod[][3] = {
@@ -1448,7 +1451,8 @@ START_TEST(nbar_signal_does_not_block)
 			 ".consumer:\n"
 			 "        LDS R7, [RZ] ;\n"
 			 "        ISETP.EQ.U32.AND P1, PT, R7, RZ, PT ;\n"
-			 "   @P1  BRA `(.consumer) ;\n"
+			 "        VOTE.ANY R8, P3, P1 ;\n"
+			 "   @P3  BRA `(.consumer) ;\n"
 			 "        %s\n"
 			 "        NBARRIER.wait 0x2 ;\n"
 			 "        ISETP.NE.U32.AND P2, PT, R0, 0x20, PT ;\n"
