@@ -1,11 +1,13 @@
 /* device.c — devices, global memory, error messages. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "device.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 const char *we_status_name(we_status s)
@@ -129,12 +131,14 @@ we_status we_device_create(const we_device_config *cfg, we_device **out)
 	return WE_OK;
 }
 
+static void dev_host_free(const struct galloc *a);
+
 void we_device_destroy(we_device *d)
 {
 	if (!d)
 		return;
 	for (uint32_t i = 0; i < d->nallocs; i++)
-		free(d->allocs[i].host);
+		dev_host_free(&d->allocs[i]);
 	free(d->allocs);
 	free(d->err);
 	free(d->notice);
@@ -180,6 +184,48 @@ uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
 	return dev_translate_alloc(d, addr, size, &a);
 }
 
+/* The host memory of an allocation, zeroed.  One of 2 MiB or more is
+ * mapped on its own, from a 2 MiB boundary, with the advice to back it
+ * with transparent huge pages (where THP is "madvise", Debian's default):
+ * a kernel streaming through a large buffer then misses the TLB once per
+ * 2 MiB instead of once per 4 KiB (reduce's LDG of 16M ints: 3 ms of
+ * 50 on one core).  The pages stay untouched until used, as calloc's
+ * would.  *mapped: the length to munmap, or 0 for free(). */
+#define DEV_HUGE ((size_t)2 << 20)
+static uint8_t *dev_host_alloc(size_t bytes, size_t *mapped)
+{
+	*mapped = 0;
+	if (bytes < DEV_HUGE)
+		return calloc(1, bytes);
+	if (bytes > SIZE_MAX - 2 * DEV_HUGE)
+		return NULL;
+	const size_t len = (bytes + DEV_HUGE - 1) & ~(DEV_HUGE - 1);
+	uint8_t *p = mmap(NULL, len + DEV_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	/* the aligned part; the rest back (a failed munmap of our own
+	 * mapping's ends can only leave them mapped, unused) */
+	uint8_t *a = p + ((DEV_HUGE - (uintptr_t)p % DEV_HUGE) % DEV_HUGE);
+	if (a > p)
+		(void)munmap(p, (size_t)(a - p));
+	if (p + len + DEV_HUGE > a + len)
+		(void)munmap(a + len, (size_t)(p + len + DEV_HUGE - (a + len)));
+#ifdef MADV_HUGEPAGE
+	/* (advice only: without THP the pages are ordinary ones) */
+	(void)madvise(a, len, MADV_HUGEPAGE);
+#endif
+	*mapped = len;
+	return a;
+}
+
+static void dev_host_free(const galloc *a)
+{
+	if (a->mapped)
+		(void)munmap(a->host, a->mapped);
+	else
+		free(a->host);
+}
+
 we_status we_malloc(we_device *d, size_t bytes, we_devptr *out)
 {
 	if (!d || !out)
@@ -205,14 +251,15 @@ we_status we_malloc(we_device *d, size_t bytes, we_devptr *out)
 		d->allocs = na;
 		d->capallocs = cap;
 	}
-	uint8_t *h = calloc(1, bytes);
+	size_t mapped;
+	uint8_t *h = dev_host_alloc(bytes, &mapped);
 	if (!h) {
 		dev_error(d, "we_malloc: out of host memory for %zu bytes", bytes);
 		return WE_ERR_NOMEM;
 	}
 	uint64_t base = d->next_base;
 	d->next_base = (base + bytes + WE_GMEM_GAP + WE_GMEM_ALIGN - 1) & ~(uint64_t)(WE_GMEM_ALIGN - 1);
-	d->allocs[d->nallocs++] = (galloc){ base, bytes, h };
+	d->allocs[d->nallocs++] = (galloc){ base, bytes, h, mapped };
 	d->used += bytes;
 	*out = base;
 	return WE_OK;
@@ -227,7 +274,7 @@ we_status we_free(we_device *d, we_devptr p)
 		dev_error(d, "we_free: 0x%llx is not the start of an allocation", (unsigned long long)p);
 		return WE_ERR_INVALID;
 	}
-	free(d->allocs[i].host);
+	dev_host_free(&d->allocs[i]);
 	d->used -= d->allocs[i].size;
 	memmove(&d->allocs[i], &d->allocs[i + 1], sizeof(galloc) * (d->nallocs - (uint32_t)i - 1));
 	d->nallocs--;

@@ -24,6 +24,8 @@
 typedef struct galloc {
 	uint64_t base, size;
 	uint8_t *host;
+	size_t mapped;          /* bytes mapped for it (dev_host_alloc), or 0:
+				   from calloc */
 } galloc;
 
 struct we_device {

@@ -1030,7 +1030,7 @@ void cta_init_regs(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, b
 		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
 	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
 		we_warp *w = &s->warps[wi];
-		memset(w, 0, sizeof *w);
+		warp_clear(w);
 		uint32_t n = L->threads_per_cta - wi * WE_WARP_SIZE;
 		w->valid = n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
 		w->active = w->valid;

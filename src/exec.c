@@ -688,6 +688,9 @@ bool sem_lockstep_form(const xinsn *i)
 typedef struct gguard {
 	unsigned key;            /* pg * 2 + negated; GUARD_NONE: not read */
 	bool full, none;
+	bool bits;               /* some and all are known (group_guard_bits) */
+	uint32_t some, all;      /* bit j: warp j's guard true in some lane,
+				    in every lane (a group has <= 32 warps) */
 	uint32_t pm[WE_WARP_SIZE];
 } gguard;
 #define GUARD_NONE 0xffffu
@@ -707,6 +710,23 @@ static inline void group_guard(gguard *g, const we_warp *w, uint32_t n, const xi
 	g->key = key;
 	g->full = all == 0xffffffffu;
 	g->none = any == 0;
+	g->bits = false;
+}
+
+/* The warp masks of guards that differ between the n warps (group_plain
+ * walks only the warps with a lane to run), once per guard. */
+static inline void group_guard_bits(gguard *g, uint32_t n)
+{
+	if (g->bits)
+		return;
+	uint32_t some = 0, all = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		some |= (uint32_t)(g->pm[j] != 0) << j;
+		all |= (uint32_t)(g->pm[j] == 0xffffffffu) << j;
+	}
+	g->some = some;
+	g->all = all;
+	g->bits = true;
 }
 
 /* The counters and PC of the group instructions exec_group defers: `done`
@@ -758,6 +778,13 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 	 * counts here, the rest with the group's next settle */
 	const bool defer = g != NULL;
 	for (uint32_t j = 0; j < n;) {
+		if (g) {
+			/* (straight to the next warp with a lane to run) */
+			const uint32_t rest = g->some >> j;
+			if (!rest)
+				break;
+			j += (uint32_t)__builtin_ctz(rest);
+		}
 		const uint32_t pm = g ? g->pm[j] : (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
 		if (!pm) {
 			/* guard false in every lane: counted, nothing to run */
@@ -768,7 +795,9 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		}
 		xctx xc = { .w = &w[j], .cta = w[j].cta, .L = cta->L, .pc = pc, .pmask = pm };
 		uint32_t r = j + 1;
-		if (runs && i->lockstep && xc.pmask == 0xffffffffu)
+		if (runs && i->lockstep && xc.pmask == 0xffffffffu && g && !i->per_cta)
+			r = j + (uint32_t)__builtin_ctzll(~((uint64_t)g->all >> j));
+		else if (runs && i->lockstep && xc.pmask == 0xffffffffu)
 			while (r < n && (g ? g->pm[r] : (w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu &&
 			       (!i->per_cta || w[r].cta == w[j].cta))
 				r++;
@@ -859,6 +888,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	gguard g; /* (pm is written before it is read: no clearing per call) */
 	g.key = GUARD_NONE;
 	g.full = g.none = false;
+	g.some = g.all = 0;
+	g.bits = false;
 	*who = wi;
 	*exited = 0;
 	for (uint64_t k = 0; k < budget; k++) {
@@ -947,8 +978,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			 * counts can wait (group_plain settles them on a fault).
 			 * A guard false in every lane of every warp runs nothing,
 			 * also of a branch or barrier (fetch, retire). */
-			if (!g.none && !group_plain(cta, w, n, i, pc, true, &g, pending, guarded, who))
-				return WE_STOP_FAULT;
+			if (!g.none) {
+				group_guard_bits(&g, n);
+				if (!group_plain(cta, w, n, i, pc, true, &g, pending, guarded, who))
+					return WE_STOP_FAULT;
+			}
 			guarded++;
 			pc += WE_INST_SIZE;
 			continue;

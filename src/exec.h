@@ -341,6 +341,41 @@ XV_INLINE xvec xv_bits(xvec v, unsigned c)
 	return v & (w << (XV_W * c));
 }
 
+/* The lane masks of a comparison for nw warps (ISETP of a lockstep
+ * group): out[j] bit l = a < b (signed, or unsigned with `u`), or a == b
+ * with `eq`, at lane l of warp j, XORed with neg.  a and b as xvop (step
+ * XV_W: rows, 0: one value).  With AVX2 (the x86-64-v3 clones, and the
+ * host has it) one VMOVMSKPS per chunk packs the bits; GCC's generic
+ * vectors have no such operation, and the shuffles that OR a chunk's
+ * lanes together cost as much again as the comparisons.  Only on hosts
+ * with AVX2: the caller checks xv_have_avx2(). */
+#if defined(WE_HAVE_TARGET_CLONES) && defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define XV_HAVE_MASKS_AVX2 1
+static inline bool xv_have_avx2(void) { return __builtin_cpu_supports("avx2"); }
+static inline __attribute__((target("avx2"))) void xv_cmp_masks_avx2(const xvop *a, const xvop *b, size_t nw,
+									  bool eq, bool u, uint32_t neg,
+									  uint32_t *out)
+{
+	/* unsigned a < b is !(max(a, b) == a) */
+	if (u && !eq)
+		neg = ~neg;
+	for (size_t j = 0; j < nw; j++) {
+		uint32_t m = 0;
+		for (unsigned k = 0; k < XV_N; k++) {
+			const size_t c = j * XV_N + k;
+			const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a->p + a->step * c));
+			const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b->p + b->step * c));
+			const __m256i r = eq  ? _mm256_cmpeq_epi32(va, vb)
+					  : u ? _mm256_cmpeq_epi32(_mm256_max_epu32(va, vb), va)
+					      : _mm256_cmpgt_epi32(vb, va);
+			m |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << (XV_W * k);
+		}
+		out[j] = m ^ neg;
+	}
+}
+#endif
+
 /* Predicate source of warp w as a lane mask, with its '!' applied. */
 static inline uint32_t wpred(const we_warp *w, const xopd *o)
 {

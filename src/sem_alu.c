@@ -232,6 +232,22 @@ XSEM(IMAD_WIDE)
 }
 
 /* ---------------------------------------------------------------- ISETP */
+/* The predicates of a full-mask group from each warp's comparison tm[j]:
+ * the usual ISETP.cmp.AND Pu, PT, ..., PT writes tm[j] to Pu, nothing
+ * else (sem_setp_warp with p all ones, Pv = PT, every lane). */
+static inline void isetp_group_preds(xctx *x, const xinsn *i, const uint32_t *tm)
+{
+	const xopd *pu = &i->o[0], *pv = &i->o[1], *pp = &i->o[4];
+	if (pp->row == 7 && !(pp->flags & XF_NOT) && pv->row == 7 && i->in->bop == ISA_BoolOp_AND) {
+		if (pu->row != 7)
+			for (size_t j = 0; j <= x->group; j++)
+				x->w[j].p[pu->row] = tm[j];
+		return;
+	}
+	for (size_t j = 0; j <= x->group; j++)
+		sem_setp_warp(x->w + j, i, tm[j], x->pmask);
+}
+
 /* Order<pg, pu, pv, ra, B, pp> */
 XSEM(ISETP)
 {
@@ -269,6 +285,13 @@ XSEM(ISETP)
 		/* every warp's lane mask first, then the predicates: the vector
 		 * work of one warp does not wait for the stores of the last */
 		uint32_t tm[XLANES];
+#ifdef XV_HAVE_MASKS_AVX2
+		if (xv_have_avx2()) {
+			xv_cmp_masks_avx2(&a, &b, nj + 1, form[cmp].eq, u, neg, tm);
+			isetp_group_preds(x, i, tm);
+			return;
+		}
+#endif
 		for (size_t j = 0; j <= nj; j++) {
 			xvec t = xv_splat(0);
 			if (form[cmp].eq) {
@@ -281,8 +304,7 @@ XSEM(ISETP)
 			}
 			tm[j] = xv_or_lanes(t) ^ neg;
 		}
-		for (size_t j = 0; j <= nj; j++)
-			sem_setp_warp(x->w + j, i, tm[j], x->pmask);
+		isetp_group_preds(x, i, tm);
 		return;
 	}
 	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
@@ -379,7 +401,7 @@ XSEM(LOP3_LUT)
  * (P << ps) | (Q >> qs), P and Q each A, C or 0, both shifts < 32, Q's
  * shift arithmetic when qa. */
 XV_INLINE void shf_uniform(xctx *x, const xinsn *i, const xvop *a, const xvop *c,
-			       uint32_t n, bool arith, bool hi)
+			       uint32_t n, bool arith, bool hi, uint32_t *d)
 {
 	enum { Z, A, C } p = Z, q = Z;
 	unsigned ps = 0, qs = 0;
@@ -418,7 +440,6 @@ XV_INLINE void shf_uniform(xctx *x, const xinsn *i, const xvop *a, const xvop *c
 	} else if (n < 32) {
 		q = C, qs = n;
 	}
-	uint32_t *d = xrow(x, &i->o[0], 0);
 	/* one loop per shape, so that none tests the shape per chunk */
 	const xvop *vp = p == A ? a : c, *vq = q == A ? a : c;
 	const size_t nk = xv_chunks(x);
@@ -458,36 +479,23 @@ XSEM(SHF)
 	const bool arith = type == ISA_ShfType_S32 || type == ISA_ShfType_S64;
 	const bool wrap = i->in->wrap == ISA_ShfWrap_W;
 	const unsigned hs = i->in->hi == ISA_ShfHi_HI ? 32u : 0u;
-	if (i->o[2].kind != XO_REG && x->pmask == 0xffffffffu) {
+	if (i->o[2].kind != XO_REG) {
 		/* a uniform shift amount: one count for every lane, so the 64-bit
-		 * shifts vectorize */
+		 * shifts vectorize; under a partial mask into res, then the
+		 * active lanes */
 		const uint32_t b0 = xsrc_word(x, &i->o[2], 0, true);
 		const xvop a = xvop_of(x, &i->o[1], 0, ta, true);
 		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
+		const bool full = x->pmask == 0xffffffffu;
 		shf_uniform(x, i, &a, &c, wrap ? b0 & (width - 1u) : (b0 < width ? b0 : width), arith,
-			    hs != 0);
+			    hs != 0, full ? xrow(x, &i->o[0], 0) : res);
+		if (!full)
+			xwrite(x, &i->o[0], 0, res, x->pmask);
 		return;
 	}
 	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
 	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
 	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
-	if (i->o[2].kind != XO_REG) {
-		const uint32_t n0 = wrap ? b[0] & (width - 1u) : (b[0] < width ? b[0] : width);
-		if (i->in->dir == ISA_ShfDir_L) {
-			const unsigned s = n0 >= 64 ? 0 : n0;
-			const uint64_t keep = n0 >= 64 ? 0 : ~UINT64_C(0);
-			for_lanes(l) res[l] = (uint32_t)(((((uint64_t)c[l] << 32) | a[l]) << s & keep) >> hs);
-		} else if (arith) {
-			const unsigned s = n0 >= 64 ? 63 : n0;
-			for_lanes(l) res[l] = (uint32_t)((uint64_t)((int64_t)(((uint64_t)c[l] << 32) | a[l]) >> s) >> hs);
-		} else {
-			const unsigned s = n0 >= 64 ? 0 : n0;
-			const uint64_t keep = n0 >= 64 ? 0 : ~UINT64_C(0);
-			for_lanes(l) res[l] = (uint32_t)(((((uint64_t)c[l] << 32) | a[l]) >> s & keep) >> hs);
-		}
-		xwrite(x, &i->o[0], 0, res, x->pmask);
-		return;
-	}
 	uint32_t n[XLANES];
 	if (wrap) {
 		for_lanes(l) n[l] = b[l] & (width - 1u);

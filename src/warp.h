@@ -9,7 +9,9 @@
 #define WE_WARP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define WE_WARP_SIZE 32u
 #define WE_NUM_BREGS 16u
@@ -111,6 +113,22 @@ typedef struct we_warp {
 	uint8_t *local;
 	uint32_t local_size;
 } we_warp;
+
+/* A warp's state at a CTA's start: every field zero but rpc, which the
+ * caller sets (to the entry PC), and trap_save, which TRAP writes before
+ * RTT (only inside the handler, in_trap) reads it.  The two are more than
+ * half the struct, and a grid of small CTAs clears a warp per 8 to 20
+ * instructions it runs. */
+static inline void warp_clear(we_warp *w)
+{
+	_Static_assert(offsetof(we_warp, rpc) < offsetof(we_warp, trap_save), "warp_clear's ranges");
+	char *b = (char *)w;
+	const size_t r0 = offsetof(we_warp, rpc), r1 = r0 + sizeof w->rpc;
+	const size_t t0 = offsetof(we_warp, trap_save), t1 = t0 + sizeof w->trap_save;
+	memset(b, 0, r0);
+	memset(b + r1, 0, t0 - r1);
+	memset(b + t1, 0, sizeof *w - t1);
+}
 
 static inline uint32_t *we_row(we_warp *w, unsigned row)
 {
