@@ -353,27 +353,36 @@ XV_INLINE xvec xv_bits(xvec v, unsigned c)
 #include <immintrin.h>
 #define XV_HAVE_MASKS_AVX2 1
 static inline bool xv_have_avx2(void) { return __builtin_cpu_supports("avx2"); }
+/* one loop per comparison (none tests it per chunk): r(va, vb) the
+ * chunk's result lanes */
+#define XV_CMP_MASKS_LOOP(r)                                                                    \
+	for (size_t j = 0; j < nw; j++) {                                                       \
+		uint32_t m = 0;                                                                 \
+		for (unsigned k = 0; k < XV_N; k++) {                                           \
+			const size_t c = j * XV_N + k;                                          \
+			const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ap + as * c)); \
+			const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(bp + bs * c)); \
+			m |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << (XV_W * k); \
+		}                                                                               \
+		out[j] = m ^ neg;                                                               \
+	}
 static inline __attribute__((target("avx2"))) void xv_cmp_masks_avx2(const xvop *a, const xvop *b, size_t nw,
 									  bool eq, bool u, uint32_t neg,
 									  uint32_t *out)
 {
-	/* unsigned a < b is !(max(a, b) == a) */
-	if (u && !eq)
+	const uint32_t *ap = a->p, *bp = b->p;
+	const size_t as = a->step, bs = b->step;
+	if (eq) {
+		XV_CMP_MASKS_LOOP(_mm256_cmpeq_epi32(va, vb))
+	} else if (u) {
+		/* unsigned a < b is !(max(a, b) == a) */
 		neg = ~neg;
-	for (size_t j = 0; j < nw; j++) {
-		uint32_t m = 0;
-		for (unsigned k = 0; k < XV_N; k++) {
-			const size_t c = j * XV_N + k;
-			const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(a->p + a->step * c));
-			const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(b->p + b->step * c));
-			const __m256i r = eq  ? _mm256_cmpeq_epi32(va, vb)
-					  : u ? _mm256_cmpeq_epi32(_mm256_max_epu32(va, vb), va)
-					      : _mm256_cmpgt_epi32(vb, va);
-			m |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << (XV_W * k);
-		}
-		out[j] = m ^ neg;
+		XV_CMP_MASKS_LOOP(_mm256_cmpeq_epi32(_mm256_max_epu32(va, vb), va))
+	} else {
+		XV_CMP_MASKS_LOOP(_mm256_cmpgt_epi32(vb, va))
 	}
 }
+#undef XV_CMP_MASKS_LOOP
 #endif
 
 /* Predicate source of warp w as a lane mask, with its '!' applied. */
