@@ -16,7 +16,7 @@ void bar_init(bar_unit *u, uint32_t nwarps)
 void bar_reset(bar_unit *u, uint32_t nwarps)
 {
 	for (uint32_t m = u->dirty; m; m &= m - 1)
-		memset(&u->b[__builtin_ctz(m)], 0, sizeof u->b[0]);
+		zero_small(&u->b[__builtin_ctz(m)], sizeof u->b[0]);
 	u->dirty = 0;
 	if (u->vc_used) {
 		memset(u->vc, 0, sizeof u->vc);

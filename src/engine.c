@@ -291,9 +291,9 @@ bool eng_barrier_group(xctx *x, const bar_arrival *a, uint32_t n)
 	 * hazards to look for on the way */
 	if (c->sync || c->L->check || !bar_arrive_all(&c->bars, n, a))
 		return false;
+	/* (scan_unread, which a BAR.SYNC clears, is read only by --check,
+	 * which never comes here) */
 	c->barriers_completed++;
-	for (uint32_t j = 0; j < n; j++)
-		x->w[j].scan_unread = false;
 	return true;
 }
 

@@ -151,20 +151,45 @@ static void batch_run(cta_batch *b, uint32_t n)
 	}
 }
 
+/* How many CTAs a worker takes from the grid at once (guided, as OpenMP's
+ * schedule): an eighth of what is left per worker, in whole batches of
+ * `per`, from one batch up to CHUNK_BATCHES.  Taking one batch at a time
+ * costs an atomic add on a line every worker writes, per batch, and
+ * neighbouring CTAs (whose results usually share cache lines: reduce's
+ * out[ctaid]) on different cores; the shrinking chunks keep the workers
+ * finishing together at the grid's end. */
+#define CHUNK_BATCHES 16u
+static uint64_t sched_chunk(launch *lc, uint32_t per)
+{
+	const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
+	const uint64_t left = next < lc->nctas ? lc->nctas - next : 0;
+	uint64_t batches = left / ((uint64_t)per * lc->nthreads * 8u);
+	if (batches > CHUNK_BATCHES)
+		batches = CHUNK_BATCHES;
+	return (batches ? batches : 1u) * per;
+}
+
 static void *sworker_main(void *arg)
 {
 	sworker *wk = arg;
 	launch *lc = wk->lc;
 	cta_batch *b = &wk->batch;
 	place_thread(lc, wk->index);
+	uint64_t id = 0, end = 0;
 	for (;;) {
 		if (atomic_load_explicit(&lc->stop, memory_order_acquire))
 			break;
-		/* the next b->n CTAs (fewer at the grid's end) */
-		uint64_t id = atomic_fetch_add_explicit(&lc->next, b->n, memory_order_relaxed);
-		if (id >= lc->nctas)
-			break;
-		const uint32_t n = lc->nctas - id < b->n ? (uint32_t)(lc->nctas - id) : b->n;
+		if (id >= end) {
+			/* the next chunk of CTAs: a share of what is left, in
+			 * whole batches, at most CHUNK_BATCHES of them */
+			const uint64_t chunk = sched_chunk(lc, b->n);
+			id = atomic_fetch_add_explicit(&lc->next, chunk, memory_order_relaxed);
+			if (id >= lc->nctas)
+				break;
+			end = lc->nctas - id < chunk ? lc->nctas : id + chunk;
+		}
+		/* the next b->n CTAs of the chunk (fewer at its end) */
+		const uint32_t n = end - id < b->n ? (uint32_t)(end - id) : b->n;
 		/* the registers of all the batch's CTAs at once (cta_init_regs) */
 		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
 		for (uint32_t k = 0; k < n; k++)
@@ -172,6 +197,7 @@ static void *sworker_main(void *arg)
 		batch_run(b, n);
 		for (uint32_t k = 0; k < n; k++)
 			cta_finish(&b->slot[k], lc);
+		id += n;
 	}
 	return NULL;
 }

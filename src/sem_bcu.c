@@ -56,13 +56,18 @@ XSEM(BAR)
 	 * the barrier: one step, when no warp is in the trap handler and the
 	 * id and count are immediates (else each warp's own lowest lane's) */
 	if (i->o[0].kind == XO_IMM && i->o[1].kind == XO_IMM) {
+		/* (id_count of two immediates) */
 		bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
-				  .lanes = x->pmask, .pc = x->pc };
-		id_count(x, i, &a.id, &a.cnt);
-		/* (the usual miss first: a group of some of the CTA's warps) */
+				  .lanes = x->pmask, .pc = x->pc, .id = ximm_word(&i->o[0], 0) & 0xfu,
+				  .cnt = ximm_word(&i->o[1], 0) & 0xfffu };
+		if ((i->o[0].flags | i->o[1].flags) & XF_INT_MODS)
+			id_count(x, i, &a.id, &a.cnt);
+		/* (the usual miss first: a group of some of the CTA's warps; a
+		 * warp can be in the trap handler only if the kernel has one) */
 		bool one_by_one = 32u * (x->group + 1) != (a.cnt ? a.cnt : x->cta->bars.all_count);
-		for (uint32_t j = 0; j <= x->group && !one_by_one; j++)
-			one_by_one = x->w[j].in_trap;
+		if (x->L->k->trap_handler >= 0)
+			for (uint32_t j = 0; j <= x->group && !one_by_one; j++)
+				one_by_one = x->w[j].in_trap;
 		if (!one_by_one) {
 			if (eng_barrier_group(x, &a, x->group + 1)) {
 				for (uint32_t j = 0; j <= x->group; j++)

@@ -49,6 +49,17 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 {
 	const uint32_t pm = x->pmask;
 	const uint32_t *lo = xrow(x, om, 0);
+	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : xlocal;
+	if (!(pm & (pm - 1u))) {
+		/* one lane (a thread alone, as at the end of a reduction): its
+		 * address only */
+		const unsigned l = xffs(pm);
+		const uint64_t a = sp == SP_GLOBAL ? ((((uint64_t)xrow(x, om, 1)[l] << 32) | lo[l]) + (uint64_t)om->imm)
+						   : (uint64_t)((int64_t)lo[l] + om->imm);
+		zero_small(ptr, sizeof(ptr[0]) * XLANES);
+		ptr[l] = fn(x, a, size, l);
+		return ptr[l] != NULL;
+	}
 	uint64_t addr[XLANES];
 	if (sp == SP_GLOBAL) {
 		const uint32_t *hi = xrow(x, om, 1);
@@ -82,7 +93,6 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 			return true;
 		}
 	}
-	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : xlocal;
 	bool ok = true;
 	for_lanes(l) {
 		ptr[l] = NULL;

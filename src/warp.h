@@ -11,7 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
+
+#include "bits.h"
 
 #define WE_WARP_SIZE 32u
 #define WE_NUM_BREGS 16u
@@ -125,9 +126,9 @@ static inline void warp_clear(we_warp *w)
 	char *b = (char *)w;
 	const size_t r0 = offsetof(we_warp, rpc), r1 = r0 + sizeof w->rpc;
 	const size_t t0 = offsetof(we_warp, trap_save), t1 = t0 + sizeof w->trap_save;
-	memset(b, 0, r0);
-	memset(b + r1, 0, t0 - r1);
-	memset(b + t1, 0, sizeof *w - t1);
+	zero_small(b, r0);
+	zero_small(b + r1, t0 - r1);
+	zero_small(b + t1, sizeof *w - t1);
 }
 
 static inline uint32_t *we_row(we_warp *w, unsigned row)
