@@ -24,10 +24,19 @@ static inline void zero_small(void *p, size_t n)
 	typedef uint64_t z16 __attribute__((vector_size(16), aligned(1), may_alias));
 	char *b = p;
 	size_t k = 0;
+	for (; k + 64 <= n; k += 64) {
+		*(z16 *)(void *)(b + k) = (z16){ 0, 0 };
+		*(z16 *)(void *)(b + k + 16) = (z16){ 0, 0 };
+		*(z16 *)(void *)(b + k + 32) = (z16){ 0, 0 };
+		*(z16 *)(void *)(b + k + 48) = (z16){ 0, 0 };
+#ifdef __GNUC__
+		/* (k opaque: GCC would turn the loop back into that memset) */
+		__asm__("" : "+r"(k));
+#endif
+	}
 	for (; k + 16 <= n; k += 16) {
 		*(z16 *)(void *)(b + k) = (z16){ 0, 0 };
 #ifdef __GNUC__
-		/* (k opaque: GCC would turn the loop back into that memset) */
 		__asm__("" : "+r"(k));
 #endif
 	}

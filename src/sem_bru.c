@@ -69,8 +69,26 @@ XSEM(BRA)
 			ur = ~ur;
 	}
 	uint64_t target = next_pc(x) + (uint64_t)off->imm * WE_INST_SIZE;
-	/* warp by warp over a lockstep group (BRA without a uniform register) */
 	bool all_jumped = true;
+	if (!has_ur && i->in->cond == BRU_COND_NONE && x->pmask == 0xffffffffu && pp->row == 7 &&
+	    !(pp->flags & XF_NOT)) {
+		/* the usual BRA of a group (guard true everywhere, predicate PT):
+		 * every active thread of every warp branches, the masks stay
+		 * (the case below, without its tests per warp) */
+		for (unsigned j = 0; j <= x->group; j++) {
+			we_warp *w = x->w + j;
+			if (!w->active) {
+				all_jumped = false;
+				bru_jump_uniform(w, 0, target);
+			} else {
+				w->active_pc = target;
+			}
+		}
+		after_bru(x, BRU_CONT);
+		x->intact = x->group && all_jumped;
+		return;
+	}
+	/* warp by warp over a lockstep group (BRA without a uniform register) */
 	for (unsigned j = 0; j <= x->group; j++) {
 		we_warp *w = x->w + j;
 		uint32_t pg = x->pmask & wpred(w, pp);
