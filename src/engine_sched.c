@@ -169,6 +169,17 @@ static uint64_t sched_chunk(launch *lc, uint32_t per)
 	return (batches ? batches : 1u) * per;
 }
 
+/* CTA id is below the lowest one with a report (the launch stopped). */
+static bool below_report(launch *lc, uint64_t id)
+{
+	if (pthread_mutex_lock(&lc->lock))
+		abort(); /* EINVAL/EDEADLK: a broken invariant */
+	const bool below = lc->status != WE_OK && id < lc->report_cta;
+	if (pthread_mutex_unlock(&lc->lock))
+		abort();
+	return below;
+}
+
 static void *sworker_main(void *arg)
 {
 	sworker *wk = arg;
@@ -177,7 +188,10 @@ static void *sworker_main(void *arg)
 	place_thread(lc, wk->index);
 	uint64_t id = 0, end = 0;
 	for (;;) {
-		if (atomic_load_explicit(&lc->stop, memory_order_acquire))
+		/* after a fault the rest of the chunk still runs up to the
+		 * lowest faulting CTA (cta_finish: every lower CTA runs, so the
+		 * report is the same whichever worker got which chunk) */
+		if (atomic_load_explicit(&lc->stop, memory_order_acquire) && (id >= end || !below_report(lc, id)))
 			break;
 		if (id >= end) {
 			/* the next chunk of CTAs: a share of what is left, in

@@ -2624,6 +2624,37 @@ END_TEST
  * by CTA (LDS, per_cta) and in one over all the batch's warps (LDG): warp
  * 0 of CTA 1 of 3 alone reads out of range, and the report is its own, as
  * with lockstep 1. */
+/* Two workers take the grid in chunks; after a fault the CTAs of every
+ * chunk below the faulting one still run, so the report is the lowest
+ * faulting CTA's whichever worker got which chunk.  CTA 200 and CTA 224
+ * fault: with 1-warp CTAs in batches of 32, 224 starts a later chunk than
+ * 200 and the worker that has it faults at once, while the other still
+ * has batches to run before 200. */
+START_TEST(lowest_fault_wins)
+{
+	const char *text = ".param ptr out\n"
+			   ".shared 16\n"
+			   "        S2R R1, SR_CTAID.X ;\n"
+			   "        ISETP.EQ.U32.AND P0, PT, R1, 0xc8, PT ;\n"
+			   "        ISETP.EQ.U32.OR P0, PT, R1, 0xe0, P0 ;\n"
+			   "        SEL R5, RZ, 0x10000, !P0 ;\n"
+			   "        LDS R4, [R5] ;\n"
+			   "        EXIT ;\n";
+	lk t;
+	lk_load(&t, text, "lowest.we", NULL);
+	lk_buf(&t, "out", NULL, 64, 0);
+	for (unsigned rep = 0; rep < 8; rep++) {
+		lcfg c = { .grid = d3(4000, 1, 1), .block = d3(32, 1, 1), .threads = 2 };
+		lrun r;
+		lk_run(&t, &c, &r);
+		CHECK(r.st == WE_ERR_EXCEPTION, "run %u: status %s\n%s", rep, we_status_name(r.st), r.err);
+		CHECK(strstr(r.err, "CTA (200,0,0)"), "run %u: the report is not CTA 200's:\n%s", rep, r.err);
+		lrun_free(&r);
+	}
+	lk_close(&t);
+}
+END_TEST
+
 START_TEST(batch_fault_in_later_cta)
 {
 	static const char *const insn[] = { "LDS R4, [R5]", "LDG R4, [R12.64]" };
@@ -2772,6 +2803,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, s2r_registers);
 	tcase_add_test(x, batch_ctas_part_ways);
 	tcase_add_test(x, batch_fault_in_later_cta);
+	tcase_add_test(x, lowest_fault_wins);
 	tcase_add_test(x, registers_start_at_zero);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
