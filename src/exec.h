@@ -332,6 +332,13 @@ XV_INLINE xvop xvop_of(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES],
 }
 XV_INLINE xvec xv_get(const xvop *o, size_t c) { return *(const xvecu *)(o->p + o->step * c); }
 
+/* Lanes XV_W*c.. of lane mask m as vector lanes all ones or zero. */
+XV_INLINE xvec xv_lanes(uint32_t m, unsigned c)
+{
+	const xvec idx = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	return -((xv_splat(m >> (XV_W * c)) >> idx) & 1u);
+}
+
 /* The bits of lanes XV_W*c.. of a lane mask from a vector comparison
  * (lanes all ones or zero) of chunk c (of one warp's XV_N); OR them over
  * the chunks, then xv_or_lanes gives the 32-bit mask. */

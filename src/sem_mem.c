@@ -236,6 +236,32 @@ XV_INLINE uint8_t *shared_block(xctx *x, const xopd *om, size_t nl)
 	return x->cta->shared + a;
 }
 
+/* shared_block of one warp under a partial mask pm: the active lanes at
+ * consecutive words by lane (lane l at base + 4l, whatever the inactive
+ * lanes hold: a tree reduction's guarded lanes keep stale addresses), and
+ * the 32 words from base inside the CTA's shared memory; else NULL. */
+XV_INLINE uint8_t *shared_block_masked(xctx *x, const xopd *om, uint32_t pm)
+{
+	if (x->cta->sync)
+		return NULL;
+	const uint32_t *lo = xrow(x, om, 0);
+	const unsigned f = xffs(pm);
+	const uint32_t b0 = lo[f] - 4u * f;
+	const xvec step = { 0, 4, 8, 12, 16, 20, 24, 28 }, inc = xv_splat(4u * XV_W);
+	xvec want = xv_splat(b0) + step, bad = xv_splat(0);
+	for (unsigned c = 0; c < XV_N; c++) {
+		bad |= (xv_ld(lo, c) ^ want) & xv_lanes(pm, c);
+		want += inc;
+	}
+	if (xv_or_lanes(bad))
+		return NULL;
+	/* (b0 "below zero" wraps to a large value and fails the range) */
+	const int64_t a = (int64_t)b0 + om->imm;
+	if (a < 0 || (a & 3) || a + 4 * (int64_t)XLANES > (int64_t)x->L->shared_bytes)
+		return NULL;
+	return x->cta->shared + a;
+}
+
 /* shared_block of a full warp's or group's 32-bit access. */
 XV_INLINE uint8_t *shared_run_span(xctx *x, const xinsn *i, const xopd *om)
 {
@@ -272,13 +298,15 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	uint32_t off[XLANES];
 	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && !x->group && x->pmask != 0xffffffffu) {
 		/* a partial warp at consecutive words: the words of every lane,
-		 * kept where the lane is active */
-		const uint8_t *src = shared_block(x, &i->o[1], XLANES);
+		 * kept where the lane is active (the addresses were read
+		 * already: Rd may be Ra) */
+		const uint8_t *src = shared_block_masked(x, &i->o[1], x->pmask);
 		if (src) {
-			uint32_t v[XLANES], *d = xrow(x, &i->o[0], 0);
-			const uint32_t pm = x->pmask;
-			memcpy(v, src, sizeof v);
-			for_lanes(l) d[l] = LANE_ON(pm, l) ? v[l] : d[l];
+			uint32_t *d = xrow(x, &i->o[0], 0);
+			for (unsigned c = 0; c < XV_N; c++) {
+				const xvec m = xv_lanes(x->pmask, c);
+				xv_st(d, c, (xv_ld((const uint32_t *)(const void *)src, c) & m) | (xv_ld(d, c) & ~m));
+			}
 			return;
 		}
 	}
@@ -361,13 +389,16 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 	uint32_t off[XLANES];
 	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && i->o[1].kind == XO_REG && !x->group &&
 	    x->pmask != 0xffffffffu) {
-		uint8_t *dst = shared_block(x, &i->o[0], XLANES);
+		uint8_t *dst = shared_block_masked(x, &i->o[0], x->pmask);
 		if (dst) {
-			uint32_t m[XLANES];
-			const uint32_t *v = xrow(x, &i->o[1], 0), pm = x->pmask;
-			memcpy(m, dst, sizeof m);
-			for_lanes(l) m[l] = LANE_ON(pm, l) ? v[l] : m[l];
-			memcpy(dst, m, sizeof m);
+			/* (the inactive lanes' words written back as they were:
+			 * no other host thread runs this CTA) */
+			const uint32_t *v = xrow(x, &i->o[1], 0);
+			uint32_t *w = (uint32_t *)(void *)dst;
+			for (unsigned c = 0; c < XV_N; c++) {
+				const xvec m = xv_lanes(x->pmask, c);
+				xv_st(w, c, (xv_ld(v, c) & m) | (xv_ld(w, c) & ~m));
+			}
 			return;
 		}
 	}

@@ -2709,6 +2709,82 @@ END_TEST
  * alternates from CTA to CTA, so a register left from the previous CTA
  * in the slot would show.  Many CTAs per worker and batch, both engines;
  * against the host. */
+/* Shared-memory accesses of a partial warp: active lanes (not from lane
+ * 0) at consecutive words while the inactive ones hold addresses far
+ * outside (a tree reduction's guarded lanes), once with the warp's 32
+ * words inside the shared memory (one masked block) and once running past
+ * its end (lane by lane); and active lanes at every other word (lane by
+ * lane).  None may fault, and only the active lanes load or store. */
+START_TEST(partial_shared_blocks)
+{
+	static const char text[] = ".param ptr out\n"
+				   ".shared 256\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        S2R R1, SR_CTAID.X ;\n"
+				   "        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+				   "        IADD3 R2, R0, 0x64, RZ ;\n"
+				   "        STS [R5], R2 ;\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        MOV R7, 0x55 ;\n"
+				   "        MOV R9, 0x77 ;\n"
+				   "        IADD3 R8, R0, 0xc8, RZ ;\n"
+				   "        LOP3.LUT R3, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+				   "        IADD3 R3, R3, -0x3, RZ ;\n"
+				   "        ISETP.LT.U32.AND P0, PT, R3, 0x8, PT ;\n"
+				   "        IADD3 R6, R5, 0x20, RZ ;\n"
+				   "        SEL R6, R6, 0x10000, P0 ;\n"
+				   "   @P0  LDS R7, [R6] ;\n"
+				   "   @P0  STS [R6], R8 ;\n"
+				   "        BAR.SYNC 0x0 ;\n"
+				   "        LOP3.LUT R4, R0, 0x21, RZ, 0xc0, !PT ;\n"
+				   "        ISETP.EQ.U32.AND P1, PT, R4, RZ, PT ;\n"
+				   "        SHF.L.U32 R10, R0, 0x3, RZ ;\n"
+				   "        SEL R10, R10, 0x20000, P1 ;\n"
+				   "   @P1  LDS R9, [R10] ;\n"
+				   "        LDS R11, [R5] ;\n"
+				   "        MOV R12, c[0x0][0x0] ;\n"
+				   "        MOV R13, c[0x0][0x4] ;\n"
+				   "        IMAD R14, R1, 0x40, R0 ;\n"
+				   "        IMAD.WIDE.U32 R[12:13], R14, 0xc, R[12:13] ;\n"
+				   "        STG [R12.64], R7 ;\n"
+				   "        STG [R12.64+0x4], R9 ;\n"
+				   "        STG [R12.64+0x8], R11 ;\n"
+				   "        EXIT ;\n";
+	const uint32_t grid = 3;
+	lk t;
+	lk_load(&t, text, "partial.we", NULL);
+	lk_buf(&t, "out", NULL, grid * 64 * 12, 0xa5);
+	lcfg c = { .grid = d3(grid, 1, 1), .block = d3(64, 1, 1), .threads = 1 };
+	lrun ref;
+	run_ref(&t, c, "partial shared blocks", &ref, NULL);
+	CHECK(ref.st == WE_OK, "status %s\n%s", we_status_name(ref.st), ref.err);
+	/* shared memory after the partial STS: word w = w + 100, except the
+	 * words 11..18 and 43..50 the lanes 3..10 of each warp wrote (warp
+	 * 0's 32 words from word 8 fit, warp 1's from word 40 do not) */
+	uint32_t sh[64];
+	for (uint32_t w = 0; w < 64; w++)
+		sh[w] = ((w >= 11 && w < 19) || (w >= 43 && w < 51)) ? w - 8 + 200 : w + 100;
+	const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+	for (uint32_t cta = 0; cta < grid; cta++)
+		for (uint32_t i = 0; i < 64; i++) {
+			const bool p0 = (i & 31) - 3u < 8u, p1 = !(i & 0x21);
+			const uint32_t want[3] = { p0 ? i + 8 + 100 : 0x55, p1 ? sh[2 * i] : 0x77, sh[i] };
+			for (unsigned w = 0; w < 3; w++)
+				CHECK(out[(cta * 64 + i) * 3 + w] == want[w], "CTA %u thread %u word %u: 0x%08x, want 0x%08x",
+				      cta, i, w, out[(cta * 64 + i) * 3 + w], want[w]);
+		}
+	compare_rest(&t, c, "partial shared blocks", &ref, NULL);
+	c.engine = WE_ENGINE_WARP_THREADS;
+	c.threads = 0;
+	lrun r;
+	lk_run(&t, &c, &r);
+	expect_same(&t, &ref, &r, "partial shared blocks, warp-threads");
+	lrun_free(&r);
+	lrun_free(&ref);
+	lk_close(&t);
+}
+END_TEST
+
 START_TEST(registers_start_at_zero)
 {
 	static const char text[] = ".param ptr out\n"
@@ -2805,6 +2881,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, batch_fault_in_later_cta);
 	tcase_add_test(x, lowest_fault_wins);
 	tcase_add_test(x, registers_start_at_zero);
+	tcase_add_test(x, partial_shared_blocks);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);
