@@ -931,10 +931,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			g.key = GUARD_NONE;
 		if (full) {
 			gx.pc = pc;
-			if (!i->plain) {
+			if (!i->plain && i->optype != ISA_OPT_BRA) {
 				/* a branch moves each warp's ActivePC from pc (the
 				 * 004 algorithms: ActivePC += INST_SIZE, ...); the
-				 * counters can wait */
+				 * counters can wait.  (BRA sets it itself where it
+				 * needs it: most groups all jump, sem_BRA) */
 				for (uint32_t j = 0; j < n; j++)
 					w[j].active_pc = pc;
 			}

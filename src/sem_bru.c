@@ -79,6 +79,7 @@ XSEM(BRA)
 			we_warp *w = x->w + j;
 			if (!w->active) {
 				all_jumped = false;
+				w->active_pc = x->pc;
 				bru_jump_uniform(w, 0, target);
 			} else {
 				w->active_pc = target;
@@ -100,6 +101,9 @@ XSEM(BRA)
 			continue;
 		}
 		all_jumped = false;
+		/* (from this instruction: exec_group leaves a group's
+		 * ActivePC behind for BRA) */
+		w->active_pc = x->pc;
 		uint32_t b = bru_bra_mask(w->active, w->valid, pg, (int)i->in->cond, has_ur, ur);
 		bru_jump_uniform(w, b, target);
 	}
