@@ -364,14 +364,20 @@ static inline bool xv_have_avx2(void) { return __builtin_cpu_supports("avx2"); }
  * chunk's result lanes */
 #define XV_CMP_MASKS_LOOP(r)                                                                    \
 	for (size_t j = 0; j < nw; j++) {                                                       \
-		uint32_t m = 0;                                                                 \
+		__m256i t[XV_N];                                                                \
 		for (unsigned k = 0; k < XV_N; k++) {                                           \
 			const size_t c = j * XV_N + k;                                          \
 			const __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(ap + as * c)); \
 			const __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(bp + bs * c)); \
-			m |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << (XV_W * k); \
+			t[k] = (r);                                                             \
 		}                                                                               \
-		out[j] = m ^ neg;                                                               \
+		/* the 32 lanes' all-ones/zero words to bytes (the packs work \
+		 * within 128-bit halves: the dword permute puts them in lane \
+		 * order), then one VPMOVMSKB */                                  \
+		const __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(t[0], t[1]),            \
+						     _mm256_packs_epi32(t[2], t[3]));           \
+		const __m256i o = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)); \
+		out[j] = (uint32_t)_mm256_movemask_epi8(o) ^ neg;                               \
 	}
 static inline __attribute__((target("avx2"))) void xv_cmp_masks_avx2(const xvop *a, const xvop *b, size_t nw,
 									  bool eq, bool u, uint32_t neg,
