@@ -291,6 +291,45 @@ XV_INLINE bool shared32_lanes(xctx *x, const xinsn *i, const xopd *om, uint32_t 
 	return ok;
 }
 
+/* A full warp's or group's 32-bit global access at consecutive words of
+ * one allocation (thread i at word i: a streaming kernel's loads and
+ * stores), found in two passes over the address rows instead of
+ * run32_of's four: its host address, or NULL (the other paths decide). */
+XV_INLINE uint32_t *global_words(xctx *x, const xinsn *i, const xopd *om)
+{
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32)
+		return NULL;
+	const size_t nl = XLANES * ((size_t)x->group + 1u);
+	const uint32_t *lo = xrow(x, om, 0), *hi = xrow(x, om, 1);
+	/* (no wrap of the low words inside the run) */
+	if (lo[0] > UINT32_MAX - 4u * (uint32_t)(nl - 1) || !words_consecutive(lo, nl))
+		return NULL;
+	const xvec h0 = xv_splat(hi[0]);
+	xvec hd = xv_splat(0);
+	for (size_t c = 0; c < nl / XV_W; c++)
+		hd |= xv_ld(hi, c) ^ h0;
+	const uint64_t a = (((uint64_t)hi[0] << 32) | lo[0]) + (uint64_t)om->imm;
+	if (xv_or_lanes(hd) || (a & 3u))
+		return NULL;
+	return (uint32_t *)(void *)xglobal_span(x, a, 4u * (uint64_t)nl);
+}
+
+/* nl (a multiple of 32) consecutive words from src into d: still one
+ * relaxed load each (other host threads may write global memory), the
+ * span's lines prefetched first, four loads per trip (GCC keeps atomic
+ * loads scalar). */
+XV_INLINE void load_words(uint32_t *d, const uint32_t *src, size_t nl)
+{
+	for (size_t l = 0; l < nl; l += 16)
+		__builtin_prefetch(src + l);
+	for (size_t l = 0; l < nl; l += 4) {
+		d[l] = __atomic_load_n(src + l, __ATOMIC_RELAXED);
+		d[l + 1] = __atomic_load_n(src + l + 1, __ATOMIC_RELAXED);
+		d[l + 2] = __atomic_load_n(src + l + 2, __ATOMIC_RELAXED);
+		d[l + 3] = __atomic_load_n(src + l + 3, __ATOMIC_RELAXED);
+	}
+}
+
 /* Order<pg, rd, [ra+off]> */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
@@ -325,24 +364,16 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 		}
 		return;
 	}
+	const uint32_t *words;
+	if (sp == SP_GLOBAL && (words = global_words(x, i, &i->o[1]))) {
+		load_words(xrow(x, &i->o[0], 0), words, XLANES * ((size_t)x->group + 1u));
+		return;
+	}
 	if (run32_of(x, i, &i->o[1], sp, &r)) {
 		/* (Rd may be Ra: each lane reads its address first) */
 		uint32_t *d = xrow(x, &i->o[0], 0);
 		if (r.lo[r.nl - 1] - r.mn == 4u * (uint32_t)(r.nl - 1) && words_consecutive(r.lo, r.nl)) {
-			/* consecutive words (every address read: Rd may be Ra),
-			 * still one relaxed load each (other threads may write
-			 * global memory), without the per-lane offsets */
-			const uint32_t *src = (const uint32_t *)(const void *)r.base;
-			for (size_t l = 0; l < r.nl; l += 16)
-				__builtin_prefetch(src + l);
-			/* (nl a multiple of 32; GCC keeps atomic loads scalar, so
-			 * four per trip) */
-			for (size_t l = 0; l < r.nl; l += 4) {
-				d[l] = __atomic_load_n(src + l, __ATOMIC_RELAXED);
-				d[l + 1] = __atomic_load_n(src + l + 1, __ATOMIC_RELAXED);
-				d[l + 2] = __atomic_load_n(src + l + 2, __ATOMIC_RELAXED);
-				d[l + 3] = __atomic_load_n(src + l + 3, __ATOMIC_RELAXED);
-			}
+			load_words(d, (const uint32_t *)(const void *)r.base, r.nl);
 			return;
 		}
 		for (size_t l = 0; l < r.nl; l++)
@@ -412,6 +443,19 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 		for (uint32_t m = x->pmask; m; m &= m - 1) {
 			const unsigned l = (unsigned)__builtin_ctz(m);
 			__atomic_store_n((uint32_t *)(x->cta->shared + off[l]), v[l], __ATOMIC_RELAXED);
+		}
+		return;
+	}
+	uint32_t *words;
+	if (sp == SP_GLOBAL && i->o[1].kind == XO_REG && (words = global_words(x, i, &i->o[0]))) {
+		/* in warp and lane order, as the warps one by one would */
+		const uint32_t *v = xrow(x, &i->o[1], 0);
+		const size_t nl = XLANES * ((size_t)x->group + 1u);
+		for (size_t l = 0; l < nl; l += 4) {
+			__atomic_store_n(words + l, v[l], __ATOMIC_RELAXED);
+			__atomic_store_n(words + l + 1, v[l + 1], __ATOMIC_RELAXED);
+			__atomic_store_n(words + l + 2, v[l + 2], __ATOMIC_RELAXED);
+			__atomic_store_n(words + l + 3, v[l + 3], __ATOMIC_RELAXED);
 		}
 		return;
 	}
