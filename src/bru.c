@@ -18,6 +18,10 @@
  */
 #include "bru.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define INST_SIZE 16u /* = WE_INST_SIZE: one 128-bit instruction */
 
 /* Seed 004's names for the warp state. */
@@ -65,8 +69,20 @@ static inline bool all_sleeping(const we_warp *w, uint32_t cmask)
 uint32_t bru_rpc_eq(const we_warp *w, uint64_t pc)
 {
 	uint32_t m = 0;
+#ifdef __SSE2__
+	/* two lanes per compare (their 32-bit halves, ANDed with each
+	 * other's), a bit each by MOVMSKPD: BSYNC asks at every
+	 * reconvergence, twice when it switches groups */
+	const __m128i p = _mm_set1_epi64x((long long)pc);
+	for (unsigned l = 0; l < WE_WARP_SIZE; l += 2) {
+		__m128i c = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)&RPC[l]), p);
+		c = _mm_and_si128(c, _mm_shuffle_epi32(c, _MM_SHUFFLE(2, 3, 0, 1)));
+		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(c)) << l;
+	}
+#else
 	for (unsigned l = 0; l < WE_WARP_SIZE; l++)
 		m |= (uint32_t)(RPC[l] == pc) << l;
+#endif
 	return m;
 }
 

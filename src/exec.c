@@ -534,10 +534,20 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 
 /* The counters of one executed warp-instruction with guard & ActiveMask
  * pmask (its emulated time is one per instruction). */
+/* popc32(pm), remembered for the next instruction under the same mask. */
+static inline uint32_t warp_popc(we_warp *w, uint32_t pm)
+{
+	if (pm != w->pm_last) {
+		w->pm_last = pm;
+		w->pm_count = popc32(pm);
+	}
+	return w->pm_count;
+}
+
 static inline void count_insn(we_warp *w, uint32_t pmask)
 {
 	w->insns++;
-	w->thread_insns += pmask == 0xffffffffu ? XLANES : pmask ? popc32(pmask) : 0u;
+	w->thread_insns += pmask == 0xffffffffu ? XLANES : warp_popc(w, pmask);
 	w->clock++;
 }
 
@@ -826,7 +836,7 @@ static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uin
 		 * clock); the rest of a run after it (its forms read none).  Its
 		 * ActivePC is pc while it runs (a fault report reads it). */
 		if (defer)
-			w[j].thread_insns += popc32(pm);
+			w[j].thread_insns += warp_popc(&w[j], pm);
 		else
 			count_insn(&w[j], pm);
 		w[j].active_pc = pc;

@@ -60,6 +60,12 @@ typedef struct we_warp {
 	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
 	uint32_t yield;               /* YieldMask                         */
 	uint32_t swmask;              /* SwitchMask                        */
+	uint32_t pm_last, pm_count;   /* the last partial guard & ActiveMask
+					 counted and its popcount (exec.c:
+					 without POPCNT in the baseline ISA a
+					 popcount costs a dozen instructions,
+					 and a divergent warp runs many
+					 instructions under one mask)      */
 
 	/* ---- register files ------------------------------------------- */
 	/* General registers as r[row * rstride + lane] so lane loops
