@@ -532,8 +532,6 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 		break;
 #endif
 
-/* The counters of one executed warp-instruction with guard & ActiveMask
- * pmask (its emulated time is one per instruction). */
 /* popc32(pm), remembered for the next instruction under the same mask. */
 static inline uint32_t warp_popc(we_warp *w, uint32_t pm)
 {
@@ -544,6 +542,8 @@ static inline uint32_t warp_popc(we_warp *w, uint32_t pm)
 	return w->pm_count;
 }
 
+/* The counters of one executed warp-instruction with guard & ActiveMask
+ * pmask (its emulated time is one per instruction). */
 static inline void count_insn(we_warp *w, uint32_t pmask)
 {
 	w->insns++;

@@ -352,10 +352,11 @@ XV_INLINE xvec xv_bits(xvec v, unsigned c)
  * group): out[j] bit l = a < b (signed, or unsigned with `u`), or a == b
  * with `eq`, at lane l of warp j, XORed with neg.  a and b as xvop (step
  * XV_W: rows, 0: one value).  With AVX2 (the x86-64-v3 clones, and the
- * host has it) one VMOVMSKPS per chunk packs the bits; GCC's generic
- * vectors have no such operation, and the shuffles that OR a chunk's
- * lanes together cost as much again as the comparisons.  Only on hosts
- * with AVX2: the caller checks xv_have_avx2(). */
+ * host has it) a warp's four chunks of results are packed to bytes and
+ * one VPMOVMSKB makes the mask; GCC's generic vectors have no such
+ * operation, and the shuffles that OR a chunk's lanes together cost as
+ * much again as the comparisons.  Only on hosts with AVX2: the caller
+ * checks xv_have_avx2(). */
 #if defined(WE_HAVE_TARGET_CLONES) && defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define XV_HAVE_MASKS_AVX2 1
