@@ -372,6 +372,21 @@ static void compare_rest(lk *t, lcfg c, const char *label, const lrun *ref,
 	}
 }
 
+/* compare_rest, then the warp-threads engine (its default thread count)
+ * must give exactly ref too. */
+static void compare_engines(lk *t, lcfg c, const char *label, const lrun *ref)
+{
+	char what[200];
+	compare_rest(t, c, label, ref, NULL);
+	c.engine = WE_ENGINE_WARP_THREADS;
+	c.threads = 0;
+	lrun r;
+	lk_run(t, &c, &r);
+	snprintf(what, sizeof what, "%s, warp-threads", label);
+	expect_same(t, ref, &r, what);
+	lrun_free(&r);
+}
+
 static we_dim3 d3(uint32_t x, uint32_t y, uint32_t z)
 {
 	return (we_dim3){ x, y, z };
@@ -2194,12 +2209,7 @@ START_TEST(shared_consecutive_words)
 			      "consecutive words: CTA %u thread %u: 0x%x 0x%x 0x%x, want 0x%x 0x%x 0x%x", cta, tid, o[0],
 			      o[1], o[2], w8, w11, w12);
 		}
-	compare_rest(&t, c, "consecutive words", &ref, NULL);
-	lrun r;
-	c.engine = WE_ENGINE_WARP_THREADS;
-	lk_run(&t, &c, &r);
-	expect_same(&t, &ref, &r, "consecutive words, warp-threads engine");
-	lrun_free(&r);
+	compare_engines(&t, c, "consecutive words", &ref);
 	lrun_free(&ref);
 	lk_close(&t);
 }
@@ -2773,13 +2783,7 @@ START_TEST(partial_shared_blocks)
 				CHECK(out[(cta * 64 + i) * 3 + w] == want[w], "CTA %u thread %u word %u: 0x%08x, want 0x%08x",
 				      cta, i, w, out[(cta * 64 + i) * 3 + w], want[w]);
 		}
-	compare_rest(&t, c, "partial shared blocks", &ref, NULL);
-	c.engine = WE_ENGINE_WARP_THREADS;
-	c.threads = 0;
-	lrun r;
-	lk_run(&t, &c, &r);
-	expect_same(&t, &ref, &r, "partial shared blocks, warp-threads");
-	lrun_free(&r);
+	compare_engines(&t, c, "partial shared blocks", &ref);
 	lrun_free(&ref);
 	lk_close(&t);
 }
@@ -2834,13 +2838,7 @@ START_TEST(registers_start_at_zero)
 				      "CTA %u thread %u word %u: 0x%08x, want 0x%08x", cta, i, w,
 				      out[(cta * 64 + i) * 5 + w], want[w]);
 		}
-	compare_rest(&t, c, "registers at zero", &ref, NULL);
-	c.engine = WE_ENGINE_WARP_THREADS;
-	c.threads = 0;
-	lrun r;
-	lk_run(&t, &c, &r);
-	expect_same(&t, &ref, &r, "registers at zero, warp-threads");
-	lrun_free(&r);
+	compare_engines(&t, c, "registers at zero", &ref);
 	lrun_free(&ref);
 	lk_close(&t);
 }
