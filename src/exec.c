@@ -732,28 +732,21 @@ static inline void group_guard_bits(gguard *g, uint32_t n)
 {
 	if (g->bits)
 		return;
-	uint32_t some = 0, all = 0;
+	uint32_t none = 0, all = 0, j = 0;
 #ifdef __SSE2__
 	/* four warps per comparison, their bits by MOVMSKPS */
 	const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi32(-1);
-	uint32_t j = 0;
 	for (; j + 4 <= n; j += 4) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&g->pm[j]);
-		some |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, zero))) << j;
+		none |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, zero))) << j;
 		all |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, ones))) << j;
 	}
-	/* (some: the warps whose guard is not all zero) */
-	some = ~some & (j == 32 ? ~0u : (1u << j) - 1u);
-	for (; j < n; j++) {
-		some |= (uint32_t)(g->pm[j] != 0) << j;
-		all |= (uint32_t)(g->pm[j] == 0xffffffffu) << j;
-	}
-#else
-	for (uint32_t j = 0; j < n; j++) {
-		some |= (uint32_t)(g->pm[j] != 0) << j;
-		all |= (uint32_t)(g->pm[j] == 0xffffffffu) << j;
-	}
 #endif
+	for (; j < n; j++) {
+		none |= (uint32_t)(g->pm[j] == 0) << j;
+		all |= (uint32_t)(g->pm[j] == 0xffffffffu) << j;
+	}
+	const uint32_t some = ~none & (n == 32 ? ~0u : (1u << n) - 1u);
 	g->some = some;
 	g->all = all;
 	g->bits = true;

@@ -21,7 +21,7 @@ static bool not_in_trap(xctx *x, const char *what)
  * 000: "如果SrcBarId的来源位宽大于4位，则只有最低的4bit是有效的" (12 bits for
  * the count).  SASS (003) with two registers — the same one — takes the
  * count from Ra[27:16]. */
-static void id_count(xctx *x, const xinsn *i, unsigned *id, unsigned *cnt)
+static inline void id_count(xctx *x, const xinsn *i, unsigned *id, unsigned *cnt)
 {
 	uint32_t a = xscalar(x, &i->o[0], 0);
 	*id = a & 0xfu;
@@ -56,12 +56,11 @@ XSEM(BAR)
 	 * the barrier: one step, when no warp is in the trap handler and the
 	 * id and count are immediates (else each warp's own lowest lane's) */
 	if (i->o[0].kind == XO_IMM && i->o[1].kind == XO_IMM) {
-		/* (id_count of two immediates) */
+		/* (inline: of two immediates, id_count reads them without a
+		 * call) */
 		bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
-				  .lanes = x->pmask, .pc = x->pc, .id = ximm_word(&i->o[0], 0) & 0xfu,
-				  .cnt = ximm_word(&i->o[1], 0) & 0xfffu };
-		if ((i->o[0].flags | i->o[1].flags) & XF_INT_MODS)
-			id_count(x, i, &a.id, &a.cnt);
+				  .lanes = x->pmask, .pc = x->pc };
+		id_count(x, i, &a.id, &a.cnt);
 		/* (the usual miss first: a group of some of the CTA's warps; a
 		 * warp can be in the trap handler only if the kernel has one) */
 		bool one_by_one = 32u * (x->group + 1) != (a.cnt ? a.cnt : x->cta->bars.all_count);

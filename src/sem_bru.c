@@ -70,30 +70,15 @@ XSEM(BRA)
 	}
 	uint64_t target = next_pc(x) + (uint64_t)off->imm * WE_INST_SIZE;
 	bool all_jumped = true;
-	if (!has_ur && i->in->cond == BRU_COND_NONE && x->pmask == 0xffffffffu && pp->row == 7 &&
-	    !(pp->flags & XF_NOT)) {
-		/* the usual BRA of a group (guard true everywhere, predicate PT):
-		 * every active thread of every warp branches, the masks stay
-		 * (the case below, without its tests per warp) */
-		for (unsigned j = 0; j <= x->group; j++) {
-			we_warp *w = x->w + j;
-			if (!w->active) {
-				all_jumped = false;
-				w->active_pc = x->pc;
-				bru_jump_uniform(w, 0, target);
-			} else {
-				w->active_pc = target;
-			}
-		}
-		after_bru(x, BRU_CONT);
-		x->intact = x->group && all_jumped;
-		return;
-	}
+	/* the usual BRA of a group: no .U/.DIV/... condition, guard true
+	 * everywhere, predicate PT (pg all ones without reading it per warp) */
+	const bool plain_jump = !has_ur && i->in->cond == BRU_COND_NONE;
+	const bool pt = x->pmask == 0xffffffffu && pp->row == 7 && !(pp->flags & XF_NOT);
 	/* warp by warp over a lockstep group (BRA without a uniform register) */
 	for (unsigned j = 0; j <= x->group; j++) {
 		we_warp *w = x->w + j;
-		uint32_t pg = x->pmask & wpred(w, pp);
-		if (!has_ur && i->in->cond == BRU_COND_NONE && w->active && (pg & w->active) == w->active) {
+		uint32_t pg = pt ? 0xffffffffu : x->pmask & wpred(w, pp);
+		if (plain_jump && w->active && (pg & w->active) == w->active) {
 			/* every active thread branches: bru_bra_mask gives
 			 * branch_mask = pgv = ActiveMask, and bru_jump_uniform
 			 * sets ActivePC = target with the masks unchanged */

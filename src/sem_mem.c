@@ -330,6 +330,19 @@ XV_INLINE void load_words(uint32_t *d, const uint32_t *src, size_t nl)
 	}
 }
 
+/* nl (a multiple of 32) words of v to the consecutive words at d, in
+ * warp and lane order as the warps one by one would, one relaxed store
+ * each, four per trip. */
+XV_INLINE void store_words(uint32_t *d, const uint32_t *v, size_t nl)
+{
+	for (size_t l = 0; l < nl; l += 4) {
+		__atomic_store_n(d + l, v[l], __ATOMIC_RELAXED);
+		__atomic_store_n(d + l + 1, v[l + 1], __ATOMIC_RELAXED);
+		__atomic_store_n(d + l + 2, v[l + 2], __ATOMIC_RELAXED);
+		__atomic_store_n(d + l + 3, v[l + 3], __ATOMIC_RELAXED);
+	}
+}
+
 /* Order<pg, rd, [ra+off]> */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
@@ -448,15 +461,7 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 	}
 	uint32_t *words;
 	if (sp == SP_GLOBAL && i->o[1].kind == XO_REG && (words = global_words(x, i, &i->o[0]))) {
-		/* in warp and lane order, as the warps one by one would */
-		const uint32_t *v = xrow(x, &i->o[1], 0);
-		const size_t nl = XLANES * ((size_t)x->group + 1u);
-		for (size_t l = 0; l < nl; l += 4) {
-			__atomic_store_n(words + l, v[l], __ATOMIC_RELAXED);
-			__atomic_store_n(words + l + 1, v[l + 1], __ATOMIC_RELAXED);
-			__atomic_store_n(words + l + 2, v[l + 2], __ATOMIC_RELAXED);
-			__atomic_store_n(words + l + 3, v[l + 3], __ATOMIC_RELAXED);
-		}
+		store_words(words, xrow(x, &i->o[1], 0), XLANES * ((size_t)x->group + 1u));
 		return;
 	}
 	if (i->o[1].kind == XO_REG && run32_of(x, i, &i->o[0], sp, &r)) {
