@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "module.h"
+#include "asm/asm.h"
+#include "asm/module.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bar.h"
+#include "units/bar.h"
 
 typedef struct arr_out {
 	bar_result r;

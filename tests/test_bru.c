@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bru.h"
+#include "units/bru.h"
 #include "warpemu/warpemu.h"
 
 #define ALL 0xffffffffu

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa_gen.h"
+#include "isa/isa_gen.h"
 
 static uint64_t rnd64(void)
 {

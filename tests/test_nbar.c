@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nbar.h"
+#include "units/nbar.h"
 
 #define PC 0x1230u
 #define WPC 0x9000u

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "exec/exec.h"
 
 #define ALL 0xffffffffu
 #define NREGS 64u

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo.h"
+#include "device/topo.h"
 #include "warpemu/warpemu.h"
 
 static we_topo *open_synth(const char *desc)

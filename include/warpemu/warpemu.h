@@ -185,6 +185,19 @@ typedef struct we_launch_config {
 
 #define WE_LOCKSTEP_DEFAULT 8u
 
+/* Launch limits.  we_launch refuses a launch outside them (WE_ERR_LIMIT,
+ * or WE_ERR_INVALID for the engine options), with a message naming the
+ * limit; we_launch_check applies the same checks without running. */
+#define WE_GRID_X_MAX 2147483647u      /* CTAs in x                      */
+#define WE_GRID_YZ_MAX 65535u          /* CTAs in y and in z             */
+#define WE_BLOCK_XY_MAX 1024u          /* threads of a CTA in x and in y */
+#define WE_BLOCK_Z_MAX 64u             /* threads of a CTA in z          */
+#define WE_BLOCK_THREADS_MAX 1024u     /* threads of a CTA               */
+#define WE_SHARED_MAX (227u * 1024u)   /* shared bytes, static + dynamic */
+#define WE_LOCAL_MAX (512u * 1024u)    /* local bytes per thread         */
+#define WE_LOCKSTEP_MAX 32u            /* we_launch_config.lockstep      */
+#define WE_BATCH_MAX 32u               /* we_launch_config.batch         */
+
 typedef struct we_launch_stats {
 	uint64_t ctas;
 	uint64_t warp_insns;
@@ -205,6 +218,10 @@ const char *we_last_warnings(const we_device *dev);
 we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
 		    const we_launch_config *cfg, const void *params,
 		    size_t params_size, we_launch_stats *stats);
+/* The checks of we_launch (kernel, limits, options) without running it:
+ * WE_OK, or the status and message (we_last_error) we_launch would give. */
+we_status we_launch_check(we_device *dev, const we_module *m, const char *kernel,
+			  const we_launch_config *cfg, size_t params_size);
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop

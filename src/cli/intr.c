@@ -1,6 +1,6 @@
 /* intr.c — see intr.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "intr.h"
+#include "cli/intr.h"
 
 #include <pthread.h>
 #include <signal.h>

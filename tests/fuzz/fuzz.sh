@@ -7,7 +7,7 @@
 # HARNESS is asm, module, isagen or exec (default: all four).  Each harness
 # is compiled with -fsanitize=fuzzer,address,undefined (UBSan fatal) against
 # the library sources of Makefile.am's CORE_SRCS and the generated
-# src/isa_gen.c of the build directory, then run for N seconds (default
+# src/isa/isa_gen.c of the build directory, then run for N seconds (default
 # $FUZZ_SECONDS, else 60) on the seed corpus (tests/fuzz/mkcorpus.sh) plus
 # a working corpus kept in the build directory between runs.  A crash, a
 # leak, a sanitizer report or a hang leaves the input in
@@ -73,8 +73,8 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe" -o "$out/probe" >/dev/nu
 	notice "$cc cannot build libFuzzer targets (install the Debian package libclang-rt-14-dev or the one matching $("$cc" -dumpversion 2>/dev/null))"
 fi
 rm -f "$probe" "$out/probe"
-if [ ! -f "$bld/src/isa_gen.c" ] || [ ! -f "$bld/src/isa_gen.h" ]; then
-	echo "fuzz.sh: $bld/src/isa_gen.c is missing: run make first (make fuzz does)" >&2
+if [ ! -f "$bld/src/isa/isa_gen.c" ] || [ ! -f "$bld/src/isa/isa_gen.h" ]; then
+	echo "fuzz.sh: $bld/src/isa/isa_gen.c is missing: run make first (make fuzz does)" >&2
 	exit 1
 fi
 
@@ -109,7 +109,7 @@ libs="${HWLOC_LIBS:--lhwloc} -pthread -lm"
 compile() {
 	s=$1 o=$2
 	shift 2
-	if [ -f "$o" ] && [ -z "$(find "$s" "$src/src" "$src/include" "$bld/src/isa_gen.h" "$here" -newer "$o" -name '*.[ch]' 2>/dev/null | head -n 1)" ]; then
+	if [ -f "$o" ] && [ -z "$(find "$s" "$src/src" "$src/include" "$bld/src/isa/isa_gen.h" "$here" -newer "$o" -name '*.[ch]' 2>/dev/null | head -n 1)" ]; then
 		return 0
 	fi
 	# shellcheck disable=SC2086
@@ -122,8 +122,8 @@ objs=
 jobs=${FUZZ_JOBS:-2}
 pids=
 n=0
-for f in $lib_srcs src/isa_gen.c; do
-	if [ "$f" = src/isa_gen.c ]; then s=$bld/$f; else s=$src/$f; fi
+for f in $lib_srcs src/isa/isa_gen.c; do
+	if [ "$f" = src/isa/isa_gen.c ]; then s=$bld/$f; else s=$src/$f; fi
 	o=$obj/$(echo "$f" | tr '/' '_' | sed 's/\.c$/.o/')
 	objs="$objs $o"
 	compile "$s" "$o" &
@@ -149,7 +149,7 @@ done
 [ $build_only -eq 1 ] && { echo "fuzz: built$(for h in $harnesses; do printf ' %s' "$out/fuzz_$h-$kind"; done)"; exit 0; }
 
 # seed corpora, regenerated each time (cheap), and the persistent work corpora
-WARPEMU=$bld/src/warpemu FUZZ_EXEC=$out/fuzz_exec-$kind ISA_GEN=$bld/src/isa_gen.c sh "$here/mkcorpus.sh" "$out/seeds" || exit 1
+WARPEMU=$bld/src/warpemu FUZZ_EXEC=$out/fuzz_exec-$kind ISA_GEN=$bld/src/isa/isa_gen.c sh "$here/mkcorpus.sh" "$out/seeds" || exit 1
 
 if [ $coverage -eq 2 ]; then
 	status=0

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "exec.h"
+#include "asm/asm.h"
+#include "exec/exec.h"
 #include "fuzz_util.h"
-#include "module.h"
+#include "asm/module.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

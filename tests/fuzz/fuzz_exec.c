@@ -47,10 +47,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
+#include "asm/asm.h"
 #include "fuzz_util.h"
-#include "isa_gen.h"
-#include "module.h"
+#include "isa/isa_gen.h"
+#include "asm/module.h"
 #include "warpemu/warpemu.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
-#include "exec.h"
+#include "asm/asm.h"
+#include "exec/exec.h"
 #include "fuzz_util.h"
-#include "module.h"
+#include "asm/module.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,7 +61,7 @@ static bool expressible(const struct we_module *m)
 		/* the assembler refuses an opcode of another dialect */
 		for (uint32_t i = x->code_start / WE_INST_SIZE; i < x->code_end / WE_INST_SIZE; i++) {
 			const char *dl = isa_opcodes[m->insn[i].opcode].dialect;
-			if (dl && strcmp(dl, asm_dialect_name(x->dialect)))
+			if (dl && strcmp(dl, module_dialect_name(x->dialect)))
 				return false;
 		}
 	}

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module.h"
+#include "asm/module.h"
 
 #define FZ_CHECK(cond, ...)                                                   \
 	do {                                                                  \

@@ -13,7 +13,7 @@
 #                   binary (its FUZZ_EXEC_CONVERT mode)
 #   OUTDIR/asm.dict a libFuzzer dictionary for fuzz_asm: directives and
 #                   syntax, and every mnemonic, modifier and register name
-#                   of the generated tables (ISA_GEN: src/isa_gen.c)
+#                   of the generated tables (ISA_GEN: src/isa/isa_gen.c)
 #
 # Environment: top_srcdir (default: two levels up from this script),
 # WARPEMU (the warpemu command; without it there are no module or exec

@@ -1,0 +1,146 @@
+/* api.c — the public API (warpemu.h) over the internal modules. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/asm.h"
+#include "device/device.h"
+#include "engine/engine.h"
+#include "exec/exec.h"
+#include "asm/module.h"
+#include "warpemu/warpemu.h"
+
+static we_status finish_load(we_device *dev, struct we_module *m, we_module **out)
+{
+	char err[512];
+	we_status st = exec_prepare_module(m, err, sizeof err);
+	if (st != WE_OK) {
+		dev_error(dev, "%s", err);
+		module_free(m);
+		return st;
+	}
+	*out = m;
+	return WE_OK;
+}
+
+we_status we_module_load_text(we_device *dev, const char *text, size_t len, const char *filename,
+			      we_module **out)
+{
+	if (!dev || !out || (!text && len))
+		return WE_ERR_INVALID;
+	*out = NULL;
+	struct we_module *m = NULL;
+	char *diag = NULL;
+	we_status st = asm_assemble(text ? text : "", len, filename ? filename : "<input>", &m, &diag);
+	if (st != WE_OK) {
+		dev_error_take(dev, diag);
+		return st;
+	}
+	free(diag);
+	return finish_load(dev, m, out);
+}
+
+we_status we_module_load_binary(we_device *dev, const void *image, size_t len, we_module **out)
+{
+	if (!dev || !out || (!image && len))
+		return WE_ERR_INVALID;
+	*out = NULL;
+	struct we_module *m = NULL;
+	char err[512];
+	we_status st = module_load(image, len, &m, err, sizeof err);
+	if (st != WE_OK) {
+		dev_error(dev, "bad module image: %s", err);
+		return st;
+	}
+	return finish_load(dev, m, out);
+}
+
+we_status we_module_save_binary(const we_module *m, void **image, size_t *len)
+{
+	if (!m || !image || !len)
+		return WE_ERR_INVALID;
+	return module_save(m, image, len);
+}
+
+we_status we_module_disassemble(const we_module *m, char **text)
+{
+	if (!m || !text)
+		return WE_ERR_INVALID;
+	*text = dis_module(m);
+	return *text ? WE_OK : WE_ERR_NOMEM;
+}
+
+void we_module_destroy(we_module *m)
+{
+	if (!m)
+		return;
+	exec_free_module(m);
+	module_free(m);
+}
+
+unsigned we_module_kernel_count(const we_module *m)
+{
+	return m ? m->nkernels : 0;
+}
+
+const we_kernel_info *we_module_kernel(const we_module *m, unsigned i)
+{
+	return m && i < m->nkernels ? &m->kernels[i].info : NULL;
+}
+
+const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name)
+{
+	if (!m)
+		return NULL;
+	if (!name)
+		return m->nkernels == 1 ? &m->kernels[0].info : NULL;
+	for (uint32_t i = 0; i < m->nkernels; i++)
+		if (!strcmp(m->kernels[i].name, name))
+			return &m->kernels[i].info;
+	return NULL;
+}
+
+/* The kernel a launch names (NULL: the module's only one), or NULL after
+ * recording why there is none. */
+static const we_kernel *launch_kernel(we_device *dev, const we_module *m, const char *kernel)
+{
+	for (uint32_t i = 0; i < m->nkernels; i++)
+		if (kernel ? !strcmp(m->kernels[i].name, kernel) : m->nkernels == 1)
+			return &m->kernels[i];
+	if (kernel)
+		dev_error(dev, "no kernel named '%s' in the module", kernel);
+	else
+		dev_error(dev, "the module has %u kernels: name one", m->nkernels);
+	return NULL;
+}
+
+we_status we_launch_check(we_device *dev, const we_module *m, const char *kernel,
+			  const we_launch_config *cfg, size_t params_size)
+{
+	if (!dev || !m || !cfg)
+		return WE_ERR_INVALID;
+	const we_kernel *k = launch_kernel(dev, m, kernel);
+	if (!k)
+		return WE_ERR_LOAD;
+	return engine_check_launch(dev, k, cfg, params_size);
+}
+
+we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
+		    const we_launch_config *cfg, const void *params, size_t params_size,
+		    we_launch_stats *stats)
+{
+	if (!dev || !m || !cfg || (!params && params_size))
+		return WE_ERR_INVALID;
+	const we_kernel *k = launch_kernel(dev, m, kernel);
+	if (!k)
+		return WE_ERR_LOAD;
+	eng_output out;
+	we_status st = engine_launch(dev, m, k, cfg, params, params_size, stats, &out);
+	if (out.report)
+		dev_error_take(dev, out.report);
+	free(dev->report_json);
+	dev->report_json = out.report_json;
+	free(dev->warnings);
+	dev->warnings = out.warnings;
+	return st;
+}

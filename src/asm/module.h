@@ -1,0 +1,84 @@
+/* module.h — a loaded module: code, decoded instructions, kernels,
+ * constant-bank data.  Built by the assembler (asm.c) or the binary
+ * loader (module.c); consumed by the executor.
+ *
+ * Addresses: PCs are byte offsets into the module's code (16 bytes per
+ * instruction, the first instruction at 0).  A kernel owns the code range
+ * [code_start, code_end); its entry is code_start.  Control transfers
+ * outside that range are runtime exceptions.
+ */
+#ifndef WE_MODULE_H
+#define WE_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/isa_gen.h"
+#include "warpemu/warpemu.h"
+
+#define WE_NUM_CBANKS 32u          /* c[0]..c[31]; c[0] holds parameters */
+#define WE_CBANK_MAX 65536u        /* bytes per constant bank            */
+#define WE_MAX_PARAMS 64u
+#define WE_PARAM_BYTES_MAX 4096u
+
+typedef struct we_cbank {
+	uint32_t size;                /* bytes of data (0 = absent)        */
+	uint8_t *data;
+} we_cbank;
+
+typedef enum we_dialect {
+	WE_DIALECT_TARGET = 0,        /* seeds 000 + 004 (default)          */
+	WE_DIALECT_SASS,              /* seed 003                           */
+	WE_DIALECT_VISA,              /* seed 002                           */
+	WE_DIALECT_PTX                /* seed 001                           */
+} we_dialect;
+
+/* "target", "sass", "visa", "ptx" */
+const char *module_dialect_name(we_dialect d);
+
+typedef struct we_kernel {
+	we_kernel_info info;          /* public view (points into below)   */
+	char *name;
+	we_param_info params[WE_MAX_PARAMS];
+	char *param_names[WE_MAX_PARAMS];
+	we_dialect dialect;
+	uint32_t code_start, code_end; /* byte offsets, [start, end)        */
+	uint32_t shared_bytes;
+	uint32_t local_bytes;
+	uint32_t nregs;               /* computed by the loader            */
+	uint64_t zero_rows[4];        /* registers a thread may read before it
+					 writes them (exec_prepare_module): the
+					 ones a CTA start sets to zero       */
+	int trap_handler;             /* byte offset or -1 (issue 5)       */
+} we_kernel;
+
+struct we_module {
+	uint32_t ninsns;
+	we_word *code;                /* raw 128-bit words                 */
+	we_insn *insn;                /* decoded, one per word             */
+	uint32_t *line;               /* source line per instruction (0 = unknown) */
+	char *source;                 /* file name for messages            */
+	uint32_t nkernels;
+	we_kernel *kernels;
+	we_cbank cbank[WE_NUM_CBANKS]; /* data banks 1..31 (0 unused here) */
+	/* executor's decode-once form, built by exec_prepare_module() */
+	struct xinsn *x;
+};
+
+/* Allocate an empty module (calloc); NULL on out of memory. */
+struct we_module *module_new(void);
+/* Free everything a module owns. */
+void module_free(struct we_module *m);
+/* Append a kernel; returns it zeroed (except trap_handler = -1) or NULL. */
+we_kernel *module_add_kernel(struct we_module *m, const char *name);
+/* Fill each kernel's info view (name, params, sizes) from its fields. */
+void module_finish_info(struct we_module *m);
+
+/* Binary image: "WEMODULE" magic, version, then sections; see module.c
+ * for the layout.  Loading validates everything (sizes, offsets, decodes
+ * every word) and reports the first problem in err (size errlen). */
+we_status module_save(const struct we_module *m, void **image, size_t *len);
+we_status module_load(const void *image, size_t len, struct we_module **out,
+		      char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,336 @@
+/* device.c — devices, global memory, error messages. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#include "device/device.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+const char *we_status_name(we_status s)
+{
+	switch (s) {
+	case WE_OK: return "success";
+	case WE_ERR_INVALID: return "invalid argument";
+	case WE_ERR_NOMEM: return "out of memory";
+	case WE_ERR_ASM: return "assembly error";
+	case WE_ERR_LOAD: return "load error";
+	case WE_ERR_EXCEPTION: return "runtime exception";
+	case WE_ERR_DEADLOCK: return "deadlock";
+	case WE_ERR_IO: return "I/O error";
+	case WE_ERR_LIMIT: return "limit exceeded";
+	case WE_ERR_TIMEOUT: return "watchdog timeout";
+	case WE_ERR_INTERNAL: return "internal error";
+	case WE_ERR_INTERRUPTED: return "interrupted";
+	}
+	return "unknown status";
+}
+
+void dev_error_take(struct we_device *d, char *msg)
+{
+	free(d->err);
+	d->err = msg;
+}
+
+void dev_error(struct we_device *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (m) {
+		va_start(ap, fmt);
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	dev_error_take(d, m);
+}
+
+const char *we_last_error(const we_device *dev)
+{
+	return dev && dev->err ? dev->err : "";
+}
+
+const char *we_last_report_json(const we_device *dev)
+{
+	return dev && dev->report_json ? dev->report_json : "";
+}
+
+const char *we_last_warnings(const we_device *dev)
+{
+	return dev && dev->warnings ? dev->warnings : "";
+}
+
+void we_device_interrupt(we_device *dev)
+{
+	if (dev)
+		atomic_store_explicit(&dev->interrupted, true, memory_order_relaxed);
+}
+
+const char *we_device_notice(const we_device *dev)
+{
+	return dev && dev->notice ? dev->notice : "";
+}
+
+void dev_notice(struct we_device *d, const char *msg)
+{
+	free(d->notice);
+	d->notice = msg ? strdup(msg) : NULL;
+}
+
+const we_topo *dev_topology(struct we_device *d)
+{
+	if (!d->topo_tried) {
+		char err[256];
+		d->topo_tried = true;
+		d->topo_status = topo_open(&d->topo, NULL, err, sizeof err);
+		if (d->topo_status != WE_OK) {
+			d->topo = NULL;
+			snprintf(d->topo_err, sizeof d->topo_err, "%s", err);
+		}
+	}
+	return d->topo;
+}
+
+/* One host thread per PU of the device's topology, which is what
+ * `warpemu info` (we_device_describe) shows and placement plans cover;
+ * the online CPUs only when hwloc cannot load the topology. */
+static unsigned default_threads(struct we_device *d)
+{
+	const we_topo *t = dev_topology(d);
+	if (t && topo_npus(t) > 0)
+		return topo_npus(t);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1u;
+}
+
+we_status we_device_create(const we_device_config *cfg, we_device **out)
+{
+	if (!out)
+		return WE_ERR_INVALID;
+	*out = NULL;
+	we_device *d = calloc(1, sizeof *d);
+	if (!d)
+		return WE_ERR_NOMEM;
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	d->phys_memory = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	/* default limit: 3/4 of the RAM (never more), so that the OOM killer
+	 * is not what ends a run */
+	uint64_t cap = d->phys_memory ? d->phys_memory / 4 * 3 : WE_DEFAULT_MAX_MEMORY;
+	d->max_memory = cfg && cfg->max_memory ? cfg->max_memory : cap;
+	if (d->max_memory > cap)
+		d->max_memory = cap;
+	atomic_init(&d->interrupted, false);
+	d->next_base = WE_GMEM_BASE;
+	d->threads = cfg && cfg->threads ? cfg->threads : default_threads(d);
+	*out = d;
+	return WE_OK;
+}
+
+static void dev_host_free(const struct galloc *a);
+
+void we_device_destroy(we_device *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < d->nallocs; i++)
+		dev_host_free(&d->allocs[i]);
+	free(d->allocs);
+	free(d->err);
+	free(d->notice);
+	free(d->report_json);
+	free(d->warnings);
+	if (d->topo)
+		topo_close(d->topo);
+	free(d);
+}
+
+static int find_alloc(const struct we_device *d, uint64_t addr)
+{
+	uint32_t lo = 0, hi = d->nallocs;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->allocs[mid].base + d->allocs[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < d->nallocs && addr >= d->allocs[lo].base &&
+	    addr < d->allocs[lo].base + d->allocs[lo].size)
+		return (int)lo;
+	return -1;
+}
+
+uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,
+			     const galloc **alloc)
+{
+	int i = find_alloc(d, addr);
+	if (i < 0)
+		return NULL;
+	const galloc *a = &d->allocs[i];
+	if (size > a->size - (addr - a->base))
+		return NULL;
+	*alloc = a;
+	return a->host + (addr - a->base);
+}
+
+uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
+{
+	const galloc *a;
+	return dev_translate_alloc(d, addr, size, &a);
+}
+
+/* The host memory of an allocation, zeroed.  One of 2 MiB or more is
+ * mapped on its own, from a 2 MiB boundary, with the advice to back it
+ * with transparent huge pages (where THP is "madvise", Debian's default):
+ * a kernel streaming through a large buffer then misses the TLB once per
+ * 2 MiB instead of once per 4 KiB (reduce's LDG of 16M ints: 3 ms of
+ * 50 on one core).  The pages stay untouched until used, as calloc's
+ * would.  *mapped: the length to munmap, or 0 for free(). */
+#define DEV_HUGE ((size_t)2 << 20)
+/* (AddressSanitizer builds keep calloc: its redzones catch a host-side
+ * overrun of a device buffer, which a mapping of our own would not) */
+#if defined(__SANITIZE_ADDRESS__)
+#define DEV_HUGE_MAPS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DEV_HUGE_MAPS 0
+#endif
+#endif
+#ifndef DEV_HUGE_MAPS
+#define DEV_HUGE_MAPS 1
+#endif
+static uint8_t *dev_host_alloc(size_t bytes, size_t *mapped)
+{
+	*mapped = 0;
+	if (bytes < DEV_HUGE || !DEV_HUGE_MAPS)
+		return calloc(1, bytes);
+	if (bytes > SIZE_MAX - 2 * DEV_HUGE)
+		return NULL;
+	const size_t len = (bytes + DEV_HUGE - 1) & ~(DEV_HUGE - 1);
+	uint8_t *p = mmap(NULL, len + DEV_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	/* the aligned part; the rest back (a failed munmap of our own
+	 * mapping's ends can only leave them mapped, unused) */
+	uint8_t *a = p + ((DEV_HUGE - (uintptr_t)p % DEV_HUGE) % DEV_HUGE);
+	if (a > p)
+		(void)munmap(p, (size_t)(a - p));
+	if (p + len + DEV_HUGE > a + len)
+		(void)munmap(a + len, (size_t)(p + len + DEV_HUGE - (a + len)));
+#ifdef MADV_HUGEPAGE
+	/* (advice only: without THP the pages are ordinary ones) */
+	(void)madvise(a, len, MADV_HUGEPAGE);
+#endif
+	*mapped = len;
+	return a;
+}
+
+static void dev_host_free(const galloc *a)
+{
+	if (a->mapped)
+		(void)munmap(a->host, a->mapped);
+	else
+		free(a->host);
+}
+
+we_status we_malloc(we_device *d, size_t bytes, we_devptr *out)
+{
+	if (!d || !out)
+		return WE_ERR_INVALID;
+	*out = 0;
+	if (bytes == 0) {
+		dev_error(d, "we_malloc: size 0");
+		return WE_ERR_INVALID;
+	}
+	if (bytes > d->max_memory || d->used > d->max_memory - bytes) {
+		dev_error(d, "we_malloc: %zu bytes would exceed the device memory limit "
+			  "(%llu of %llu bytes in use)", bytes, (unsigned long long)d->used,
+			  (unsigned long long)d->max_memory);
+		return WE_ERR_NOMEM;
+	}
+	if (d->nallocs == d->capallocs) {
+		uint32_t cap = d->capallocs ? d->capallocs * 2 : 16;
+		galloc *na = realloc(d->allocs, sizeof *na * cap);
+		if (!na) {
+			dev_error(d, "we_malloc: out of host memory");
+			return WE_ERR_NOMEM;
+		}
+		d->allocs = na;
+		d->capallocs = cap;
+	}
+	size_t mapped;
+	uint8_t *h = dev_host_alloc(bytes, &mapped);
+	if (!h) {
+		dev_error(d, "we_malloc: out of host memory for %zu bytes", bytes);
+		return WE_ERR_NOMEM;
+	}
+	uint64_t base = d->next_base;
+	d->next_base = (base + bytes + WE_GMEM_GAP + WE_GMEM_ALIGN - 1) & ~(uint64_t)(WE_GMEM_ALIGN - 1);
+	d->allocs[d->nallocs++] = (galloc){ base, bytes, h, mapped };
+	d->used += bytes;
+	*out = base;
+	return WE_OK;
+}
+
+we_status we_free(we_device *d, we_devptr p)
+{
+	if (!d)
+		return WE_ERR_INVALID;
+	int i = find_alloc(d, p);
+	if (i < 0 || d->allocs[i].base != p) {
+		dev_error(d, "we_free: 0x%llx is not the start of an allocation", (unsigned long long)p);
+		return WE_ERR_INVALID;
+	}
+	dev_host_free(&d->allocs[i]);
+	d->used -= d->allocs[i].size;
+	memmove(&d->allocs[i], &d->allocs[i + 1], sizeof(galloc) * (d->nallocs - (uint32_t)i - 1));
+	d->nallocs--;
+	return WE_OK;
+}
+
+static uint8_t *range(we_device *d, we_devptr p, size_t n, const char *what)
+{
+	uint8_t *h = n ? dev_translate(d, p, n) : NULL;
+	if (!h)
+		dev_error(d, "%s: [0x%llx, +%zu) is not inside one allocation", what,
+			  (unsigned long long)p, n);
+	return h;
+}
+
+we_status we_memcpy_htod(we_device *d, we_devptr dst, const void *src, size_t n)
+{
+	if (!d || (!src && n))
+		return WE_ERR_INVALID;
+	uint8_t *h = range(d, dst, n, "we_memcpy_htod");
+	if (!h)
+		return WE_ERR_INVALID;
+	memcpy(h, src, n);
+	return WE_OK;
+}
+
+we_status we_memcpy_dtoh(we_device *d, void *dst, we_devptr src, size_t n)
+{
+	if (!d || (!dst && n))
+		return WE_ERR_INVALID;
+	uint8_t *h = range(d, src, n, "we_memcpy_dtoh");
+	if (!h)
+		return WE_ERR_INVALID;
+	memcpy(dst, h, n);
+	return WE_OK;
+}
+
+we_status we_memset(we_device *d, we_devptr dst, int byte, size_t n)
+{
+	if (!d)
+		return WE_ERR_INVALID;
+	uint8_t *h = range(d, dst, n, "we_memset");
+	if (!h)
+		return WE_ERR_INVALID;
+	memset(h, byte, n);
+	return WE_OK;
+}

@@ -1,0 +1,69 @@
+/* device.h — a device: global memory allocations and the last error.
+ *
+ * Device addresses are 64-bit.  Allocations are placed at increasing
+ * addresses from WE_GMEM_BASE, each 256-byte aligned with an unmapped gap
+ * after it, so a null or overrunning pointer faults instead of landing in
+ * a neighbour.  The allocation table is read-only during a launch; a
+ * device is used by one host thread at a time (its launches use many).
+ */
+#ifndef WE_DEVICE_H
+#define WE_DEVICE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "device/topo.h"
+#include "warpemu/warpemu.h"
+
+#define WE_GMEM_BASE UINT64_C(0x10000000)
+#define WE_GMEM_ALIGN 256u
+#define WE_GMEM_GAP 4096u
+#define WE_DEFAULT_MAX_MEMORY (UINT64_C(8) << 30)
+
+typedef struct galloc {
+	uint64_t base, size;
+	uint8_t *host;
+	size_t mapped;          /* bytes mapped for it (dev_host_alloc), or 0:
+				   from calloc */
+} galloc;
+
+struct we_device {
+	uint64_t max_memory;
+	uint64_t used;
+	uint64_t next_base;
+	galloc *allocs;         /* sorted by base */
+	uint32_t nallocs, capallocs;
+	unsigned threads;       /* host worker threads for launches */
+	char *err;              /* last error message (malloc'd) */
+	char *notice;           /* last launch's notice, e.g. no binding */
+	char *report_json;      /* last launch's report as JSON         */
+	char *warnings;         /* last launch's --check hazards        */
+	we_topo *topo;          /* discovered once: at creation for the
+				   default thread count, else on first use */
+	bool topo_tried;
+	_Atomic bool interrupted; /* we_device_interrupt()            */
+	uint64_t phys_memory;     /* bytes of RAM, for up-front refusals */
+	char topo_err[256];     /* why topo is NULL                   */
+	we_status topo_status;  /* and topo_open's status then        */
+};
+
+/* The host topology, discovered once per device; NULL when hwloc cannot
+ * load it (launches then run unpinned, with a notice). */
+const we_topo *dev_topology(struct we_device *d);
+/* Replace the device's notice (a copy of msg). */
+void dev_notice(struct we_device *d, const char *msg);
+
+/* Host pointer for [addr, addr+size) inside one allocation, or NULL. */
+uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size);
+/* The same, also giving the allocation. */
+uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,
+			     const galloc **alloc);
+
+/* Set the device's last error (printf-style; replaces the previous). */
+void dev_error(struct we_device *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Take ownership of a malloc'd message as the last error. */
+void dev_error_take(struct we_device *d, char *msg);
+
+#endif

@@ -1,0 +1,270 @@
+/* engine_sched.c — the scheduler engine: one worker thread per core
+ * (pinned by the placement policy), each taking CTAs from the launch's
+ * counter and running all warps of its CTA itself, round-robin.  A warp
+ * that blocks on a barrier is parked in the barrier unit's state and the
+ * worker goes on with the next ready warp; the completing arrival makes
+ * the waiters ready again.  No lock or atomic on the per-instruction path.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units/bru.h"
+#include "engine/engine_int.h"
+
+
+typedef struct sworker {
+	launch *lc;
+	unsigned index;
+	cta_batch batch;
+	pthread_t tid;
+	bool started;
+} sworker;
+
+/* The lockstep group that warp wi starts: it and the ready warps after
+ * it at its PC with every lane active, at most L->lockstep of them, each
+ * with *budget instructions left under --max-instructions (else *budget
+ * shrinks or the group ends before it). */
+static uint32_t group_of(const we_cta *c, uint32_t wi, uint64_t *budget)
+{
+	const we_warp *w = &c->warps[wi];
+	const uint64_t max = c->L->max_instructions;
+	if (c->L->lockstep < 2 || w->active != 0xffffffffu || w->sleep)
+		return 1;
+	uint32_t n = 1;
+	while (n < c->L->lockstep && wi + n < c->nwarps) {
+		const we_warp *v = &w[n];
+		if (!((c->ready >> (wi + n)) & 1u) || v->active_pc != w->active_pc ||
+		    v->active != 0xffffffffu || v->sleep)
+			break;
+		if (max) {
+			if (v->insns >= max)
+				break;
+			if (max - v->insns < *budget)
+				*budget = max - v->insns;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* One turn of a CTA: its next ready warp or lockstep group runs until it
+ * stops.  false when the CTA has ended (every warp exited, or a fault). */
+static bool cta_turn(we_cta *c, uint32_t *live)
+{
+	uint64_t budget;
+	int wi = sched_next(c, &budget);
+	if (wi < 0) {
+		/* nothing ready and nothing running can change that */
+		set_deadlock(c);
+		return false;
+	}
+	we_warp *w = &c->warps[wi];
+	if (!watchdog_ok(c, w, &budget))
+		return false;
+	uint32_t n = group_of(c, (uint32_t)wi, &budget);
+	uint32_t exited = 1u << wi;
+	we_stop st;
+	if (n > 1) {
+		uint32_t who;
+		st = exec_group(c, (uint32_t)wi, n, n, budget, &who, &exited);
+		c->rr_next = (uint32_t)wi + n;
+		wi = (int)who;
+		w = &c->warps[wi];
+	} else {
+		st = exec_run(c, w, budget);
+	}
+	switch (st) {
+	case WE_STOP_BUDGET:
+	case WE_STOP_YIELD:
+	case WE_STOP_RELEASED:
+	case WE_STOP_BLOCKED:
+		break;
+	case WE_STOP_SLEEP:
+		/* emulated time (SPEC-NOTES 10): the warp gives its turn away
+		 * and its clock jumps to the timer, which clears SleepMask */
+		if (w->clock < w->wake_time)
+			w->clock = w->wake_time;
+		bru_timer_expired(w, w->clock);
+		break;
+	case WE_STOP_EXITED:
+		/* (several warps of a group may have run one EXIT) */
+		for (uint32_t m = exited; m; m &= m - 1) {
+			*live -= 1;
+			warp_exited(c, (uint32_t)__builtin_ctz(m));
+		}
+		break;
+	case WE_STOP_FAULT:
+		return false;
+	}
+	return *live != 0;
+}
+
+/* CTA c of a batch as the next part of a group spanning CTAs at pc: every
+ * warp ready, at pc, with every lane active and none asleep, and the
+ * watchdogs content (*budget shrinks to its warps' --max-instructions). */
+static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
+{
+	const uint32_t all = c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u;
+	if (c->ready != all || c->warps[0].active_pc != pc)
+		return false;
+	uint64_t b = *budget;
+	if (!watchdog_ok(c, &c->warps[0], &b) || group_of(c, 0, &b) != c->nwarps)
+		return false;
+	*budget = b;
+	return true;
+}
+
+/* Run the CTAs of batch slots [0, n) to their ends.  While a run of them,
+ * each with all its warps at one PC, can go as one lockstep group
+ * (exec_group across CTAs) it does; otherwise each CTA takes a turn. */
+static void batch_run(cta_batch *b, uint32_t n)
+{
+	uint32_t live[WE_WARP_SIZE], ended = 0;
+	const uint32_t nw = b->slot[0].cta.nwarps, all = n == 32 ? ~0u : (1u << n) - 1u;
+	for (uint32_t k = 0; k < n; k++)
+		live[k] = nw;
+	while (ended != all) {
+		const uint32_t c0 = (uint32_t)__builtin_ctz(~ended);
+		we_cta *c = &b->slot[c0].cta;
+		uint32_t m = 0;
+		uint64_t budget = QUANTUM;
+		if (n > 1 && c->L->lockstep > 1)
+			while (c0 + m < n && !((ended >> (c0 + m)) & 1u) &&
+			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, &budget))
+				m++;
+		if (m >= 2) {
+			uint32_t who, exited = 0;
+			const we_stop st = exec_group(c, 0, m * nw, nw, budget, &who, &exited);
+			for (uint32_t k = c0; k < c0 + m; k++)
+				b->slot[k].cta.rr_next = nw;
+			if (st == WE_STOP_FAULT)
+				ended |= 1u << (c0 + who / nw);
+			if (st != WE_STOP_YIELD)
+				continue;
+			/* (an instruction the CTAs run one by one) */
+		}
+		for (uint32_t k = c0; k < n; k++)
+			if (!((ended >> k) & 1u) && !cta_turn(&b->slot[k].cta, &live[k]))
+				ended |= 1u << k;
+	}
+}
+
+/* How many CTAs a worker takes from the grid at once (guided, as OpenMP's
+ * schedule): an eighth of what is left per worker, in whole batches of
+ * `per`, from one batch up to CHUNK_BATCHES.  Taking one batch at a time
+ * costs an atomic add on a line every worker writes, per batch, and
+ * neighbouring CTAs (whose results usually share cache lines: reduce's
+ * out[ctaid]) on different cores; the shrinking chunks keep the workers
+ * finishing together at the grid's end. */
+#define CHUNK_BATCHES 16u
+static uint64_t sched_chunk(launch *lc, uint32_t per)
+{
+	const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
+	const uint64_t left = next < lc->nctas ? lc->nctas - next : 0;
+	uint64_t batches = left / ((uint64_t)per * lc->nthreads * 8u);
+	if (batches > CHUNK_BATCHES)
+		batches = CHUNK_BATCHES;
+	return (batches ? batches : 1u) * per;
+}
+
+/* CTA id is below the lowest one with a report (the launch stopped). */
+static bool below_report(launch *lc, uint64_t id)
+{
+	if (pthread_mutex_lock(&lc->lock))
+		abort(); /* EINVAL/EDEADLK: a broken invariant */
+	const bool below = lc->status != WE_OK && id < lc->report_cta;
+	if (pthread_mutex_unlock(&lc->lock))
+		abort();
+	return below;
+}
+
+static void *sworker_main(void *arg)
+{
+	sworker *wk = arg;
+	launch *lc = wk->lc;
+	cta_batch *b = &wk->batch;
+	place_thread(lc, wk->index);
+	uint64_t id = 0, end = 0;
+	for (;;) {
+		/* after a fault the rest of the chunk still runs up to the
+		 * lowest faulting CTA (cta_finish: every lower CTA runs, so the
+		 * report is the same whichever worker got which chunk) */
+		if (atomic_load_explicit(&lc->stop, memory_order_acquire) && (id >= end || !below_report(lc, id)))
+			break;
+		if (id >= end) {
+			/* the next chunk of CTAs: a share of what is left, in
+			 * whole batches, at most CHUNK_BATCHES of them */
+			const uint64_t chunk = sched_chunk(lc, b->n);
+			id = atomic_fetch_add_explicit(&lc->next, chunk, memory_order_relaxed);
+			if (id >= lc->nctas)
+				break;
+			end = lc->nctas - id < chunk ? lc->nctas : id + chunk;
+		}
+		/* the next b->n CTAs of the chunk (fewer at its end) */
+		const uint32_t n = end - id < b->n ? (uint32_t)(end - id) : b->n;
+		/* the registers of all the batch's CTAs at once (cta_init_regs) */
+		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
+		for (uint32_t k = 0; k < n; k++)
+			cta_init_regs(&b->slot[k], lc, id + k, NULL, true);
+		batch_run(b, n);
+		for (uint32_t k = 0; k < n; k++)
+			cta_finish(&b->slot[k], lc);
+		id += n;
+	}
+	return NULL;
+}
+
+/* CTAs per batch: as many as fill a lockstep group of 32 warps (a
+ * group's warp masks are 32 bits); one without lockstep groups, with a
+ * seeded schedule, or when a CTA has more warps than a group within it
+ * may (they never join, batch_joins); never more than a worker's share
+ * of the grid. */
+static uint32_t batch_size(const launch *lc, unsigned nw)
+{
+	const we_launch_ctx *L = &lc->L;
+	uint64_t n = L->lockstep > 1 && !L->seeded && L->warps_per_cta <= L->lockstep
+			     ? WE_WARP_SIZE / L->warps_per_cta : 1;
+	if (L->batch && L->batch < n)
+		n = L->batch;
+	const uint64_t share = (lc->nctas + nw - 1) / nw;
+	if (n > share)
+		n = share;
+	return n ? (uint32_t)n : 1u;
+}
+
+we_status run_scheduler(launch *lc)
+{
+	unsigned nw = lc->nthreads;
+	if (nw > lc->nctas)
+		nw = (unsigned)lc->nctas;
+	sworker *ws = calloc(nw, sizeof *ws);
+	if (!ws)
+		return WE_ERR_NOMEM;
+	we_status st = WE_OK;
+	const uint32_t per = batch_size(lc, nw);
+	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
+		ws[i].lc = lc;
+		ws[i].index = i;
+		if (!batch_alloc(&ws[i].batch, per, lc))
+			st = WE_ERR_NOMEM;
+	}
+	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
+		if (pthread_create(&ws[i].tid, NULL, sworker_main, &ws[i])) {
+			st = WE_ERR_INTERNAL;
+			atomic_store_explicit(&lc->stop, true, memory_order_release);
+			break;
+		}
+		ws[i].started = true;
+	}
+	for (unsigned i = 0; i < nw; i++) {
+		if (ws[i].started && pthread_join(ws[i].tid, NULL) && st == WE_OK)
+			st = WE_ERR_INTERNAL;
+		for (uint32_t k = 0; k < ws[i].batch.n; k++)
+			slot_stats(lc, &ws[i].batch.slot[k]);
+		batch_free(&ws[i].batch);
+	}
+	free(ws);
+	return st;
+}

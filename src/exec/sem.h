@@ -1,0 +1,70 @@
+/* sem.h — what the semantic handlers share beyond exec.h. */
+#ifndef WE_SEM_H
+#define WE_SEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "exec/exec.h"
+
+/* Load-time checks of one instruction that the encoding allows but the
+ * executor must refuse (e.g. an immediate barrier count that is not a
+ * multiple of 32, SPEC-NOTES decision 3).  false with a message in err. */
+bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen);
+
+/* S2R of a register a lockstep group can read (not the clock). */
+bool sem_s2r_lockstep(const xinsn *i);
+
+/* IADD3's common case: a plain 32-bit three-way add, no carries. */
+static inline bool iadd3_plain(const xinsn *i)
+{
+	const unsigned inv = XF_NEG | XF_BITNOT;
+	return i->in->x != ISA_AddX_X && !((i->o[3].flags | i->o[4].flags | i->o[5].flags) & inv) &&
+	       i->o[1].row == 7 && i->o[2].row == 7;
+}
+
+/* Lane mask from per-lane 0/1 values. */
+static inline uint32_t lanes_mask(const uint32_t v[XLANES])
+{
+	uint32_t m = 0;
+	for_lanes(l) m |= (v[l] & 1u) << l;
+	return m;
+}
+
+/* ISETP / FSETP: combine the comparison's lane mask t with {!}Pp (o[4])
+ * by the .bop and write Pu = t bop Pp, Pv = !t bop Pp (o[0], o[1]) of
+ * warp w on the lanes of pmask. */
+static inline void sem_setp_warp(we_warp *w, const xinsn *i, uint32_t t, uint32_t pmask)
+{
+	uint32_t p = wpred(w, &i->o[4]);
+	uint32_t vu, vv;
+	switch (i->in->bop) {
+	case ISA_BoolOp_OR: vu = t | p; vv = ~t | p; break;
+	case ISA_BoolOp_XOR: vu = t ^ p; vv = ~t ^ p; break;
+	default: vu = t & p; vv = ~t & p; break;
+	}
+	wset_pred(w, &i->o[0], vu, pmask);
+	wset_pred(w, &i->o[1], vv, pmask);
+}
+static inline void sem_setp(xctx *x, const xinsn *i, uint32_t t)
+{
+	sem_setp_warp(x->w, i, t, x->pmask);
+}
+
+/* LOP3.LUT / ULOP3.LUT: bit i of the result is bit (a_i*4 + b_i*2 + c_i)
+ * of lut; m[k] is all ones when bit k of lut is set (branch-free, so the
+ * lane loop vectorizes). */
+static inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, const uint32_t m[8])
+{
+	return (~a & ~b & ~c & m[0]) | (~a & ~b & c & m[1]) | (~a & b & ~c & m[2]) |
+	       (~a & b & c & m[3]) | (a & ~b & ~c & m[4]) | (a & ~b & c & m[5]) |
+	       (a & b & ~c & m[6]) | (a & b & c & m[7]);
+}
+
+static inline void lut_masks(unsigned lut, uint32_t m[8])
+{
+	for (unsigned k = 0; k < 8; k++)
+		m[k] = 0u - ((lut >> k) & 1u);
+}
+
+#endif

@@ -1,0 +1,189 @@
+/* sem_fpu.c — semantic handlers of the binary32 floating-point unit and
+ * the conversions (fpu.isa).
+ *
+ * Arithmetic is the host's binary32 in its default rounding mode
+ * (round-to-nearest-even), denormals kept.  A NaN result is always the
+ * canonical NaN 0x7fffffff, as on NVIDIA GPUs, so that results do not
+ * depend on which NaN the host's FPU produces.  The '-' and '|x|'
+ * modifiers act on the sign bit (|x| first), also on NaNs.
+ */
+#include <math.h>
+
+#include "exec/exec.h"
+#include "exec/sem.h"
+
+#define CANON_NAN 0x7fffffffu
+
+static inline float u2f(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+static inline uint32_t f2u(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static inline bool nan_bits(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
+
+/* Result bits of a float, NaN canonicalized. */
+static inline uint32_t fres(float f) { return f != f ? CANON_NAN : f2u(f); }
+
+/* Source operand k as binary32 bits with its -/|x| applied (into tmp). */
+static const uint32_t *fsrc(xctx *x, const xopd *o, uint32_t tmp[XLANES])
+{
+	const uint32_t *v = xsrc(x, o, 0, tmp, false);
+	if (!(o->flags & (XF_NEG | XF_ABS)))
+		return v;
+	const uint32_t and_m = (o->flags & XF_ABS) ? 0x7fffffffu : 0xffffffffu;
+	const uint32_t xor_m = (o->flags & XF_NEG) ? 0x80000000u : 0u;
+	for_lanes(l) tmp[l] = (v[l] & and_m) ^ xor_m;
+	return tmp;
+}
+
+/* ---------------------------------------------------------------- FADD, FMUL, FFMA */
+/* Order<pg, rd, ra, B> */
+XSEM(FADD)
+{
+	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
+	const uint32_t *a = fsrc(x, &i->o[1], ta);
+	const uint32_t *b = fsrc(x, &i->o[2], tb);
+	for_lanes(l) res[l] = fres(u2f(a[l]) + u2f(b[l]));
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+XSEM(FMUL)
+{
+	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
+	const uint32_t *a = fsrc(x, &i->o[1], ta);
+	const uint32_t *b = fsrc(x, &i->o[2], tb);
+	for_lanes(l) res[l] = fres(u2f(a[l]) * u2f(b[l]));
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* Order<pg, rd, ra, B, rc> */
+XSEM(FFMA)
+{
+	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
+	const uint32_t *a = fsrc(x, &i->o[1], ta);
+	const uint32_t *b = fsrc(x, &i->o[2], tb);
+	const uint32_t *c = fsrc(x, &i->o[3], tc);
+	for_lanes(l) res[l] = fres(fmaf(u2f(a[l]), u2f(b[l]), u2f(c[l])));
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- FSETP */
+/* FCmp codes are a mask of LT=1, EQ=2, GT=4, unordered=8. */
+static inline uint32_t fcmp(uint32_t ua, uint32_t ub, unsigned cmp)
+{
+	float a = u2f(ua), b = u2f(ub);
+	uint32_t lt = a < b, eq = a == b, gt = a > b;
+	uint32_t un = (uint32_t)nan_bits(ua) | (uint32_t)nan_bits(ub);
+	return (lt & cmp) | (eq & (cmp >> 1)) | (gt & (cmp >> 2)) | (un & (cmp >> 3));
+}
+
+/* Order<pg, pu, pv, ra, B, pp> */
+XSEM(FSETP)
+{
+	uint32_t ta[XLANES], tb[XLANES], r[XLANES];
+	const uint32_t *a = fsrc(x, &i->o[2], ta);
+	const uint32_t *b = fsrc(x, &i->o[3], tb);
+	const unsigned cmp = (unsigned)i->in->cmp & 15u;
+	for_lanes(l) r[l] = fcmp(a[l], b[l], cmp);
+	sem_setp(x, i, lanes_mask(r));
+}
+
+/* ---------------------------------------------------------------- FMNMX */
+/* IEEE minNum/maxNum with -0 < +0: a NaN operand yields the other one. */
+static inline uint32_t fminmax(uint32_t ua, uint32_t ub, bool want_min)
+{
+	bool na = nan_bits(ua), nb = nan_bits(ub);
+	if (na || nb)
+		return na && nb ? CANON_NAN : na ? ub : ua;
+	float a = u2f(ua), b = u2f(ub);
+	if (a == b) /* equal, or +0 and -0: min takes the sign bit, max drops it */
+		return want_min ? (ua | ub) : (ua & ub);
+	return (a < b) == want_min ? ua : ub;
+}
+
+/* Order<pg, rd, ra, B, pp> */
+XSEM(FMNMX)
+{
+	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
+	const uint32_t *a = fsrc(x, &i->o[1], ta);
+	const uint32_t *b = fsrc(x, &i->o[2], tb);
+	const uint32_t p = xpred(x, &i->o[3]);
+	for_lanes(l) res[l] = fminmax(a[l], b[l], (p >> l) & 1u);
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- MUFU */
+/* Order<pg, rd, B> */
+XSEM(MUFU)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = fsrc(x, &i->o[1], tb);
+	const int func = i->in->func;
+	for_lanes(l) {
+		double v = (double)u2f(b[l]), r;
+		switch (func) {
+		case ISA_MufuOp_RCP: r = 1.0 / v; break;
+		case ISA_MufuOp_RSQ: r = 1.0 / sqrt(v); break;
+		case ISA_MufuOp_SQRT: r = sqrt(v); break;
+		case ISA_MufuOp_EX2: r = exp2(v); break;
+		case ISA_MufuOp_LG2: r = log2(v); break;
+		case ISA_MufuOp_SIN: r = sin(v); break;
+		case ISA_MufuOp_COS: r = cos(v); break;
+		default: r = NAN; break;
+		}
+		res[l] = fres((float)r);
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* ---------------------------------------------------------------- conversions */
+/* Order<pg, rd, B> */
+XSEM(I2F)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	if (i->in->sign == ISA_Signedness_U32) {
+		for_lanes(l) res[l] = f2u((float)b[l]);
+	} else {
+		for_lanes(l) res[l] = f2u((float)(int32_t)b[l]);
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}
+
+/* Order<pg, rd, B> */
+XSEM(F2I)
+{
+	uint32_t tb[XLANES], res[XLANES];
+	const uint32_t *b = fsrc(x, &i->o[1], tb);
+	const int rnd = i->in->rnd;
+	const bool u = i->in->sign == ISA_Signedness_U32;
+	for_lanes(l) {
+		float f = u2f(b[l]);
+		if (f != f) {
+			res[l] = 0;
+			continue;
+		}
+		double d = (double)f;
+		switch (rnd) {
+		case ISA_F2IRound_RN: d = nearbyint(d); break;
+		case ISA_F2IRound_FLOOR: d = floor(d); break;
+		case ISA_F2IRound_CEIL: d = ceil(d); break;
+		default: d = trunc(d); break;
+		}
+		if (u)
+			res[l] = d <= 0.0 ? 0u : d >= 4294967295.0 ? 0xffffffffu : (uint32_t)d;
+		else
+			res[l] = d <= -2147483648.0 ? 0x80000000u
+				 : d >= 2147483647.0 ? 0x7fffffffu : (uint32_t)(int32_t)d;
+	}
+	xwrite(x, &i->o[0], 0, res, x->pmask);
+}

@@ -1,0 +1,145 @@
+/* warp.h — the state of one warp, exactly the variables of seed 004
+ * ("BRU相关基础变量"), plus the register files the ALU needs.
+ *
+ * A warp is plain data.  The executor (exec.c) advances it until it
+ * blocks, exits, yields, sleeps or faults; who drives warps on which host
+ * thread is the business of the engine modules, not of this one.
+ */
+#ifndef WE_WARP_H
+#define WE_WARP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/bits.h"
+
+#define WE_WARP_SIZE 32u
+#define WE_NUM_BREGS 16u
+#define WE_NUM_PREDS 8u   /* P0..P6 and PT (index 7, always all-ones)   */
+#define WE_NUM_UREGS 64u  /* UR0..UR62 and URZ (index 63, always zero)  */
+#define WE_NUM_UPREDS 8u
+
+/* Why the executor handed a warp back to its driver. */
+typedef enum we_stop {
+	WE_STOP_BUDGET = 0,  /* instruction budget used up, still runnable   */
+	WE_STOP_YIELD,       /* YIELD executed: let other warps run          */
+	WE_STOP_RELEASED,    /* completed a barrier, releasing other warps
+				(scheduler engine with lockstep groups): the
+				driver may regroup them with this one      */
+	WE_STOP_BLOCKED,     /* waiting on a CTA barrier                     */
+	WE_STOP_SLEEP,       /* warpSleep(): NANOSLEEP or all-sleep switch   */
+	WE_STOP_EXITED,      /* warpExit(): ValidMask == 0                   */
+	WE_STOP_FAULT        /* runtime exception recorded in the CTA        */
+} we_stop;
+
+typedef enum we_warp_state {
+	WE_WS_READY = 0,
+	WE_WS_BLOCKED,       /* on barrier warp->bar_id                      */
+	WE_WS_SLEEPING,      /* until warp->wake_time (emulated)             */
+	WE_WS_EXITED,
+	WE_WS_FAULTED
+} we_warp_state;
+
+typedef struct we_warp {
+	/* The fields every instruction reads or counts come first, in the
+	 * warp's first cache line (a lockstep group walks them warp by warp;
+	 * warps start on 64-byte boundaries). */
+
+	/* ---- seed 004 state ------------------------------------------- */
+	uint64_t active_pc;           /* ActivePC: byte offset in the code */
+	uint32_t valid;               /* ValidMask                         */
+	uint32_t active;              /* ActiveMask                        */
+	uint32_t sleep;               /* SleepMask                         */
+	we_warp_state state;          /* (scheduling)                      */
+	uint32_t p[WE_NUM_PREDS];     /* predicate p as a lane bit mask    */
+	uint64_t clock;               /* the warp's emulated time in ns: one
+					 per instruction, plus slept time  */
+	/* (64 bytes) */
+	uint64_t insns;               /* warp-instructions executed        */
+	uint64_t thread_insns;        /* sum of popcount(ActiveMask)       */
+	uint32_t yield;               /* YieldMask                         */
+	uint32_t swmask;              /* SwitchMask                        */
+	uint32_t pm_last, pm_count;   /* the last partial guard & ActiveMask
+					 counted and its popcount (exec.c:
+					 without POPCNT in the baseline ISA a
+					 popcount costs a dozen instructions,
+					 and a divergent warp runs many
+					 instructions under one mask)      */
+
+	/* ---- register files ------------------------------------------- */
+	/* General registers as r[row * rstride + lane] so lane loops
+	 * vectorize.  Rows 0..nregs-1 are R0.., then 4 zero rows (RZ reads)
+	 * and 4 sink rows (RZ writes); see exec.h for the mapping.  A CTA
+	 * keeps its warps' rows register by register (rstride = 32 lanes x
+	 * its warps): one register of consecutive warps is one array, which
+	 * the executor's lockstep groups run over in one pass. */
+	uint32_t *r;
+	uint32_t nrows;
+	uint32_t rstride;
+	uint32_t id;                  /* warp index within the CTA         */
+	struct we_cta *cta;           /* its CTA                           */
+	uint8_t up;                   /* uniform predicates, bit i = UPi   */
+	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
+
+	/* ---- seed 004 state (the rest) -------------------------------- */
+	uint32_t breg[WE_NUM_BREGS];  /* B0..B15                           */
+	uint64_t rpc[WE_WARP_SIZE];   /* RPC: per-thread PC                */
+
+	/* ---- scheduling (the rest) ------------------------------------ */
+	uint64_t wake_time;           /* clock at which SleepMask clears    */
+	uint32_t clock_checks;        /* watchdog_ok calls (the clock: 1 in 64) */
+	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
+	uint32_t sync_seen;           /* groups (lowest lane) parked by the
+					 failing syncs in a row (sem_bru.c) */
+
+	/* ---- barrier unit, per warp (seed 000) ------------------------ */
+	int8_t bar_id;                /* barrier waited on, -1 if none     */
+	uint32_t bar_phase;           /* phase of that barrier when joined */
+	uint32_t warp_bar_state;      /* WarpBARState: the barrier state word
+					 (bar.h) of the last completed BAR.RED,
+					 holding its result; B2R.WARP / R2B.WARP
+					 / BAR.RESULT read and write it    */
+
+	bool scan_unread;             /* a BAR.SCAN result not yet read    */
+
+	/* ---- trap handler (dialect sass, issue 5) --------------------- */
+	bool in_trap;                 /* executing the kernel's trap handler */
+	struct {
+		uint64_t active_pc;   /* where RTT resumes (after the TRAP) */
+		uint32_t active, yield, sleep, swmask;
+		uint64_t rpc[WE_WARP_SIZE];
+	} trap_save;                  /* the interrupted seed-004 state     */
+
+	/* ---- named barriers (dialect visa) ----------------------------- */
+	int8_t nbar_id;               /* named barrier waited on, -1 if none */
+
+	const struct galloc *gcache;  /* last global allocation hit (exec.c) */
+
+	/* per-thread local memory: local_size bytes per lane */
+	uint8_t *local;
+	uint32_t local_size;
+} we_warp;
+
+/* A warp's state at a CTA's start: every field zero but rpc, which the
+ * caller sets (to the entry PC), and trap_save, which TRAP writes before
+ * RTT (only inside the handler, in_trap) reads it.  The two are more than
+ * half the struct, and a grid of small CTAs clears a warp per 8 to 20
+ * instructions it runs. */
+static inline void warp_clear(we_warp *w)
+{
+	_Static_assert(offsetof(we_warp, rpc) < offsetof(we_warp, trap_save), "warp_clear's ranges");
+	char *b = (char *)w;
+	const size_t r0 = offsetof(we_warp, rpc), r1 = r0 + sizeof w->rpc;
+	const size_t t0 = offsetof(we_warp, trap_save), t1 = t0 + sizeof w->trap_save;
+	zero_small(b, r0);
+	zero_small(b + r1, t0 - r1);
+	zero_small(b + t1, sizeof *w - t1);
+}
+
+static inline uint32_t *we_row(we_warp *w, unsigned row)
+{
+	return w->r + (uint64_t)row * w->rstride;
+}
+
+#endif
