@@ -1,0 +1,352 @@
+/* decode.c — decode once: exec_prepare_module() turns every decoded
+ * instruction into an xinsn whose operands are resolved (register rows
+ * with RZ mapped to zero and sink rows, immediates, constant addresses,
+ * modifier flags), finds each kernel's registers and those a CTA must
+ * zero at its start, and marks the forms a lockstep group runs as one.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/asm.h"
+#include "exec/exec.h"
+#include "exec/sem.h"
+
+/* Registers spanned by a register field: its Bitwidth, except for the
+ * data registers (not the address register ra) of an instruction with a
+ * size modifier: MemSize of loads/stores, AtomType of atomics. */
+static unsigned reg_span(const isa_opcode *o, const isa_field *f, const we_insn *in)
+{
+	unsigned span = f->bitwidth > 32 ? f->bitwidth / 32u : 1u;
+	if ((f->kind != ISA_K_REG && f->kind != ISA_K_UREG) || !strcmp(f->name, "ra"))
+		return span;
+	for (unsigned j = 0; j < o->nfields; j++) {
+		const isa_field *g = &o->fields[j];
+		if (g->kind != ISA_K_ENUM || g->member < 0)
+			continue;
+		int64_t v = isa_insn_get(in, g->member);
+		if (g->enum_id == ISA_ENUM_MemSize)
+			return v == ISA_MemSize_64 ? 2u : v == ISA_MemSize_128 ? 4u : 1u;
+		if (g->enum_id == ISA_ENUM_AtomType)
+			return v == ISA_AtomType_U64 || v == ISA_AtomType_S64 ? 2u : 1u;
+	}
+	return span;
+}
+
+static const we_kernel *kernel_of(const struct we_module *m, uint32_t pc)
+{
+	for (uint32_t k = 0; k < m->nkernels; k++)
+		if (pc >= m->kernels[k].code_start && pc < m->kernels[k].code_end)
+			return &m->kernels[k];
+	return NULL;
+}
+
+static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect dialect,
+			char *err, size_t errlen, uint32_t *maxreg)
+{
+	const isa_opcode *o = &isa_opcodes[in->opcode];
+	memset(xi, 0, sizeof *xi);
+	/* __Dialect: the assembler refuses these outside their dialect; a
+	 * binary image is held to the same rule */
+	if (o->dialect && strcmp(o->dialect, module_dialect_name(dialect))) {
+		snprintf(err, errlen, "%s belongs to the %s dialect, but the kernel's dialect is '%s'",
+			 o->name, o->dialect, module_dialect_name(dialect));
+		return false;
+	}
+	xi->opcode = (uint16_t)in->opcode;
+	xi->optype = isa_op_optype[in->opcode];
+	xi->in = in;
+	xi->pg = (uint8_t)in->pg;
+	xi->pg_xor = in->pg_not ? ~0u : 0u;
+	for (unsigned k = 0; k < o->norder; k++) {
+		const isa_field *f = &o->fields[o->order[k]];
+		if (!strcmp(f->name, "pg"))
+			continue;
+		if (xi->nopd == XMAX_OPD) {
+			snprintf(err, errlen, "%s has too many operands", o->name);
+			return false;
+		}
+		xopd *d = &xi->o[xi->nopd++];
+		int64_t v = isa_insn_get(in, f->member);
+		const isa_asmfmt *af = &o->asmfmt[o->order[k]];
+		switch (f->kind) {
+		case ISA_K_REG: {
+			unsigned span = reg_span(o, f, in);
+			d->kind = af->mem_off >= 0 ? (af->cmem_bank >= 0 ? XO_CMEMIND : XO_MEM) : XO_REG;
+			d->nregs = (uint8_t)span;
+			d->reg = (uint16_t)v;
+			if (f->is_out && d->kind == XO_REG)
+				d->flags |= XF_OUT;
+			if (v == ISA_REG_RZ) {
+				d->row = (uint16_t)(f->is_out ? nregs + ZERO_ROWS : nregs);
+			} else {
+				if (v + span - 1 > 254) {
+					snprintf(err, errlen, "register R%lld%s is out of range (R0..R254)",
+						 (long long)v, span > 1 ? " and its successors" : "");
+					return false;
+				}
+				d->row = (uint16_t)v;
+				if ((uint32_t)(v + span) > *maxreg)
+					*maxreg = (uint32_t)(v + span);
+			}
+			if (af->mem_off >= 0)
+				d->imm = isa_insn_get(in, o->fields[af->mem_off].member);
+			if (af->cmem_bank >= 0)
+				d->bank = (uint8_t)isa_insn_get(in, o->fields[af->cmem_bank].member);
+			break;
+		}
+		case ISA_K_UREG:
+			d->kind = XO_UREG;
+			d->row = (uint16_t)v;
+			d->nregs = (uint8_t)reg_span(o, f, in);
+			if (v != ISA_UREG_URZ && v + d->nregs - 1 > 62) {
+				snprintf(err, errlen, "uniform register UR%lld%s out of range (UR0..UR62)",
+					 (long long)v, d->nregs > 1 ? " and its successors are" : " is");
+				return false;
+			}
+			break;
+		case ISA_K_PRED:
+			d->kind = XO_PRED;
+			d->row = (uint16_t)v;
+			break;
+		case ISA_K_UPRED:
+			d->kind = XO_UPRED;
+			d->row = (uint16_t)v;
+			break;
+		case ISA_K_UIMM:
+		case ISA_K_SIMM:
+			d->kind = XO_IMM;
+			d->imm = v;
+			break;
+		case ISA_K_FIMM:
+			d->kind = XO_FIMM;
+			d->imm = v;
+			break;
+		case ISA_K_CMEM:
+			d->kind = XO_CMEM;
+			d->bank = (uint8_t)ISA_CMEM_BANK((uint64_t)v);
+			d->imm = ISA_CMEM_OFF((uint64_t)v);
+			break;
+		case ISA_K_ENUM:
+			d->kind = XO_ENUM;
+			d->imm = v;
+			break;
+		default:
+			snprintf(err, errlen, "%s: operand %s of unexpected kind", o->name, f->name);
+			return false;
+		}
+		/* modifier flags of this operand */
+		for (unsigned j = 0; j < o->nfields; j++) {
+			const isa_field *g = &o->fields[j];
+			if (g->base != o->order[k] || !isa_insn_get(in, g->member))
+				continue;
+			d->flags |= g->kind == ISA_K_NOT ? XF_NOT : g->kind == ISA_K_BITNOT ? XF_BITNOT
+				  : g->kind == ISA_K_NEG ? XF_NEG : g->kind == ISA_K_ABS ? XF_ABS : 0;
+		}
+	}
+	return sem_check_static(xi, dialect, err, errlen);
+}
+
+/* ---- registers read before written ------------------------------ */
+
+/* A CTA starts with R0.. at zero, but a register that every thread writes
+ * before it reads it needs no zero: its first value is the thread's own.
+ * Per-thread paths follow the code (seed 004: each thread's RPC moves by
+ * fallthrough or a branch of its own; BSYNC and WARPSYNC wait at their
+ * PC, BREAK and BSSY only touch masks), so a register needs its zero when
+ * some reachable instruction reads it while it is not written on every
+ * path from the entry before it — a forward must-analysis of the
+ * unconditional (unguarded) writes.  (SHFL reads other lanes, but only
+ * lanes running that SHFL: on their paths too.)  Conservative where
+ * paths are not known: a kernel with BRX, CALL, RET, TRAP or RTT
+ * (targets from registers or a handler) zeroes every register. */
+typedef struct regset { uint64_t b[4]; } regset;
+
+static void regs_add(regset *s, const xopd *o)
+{
+	if (o->reg == ISA_REG_RZ)
+		return;
+	for (unsigned r = o->reg; r < (unsigned)o->reg + o->nregs && r < 256; r++)
+		s->b[r / 64] |= UINT64_C(1) << (r % 64);
+}
+
+static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
+{
+	const uint32_t first = k->code_start / WE_INST_SIZE, n = (k->code_end - k->code_start) / WE_INST_SIZE;
+	memset(k->zero_rows, 0, sizeof k->zero_rows);
+	bool all = k->trap_handler >= 0 || n == 0;
+	for (uint32_t i = 0; i < n && !all; i++) {
+		const unsigned ot = m->x[first + i].optype;
+		all = ot == ISA_OPT_BRX || ot == ISA_OPT_CALL || ot == ISA_OPT_RET || ot == ISA_OPT_TRAP ||
+		      ot == ISA_OPT_RTT;
+	}
+	regset *in = all ? NULL : malloc(n * sizeof *in);
+	uint32_t *work = all ? NULL : malloc(n * sizeof *work);
+	uint8_t *queued = all ? NULL : calloc(n, 1), *reached = all ? NULL : calloc(n, 1);
+	if (!in || !work || !queued || !reached) {
+		/* (or out of memory: zero them all) */
+		all = true;
+		goto out;
+	}
+	/* in[i]: written on every path to i (all ones until reached) */
+	memset(in, 0xff, n * sizeof *in);
+	memset(&in[0], 0, sizeof in[0]);
+	uint32_t nw = 0;
+	work[nw++] = 0;
+	queued[0] = reached[0] = 1;
+	while (nw) {
+		const uint32_t i = work[--nw];
+		queued[i] = 0;
+		const xinsn *x = &m->x[first + i];
+		regset outs = in[i];
+		if (x->pg == 7 && !x->pg_xor)
+			for (unsigned o = 0; o < x->nopd; o++)
+				if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
+					regs_add(&outs, &x->o[o]);
+		/* successors: the next instruction (also after EXIT and
+		 * BRA: their guards, masks or UR may leave threads behind),
+		 * and a branch's target */
+		int64_t succ[2] = { (int64_t)i + 1, -1 };
+		if (x->optype == ISA_OPT_BRA)
+			succ[1] = (int64_t)i + 1 + x->o[x->opcode == ISA_OP_BRA_U ? 2 : 1].imm;
+		for (unsigned s = 0; s < 2; s++) {
+			if (succ[s] < 0 || succ[s] >= (int64_t)n)
+				continue;
+			const uint32_t t = (uint32_t)succ[s];
+			bool changed = !reached[t];
+			reached[t] = 1;
+			for (unsigned w = 0; w < 4; w++) {
+				const uint64_t v = in[t].b[w] & outs.b[w];
+				changed |= v != in[t].b[w];
+				in[t].b[w] = v;
+			}
+			if (changed && !queued[t]) {
+				queued[t] = 1;
+				work[nw++] = t;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!reached[i])
+			continue;
+		const xinsn *x = &m->x[first + i];
+		regset use = { { 0 } };
+		for (unsigned o = 0; o < x->nopd; o++) {
+			const xopd *d = &x->o[o];
+			if ((d->kind == XO_REG && !(d->flags & XF_OUT)) || d->kind == XO_MEM || d->kind == XO_CMEMIND)
+				regs_add(&use, d);
+		}
+		for (unsigned w = 0; w < 4; w++)
+			k->zero_rows[w] |= use.b[w] & ~in[i].b[w];
+	}
+out:
+	if (all)
+		for (uint32_t r = 0; r < k->nregs && r < 256; r++)
+			k->zero_rows[r / 64] |= UINT64_C(1) << (r % 64);
+	free(in);
+	free(work);
+	free(queued);
+	free(reached);
+}
+
+we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
+{
+	exec_free_module(m);
+	m->x = calloc(m->ninsns ? m->ninsns : 1, sizeof(xinsn));
+	if (!m->x) {
+		snprintf(err, errlen, "out of memory");
+		return WE_ERR_NOMEM;
+	}
+	/* pass 1: register counts per kernel (nregs rows are needed to place
+	 * the RZ rows, so build twice: first with a provisional base) */
+	for (uint32_t k = 0; k < m->nkernels; k++)
+		m->kernels[k].nregs = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < m->ninsns; i++) {
+			const we_kernel *kc = kernel_of(m, i * WE_INST_SIZE);
+			we_kernel *kk = (we_kernel *)kc;
+			uint32_t maxreg = kk ? kk->nregs : 0;
+			char msg[256];
+			if (!build_xinsn(&m->insn[i], &m->x[i], kk ? kk->nregs : 0,
+					 kk ? kk->dialect : WE_DIALECT_TARGET, msg, sizeof msg, &maxreg)) {
+				char text[160];
+				dis_insn(&m->insn[i], (uint64_t)i * WE_INST_SIZE, text, sizeof text);
+				snprintf(err, errlen, "%s:%u: instruction %u (PC 0x%x) '%s': %s",
+					 m->source ? m->source : "<module>", m->line ? m->line[i] : 0, i,
+					 i * WE_INST_SIZE, text, msg);
+				exec_free_module(m);
+				return WE_ERR_LOAD;
+			}
+			if (pass == 0 && kk)
+				kk->nregs = maxreg;
+			m->x[i].lockstep = sem_lockstep_form(&m->x[i]);
+			const char *unit = isa_opcodes[m->insn[i].opcode].unit;
+			m->x[i].plain = strcmp(unit, "BRU") && strcmp(unit, "BCU") && strcmp(unit, "VISA");
+			const unsigned ot = m->x[i].optype;
+			m->x[i].per_cta = ot == ISA_OPT_S2R || ot == ISA_OPT_LDS || ot == ISA_OPT_STS ||
+					  ot == ISA_OPT_BAR;
+		}
+	}
+	for (uint32_t k = 0; k < m->nkernels; k++) {
+		m->kernels[k].info.nregs = m->kernels[k].nregs;
+		kernel_zero_rows(m, &m->kernels[k]);
+	}
+	return WE_OK;
+}
+
+void exec_free_module(struct we_module *m)
+{
+	free(m->x);
+	m->x = NULL;
+}
+
+/* ---- lockstep forms ------------------------------------------------- */
+
+bool sem_lockstep_form(const xinsn *i)
+{
+	for (unsigned k = 0; k < i->nopd; k++) {
+		const xopd *o = &i->o[k];
+		/* a value of each warp's own (uniform registers and predicates),
+		 * a per-lane address, or a register with a modifier (xsrc_slow
+		 * copies one warp's) */
+		if (o->kind == XO_UREG || o->kind == XO_UPRED || o->kind == XO_CMEMIND ||
+		    ((o->kind == XO_REG || o->kind == XO_MEM) && (o->flags & XF_INT_MODS)))
+			return false;
+		/* a per-lane address: only where the handler says so */
+		if (o->kind == XO_MEM && i->optype != ISA_OPT_LDS && i->optype != ISA_OPT_STS &&
+		    i->optype != ISA_OPT_LDG && i->optype != ISA_OPT_STG)
+			return false;
+	}
+	/* the handlers whose full-mask path runs over xv_chunks(x), or warp
+	 * by warp over x->group (sem_alu.c, sem_bru.c, sem_bcu.c) */
+	switch (i->optype) {
+	case ISA_OPT_MOV:
+	case ISA_OPT_ISETP:
+	case ISA_OPT_BRA:
+	case ISA_OPT_BAR:
+		return true;
+	case ISA_OPT_IADD3:
+		return iadd3_plain(i);
+	case ISA_OPT_IMAD:
+		return i->in->mode != ISA_IMADMode_HI;
+	case ISA_OPT_IMAD_WIDE:
+		return true;
+	case ISA_OPT_S2R:
+		return sem_s2r_lockstep(i);
+	case ISA_OPT_LOP3_LUT:
+		return i->o[0].row == 7;
+	case ISA_OPT_SHF:
+		return i->o[2].kind != XO_REG;
+	case ISA_OPT_LDS:
+	case ISA_OPT_STS:
+	case ISA_OPT_LDG:
+	case ISA_OPT_STG:
+		/* 32-bit; a store of a register's value (sem_mem.c run32_of,
+		 * shared_run_span) */
+		return i->in->size == ISA_MemSize_32 &&
+		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[1].kind == XO_REG);
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,378 @@
+/* group.c — lockstep groups (exec.h, exec_group): consecutive warps at
+ * one PC with every lane active run an instruction as one handler call
+ * over their registers, with the results of running them one by one.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "exec/exec.h"
+#include "exec/loop.h"
+
+/* The guards of a group (ActiveMasks all ones): each warp's lanes of one
+ * guard predicate, and whether they are all true or all false.  A guard
+ * is read again only after an instruction that may write a predicate
+ * (exec_group: anything but a plain lockstep form other than ISETP). */
+typedef struct gguard {
+	unsigned key;            /* pg * 2 + negated; GUARD_NONE: not read */
+	bool full, none;
+	bool bits;               /* some and all are known (group_guard_bits) */
+	uint32_t some, all;      /* bit j: warp j's guard true in some lane,
+				    in every lane (a group has <= 32 warps) */
+	uint32_t pm[WE_WARP_SIZE];
+} gguard;
+#define GUARD_NONE 0xffffu
+
+static inline void group_guard(gguard *g, const we_warp *w, uint32_t n, const xinsn *i)
+{
+	const unsigned key = i->pg * 2u + (i->pg_xor != 0);
+	if (key == g->key)
+		return;
+	uint32_t all = 0xffffffffu, any = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		const uint32_t pm = w[j].p[i->pg] ^ i->pg_xor;
+		g->pm[j] = pm;
+		all &= pm;
+		any |= pm;
+	}
+	g->key = key;
+	g->full = all == 0xffffffffu;
+	g->none = any == 0;
+	g->bits = false;
+}
+
+/* The warp masks of guards that differ between the n warps (group_plain
+ * walks only the warps with a lane to run), once per guard. */
+static inline void group_guard_bits(gguard *g, uint32_t n)
+{
+	if (g->bits)
+		return;
+	uint32_t none = 0, all = 0, j = 0;
+#ifdef __SSE2__
+	/* four warps per comparison, their bits by MOVMSKPS */
+	const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi32(-1);
+	for (; j + 4 <= n; j += 4) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&g->pm[j]);
+		none |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, zero))) << j;
+		all |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, ones))) << j;
+	}
+#endif
+	for (; j < n; j++) {
+		none |= (uint32_t)(g->pm[j] == 0) << j;
+		all |= (uint32_t)(g->pm[j] == 0xffffffffu) << j;
+	}
+	const uint32_t some = ~none & (n == 32 ? ~0u : (1u << n) - 1u);
+	g->some = some;
+	g->all = all;
+	g->bits = true;
+}
+
+/* The counters and PC of the group instructions exec_group defers: `done`
+ * run for the whole group (every lane of every warp) and `guarded` whose
+ * thread counts group_plain added already.  Each warp gets what fetch()
+ * and retire() would have given it. */
+static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t done, uint64_t guarded)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (pc != UINT64_MAX)
+			w[j].active_pc = pc;
+		w[j].insns += done + guarded;
+		w[j].thread_insns += done * XLANES;
+		w[j].clock += done + guarded;
+	}
+}
+
+/* The group still shares w[0]'s PC and full masks, and is ready. */
+static inline bool group_intact(const we_warp *w, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (w[j].active_pc != w[0].active_pc || w[j].active != 0xffffffffu || w[j].sleep ||
+		    !((w[j].cta->ready >> w[j].id) & 1u))
+			return false;
+	return true;
+}
+
+/* The handler of every optype, for calls outside DISPATCH. */
+static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
+#define X_HANDLER(name) sem_##name,
+	ISA_OPTYPE_LIST(X_HANDLER)
+#undef X_HANDLER
+};
+
+/* A plain instruction (no branch or barrier unit: it changes no PC, mask
+ * or scheduling state) at pc for the n warps of a group, each with its
+ * own guard; a run of consecutive warps whose guard is true in every lane
+ * is one handler call when the form allows (i->lockstep).  Counts the
+ * instruction in each warp as fetch() does; with the group's guards g (a
+ * lockstep form: it reads no counter) only the thread counts, and the
+ * caller counts the instruction with the group's next settle.  false after a
+ * fault, the faulting warp in *who: the warps before it ran the
+ * instruction, those after it did not (the group settled, `done` and
+ * `guarded` as group_settle). */
+static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uint64_t pc,
+			bool runs, const gguard *g, uint64_t done, uint64_t guarded, uint32_t *who)
+{
+	/* with g (a lockstep form, which reads no counter): only the thread
+	 * counts here, the rest with the group's next settle */
+	const bool defer = g != NULL;
+	for (uint32_t j = 0; j < n;) {
+		if (g) {
+			/* (straight to the next warp with a lane to run) */
+			const uint32_t rest = g->some >> j;
+			if (!rest)
+				break;
+			j += (uint32_t)__builtin_ctz(rest);
+		}
+		const uint32_t pm = g ? g->pm[j] : (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+		if (!pm) {
+			/* guard false in every lane: counted, nothing to run */
+			if (!defer)
+				count_insn(&w[j], 0);
+			j++;
+			continue;
+		}
+		xctx xc = { .w = &w[j], .cta = w[j].cta, .L = cta->L, .pc = pc, .pmask = pm };
+		uint32_t r = j + 1;
+		if (runs && i->lockstep && xc.pmask == 0xffffffffu && g && !i->per_cta)
+			r = j + (uint32_t)__builtin_ctzll(~((uint64_t)g->all >> j));
+		else if (runs && i->lockstep && xc.pmask == 0xffffffffu)
+			while (r < n && (g ? g->pm[r] : (w[r].p[i->pg] ^ i->pg_xor) & w[r].active) == 0xffffffffu &&
+			       (!i->per_cta || w[r].cta == w[j].cta))
+				r++;
+		xc.group = r - j - 1;
+		/* warp j counted before it runs, as fetch() does (S2R reads the
+		 * clock); the rest of a run after it (its forms read none).  Its
+		 * ActivePC is pc while it runs (a fault report reads it). */
+		if (defer)
+			w[j].thread_insns += warp_popc(&w[j], pm);
+		else
+			count_insn(&w[j], pm);
+		w[j].active_pc = pc;
+		handler[i->optype](&xc, i);
+		if (xc.declined) {
+			/* not as one call: the first warp alone, then the rest */
+			xc.declined = false;
+			xc.group = 0;
+			r = j + 1;
+			handler[i->optype](&xc, i);
+		}
+		if (__builtin_expect(xc.stop, 0)) {
+			/* (a run's handler faults for its first warp, before
+			 * writing anything) */
+			group_settle(w, n, pc, done, guarded);
+			for (uint32_t f = 0; f <= j; f++) {
+				w[f].active_pc = pc + WE_INST_SIZE;
+				if (defer) {
+					w[f].insns++;
+					w[f].clock++;
+				}
+			}
+			*who = (uint32_t)(&w[j] - cta->warps);
+			return false;
+		}
+		for (uint32_t f = j + 1; f < r; f++) {
+			if (defer)
+				w[f].thread_insns += XLANES;
+			else
+				count_insn(&w[f], 0xffffffffu);
+		}
+		j = r;
+	}
+	return true;
+}
+
+/* A per_cta instruction for a group spanning CTAs (exec_group): each
+ * CTA's warps as a group of their own, as gx would run them.  Stops at
+ * the first CTA whose handler faults (gx->stop) or declines (gx->declined,
+ * *done: the warps before it ran the instruction). */
+static void group_per_cta(xctx *gx, const xinsn *i, uint32_t n, uint32_t nw, uint32_t *done)
+{
+	bool intact = true;
+	for (uint32_t c = 0; c < n; c += nw) {
+		xctx cx = { .w = gx->w + c, .cta = gx->w[c].cta, .L = gx->L, .group = nw - 1,
+			    .pmask = 0xffffffffu, .pc = gx->pc };
+		handler[i->optype](&cx, i);
+		*done = c;
+		if (cx.declined || cx.stop) {
+			gx->declined = cx.declined;
+			gx->stop = cx.stop;
+			gx->why = cx.why;
+			return;
+		}
+		if (cx.pc_set) {
+			gx->pc_set = true;
+			intact &= cx.intact;
+		}
+	}
+	*done = n;
+	gx->intact = gx->pc_set && intact;
+}
+
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
+		   uint32_t *who, uint32_t *exited)
+{
+	const we_launch_ctx *L = cta->L;
+	const xinsn *code = L->mod->x;
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	we_warp *w = &cta->warps[wi];
+	/* one handler call for the whole group: the rows of w[0] start the
+	 * group's arrays, pmask is all ones in every warp */
+	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
+	const bool multi = nw < n;
+	/* the warps' PCs and counters lag behind by `pending` instructions
+	 * run as one call for the group and `guarded` ones whose guard
+	 * differed between warps (group_settle) */
+	uint64_t pc = w->active_pc, pending = 0, guarded = 0;
+	gguard g; /* (pm is written before it is read: no clearing per call) */
+	g.key = GUARD_NONE;
+	g.full = g.none = false;
+	g.some = g.all = 0;
+	g.bits = false;
+	*who = wi;
+	*exited = 0;
+	for (uint64_t k = 0; k < budget; k++) {
+		/* (outside the code: warp by warp, where fetch() faults) */
+		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
+		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
+		bool full = false;
+		if (in_code && i->lockstep) {
+			if (i->pg == 7 && !i->pg_xor) {
+				full = true;
+			} else {
+				group_guard(&g, w, n, i);
+				full = g.full;
+			}
+		}
+		/* the guards stay known across plain lockstep forms that write
+		 * no predicate (all but ISETP) */
+		if (!in_code || !i->lockstep || !i->plain || i->optype == ISA_OPT_ISETP)
+			g.key = GUARD_NONE;
+		if (full) {
+			gx.pc = pc;
+			if (!i->plain && i->optype != ISA_OPT_BRA) {
+				/* a branch moves each warp's ActivePC from pc (the
+				 * 004 algorithms: ActivePC += INST_SIZE, ...); the
+				 * counters can wait.  (BRA sets it itself where it
+				 * needs it: most groups all jump, sem_BRA) */
+				for (uint32_t j = 0; j < n; j++)
+					w[j].active_pc = pc;
+			}
+			uint32_t done = 0;
+			if (multi && i->per_cta)
+				group_per_cta(&gx, i, n, nw, &done);
+			else
+				handler[i->optype](&gx, i);
+			if (gx.declined) {
+				/* (a memory access that may fault) warp by warp, after
+				 * the CTAs that ran it as a group (group_per_cta) */
+				gx.declined = false;
+				group_settle(w, n, pc, pending, guarded);
+				pending = guarded = 0;
+				for (uint32_t j = 0; j < done; j++)
+					count_insn(&w[j], 0xffffffffu);
+				if (!group_plain(cta, w + done, n - done, i, pc, false, NULL, 0, 0, who)) {
+					for (uint32_t j = 0; j < done; j++)
+						w[j].active_pc = pc + WE_INST_SIZE;
+					return WE_STOP_FAULT;
+				}
+				pc += WE_INST_SIZE;
+				continue;
+			}
+			if (__builtin_expect(gx.stop, 0)) {
+				/* a fault: of the first warp for an ALU form (a
+				 * constant read out of range), of the warp the handler
+				 * stopped at for a barrier; those before it ran the
+				 * instruction, those after it did not */
+				uint32_t f = 0;
+				while (f + 1 < n && w[f].state != WE_WS_FAULTED)
+					f++;
+				group_settle(w, n, pc, pending, guarded);
+				for (uint32_t j = 0; j <= f; j++) {
+					w[j].active_pc = pc + WE_INST_SIZE;
+					count_insn(&w[j], 0xffffffffu);
+				}
+				*who = wi + f;
+				return gx.why;
+			}
+			pending++;
+			if (gx.pc_set) {
+				/* a branch: each warp's ActivePC and ActiveMask are its
+				 * own now */
+				gx.pc_set = false;
+				if (gx.intact)
+					gx.intact = false;
+				else if (!group_intact(w, n)) {
+					group_settle(w, n, UINT64_MAX, pending, guarded);
+					return WE_STOP_BUDGET;
+				}
+				pc = w->active_pc;
+			} else {
+				pc += WE_INST_SIZE;
+			}
+			continue;
+		}
+		if (in_code && i->lockstep && (i->plain || g.none)) {
+			/* guards that differ between warps: a lockstep form reads
+			 * no counter and no other warp's ActivePC, so the group's
+			 * counts can wait (group_plain settles them on a fault).
+			 * A guard false in every lane of every warp runs nothing,
+			 * also of a branch or barrier (fetch, retire). */
+			if (!g.none) {
+				group_guard_bits(&g, n);
+				if (!group_plain(cta, w, n, i, pc, true, &g, pending, guarded, who))
+					return WE_STOP_FAULT;
+			}
+			guarded++;
+			pc += WE_INST_SIZE;
+			continue;
+		}
+		group_settle(w, n, pc, pending, guarded);
+		pending = guarded = 0;
+		if (multi && !(in_code && i->plain))
+			return WE_STOP_YIELD;
+		if (in_code && i->plain) {
+			if (!group_plain(cta, w, n, i, pc, true, NULL, 0, 0, who))
+				return WE_STOP_FAULT;
+			pc += WE_INST_SIZE;
+			continue;
+		}
+		/* warp by warp, as exec_run runs it */
+		bool blocked = false;
+		for (uint32_t j = 0; j < n; j++) {
+			xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;
+			const xinsn *ij = fetch(x, code, pc, start, end);
+			if (ij) {
+				if (x->pmask)
+					DISPATCH(x, ij);
+				retire(x);
+			}
+			/* a warp that blocks (on a barrier) or completes one needs
+			 * nothing of its driver: the others run the instruction
+			 * too, and when the barrier released them all the group
+			 * goes on */
+			if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
+				blocked = true;
+				*who = wi + j;
+			} else if (x->stop && x->why == WE_STOP_EXITED && ij->optype == ISA_OPT_EXIT) {
+				/* the others run their EXIT too (it touches nothing of
+				 * another warp's); the driver retires the exited warps
+				 * in order (*exited) */
+				*exited |= 1u << (wi + j);
+			} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
+				*who = wi + j;
+				return x->why;
+			}
+		}
+		if (*exited) {
+			*who = wi + (uint32_t)__builtin_ctz(*exited >> wi);
+			return WE_STOP_EXITED;
+		}
+		if (!group_intact(w, n))
+			return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
+		pc = w->active_pc;
+	}
+	group_settle(w, n, pc, pending, guarded);
+	return WE_STOP_BUDGET;
+}

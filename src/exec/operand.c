@@ -1,0 +1,172 @@
+/* operand.c — what the semantic handlers use beyond the inline helpers
+ * of exec.h: faults, operands that are not a plain register, constant
+ * banks, and the translation of global, shared and local addresses.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "device/device.h"
+#include "engine/engine.h"
+#include "exec/exec.h"
+
+void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	eng_record_fault(x, kind, lanes, addr, msg);
+}
+
+static inline uint32_t int_mod(uint32_t v, uint8_t flags)
+{
+	if (flags & XF_ABS)
+		v = (int32_t)v < 0 ? 0u - v : v;
+	if (flags & XF_NEG)
+		v = 0u - v;
+	if (flags & XF_BITNOT)
+		v = ~v;
+	return v;
+}
+
+bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
+{
+	const uint8_t *base;
+	uint64_t limit;
+	if (bank == 0) {
+		base = x->L->params;
+		limit = x->L->param_bytes;
+	} else if (bank < WE_NUM_CBANKS) {
+		base = x->L->mod->cbank[bank].data;
+		limit = x->L->mod->cbank[bank].size;
+	} else {
+		base = NULL;
+		limit = 0;
+	}
+	if (off < 0 || (uint64_t)off + size > limit) {
+		xfault(x, WE_FAULT_MEM_RANGE, x->pmask, (uint64_t)off,
+		       "constant read c[0x%x][0x%llx] of %u bytes outside the bank (%llu bytes)", bank,
+		       (unsigned long long)off, size, (unsigned long long)limit);
+		return false;
+	}
+	if (off % (size > 8 ? 8 : size)) {
+		xfault(x, WE_FAULT_MEM_ALIGN, x->pmask, (uint64_t)off,
+		       "misaligned constant read c[0x%x][0x%llx] of %u bytes", bank,
+		       (unsigned long long)off, size);
+		return false;
+	}
+	memcpy(out, base + off, size);
+	return true;
+}
+
+uint32_t xsrc_scalar(xctx *x, const xopd *o, unsigned k, bool int_mods)
+{
+	uint32_t v;
+	switch (o->kind) {
+	case XO_IMM:
+	case XO_FIMM:
+		v = ximm_word(o, k);
+		break;
+	case XO_UREG:
+		v = xureg(x, o->row == ISA_UREG_URZ ? ISA_UREG_URZ : o->row + k);
+		break;
+	case XO_CMEM:
+		if (!xconst_read(x, o->bank, o->imm + 4 * (int64_t)k, 4, &v))
+			v = 0;
+		break;
+	default:
+		v = 0;
+		break;
+	}
+	return int_mods ? int_mod(v, o->flags) : v;
+}
+
+const uint32_t *xsrc_slow(xctx *x, const xopd *o, unsigned k, uint32_t tmp[XLANES], bool int_mods)
+{
+	if (o->kind == XO_REG) {
+		const uint32_t *src = xrow(x, o, k);
+		if (!int_mods || !(o->flags & XF_INT_MODS))
+			return src;
+		for_lanes(l) tmp[l] = int_mod(src[l], o->flags);
+		return tmp;
+	}
+	uint32_t v = xsrc_scalar(x, o, k, int_mods);
+	for_lanes(l) tmp[l] = v;
+	return tmp;
+}
+
+uint32_t xscalar_slow(xctx *x, const xopd *o, unsigned k)
+{
+	if (o->kind == XO_REG) {
+		uint32_t m = x->pmask ? x->pmask : x->w->active;
+		return int_mod(xrow(x, o, k)[m ? xffs(m) : 0], o->flags);
+	}
+	return xsrc_scalar(x, o, k, true);
+}
+
+static bool aligned(uint64_t addr, unsigned size)
+{
+	return (addr & (uint64_t)(size - 1)) == 0;
+}
+
+/* Alignment, then bounds of a window [0, limit) of a memory space; the
+ * fault names the space, the access, the limit and the first lane. */
+static bool in_window(xctx *x, const char *space, const char *whose, uint64_t limit,
+		      uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!aligned(addr, size)) {
+		xfault(x, WE_FAULT_MEM_ALIGN, 1u << lane, addr,
+		       "%s access of %u bytes at 0x%llx is not %u-byte aligned (first at lane %u)", space,
+		       size, (unsigned long long)addr, size, lane);
+		return false;
+	}
+	if (whose && !xfits(addr, size, limit)) {
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "%s access of %u bytes at 0x%llx is outside %s %llu bytes (first at lane %u)", space,
+		       size, (unsigned long long)addr, whose, (unsigned long long)limit, lane);
+		return false;
+	}
+	return true;
+}
+
+uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!in_window(x, "global", NULL, 0, addr, size, lane))
+		return NULL;
+	uint8_t *h = xglobal_span(x, addr, size);
+	if (!h)
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "global access of %u bytes at 0x%llx is outside every allocation (first at lane %u)", size,
+		       (unsigned long long)addr, lane);
+	return h;
+}
+
+uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span)
+{
+	/* the allocation table does not change during a launch: remember the
+	 * warp's last allocation (lanes of a warp mostly hit the same one) */
+	const galloc *a = x->w->gcache;
+	if (a && addr >= a->base && xfits(addr - a->base, span, a->size))
+		return a->host + (addr - a->base);
+	uint8_t *h = dev_translate_alloc(x->L->dev, addr, span, &a);
+	if (h)
+		x->w->gcache = a;
+	return h;
+}
+
+uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!in_window(x, "shared", "the CTA's", x->L->shared_bytes, addr, size, lane))
+		return NULL;
+	return x->cta->shared + addr;
+}
+
+uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (!in_window(x, "local", "the thread's", x->L->local_bytes, addr, size, lane))
+		return NULL;
+	return x->w->local + (uint64_t)lane * x->L->local_bytes + addr;
+}
