@@ -300,16 +300,33 @@ static void expect_ok(const lrun *r, const char *what)
 	CHECK(r->st == WE_OK, "%s: status %s: %s", what, we_status_name(r->st), r->err);
 }
 
+/* The part of a report that is the same whatever the order of turns: all
+ * of it, but of a watchdog report (which shows every warp where it was
+ * stopped: that follows the schedule) only the fault, its first two
+ * lines of text or its JSON up to the CTA's state. */
+static size_t report_fixed(const char *s, we_status st, bool json)
+{
+	const char *e = NULL;
+	if (st == WE_ERR_TIMEOUT) {
+		e = json ? strstr(s, ",\"barriers\":") : strchr(s, '\n');
+		if (e && !json)
+			e = strchr(e + 1, '\n');
+	}
+	return e ? (size_t)(e - s) : strlen(s) + 1;
+}
+
 /* got must be what the lockstep-1 launch ref gave: the status and both
- * reports; after a launch that succeeded, every byte of every buffer and
- * the counters. */
+ * reports (report_fixed); after a launch that succeeded, every byte of
+ * every buffer and the counters. */
 static void expect_same(const lk *t, const lrun *ref, const lrun *got, const char *what)
 {
 	CHECK(got->st == ref->st, "%s: status %s, lockstep 1 gave %s\n%s", what, we_status_name(got->st),
 	      we_status_name(ref->st), got->err);
-	CHECK(!strcmp(got->err, ref->err), "%s: report\n%s\nlockstep 1 reported\n%s", what, got->err, ref->err);
-	CHECK(!strcmp(got->json, ref->json), "%s: JSON report\n%s\nlockstep 1 reported\n%s", what, got->json,
-	      ref->json);
+	const size_t n = report_fixed(ref->err, ref->st, false), nj = report_fixed(ref->json, ref->st, true);
+	CHECK(report_fixed(got->err, got->st, false) == n && !strncmp(got->err, ref->err, n),
+	      "%s: report\n%s\nlockstep 1 reported\n%s", what, got->err, ref->err);
+	CHECK(report_fixed(got->json, got->st, true) == nj && !strncmp(got->json, ref->json, nj),
+	      "%s: JSON report\n%s\nlockstep 1 reported\n%s", what, got->json, ref->json);
 	if (got->st != WE_OK)
 		return; /* the counters and buffers of a stopped launch follow the schedule */
 	if (memcmp(got->mem, ref->mem, t->total)) {

@@ -37,6 +37,10 @@ we_status asm_assemble(const char *text, size_t len, const char *filename,
  * including the NUL; returns the length of the whole text (like snprintf). */
 int dis_insn(const we_insn *in, uint64_t pc, char *buf, size_t n);
 
+/* The text of the instruction at pc of module m, as dis_insn, or
+ * "<no instruction>" where m has none. */
+void dis_at(const struct we_module *m, uint64_t pc, char *buf, size_t n);
+
 /* The whole module as text that re-assembles to the same module (code,
  * kernels, parameters, sizes, dialects, constant banks).  malloc'd; NULL
  * on out of memory. */

@@ -288,6 +288,16 @@ static void dis_range(strbuf *b, const struct we_module *m, uint32_t start, uint
 	}
 }
 
+void dis_at(const struct we_module *m, uint64_t pc, char *buf, size_t n)
+{
+	uint64_t idx = pc / WE_INST_SIZE;
+	if (pc % WE_INST_SIZE || idx >= m->ninsns) {
+		snprintf(buf, n, "<no instruction>");
+		return;
+	}
+	dis_insn(&m->insn[idx], pc, buf, n);
+}
+
 char *dis_module(const struct we_module *m)
 {
 	strbuf b = { 0 };

@@ -48,6 +48,16 @@ const char *module_dialect_name(we_dialect d)
 	return (unsigned)d < 4 ? dialects[d] : dialects[0];
 }
 
+bool module_source_line(const struct we_module *m, uint64_t pc, const char **file, uint32_t *line)
+{
+	const uint64_t idx = pc / WE_INST_SIZE;
+	if (!m->line || pc % WE_INST_SIZE || idx >= m->ninsns || !m->line[idx])
+		return false;
+	*file = m->source ? m->source : "<module>";
+	*line = m->line[idx];
+	return true;
+}
+
 struct we_module *module_new(void)
 {
 	return calloc(1, sizeof(struct we_module));

@@ -73,6 +73,9 @@ void module_free(struct we_module *m);
 we_kernel *module_add_kernel(struct we_module *m, const char *name);
 /* Fill each kernel's info view (name, params, sizes) from its fields. */
 void module_finish_info(struct we_module *m);
+/* The source file and line of the instruction at pc: true, or false when
+ * the module does not know them. */
+bool module_source_line(const struct we_module *m, uint64_t pc, const char **file, uint32_t *line);
 
 /* Binary image: "WEMODULE" magic, version, then sections; see module.c
  * for the layout.  Loading validates everything (sizes, offsets, decodes

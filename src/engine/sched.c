@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units/bru.h"
+#include "base/strbuf.h"
 #include "engine/engine_int.h"
+#include "units/bru.h"
 
 
 typedef struct sworker {
@@ -57,7 +58,7 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 	int wi = sched_next(c, &budget);
 	if (wi < 0) {
 		/* nothing ready and nothing running can change that */
-		set_deadlock(c);
+		cta_set_deadlock(c);
 		return false;
 	}
 	we_warp *w = &c->warps[wi];
@@ -92,7 +93,7 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 		/* (several warps of a group may have run one EXIT) */
 		for (uint32_t m = exited; m; m &= m - 1) {
 			*live -= 1;
-			warp_exited(c, (uint32_t)__builtin_ctz(m));
+			cta_warp_exited(c, (uint32_t)__builtin_ctz(m));
 		}
 		break;
 	case WE_STOP_FAULT:
@@ -204,10 +205,10 @@ static void *sworker_main(void *arg)
 		}
 		/* the next b->n CTAs of the chunk (fewer at its end) */
 		const uint32_t n = end - id < b->n ? (uint32_t)(end - id) : b->n;
-		/* the registers of all the batch's CTAs at once (cta_init_regs) */
+		/* the registers of all the batch's CTAs at once (cta_start) */
 		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
 		for (uint32_t k = 0; k < n; k++)
-			cta_init_regs(&b->slot[k], lc, id + k, NULL, true);
+			cta_start(&b->slot[k], lc, id + k, NULL, true);
 		batch_run(b, n);
 		for (uint32_t k = 0; k < n; k++)
 			cta_finish(&b->slot[k], lc);
@@ -234,7 +235,7 @@ static uint32_t batch_size(const launch *lc, unsigned nw)
 	return n ? (uint32_t)n : 1u;
 }
 
-we_status run_scheduler(launch *lc)
+static we_status run_scheduler(launch *lc)
 {
 	unsigned nw = lc->nthreads;
 	if (nw > lc->nctas)
@@ -268,3 +269,29 @@ we_status run_scheduler(launch *lc)
 	free(ws);
 	return st;
 }
+
+static unsigned host_threads(unsigned slots, we_dim3 block)
+{
+	(void)block;
+	return slots;
+}
+
+static char *describe(unsigned slots, we_dim3 block, unsigned npus, bool deflt)
+{
+	(void)block;
+	strbuf b = { 0 };
+	sb_printf(&b, "engine scheduler%s: %u worker thread%s%s (worker i is thread i)\n",
+			   deflt ? " (default)" : "", slots, slots == 1 ? "" : "s",
+			   slots == npus ? ", one per PU" : "");
+	return sb_take(&b);
+}
+
+const engine_ops engine_scheduler = {
+	.id = WE_ENGINE_SCHEDULER,
+	.name = "scheduler",
+	.groups = true,
+	.jitter = false,
+	.host_threads = host_threads,
+	.describe = describe,
+	.run = run_scheduler,
+};

@@ -7,13 +7,15 @@
  * the next CTA from the launch counter, sets the slot up and releases the
  * others, then waits until every warp has finished before the next CTA.
  *
- * Barriers: the warp's thread arrives through eng_barrier() (engine.c),
- * which applies the rules of bar.c under the CTA lock and, when the warp
- * must wait, spins briefly on the barrier's atomic phase counter and then
- * sleeps on its condition variable; the completing arrival (or an exit
- * completing a cnt = 0 barrier) bumps the phase with release order and
- * broadcasts.  A fault or a deadlock aborts the CTA: its blocked warps are
- * woken and every warp thread stops; the launch hands out no more CTAs.
+ * Barriers: the warp's BAR instruction arrives through the CTA layer
+ * (cta/sync.c), which applies the rules of units/bar.c under the CTA lock;
+ * when the warp must wait the executor hands it back here (WE_STOP_BLOCKED)
+ * and its thread spins briefly on the barrier's atomic phase counter, then
+ * sleeps on the barrier's condition variable (wait_released); the
+ * completing arrival (or an exit completing a cnt = 0 barrier) bumps the
+ * phase with release order and broadcasts.  A fault or a deadlock aborts
+ * the CTA: its blocked warps are woken and every warp thread stops; the
+ * launch hands out no more CTAs.
  *
  * Jitter (we_launch_config.jitter, warpemu stress --jitter): the threads
  * run unserialised, one instruction at a time, and wait for short random
@@ -29,6 +31,7 @@
 
 #include "asm/asm.h"
 #include "units/bru.h"
+#include "base/strbuf.h"
 #include "engine/engine_int.h"
 #include "asm/module.h"
 
@@ -105,6 +108,33 @@ static void jitter(const we_cta *c, const we_warp *w, uint64_t *rng)
 	}
 }
 
+#define SPIN_LIMIT 200
+
+/* Warp w is blocked on a barrier (or a named barrier): wait until it is
+ * released, spinning briefly on the barrier's phase counter before
+ * sleeping on its condition variable.  false when the CTA aborted (a
+ * fault or a deadlock: the warp stops). */
+static bool wait_released(we_cta *c, we_warp *w)
+{
+	cta_sync *s = c->sync;
+	pthread_cond_t *cv = &s->nbar_cv;
+	if (w->bar_id >= 0) {
+		const unsigned id = (unsigned)w->bar_id;
+		cv = &s->cv[id];
+		for (int i = 0; i < SPIN_LIMIT; i++)
+			if (atomic_load_explicit(&s->phase[id], memory_order_acquire) != w->bar_phase ||
+			    atomic_load_explicit(&s->abort, memory_order_acquire))
+				break;
+	}
+	lock(&s->lock);
+	while (w->state == WE_WS_BLOCKED && !atomic_load_explicit(&s->abort, memory_order_relaxed))
+		if (pthread_cond_wait(cv, &s->lock))
+			abort();
+	const bool released = w->state != WE_WS_BLOCKED;
+	unlock(&s->lock);
+	return released;
+}
+
 /* Drive warp wi of CTA c on this host thread until it exits, faults, or
  * the CTA aborts.  In serialised mode the warp runs only while it holds
  * the baton, and hands it on as the scheduler decides. */
@@ -137,7 +167,12 @@ static void run_warp(we_cta *c, uint32_t wi)
 		switch (st) {
 		case WE_STOP_BUDGET:
 		case WE_STOP_RELEASED: /* (scheduler engine only) */
-		case WE_STOP_BLOCKED: /* serialised: wait for the baton again */
+			break;
+		case WE_STOP_BLOCKED:
+			/* serialised: wait for the baton again; else until the
+			 * barrier releases the warp */
+			if (!sy->serial && !wait_released(c, w))
+				return;
 			break;
 		case WE_STOP_YIELD:
 			if (!sy->serial)
@@ -153,7 +188,7 @@ static void run_warp(we_cta *c, uint32_t wi)
 				sched_yield();
 			break;
 		case WE_STOP_EXITED:
-			warp_exited(c, wi);
+			cta_warp_exited(c, wi);
 			break;
 		case WE_STOP_FAULT:
 			break;
@@ -194,7 +229,9 @@ static void *wthread_main(void *arg)
 				unlock(&s->m);
 				break;
 			}
-			cta_init(&s->slot, lc, id, &s->sync);
+			cta_start(&s->slot, lc, id, &s->sync, false);
+			s->sync.serial = lc->L.hooked;
+			s->sync.baton = -1;
 			if (s->sync.serial) {
 				uint64_t b = QUANTUM;
 				s->sync.baton = sched_next(&s->slot.cta, &b);
@@ -300,7 +337,7 @@ static bool slot_destroy(wslot *s)
 	return ok;
 }
 
-we_status run_warp_threads(launch *lc)
+static we_status run_warp_threads(launch *lc)
 {
 	unsigned ns = lc->nthreads;
 	if (ns > lc->nctas)
@@ -373,3 +410,30 @@ we_status run_warp_threads(launch *lc)
 	free(slots);
 	return st;
 }
+
+static unsigned host_threads(unsigned slots, we_dim3 block)
+{
+	return slots * engine_warps(block);
+}
+
+static char *describe(unsigned slots, we_dim3 block, unsigned npus, bool deflt)
+{
+	(void)npus;
+	const unsigned warps = engine_warps(block), n = slots * warps;
+	strbuf b = { 0 };
+	sb_printf(&b, "engine warp-threads%s, block %u,%u,%u: %u warp%s per CTA x %u CTA slot%s = %u "
+			   "host thread%s (warp w of slot s is thread s*%u+w)\n", deflt ? " (default)" : "",
+			   block.x, block.y, block.z, warps, warps == 1 ? "" : "s", slots, slots == 1 ? "" : "s",
+			   n, n == 1 ? "" : "s", warps);
+	return sb_take(&b);
+}
+
+const engine_ops engine_warp_threads = {
+	.id = WE_ENGINE_WARP_THREADS,
+	.name = "warp-threads",
+	.groups = false,
+	.jitter = true,
+	.host_threads = host_threads,
+	.describe = describe,
+	.run = run_warp_threads,
+};

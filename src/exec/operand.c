@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "device/device.h"
-#include "engine/engine.h"
 #include "exec/exec.h"
 
 void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *fmt, ...)
@@ -18,7 +17,9 @@ void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	eng_record_fault(x, kind, lanes, addr, msg);
+	x->stop = true;
+	x->why = WE_STOP_FAULT;
+	cta_fault(x->cta, x->w, kind, lanes, x->pc, addr, msg);
 }
 
 static inline uint32_t int_mod(uint32_t v, uint8_t flags)

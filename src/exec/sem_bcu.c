@@ -1,9 +1,9 @@
 /* sem_bcu.c — the barrier unit's instructions (seed 000).  The rules
- * live in bar.c; blocking and waking in the engine. */
+ * live in units/bar.c, applied to the CTA by cta/sync.c; a warp that must
+ * wait is handed back to its engine (WE_STOP_BLOCKED). */
 #include <stdio.h>
 
 #include "units/bar.h"
-#include "engine/engine.h"
 #include "exec/sem.h"
 
 /* 003: "BAR.RED, BAR.SYNC, and BAR.ARV in trap mode are UNPREDICTABLE":
@@ -31,6 +31,36 @@ static inline void id_count(xctx *x, const xinsn *i, unsigned *id, unsigned *cnt
 		*cnt = xscalar(x, &i->o[1], 0) & 0xfffu;
 }
 
+/* What an arrival at a (named) barrier means for the warp: a fault, or
+ * handing it back to its engine to wait, or (lockstep groups) to let the
+ * warps it released go on with it as one group. */
+static void arrived(xctx *x, cta_arrive r, const char *msg)
+{
+	switch (r) {
+	case CTA_FAULT:
+		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
+		break;
+	case CTA_BLOCKED:
+		x->stop = true;
+		x->why = WE_STOP_BLOCKED;
+		break;
+	case CTA_RELEASED:
+		if (x->L->lockstep > 1) {
+			x->stop = true;
+			x->why = WE_STOP_RELEASED;
+		}
+		break;
+	case CTA_PASSED:
+		break;
+	}
+}
+
+static void arrive(xctx *x, const bar_arrival *a)
+{
+	char msg[256];
+	arrived(x, cta_bar_arrive(x->cta, x->w, x->pmask, a, msg, sizeof msg), msg);
+}
+
 /* BAR{.SYNC,.ARV} SrcBarId, SrcCnt — every form: o[0] = id, o[1] = count. */
 static void bar_one(xctx *x, const xinsn *i)
 {
@@ -43,7 +73,7 @@ static void bar_one(xctx *x, const xinsn *i)
 		.pc = x->pc,
 	};
 	id_count(x, i, &a.id, &a.cnt);
-	eng_barrier(x, &a);
+	arrive(x, &a);
 }
 
 XSEM(BAR)
@@ -68,7 +98,7 @@ XSEM(BAR)
 			for (uint32_t j = 0; j <= x->group && !one_by_one; j++)
 				one_by_one = x->w[j].in_trap;
 		if (!one_by_one) {
-			if (eng_barrier_group(x, &a, x->group + 1)) {
+			if (cta_bar_arrive_group(x->cta, &a, x->group + 1)) {
 				for (uint32_t j = 0; j <= x->group; j++)
 					x->w[j].active_pc = x->pc + WE_INST_SIZE;
 				x->pc_set = true;
@@ -105,7 +135,7 @@ XSEM(BAR_SCAN)
 	bar_arrival a = { .kind = BAR_KIND_SYNC, .scan = true, .lanes = x->pmask, .pc = x->pc };
 	id_count(x, i, &a.id, &a.cnt);
 	a.pred = xpred(x, &i->o[2]) & x->pmask;
-	eng_barrier(x, &a);
+	arrive(x, &a);
 }
 
 /* BAR.SYNCALL (003): the dedicated barrier, count = live warps x 32,
@@ -120,7 +150,7 @@ XSEM(BAR_SYNCALL)
 	}
 	bar_arrival a = { .id = BAR_SYNCALL_ID, .cnt = 0, .kind = BAR_KIND_SYNC, .wait = true,
 			  .lanes = x->pmask, .pc = x->pc };
-	eng_barrier(x, &a);
+	arrive(x, &a);
 }
 
 /* BAR.RED.op SrcBarId, SrcCnt, {!}Pp  or  BAR.RED.op Rb, {!}Pp
@@ -145,14 +175,14 @@ XSEM(BAR_RED)
 		pp = &i->o[2];
 	}
 	a.pred = xpred(x, pp) & x->pmask;
-	eng_barrier(x, &a);
+	arrive(x, &a);
 }
 
 /* B2R.BAR Rd, id: Rd = getBarState(id); B2R.WARP Rd: the warp's copy. */
 XSEM(B2R)
 {
 	uint32_t v = i->in->mode == ISA_B2RMode_WARP ? x->w->warp_bar_state
-						      : eng_bar_get(x, (unsigned)i->o[1].imm & 0xfu);
+						      : cta_bar_get(x->cta, (unsigned)i->o[1].imm & 0xfu);
 	uint32_t res[XLANES];
 	for_lanes(l) res[l] = v;
 	xwrite(x, &i->o[0], 0, res, x->pmask);
@@ -182,10 +212,13 @@ static void nbarrier_signal(xctx *x, const xinsn *i)
 	uint32_t v[4];
 	for (unsigned k = 0; k < i->nopd && k < 4; k++)
 		v[k] = xscalar(x, &i->o[k], 0);
+	char msg[300];
+	cta_arrive r;
 	if (i->nopd == 2) /* baseline: a producer-consumer, both counts equal */
-		eng_nbar_signal(x, v[0], 0, v[1], v[1]);
+		r = cta_nbar_signal(x->cta, x->w, x->pc, v[0], 0, v[1], v[1], msg, sizeof msg);
 	else
-		eng_nbar_signal(x, v[0], v[1], v[2], v[3]);
+		r = cta_nbar_signal(x->cta, x->w, x->pc, v[0], v[1], v[2], v[3], msg, sizeof msg);
+	arrived(x, r, msg);
 }
 
 XSEM(NBARRIER_SIGNAL) { nbarrier_signal(x, i); }
@@ -197,7 +230,8 @@ XSEM(NBARRIER_SIGNAL_NRR) { nbarrier_signal(x, i); }
 /* NBARRIER.wait id */
 XSEM(NBARRIER_WAIT)
 {
-	eng_nbar_wait(x, xscalar(x, &i->o[0], 0));
+	char msg[300];
+	arrived(x, cta_nbar_wait(x->cta, x->w, x->pc, xscalar(x, &i->o[0], 0), msg, sizeof msg), msg);
 }
 
 /* R2B.BAR id, Ra: setBarState(id, Ra); R2B.WARP Ra: setWarpBarState(Ra). */
@@ -207,7 +241,7 @@ XSEM(R2B)
 	if (i->in->mode == ISA_B2RMode_WARP)
 		x->w->warp_bar_state = v;
 	else
-		eng_bar_set(x, (unsigned)i->o[0].imm & 0xfu, v);
+		cta_bar_set(x->cta, (unsigned)i->o[0].imm & 0xfu, v);
 }
 
 /* 002: "Type ... Valid values are [0-2]", "Num_producers ... Num_consumers

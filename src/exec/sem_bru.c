@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "units/bru.h"
-#include "engine/engine.h"
 #include "exec/sem.h"
 
 /* Maximum emulated sleep of one NANOSLEEP, ns (SPEC-NOTES decision 10:
@@ -267,7 +266,9 @@ static void sync_progress(xctx *x, uint32_t was_active, bool breg_changed)
 			len += (size_t)snprintf(desc + len, sizeof desc - len,
 						" wait at BSYNC/WARPSYNC for each other");
 	}
-	eng_sync_deadlock(x, here, desc);
+	x->stop = true;
+	x->why = WE_STOP_FAULT;
+	cta_sync_deadlock(x->cta, x->w, x->pc, here, desc);
 }
 
 XSEM(BSYNC)
@@ -296,7 +297,7 @@ XSEM(WARPSYNC)
 			for_lanes(l) if (LANE_ON(x->pmask, l)) named |= mm[l];
 			named &= ~x->w->valid & launch_valid(x);
 			if (named)
-				eng_warn(x->cta, "warpsync-exited-lanes", x->w->id, x->pc,
+				check_warn(x->cta, "warpsync-exited-lanes", x->w->id, x->pc,
 					 "WARPSYNC membermasks name exited lanes 0x%08x", named);
 		}
 		bru_result res = bru_warpsync_grouped(x->w, x->pmask, ppv, mm, &bad);
@@ -324,7 +325,7 @@ XSEM(WARPSYNC)
 		mask = (uint32_t)m->imm;
 	}
 	if (x->L->check && (mask & ~x->w->valid & launch_valid(x)))
-		eng_warn(x->cta, "warpsync-exited-lanes", x->w->id, x->pc,
+		check_warn(x->cta, "warpsync-exited-lanes", x->w->id, x->pc,
 			 "WARPSYNC membermask 0x%08x names exited lanes 0x%08x", mask,
 			 mask & ~x->w->valid & launch_valid(x));
 	bru_result r = bru_warpsync(x->w, x->pmask, ppv, mask);

@@ -18,11 +18,6 @@ void bar_reset(bar_unit *u, uint32_t nwarps)
 	for (uint32_t m = u->dirty; m; m &= m - 1)
 		zero_small(&u->b[__builtin_ctz(m)], sizeof u->b[0]);
 	u->dirty = 0;
-	if (u->vc_used) {
-		memset(u->vc, 0, sizeof u->vc);
-		memset(u->vc_exited, 0, sizeof u->vc_exited);
-		u->vc_used = false;
-	}
 	u->exited = 0;
 	u->nwarps = nwarps;
 	u->all_count = 32u * nwarps;
@@ -175,7 +170,6 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 		if (b->count && b->expected == 0 && bar_complete(u, b)) {
 			uint32_t rd, rw;
 			wake |= bar_release(b, &rd, &rw);
-			b->done_parts = 0;
 			(*ncompleted)++;
 			*red_done |= rd;
 			for (unsigned w = 0; w < 32; w++)

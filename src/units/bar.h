@@ -2,7 +2,7 @@
  * count / cnt = 0 / exited-warp rules of SPEC-NOTES decisions 1-8.
  *
  * The functions here are the rules only; they do not block and do not
- * lock.  The engine that drives warps calls them under its CTA lock and
+ * lock.  The CTA layer (cta/sync.c) calls them under the CTA's lock and
  * makes the warps in the returned wake mask runnable.
  */
 #ifndef WE_BAR_H
@@ -34,12 +34,6 @@ typedef struct bar_state {
 	/* last: a completing phase resets everything above (bar.c), and this
 	 * is read only for the warps of `arrived` */
 	uint64_t arrive_pc[32]; /* PC of each warp's arrival in this phase     */
-	/* --check (engine.c): the last completed counted phase, kept across
-	 * releases */
-	uint32_t done_parts;    /* its warps; 0: none (or a cnt = 0 phase)     */
-	uint32_t done_warp;     /* the warp whose arrival completed it         */
-	uint32_t done_clock;    /* vc[done_warp][done_warp] right after it     */
-	uint64_t done_pc;       /* that arrival's PC                           */
 } bar_state;
 
 typedef struct bar_unit {
@@ -49,12 +43,6 @@ typedef struct bar_unit {
 	uint32_t all_count;  /* 32 x (nwarps - exited warps): what a cnt = 0
 				barrier's count must reach (kept in step)       */
 	uint32_t dirty;      /* barriers touched since bar_init                */
-	/* --check (engine.c): vector clocks of the order barriers impose,
-	 * vc[w][v] = how many of warp v's barrier completions warp w is
-	 * ordered after; vc_exited joins the clocks of the exited warps */
-	bool vc_used;
-	uint32_t vc[32][32];
-	uint32_t vc_exited[32];
 } bar_unit;
 
 typedef struct bar_arrival {
