@@ -51,9 +51,13 @@ static uint32_t group_of(const we_cta *c, uint32_t wi, uint64_t *budget)
 }
 
 /* One turn of a CTA: its next ready warp or lockstep group runs until it
- * stops.  false when the CTA has ended (every warp exited, or a fault). */
+ * stops.  false when the CTA has ended (every warp exited, or a fault:
+ * also one a watchdog recorded while the CTA waited to join a group,
+ * batch_joins). */
 static bool cta_turn(we_cta *c, uint32_t *live)
 {
+	if (c->faulted)
+		return false;
 	uint64_t budget;
 	int wi = sched_next(c, &budget);
 	if (wi < 0) {
