@@ -111,8 +111,11 @@ static void (*const handler[ISA_NUM_OPTYPES])(xctx *, const xinsn *) = {
  * fault, the faulting warp in *who: the warps before it ran the
  * instruction, those after it did not (the group settled, `done` and
  * `guarded` as group_settle). */
-static bool group_plain(we_cta *cta, we_warp *w, uint32_t n, const xinsn *i, uint64_t pc,
-			bool runs, const gguard *g, uint64_t done, uint64_t guarded, uint32_t *who)
+/* (inlined: four call sites, each with its own constant arguments) */
+static inline __attribute__((always_inline)) bool group_plain(we_cta *cta, we_warp *w, uint32_t n,
+							      const xinsn *i, uint64_t pc, bool runs,
+							      const gguard *g, uint64_t done, uint64_t guarded,
+							      uint32_t *who)
 {
 	/* with g (a lockstep form, which reads no counter): only the thread
 	 * counts here, the rest with the group's next settle */
@@ -210,6 +213,79 @@ static void group_per_cta(xctx *gx, const xinsn *i, uint32_t n, uint32_t nw, uin
 	gx->intact = gx->pc_set && intact;
 }
 
+/* exec_group's loop goes on (GROUP_GO_ON) or returns the stop. */
+#define GROUP_GO_ON (-1)
+
+/* Instruction i at *pc as one handler call for the whole group (every
+ * lane of every warp runs it): the counters wait (*pending); a handler
+ * that declines runs warp by warp; a fault settles the group. */
+static inline __attribute__((always_inline)) int group_full(we_cta *cta, we_warp *w, uint32_t wi, uint32_t n,
+							    uint32_t nw, xctx *gx, const xinsn *i, uint64_t *pc,
+							    uint64_t *pending, uint64_t *guarded, uint32_t *who)
+{
+	gx->pc = *pc;
+	if (!i->plain && i->optype != ISA_OPT_BRA) {
+		/* a branch moves each warp's ActivePC from pc (the 004
+		 * algorithms: ActivePC += INST_SIZE, ...); the counters can
+		 * wait.  (BRA sets it itself where it needs it: most groups all
+		 * jump, sem_BRA) */
+		for (uint32_t j = 0; j < n; j++)
+			w[j].active_pc = *pc;
+	}
+	uint32_t done = 0;
+	if (nw < n && i->per_cta)
+		group_per_cta(gx, i, n, nw, &done);
+	else
+		handler[i->optype](gx, i);
+	if (gx->declined) {
+		/* (a memory access that may fault) warp by warp, after the CTAs
+		 * that ran it as a group (group_per_cta) */
+		gx->declined = false;
+		group_settle(w, n, *pc, *pending, *guarded);
+		*pending = *guarded = 0;
+		for (uint32_t j = 0; j < done; j++)
+			count_insn(&w[j], 0xffffffffu);
+		if (!group_plain(cta, w + done, n - done, i, *pc, false, NULL, 0, 0, who)) {
+			for (uint32_t j = 0; j < done; j++)
+				w[j].active_pc = *pc + WE_INST_SIZE;
+			return WE_STOP_FAULT;
+		}
+		*pc += WE_INST_SIZE;
+		return GROUP_GO_ON;
+	}
+	if (__builtin_expect(gx->stop, 0)) {
+		/* a fault: of the first warp for an ALU form (a constant read
+		 * out of range), of the warp the handler stopped at for a
+		 * barrier; those before it ran the instruction, those after it
+		 * did not */
+		uint32_t f = 0;
+		while (f + 1 < n && w[f].state != WE_WS_FAULTED)
+			f++;
+		group_settle(w, n, *pc, *pending, *guarded);
+		for (uint32_t j = 0; j <= f; j++) {
+			w[j].active_pc = *pc + WE_INST_SIZE;
+			count_insn(&w[j], 0xffffffffu);
+		}
+		*who = wi + f;
+		return gx->why;
+	}
+	(*pending)++;
+	if (!gx->pc_set) {
+		*pc += WE_INST_SIZE;
+		return GROUP_GO_ON;
+	}
+	/* a branch: each warp's ActivePC and ActiveMask are its own now */
+	gx->pc_set = false;
+	if (gx->intact) {
+		gx->intact = false;
+	} else if (!group_intact(w, n)) {
+		group_settle(w, n, UINT64_MAX, *pending, *guarded);
+		return WE_STOP_BUDGET;
+	}
+	*pc = w->active_pc;
+	return GROUP_GO_ON;
+}
+
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
 		   uint32_t *who, uint32_t *exited)
 {
@@ -220,7 +296,6 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	/* one handler call for the whole group: the rows of w[0] start the
 	 * group's arrays, pmask is all ones in every warp */
 	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
-	const bool multi = nw < n;
 	/* the warps' PCs and counters lag behind by `pending` instructions
 	 * run as one call for the group and `guarded` ones whose guard
 	 * differed between warps (group_settle) */
@@ -237,6 +312,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
 		bool full = false;
+		int r;
 		if (in_code && i->lockstep) {
 			if (i->pg == 7 && !i->pg_xor) {
 				full = true;
@@ -250,67 +326,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		if (!in_code || !i->lockstep || !i->plain || i->optype == ISA_OPT_ISETP)
 			g.key = GUARD_NONE;
 		if (full) {
-			gx.pc = pc;
-			if (!i->plain && i->optype != ISA_OPT_BRA) {
-				/* a branch moves each warp's ActivePC from pc (the
-				 * 004 algorithms: ActivePC += INST_SIZE, ...); the
-				 * counters can wait.  (BRA sets it itself where it
-				 * needs it: most groups all jump, sem_BRA) */
-				for (uint32_t j = 0; j < n; j++)
-					w[j].active_pc = pc;
-			}
-			uint32_t done = 0;
-			if (multi && i->per_cta)
-				group_per_cta(&gx, i, n, nw, &done);
-			else
-				handler[i->optype](&gx, i);
-			if (gx.declined) {
-				/* (a memory access that may fault) warp by warp, after
-				 * the CTAs that ran it as a group (group_per_cta) */
-				gx.declined = false;
-				group_settle(w, n, pc, pending, guarded);
-				pending = guarded = 0;
-				for (uint32_t j = 0; j < done; j++)
-					count_insn(&w[j], 0xffffffffu);
-				if (!group_plain(cta, w + done, n - done, i, pc, false, NULL, 0, 0, who)) {
-					for (uint32_t j = 0; j < done; j++)
-						w[j].active_pc = pc + WE_INST_SIZE;
-					return WE_STOP_FAULT;
-				}
-				pc += WE_INST_SIZE;
-				continue;
-			}
-			if (__builtin_expect(gx.stop, 0)) {
-				/* a fault: of the first warp for an ALU form (a
-				 * constant read out of range), of the warp the handler
-				 * stopped at for a barrier; those before it ran the
-				 * instruction, those after it did not */
-				uint32_t f = 0;
-				while (f + 1 < n && w[f].state != WE_WS_FAULTED)
-					f++;
-				group_settle(w, n, pc, pending, guarded);
-				for (uint32_t j = 0; j <= f; j++) {
-					w[j].active_pc = pc + WE_INST_SIZE;
-					count_insn(&w[j], 0xffffffffu);
-				}
-				*who = wi + f;
-				return gx.why;
-			}
-			pending++;
-			if (gx.pc_set) {
-				/* a branch: each warp's ActivePC and ActiveMask are its
-				 * own now */
-				gx.pc_set = false;
-				if (gx.intact)
-					gx.intact = false;
-				else if (!group_intact(w, n)) {
-					group_settle(w, n, UINT64_MAX, pending, guarded);
-					return WE_STOP_BUDGET;
-				}
-				pc = w->active_pc;
-			} else {
-				pc += WE_INST_SIZE;
-			}
+			r = group_full(cta, w, wi, n, nw, &gx, i, &pc, &pending, &guarded, who);
+			if (r != GROUP_GO_ON)
+				return (we_stop)r;
 			continue;
 		}
 		if (in_code && i->lockstep && (i->plain || g.none)) {
@@ -330,7 +348,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		}
 		group_settle(w, n, pc, pending, guarded);
 		pending = guarded = 0;
-		if (multi && !(in_code && i->plain))
+		if (nw < n && !(in_code && i->plain))
 			return WE_STOP_YIELD;
 		if (in_code && i->plain) {
 			if (!group_plain(cta, w, n, i, pc, true, NULL, 0, 0, who))
@@ -342,23 +360,22 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		bool blocked = false;
 		for (uint32_t j = 0; j < n; j++) {
 			xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;
-			const xinsn *ij = fetch(x, code, pc, start, end);
-			if (ij) {
+			i = fetch(x, code, pc, start, end);
+			if (i) {
 				if (x->pmask)
-					DISPATCH(x, ij);
+					DISPATCH(x, i);
 				retire(x);
 			}
 			/* a warp that blocks (on a barrier) or completes one needs
 			 * nothing of its driver: the others run the instruction
 			 * too, and when the barrier released them all the group
-			 * goes on */
+			 * goes on; the others run an EXIT too (it touches nothing
+			 * of another warp's): the driver retires the exited warps
+			 * in order (*exited) */
 			if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
 				blocked = true;
 				*who = wi + j;
-			} else if (x->stop && x->why == WE_STOP_EXITED && ij->optype == ISA_OPT_EXIT) {
-				/* the others run their EXIT too (it touches nothing of
-				 * another warp's); the driver retires the exited warps
-				 * in order (*exited) */
+			} else if (x->stop && x->why == WE_STOP_EXITED && i->optype == ISA_OPT_EXIT) {
 				*exited |= 1u << (wi + j);
 			} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
 				*who = wi + j;
