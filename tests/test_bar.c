@@ -1,4 +1,4 @@
-/* test_bar — the barrier rules of bar.c (seed 000, SPEC-NOTES 1-8),
+/* test_bar — the barrier rules of bar.c (seed 000, spec-reading decisions 1-8),
  * driven directly: arrivals, completion, exits, reductions, exceptions,
  * and the state word. */
 #include <check.h>

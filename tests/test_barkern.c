@@ -4,7 +4,7 @@
  * Part 1 runs the shared-memory kernels of kernels/ (scan, transpose,
  * histogram, prodcons) on grids of at least 10,000 CTAs and checks every
  * output against a host reference.  Part 2 runs small inline kernels that
- * pin down the barrier rules of seed 000 and SPEC-NOTES decisions 1-9:
+ * pin down the barrier rules of seed 000 and spec-reading decisions 1-9:
  * BAR.RED results, cnt = 0 with exiting warps, counted barriers on subsets
  * of warps, reuse, B2R/R2B state words, every operand form, the memory
  * fence through global memory and the runtime exceptions.
@@ -757,7 +757,7 @@ static const char b2r_bar_text[] =
 	"        STG [R22.64+0x1c], R11 ;\n"
 	"        EXIT ;\n";
 
-/* the state word layout of src/bar.c (SPEC-NOTES decision 8) */
+/* the state word layout of src/bar.c (spec-reading decision 8) */
 #define W_ARRIVALS(n) ((uint32_t)(n))
 #define W_EXPECTED(n) ((uint32_t)(n) << 6)
 #define W_KIND_SYNC (1u << 13)

@@ -993,7 +993,7 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 	uint32_t nwarps = (h->block.x * h->block.y * h->block.z + 31) / 32;
 	CHECK(warps->n == nwarps, "%s: %zu warps in the report, the CTA has %u:\n%s", L, warps->n, nwarps,
 	      r->json);
-	/* SPEC-NOTES 11: every live warp is blocked */
+	/* spec-reading decision 11: every live warp is blocked */
 	uint32_t blocked = warps_in_state(warps, "blocked"), gone = warps_in_state(warps, "exited");
 	CHECK((blocked | gone) == (nwarps == 32 ? ~0u : (1u << nwarps) - 1u) && blocked,
 	      "%s: a deadlock needs every live warp blocked:\n%s", L, r->json);

@@ -2,7 +2,7 @@
  * public API, under both engines: NVIDIA SASS BAR (seed 003: the
  * same-register form, counts 0/omitted/RZ, BAR.SCAN, BAR.RED results,
  * BAR.SYNCALL and the trap handler with TRAP/RTT of seed 004) and Intel
- * vISA NBARRIER (seed 002), as SPEC-NOTES "Dialects" and
+ * vISA NBARRIER (seed 002), as spec-reading "Dialects" and
  * doc/spec-reading.md read them.
  *
  * Part 1 runs the kernels kernels/nbpipe.we (warp-specialised pipeline over

@@ -1,5 +1,5 @@
 /* test_nbar — the named-barrier rules of nbar.c (seed 002, vISA NBARRIER;
- * SPEC-NOTES "Dialects"), driven directly: baseline and general signals,
+ * spec-reading "Dialects"), driven directly: baseline and general signals,
  * completion, release, reuse, every exception of nbar.h, a double-buffered
  * producer/consumer ring, and random legal schedules checked against a
  * model of the rules. */

@@ -1,4 +1,4 @@
-/* api_topo.c — we_device_describe: the host topology and the placement a
+/* describe.c — we_device_describe: the host topology and the placement a
  * launch would use (see doc/placement.md).  Both come from the device:
  * its topology, discovered once (dev_topology), and its thread count,
  * which is what a launch with threads = 0 uses.

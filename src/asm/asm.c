@@ -13,7 +13,7 @@
  *   label:                       a code address, or in a constant section
  *                                the offset in that bank; names may hold
  *                                '.', '$' and digits (.L_x_7, a.b.0.16)
- *   {@{!}Pg} MNEMONIC{.MOD} ops  an instruction (asm_match.c); operands
+ *   {@{!}Pg} MNEMONIC{.MOD} ops  an instruction (match.c); operands
  *                                are separated by ',' (may be omitted)
  *
  * Float immediates (F32Imm operands, .float): a float literal (1.5, -2e-3,

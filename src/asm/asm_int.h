@@ -1,6 +1,6 @@
 /* asm_int.h — private types of the assembler, shared by asm.c (driver,
- * directives), asm_parse.c (lexer, expressions, operands, diagnostics) and
- * asm_match.c (table-driven instruction matcher).  Not an API.
+ * directives), parse.c (lexer, expressions, operands, diagnostics) and
+ * match.c (table-driven instruction matcher).  Not an API.
  */
 #ifndef WE_ASM_INT_H
 #define WE_ASM_INT_H
@@ -171,7 +171,7 @@ typedef struct pcur {
 	int depth;             /* expression parser recursion               */
 } pcur;
 
-/* ---- asm_parse.c -------------------------------------------------------- */
+/* ---- parse.c ------------------------------------------------------------ */
 void *asm_grow(asm_ctx *c, void *p, size_t *cap, size_t need, size_t elem);
 void asm_diag(asm_ctx *c, bool warn, uint32_t line, uint32_t col,
 	      const char *fmt, ...)
@@ -212,7 +212,7 @@ int asm_reg_name(const tok *t, regref *r, xerr *e);
 int asm_float_expr(asm_ctx *c, int node, uint32_t *bits, xerr *e);
 void asm_fmt_hex(char *buf, size_t n, int64_t v);
 
-/* ---- asm_match.c -------------------------------------------------------- */
+/* ---- match.c ------------------------------------------------------------ */
 /* Assemble the instruction statement at the cursor (after labels) into *w;
  * on failure reports the error and returns false. */
 bool asm_instruction(pcur *p, we_word *w);

@@ -1,4 +1,4 @@
-/* asm_match.c — maps one parsed instruction statement onto the ISA tables.
+/* match.c — maps one parsed instruction statement onto the ISA tables.
  *
  * The mnemonic selects the opcodes ("forms") that share it; they are tried
  * in table order.  For a form, every dotted modifier must be a value of
@@ -350,7 +350,7 @@ static int eval_op(mstate *ms, merr *me, int pos, int node, evalue *ev)
 
 /* Registers that register field f spans: its Bitwidth, except for the
  * data registers (not the address register ra) of an instruction with a
- * size modifier, MemSize or AtomType (the executor's rule, exec.c
+ * size modifier, MemSize or AtomType (the executor's rule, exec/decode.c
  * reg_span); *size names that modifier's value, else NULL. */
 static unsigned reg_span(const mstate *ms, const isa_field *f, const char **size)
 {

@@ -1,6 +1,6 @@
-/* asm_parse.c — the assembler's front end: diagnostics, comment removal,
+/* parse.c — the assembler's front end: diagnostics, comment removal,
  * the lexer, labels, expressions and operands.  Knows nothing about
- * instructions; asm_match.c maps operands onto the ISA tables.
+ * instructions; match.c maps operands onto the ISA tables.
  */
 #include "asm/asm_int.h"
 #include "base/strbuf.h"

@@ -1,4 +1,4 @@
-/* engine_sched.c — the scheduler engine: one worker thread per core
+/* sched.c — the scheduler engine: one worker thread per core
  * (pinned by the placement policy), each taking CTAs from the launch's
  * counter and running all warps of its CTA itself, round-robin.  A warp
  * that blocks on a barrier is parked in the barrier unit's state and the
@@ -87,7 +87,7 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 	case WE_STOP_BLOCKED:
 		break;
 	case WE_STOP_SLEEP:
-		/* emulated time (SPEC-NOTES 10): the warp gives its turn away
+		/* emulated time (spec-reading decision 10): the warp gives its turn away
 		 * and its clock jumps to the timer, which clears SleepMask */
 		if (w->clock < w->wake_time)
 			w->clock = w->wake_time;

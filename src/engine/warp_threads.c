@@ -1,4 +1,4 @@
-/* engine_wt.c — the warp-threads engine of the user's design: every warp
+/* warp_threads.c — the warp-threads engine of the user's design: every warp
  * of a running CTA is driven by its own host thread.
  *
  * The launch has `nthreads` CTA slots running at once; each slot owns
@@ -179,7 +179,7 @@ static void run_warp(we_cta *c, uint32_t wi)
 				sched_yield();
 			break;
 		case WE_STOP_SLEEP:
-			/* emulated time (SPEC-NOTES 10): the clock jumps to the timer,
+			/* emulated time (spec-reading decision 10): the clock jumps to the timer,
 			 * and the host thread gives its core away */
 			if (w->clock < w->wake_time)
 				w->clock = w->wake_time;

@@ -9,7 +9,7 @@
 
 /* Load-time checks of one instruction that the encoding allows but the
  * executor must refuse (e.g. an immediate barrier count that is not a
- * multiple of 32, SPEC-NOTES decision 3).  false with a message in err. */
+ * multiple of 32, spec-reading decision 3).  false with a message in err. */
 bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen);
 
 /* S2R of a register a lockstep group can read (not the clock). */

@@ -1,12 +1,12 @@
 /* sem_bru.c — the branch unit's instructions (seed 004): operand fetch
- * and target computation here, the mask algorithms in bru.c. */
+ * and target computation here, the mask algorithms in units/bru.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "units/bru.h"
 #include "exec/sem.h"
 
-/* Maximum emulated sleep of one NANOSLEEP, ns (SPEC-NOTES decision 10:
+/* Maximum emulated sleep of one NANOSLEEP, ns (spec-reading decision 10:
  * the duration is bounded). */
 #define NANOSLEEP_MAX_NS (1u << 20)
 
@@ -212,7 +212,7 @@ static inline uint32_t lanes_at(const we_warp *w, uint64_t pc)
 	return (parked | (w->active_pc == pc ? w->active : 0u)) & w->valid;
 }
 
-/* SPEC-NOTES 11, intra-warp.  A BSYNC/WARPSYNC that fails moves no lane:
+/* spec-reading decision 11, intra-warp.  A BSYNC/WARPSYNC that fails moves no lane:
  * the executing lanes park at it and 004 switches to another group.  In a
  * run of failing syncs with no other instruction between, no B register
  * changed and no lane asleep, nothing the syncs read changes (guards,

@@ -1,4 +1,4 @@
-/* bar.c — barrier rules of seed 000 (see bar.h and SPEC-NOTES 1-8). */
+/* bar.c — barrier rules of seed 000 (see bar.h and doc/spec-reading.md, decisions 1-8). */
 #include "units/bar.h"
 #include "base/bits.h"
 
@@ -180,7 +180,7 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	return wake;
 }
 
-/* Barrier state word, 32 bits (SPEC-NOTES decision 8; the table and
+/* Barrier state word, 32 bits (spec-reading decision 8; the table and
  * what the word leaves out are in doc/spec-reading.md):
  *   [5:0]   arrivals in this phase (count / 32, wraps at 64)
  *   [12:6]  expected count / 32 (0 = all live warps; 12-bit counts / 32)

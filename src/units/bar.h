@@ -1,5 +1,5 @@
 /* bar.h — the barrier unit of one CTA (seed 000): 16 barriers with the
- * count / cnt = 0 / exited-warp rules of SPEC-NOTES decisions 1-8.
+ * count / cnt = 0 / exited-warp rules of spec-reading decisions 1-8.
  *
  * The functions here are the rules only; they do not block and do not
  * lock.  The CTA layer (cta/sync.c) calls them under the CTA's lock and
@@ -88,11 +88,11 @@ bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a);
 uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 			 uint32_t *red_done, uint32_t red_words[32]);
 
-/* The barrier state word (SPEC-NOTES decision 8), see bar.c. */
+/* The barrier state word (spec-reading decision 8), see bar.c. */
 uint32_t bar_state_word(const bar_state *b);
 void bar_set_state_word(bar_state *b, uint32_t word);
 
-/* BAR.RESULT from a WarpBARState word (SPEC-NOTES decision 7). */
+/* BAR.RESULT from a WarpBARState word (spec-reading decision 7). */
 void bar_result_of(uint32_t word, uint32_t *rd, bool *pu);
 
 #define BAR_WORD_VALID (1u << 30)

@@ -1,4 +1,4 @@
-/* nbar.c — Intel vISA named barriers (seed 002, NBARRIER; SPEC-NOTES
+/* nbar.c — Intel vISA named barriers (seed 002, NBARRIER; doc/spec-reading.md
  * "Dialects"), see nbar.h for the rules and exceptions.
  *
  * The life of one barrier id:

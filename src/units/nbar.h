@@ -1,5 +1,5 @@
 /* nbar.h — Intel vISA named barriers (seed 002, NBARRIER) as warpemu
- * reads them (SPEC-NOTES "Dialects"): 32 named barriers per CTA; one vISA
+ * reads them (spec-reading "Dialects"): 32 named barriers per CTA; one vISA
  * thread is one warp.
  *
  *  - NBARRIER.signal id, num_threads                (baseline: type 0,

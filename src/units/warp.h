@@ -1,7 +1,7 @@
 /* warp.h — the state of one warp, exactly the variables of seed 004
  * ("BRU相关基础变量"), plus the register files the ALU needs.
  *
- * A warp is plain data.  The executor (exec.c) advances it until it
+ * A warp is plain data.  The executor (exec/) advances it until it
  * blocks, exits, yields, sleeps or faults; who drives warps on which host
  * thread is the business of the engine modules, not of this one.
  */
@@ -61,7 +61,7 @@ typedef struct we_warp {
 	uint32_t yield;               /* YieldMask                         */
 	uint32_t swmask;              /* SwitchMask                        */
 	uint32_t pm_last, pm_count;   /* the last partial guard & ActiveMask
-					 counted and its popcount (exec.c:
+					 counted and its popcount (exec/loop.h:
 					 without POPCNT in the baseline ISA a
 					 popcount costs a dozen instructions,
 					 and a divergent warp runs many
@@ -114,7 +114,7 @@ typedef struct we_warp {
 	/* ---- named barriers (dialect visa) ----------------------------- */
 	int8_t nbar_id;               /* named barrier waited on, -1 if none */
 
-	const struct galloc *gcache;  /* last global allocation hit (exec.c) */
+	const struct galloc *gcache;  /* last global allocation hit (exec/operand.c) */
 
 	/* per-thread local memory: local_size bytes per lane */
 	uint8_t *local;
