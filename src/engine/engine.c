@@ -453,14 +453,19 @@ static void insn_text(const struct we_module *m, uint64_t pc, char *buf, size_t 
 		snprintf(buf, n, "<no instruction>");
 		return;
 	}
-	dis_insn(&m->insn[idx], pc, buf, n);
+	int k = dis_insn(&m->insn[idx], pc, buf, n);
+	/* PTX kernels: the PTX line beside the lowered instruction */
+	if (k >= 0 && (size_t)k < n)
+		module_ptx_loc(m, pc, buf + k, n - (size_t)k);
 }
 
 static void src_text(const struct we_module *m, uint64_t pc, char *buf, size_t n)
 {
 	uint64_t idx = pc / WE_INST_SIZE;
+	char ptx[8];
 	buf[0] = 0;
-	if (m->line && idx < m->ninsns && m->line[idx])
+	module_ptx_loc(m, pc, ptx, sizeof ptx);
+	if (m->line && idx < m->ninsns && m->line[idx] && !ptx[0])
 		snprintf(buf, n, " (%s:%u)", m->source ? m->source : "<module>", m->line[idx]);
 }
 
