@@ -648,8 +648,13 @@ static void parse_instruction(pp *p, ptx_func *f)
 		parse_operand(p, f, &in->o[in->no++]);
 		if (p->bad)
 			break;
-		if (!accept(p, ',') && !ptx_tok_punct(cur(p), ';') && !ptx_tok_punct(cur(p), '(') &&
-		    !(in->no == 1 && !strcmp(in->op, "call"))) {
+		if (accept(p, ',')) {
+			if (ptx_tok_punct(cur(p), ';')) {
+				perr(p, cur(p), "%s", "expected an operand after ','");
+				break;
+			}
+		} else if (!ptx_tok_punct(cur(p), ';') && !ptx_tok_punct(cur(p), '(') &&
+			   !(in->no == 1 && !strcmp(in->op, "call"))) {
 			perr(p, cur(p), "%s", "expected ',' or ';' after an operand");
 			break;
 		}
