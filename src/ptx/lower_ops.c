@@ -1247,14 +1247,20 @@ static void mem_elem(lx *x, mspace sp, bool store, ptype t, int v, const maddr *
 	}
 	if (store) {
 		addr_text(&a, 1, at, sizeof at);
-		snprintf(sl, sizeof sl, "u%s u%c", vf, a.form);
+		if (a.base >= 0)
+			snprintf(sl, sizeof sl, "u%s u%c", vf, a.form);
+		else
+			snprintf(sl, sizeof sl, "u%s", vf);
 		if (a.base >= 0)
 			emit(x, sl, V(v, a.base), "%s%s %s, $0", mnem(sp, true), size_sfx(t), at);
 		else
 			emit(x, sl, V(v), "%s%s %s, $0", mnem(sp, true), size_sfx(t), at);
 	} else {
 		addr_text(&a, 1, at, sizeof at);
-		snprintf(sl, sizeof sl, "d%s u%c", vf, a.form);
+		if (a.base >= 0)
+			snprintf(sl, sizeof sl, "d%s u%c", vf, a.form);
+		else
+			snprintf(sl, sizeof sl, "d%s", vf);
 		x->varying_next = 1;
 		if (a.base >= 0)
 			emit(x, sl, V(v, a.base), "%s%s $0, %s", mnem(sp, false), size_sfx(t), at);
