@@ -2,7 +2,7 @@
 # The hostile-input corpus (tests/bad/): every case must fail the way its
 # header says, quickly, and never crash.
 #
-# Each case is a file tests/bad/NAME.s, NAME.we or NAME.binpatch whose
+# Each case is a file tests/bad/NAME.s, NAME.we, NAME.ptx or NAME.binpatch whose
 # leading `//` lines are its header:
 #
 #   // run: ARGS...        warpemu arguments after the file (shell words;
@@ -84,7 +84,7 @@ build_bin() {
 	done < "$tmp/hdr"
 }
 
-for f in "$dir"/*.s "$dir"/*.we "$dir"/*.binpatch; do
+for f in "$dir"/*.s "$dir"/*.we "$dir"/*.ptx "$dir"/*.binpatch; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f")
 	n=$((n + 1))

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "exec/exec.h"
 #include "asm/module.h"
+#include "ptx/ptx.h"
 #include "warpemu/warpemu.h"
 
 static we_status finish_load(we_device *dev, struct we_module *m, we_module **out)
@@ -31,7 +32,12 @@ we_status we_module_load_text(we_device *dev, const char *text, size_t len, cons
 	*out = NULL;
 	struct we_module *m = NULL;
 	char *diag = NULL;
-	we_status st = asm_assemble(text ? text : "", len, filename ? filename : "<input>", &m, &diag);
+	const char *src = text ? text : "";
+	const char *fn = filename ? filename : "<input>";
+	/* PTX (by its .version/.target directives or the .ptx suffix) goes
+	 * through the front end, which lowers it and assembles the result */
+	we_status st = ptx_is_ptx(src, len, filename) ? ptx_load(src, len, fn, &m, &diag)
+						       : asm_assemble(src, len, fn, &m, &diag);
 	if (st != WE_OK) {
 		dev_error_take(dev, diag);
 		return st;

@@ -33,6 +33,9 @@
  *   .shared N  .local N          static shared / per-thread local bytes
  *   .dialect target|sass|visa|ptx
  *   .trap_handler LABEL          the kernel's trap handler address
+ *   .loc N                       the following instructions came from line
+ *                                N of the module's source (the PTX front
+ *                                end's line table); .loc 0 = their own
  *   .const N (1..31)  .text      switch to constant bank N data / code
  *   .byte .short .word .dword .quad .float  EXPR, ...   data (little-endian)
  *   .zero N   .align N           in data: zero fill / pad; in code .align
@@ -533,6 +536,19 @@ static void dir_trap(pcur *p, const char *what, uint32_t col)
 	k->trap_handler = (int)v.v;
 }
 
+/* .loc N: the source line of the next instructions (ptx/ptx.c) */
+static void dir_loc(pcur *p, const char *what, uint32_t col)
+{
+	int64_t v;
+	if (!const_arg(p, what, &v))
+		return;
+	if (v < 0 || v > (int64_t)UINT32_MAX) {
+		asm_err(p->c, col, "'%s %" PRId64 "' out of range (0..4294967295)", what, v);
+		return;
+	}
+	p->c->loc = (uint32_t)v;
+}
+
 static void d_byte(pcur *p, const char *w, uint32_t col) { dir_data(p, w, col, 1, false); }
 static void d_short(pcur *p, const char *w, uint32_t col) { dir_data(p, w, col, 2, false); }
 static void d_word(pcur *p, const char *w, uint32_t col) { dir_data(p, w, col, 4, false); }
@@ -548,7 +564,7 @@ static const struct {
 	{ ".trap_handler", dir_trap }, { ".const", dir_const }, { ".text", dir_text },
 	{ ".section", dir_section }, { ".byte", d_byte }, { ".short", d_short },
 	{ ".word", d_word }, { ".dword", d_dword }, { ".quad", d_dword }, { ".float", d_float },
-	{ ".zero", dir_zero }, { ".align", dir_align },
+	{ ".zero", dir_zero }, { ".align", dir_align }, { ".loc", dir_loc },
 	{ ".sectionflags", dir_ignore }, { ".sectioninfo", dir_ignore }, { ".type", dir_ignore },
 	{ ".size", dir_ignore }, { ".other", dir_ignore }, { ".global", dir_ignore },
 };
@@ -649,7 +665,7 @@ static void append_insn(asm_ctx *c, const we_word *w)
 		return;
 	c->lines = lines;
 	c->code[c->ninsns] = *w;
-	c->lines[c->ninsns] = c->line;
+	c->lines[c->ninsns] = c->loc ? c->loc : c->line;
 	c->ninsns++;
 }
 
@@ -731,6 +747,7 @@ static void run_pass(asm_ctx *c)
 
 static void reset_layout(asm_ctx *c)
 {
+	c->loc = 0;
 	c->in_data = false;
 	c->bank = 0;
 	c->pc = 0;

@@ -125,6 +125,8 @@ typedef struct asm_ctx {
 
 	/* current line and statement */
 	uint32_t line;
+	uint32_t loc;            /* .loc: the source line recorded for the
+				    next instructions (0: their own line) */
 	const char *lp;        /* line start in buf                        */
 	size_t ll;
 

@@ -279,12 +279,19 @@ int dis_insn(const we_insn *in, uint64_t pc, char *buf, size_t n)
 
 static const char *const ptype_names[] = { "u32", "s32", "f32", "u64", "ptr" };
 
-static void dis_range(strbuf *b, const struct we_module *m, uint32_t start, uint32_t end)
+/* with_loc: each instruction's source line as a comment (kernels lowered
+ * from PTX, whose line table names the PTX file's lines) */
+static void dis_range(strbuf *b, const struct we_module *m, uint32_t start, uint32_t end, bool with_loc)
 {
 	char line[1024];
 	for (uint32_t a = start; a < end && a / WE_INST_SIZE < m->ninsns; a += WE_INST_SIZE) {
 		dis_insn(&m->insn[a / WE_INST_SIZE], a, line, sizeof line);
-		sb_printf(b, "        /*%04" PRIx32 "*/ %s ;\n", a, line);
+		uint32_t src = m->line ? m->line[a / WE_INST_SIZE] : 0;
+		if (with_loc && src)
+			sb_printf(b, "        /*%04" PRIx32 "*/ %-44s ; // %s:%" PRIu32 "\n", a, line,
+				  m->source ? m->source : "", src);
+		else
+			sb_printf(b, "        /*%04" PRIx32 "*/ %s ;\n", a, line);
 	}
 }
 
@@ -342,7 +349,7 @@ char *dis_module(const struct we_module *m)
 		sb_str(&b, "// note: the kernels' code ranges do not cover the code in order;\n"
 			   "// this text does not re-assemble to the same layout\n");
 	if (!m->nkernels)
-		dis_range(&b, m, 0, m->ninsns * WE_INST_SIZE);
+		dis_range(&b, m, 0, m->ninsns * WE_INST_SIZE, false);
 	for (uint32_t i = 0; i < m->nkernels; i++) {
 		const we_kernel *k = &m->kernels[i];
 		/* a binary image may name things the assembler cannot read */
@@ -367,7 +374,7 @@ char *dis_module(const struct we_module *m)
 			sb_printf(&b, "        .local 0x%" PRIx32 "\n", k->local_bytes);
 		if (k->trap_handler >= 0)
 			sb_printf(&b, "        .trap_handler 0x%x\n", (unsigned)k->trap_handler);
-		dis_range(&b, m, k->code_start, k->code_end);
+		dis_range(&b, m, k->code_start, k->code_end, k->dialect == WE_DIALECT_PTX);
 		sb_str(&b, ".end\n");
 	}
 	return sb_take(&b);

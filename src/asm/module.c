@@ -43,6 +43,22 @@
 
 static const char *const dialects[] = { "target", "sass", "visa", "ptx" };
 
+void module_ptx_loc(const struct we_module *m, uint64_t pc, char *buf, size_t n)
+{
+	uint64_t idx = pc / WE_INST_SIZE;
+	if (n)
+		buf[0] = 0;
+	if (!m || !m->line || pc % WE_INST_SIZE || idx >= m->ninsns || !m->line[idx])
+		return;
+	for (uint32_t k = 0; k < m->nkernels; k++) {
+		const we_kernel *kk = &m->kernels[k];
+		if (pc >= kk->code_start && pc < kk->code_end && kk->dialect == WE_DIALECT_PTX) {
+			snprintf(buf, n, " (%s:%" PRIu32 ")", m->source ? m->source : "<module>", m->line[idx]);
+			return;
+		}
+	}
+}
+
 const char *module_dialect_name(we_dialect d)
 {
 	return (unsigned)d < 4 ? dialects[d] : dialects[0];

@@ -65,6 +65,12 @@ struct we_module {
 	struct xinsn *x;
 };
 
+/* " (FILE:LINE)" naming the PTX source line of the instruction at pc when
+ * its kernel was lowered from PTX (.dialect ptx: the line table holds the
+ * PTX lines), else "": reports, traces and --check lines show it beside
+ * the lowered instruction. */
+void module_ptx_loc(const struct we_module *m, uint64_t pc, char *buf, size_t n);
+
 /* Allocate an empty module (calloc); NULL on out of memory. */
 struct we_module *module_new(void);
 /* Free everything a module owns. */

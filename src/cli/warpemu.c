@@ -1251,15 +1251,20 @@ static int param_err(const run_ctx *c, const char *opt, const char *text,
 	return CLI_EXIT_USAGE;
 }
 
+/* A parameter by its name, or else by its 0-based index (PTX kernels'
+ * parameters are named KERNEL_param_N): k->nparams if none. */
 static unsigned find_param(const we_kernel_info *k, const char *name,
 			   size_t n)
 {
-	unsigned i;
+	unsigned i, idx = 0;
+	size_t d;
 
 	for (i = 0; i < k->nparams; i++)
 		if (cli_name_eq(name, n, k->params[i].name))
-			break;
-	return i;
+			return i;
+	for (d = 0; d < n && d < 4 && name[d] >= '0' && name[d] <= '9'; d++)
+		idx = idx * 10 + (unsigned)(name[d] - '0');
+	return d == n && n > 0 && idx < k->nparams ? idx : k->nparams;
 }
 
 static int bind_pointer(run_ctx *c, unsigned i, const char *text)

@@ -52,14 +52,15 @@ static void log_line(check_log *l, const char *line)
 
 void check_warn(we_cta *c, const char *kind, uint32_t warp, uint64_t pc, const char *fmt, ...)
 {
-	char ins[200], msg[300], line[700];
+	char ins[200], loc[300], msg[300], line[1000];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	dis_at(c->L->mod, pc, ins, sizeof ins);
-	snprintf(line, sizeof line, "check: %s: CTA (%u,%u,%u) warp %u PC 0x%04llx: %s: %s", kind,
-		 c->ctaid[0], c->ctaid[1], c->ctaid[2], warp, (unsigned long long)pc, ins, msg);
+	module_ptx_loc(c->L->mod, pc, loc, sizeof loc); /* a PTX kernel's line */
+	snprintf(line, sizeof line, "check: %s: CTA (%u,%u,%u) warp %u PC 0x%04llx: %s%s: %s", kind,
+		 c->ctaid[0], c->ctaid[1], c->ctaid[2], warp, (unsigned long long)pc, ins, loc, msg);
 	log_line(c->L->checklog, line);
 }
 

@@ -21,11 +21,12 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 	for (uint64_t n = 0; n < budget; n++) {
 		uint64_t pc = w->active_pc;
 		if (L->trace && pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1))) {
-			char ins[200], line[320];
+			char ins[200], loc[300], line[600];
 			dis_insn(&L->mod->insn[pc / WE_INST_SIZE], pc, ins, sizeof ins);
-			snprintf(line, sizeof line, "cta=%u,%u,%u warp=%u pc=0x%04llx active=0x%08x %s",
+			module_ptx_loc(L->mod, pc, loc, sizeof loc);
+			snprintf(line, sizeof line, "cta=%u,%u,%u warp=%u pc=0x%04llx active=0x%08x %s%s",
 				 cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], w->id,
-				 (unsigned long long)pc, w->active, ins);
+				 (unsigned long long)pc, w->active, ins, loc);
 			L->trace(L->trace_ctx, line);
 		}
 		const xinsn *i = fetch(x, code, w->active_pc, start, end);

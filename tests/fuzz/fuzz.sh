@@ -4,7 +4,7 @@
 #
 #   fuzz.sh [--seconds N | --ci] [--build-only] [--coverage | --tsan] [HARNESS...]
 #
-# HARNESS is asm, module, isagen or exec (default: all four).  Each harness
+# HARNESS is asm, module, isagen, exec or ptx (default: all five).  Each harness
 # is compiled with -fsanitize=fuzzer,address,undefined (UBSan fatal) against
 # the library sources of Makefile.am's CORE_SRCS and the generated
 # src/isa/isa_gen.c of the build directory, then run for N seconds (default
@@ -53,11 +53,11 @@ while [ $# -gt 0 ]; do
 	--ci) ci=1; shift ;;
 	--coverage) coverage=1; shift ;;
 	--tsan) coverage=2; shift ;;
-	asm|module|isagen|exec) harnesses="$harnesses $1"; shift ;;
+	asm|module|isagen|exec|ptx) harnesses="$harnesses $1"; shift ;;
 	*) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-[ -n "$harnesses" ] || harnesses="asm module isagen exec"
+[ -n "$harnesses" ] || harnesses="asm module isagen exec ptx"
 case $seconds in ''|*[!0-9]*) echo "fuzz.sh: FUZZ_SECONDS must be a number of seconds" >&2; exit 2 ;; esac
 
 notice() { echo "fuzz: notice: $*; fuzzing skipped" >&2; exit 0; }
@@ -205,7 +205,7 @@ for h in $harnesses; do
 	[ -d "$src/tests/fuzz/corpus/$h" ] && dirs="$dirs $src/tests/fuzz/corpus/$h"
 	if [ $ci -eq 1 ]; then
 		# inputs per harness: about a minute each on the CI machine
-		case $h in asm) runs=80000 ;; module) runs=300000 ;; isagen) runs=40000 ;; exec) runs=15000 ;; esac
+		case $h in asm) runs=80000 ;; module) runs=300000 ;; isagen) runs=40000 ;; exec) runs=15000 ;; ptx) runs=60000 ;; esac
 		opts="-seed=1 -runs=$runs -max_total_time=150"
 		what="$runs inputs from seed 1"
 	else
@@ -216,6 +216,7 @@ for h in $harnesses; do
 	case $h in
 	asm) opts="$opts -max_len=16384 -dict=$out/seeds/asm.dict" ;;
 	module) opts="$opts -max_len=65536" ;;
+	ptx) opts="$opts -max_len=16384" ;;
 	# isagen prints every error of the description on stderr; the whole
 	# ISA in one file is about 110 KiB
 	isagen) opts="$opts -max_len=131072 -close_fd_mask=2" ;;

@@ -11,6 +11,7 @@
 #   OUTDIR/exec/    the first kernel of every module above as a fuzz_exec
 #                   input (raw words), when FUZZ_EXEC names a fuzz_exec
 #                   binary (its FUZZ_EXEC_CONVERT mode)
+#   OUTDIR/ptx/     the PTX of tests/ptx/ and tests/bad/*.ptx
 #   OUTDIR/asm.dict a libFuzzer dictionary for fuzz_asm: directives and
 #                   syntax, and every mnemonic, modifier and register name
 #                   of the generated tables (ISA_GEN: src/isa/isa_gen.c)
@@ -26,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=${top_srcdir:-$(cd "$here/../.." && pwd)}
 we=${WARPEMU:-}
 fx=${FUZZ_EXEC:-}
-mkdir -p "$out/asm" "$out/module" "$out/isagen" "$out/exec" || exit 1
+mkdir -p "$out/asm" "$out/module" "$out/isagen" "$out/exec" "$out/ptx" || exit 1
 
 # a flat, unique name for a source file: dir_file
 flat() { echo "$1" | sed "s|^$src/||" | tr '/' '_'; }
@@ -46,6 +47,11 @@ for f in "$src"/kernels/*.we "$src"/bench/kernels/*.we "$src"/tests/deadlock/*.w
 	else
 		rm -f "$out/module/$name.bin"
 	fi
+done
+n_ptx=0
+for f in "$src"/tests/ptx/*.ptx "$src"/tests/bad/*.ptx; do
+	[ -f "$f" ] || continue
+	cp "$f" "$out/ptx/$(flat "$f")" && n_ptx=$((n_ptx + 1))
 done
 for f in "$src"/tests/bad/*.bin; do
 	[ -f "$f" ] || continue
@@ -74,4 +80,4 @@ fi
 		grep -o '"[A-Z][A-Za-z0-9_.]*"' "$ISA_GEN" | sort -u
 	fi
 } > "$out/asm.dict"
-echo "mkcorpus: $n_asm asm, $n_mod module, $n_isa isagen, $n_exec exec seeds in $out"
+echo "mkcorpus: $n_asm asm, $n_mod module, $n_isa isagen, $n_exec exec, $n_ptx ptx seeds in $out"

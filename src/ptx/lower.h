@@ -1,0 +1,89 @@
+/* lower.h — shared by the lowering files (lower.c: the driver, layout,
+ * emission; lower_ops.c: one function per PTX instruction family). */
+#ifndef WE_PTX_LOWER_H
+#define WE_PTX_LOWER_H
+
+#include <stdarg.h>
+
+#include "ptx/ptx_int.h"
+
+/* generic address windows (doc/ptx.md): shared and local memory seen
+ * through a generic pointer; global addresses are device addresses, which
+ * start at 0x10000000 */
+#define PTX_SHARED_WINDOW UINT64_C(0x01000000)
+#define PTX_LOCAL_WINDOW UINT64_C(0x02000000)
+#define PTX_CONST_BANK 3u            /* .const variables live in c[3] */
+
+typedef struct lx {
+	const ptx_module *m;
+	const ptx_func *f;
+	ptx_diags *g;
+	lcode c;
+	int *rv;                      /* PTX register -> vreg (-1 until used) */
+	int *lab;                     /* PTX label -> lcode label */
+	const ptx_ins *in;            /* being lowered */
+	int guard;                    /* its guard vreg, -1 */
+	bool guard_neg;
+	bool failed;                  /* this instruction reported an error */
+	/* layout of the kernel being lowered */
+	uint32_t *shared_off;         /* per module var; UINT32_MAX = none */
+	uint32_t *fshared_off;        /* per function var */
+	uint32_t shared_bytes, local_bytes;
+	bool has_extern_shared;
+	int exit_label;               /* label of a pure-ret block, -1 */
+	int varying_next;             /* mark the next emitted lins varying */
+} lx;
+
+#define V(...) ((const int[]){ __VA_ARGS__ })
+
+/* Emit one instruction: slots is a string of (role, form) pairs, role d
+ * (writes), u (reads), m (both), form r w a h p q (ptx_int.h); v holds the
+ * vregs; fmt the text with $0..$7 holes and printf conversions.  The
+ * instruction takes the PTX instruction's guard. */
+lins *emit(lx *x, const char *slots, const int *v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The same without the guard. */
+lins *emit_ng(lx *x, const char *slots, const int *v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* errors of the current instruction */
+void lx_unsupported(lx *x, const char *why);
+void lx_error(lx *x, const ptx_opnd *o, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* the vreg of PTX register r */
+int lx_reg(lx *x, int r);
+int lx_tmp(lx *x, ptx_rclass rc);
+
+/* the type modifier of the instruction (the last one naming a type), its
+ * size in bits (0 if none) and whether it is signed / float */
+typedef struct ptype {
+	unsigned bits;
+	char k;                       /* 'b' 'u' 's' 'f' 'p' (pred) */
+} ptype;
+ptype lx_type(const ptx_ins *in);
+ptype lx_type_at(const ptx_ins *in, int which);   /* 0: first type mod, 1: second */
+
+/* an integer operand as a 32-bit immediate text (its low 32 bits) or a
+ * register: returns the vreg, or -1 with the text in buf */
+int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n);
+/* a register operand, an immediate moved into a temp */
+int lx_reg32(lx *x, const ptx_opnd *o);
+int lx_reg64(lx *x, const ptx_opnd *o);
+int lx_pred(lx *x, const ptx_opnd *o, bool *neg);
+/* the destination register of operand o (must be a register), or -1 */
+int lx_dst(lx *x, const ptx_opnd *o, ptx_rclass rc);
+
+/* the address of a .shared/.local/.const variable in its space */
+bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
+/* byte offset of a kernel parameter in c[0], or -1 */
+int64_t lx_param_off(lx *x, const char *sym);
+/* the lcode label of a PTX label, -1; *is_exit: a pure-ret block */
+int lx_label_of(lx *x, const char *name, bool *is_exit);
+
+/* lowering of one instruction (lower_ops.c); false: unknown opcode */
+bool lower_ins(lx *x);
+
+/* special register operand -> vreg (lower_ops.c) */
+int lx_sreg(lx *x, const ptx_opnd *o, bool want64);
+
+#endif

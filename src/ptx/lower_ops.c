@@ -1,0 +1,1724 @@
+/* lower_ops.c — one lowering per PTX instruction family, onto the target
+ * ISA (src/isa/\*.isa) in virtual registers.  What the ISA cannot express
+ * exactly is "not supported" (doc/ptx.md lists it): never an
+ * approximation.  64-bit values live in even/odd register pairs; 8- and
+ * 16-bit values in one register, normalised (zero- or sign-extended)
+ * where an operation depends on the upper bits. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/lower.h"
+
+/* ---- types and operands ---------------------------------------------------- */
+
+static bool parse_type(const char *s, ptype *t)
+{
+	static const struct { const char *n; unsigned bits; char k; } tt[] = {
+		{ "b8", 8, 'b' }, { "u8", 8, 'u' }, { "s8", 8, 's' },
+		{ "b16", 16, 'b' }, { "u16", 16, 'u' }, { "s16", 16, 's' }, { "f16", 16, 'h' },
+		{ "b32", 32, 'b' }, { "u32", 32, 'u' }, { "s32", 32, 's' }, { "f32", 32, 'f' },
+		{ "b64", 64, 'b' }, { "u64", 64, 'u' }, { "s64", 64, 's' }, { "f64", 64, 'f' },
+		{ "pred", 1, 'p' }, { "bf16", 16, 'h' }, { "f16x2", 32, 'h' }, { "bf16x2", 32, 'h' },
+	};
+	for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++)
+		if (!strcmp(s, tt[i].n)) {
+			t->bits = tt[i].bits;
+			t->k = tt[i].k;
+			return true;
+		}
+	return false;
+}
+
+ptype lx_type(const ptx_ins *in)
+{
+	ptype t = { 0, 0 };
+	for (int i = 0; i < in->nmods; i++)
+		parse_type(in->mods[i], &t);
+	return t;
+}
+
+ptype lx_type_at(const ptx_ins *in, int which)
+{
+	ptype t = { 0, 0 };
+	int k = 0;
+	for (int i = 0; i < in->nmods; i++) {
+		ptype u;
+		if (parse_type(in->mods[i], &u) && k++ == which)
+			return u;
+	}
+	return t;
+}
+
+static bool has(const lx *x, const char *m)
+{
+	return ptx_has_mod(x->in, m);
+}
+
+static uint32_t f64_to_f32_bits(uint64_t b)
+{
+	double d;
+	memcpy(&d, &b, 8);
+	float f = (float)d;
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
+{
+	switch (o->kind) {
+	case PO_REG:
+		if (x->f->regs[o->reg].rc == RC_PRED) {
+			lx_error(x, o, "a predicate is not a value here");
+			return lx_tmp(x, RC_32);
+		}
+		return lx_reg(x, o->reg);
+	case PO_IMM:
+		snprintf(buf, n, "%" PRId32, (int32_t)(uint32_t)o->imm);
+		return -1;
+	case PO_FIMM:
+		snprintf(buf, n, "0x%08" PRIx32, o->f64 ? f64_to_f32_bits(o->fbits) : (uint32_t)o->fbits);
+		return -1;
+	case PO_SREG:
+		return lx_sreg(x, o, false);
+	case PO_SYM: {
+		ptx_space sp;
+		uint64_t a;
+		if (lx_var_addr(x, o->sym, &sp, &a)) {
+			snprintf(buf, n, "%" PRIu64, a + (uint64_t)o->imm);
+			return -1;
+		}
+		lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
+		return lx_tmp(x, RC_32);
+	}
+	default:
+		lx_error(x, o, "expected a register or an immediate");
+		return lx_tmp(x, RC_32);
+	}
+}
+
+int lx_reg32(lx *x, const ptx_opnd *o)
+{
+	char b[32];
+	int v = lx_src32(x, o, b, sizeof b);
+	if (v >= 0)
+		return v;
+	int t = lx_tmp(x, RC_32);
+	emit(x, "dr", V(t), "MOV $0, %s", b);
+	return t;
+}
+
+/* a 64-bit source: a vreg, or -1 with the low and high words in lo/hi */
+static int src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n)
+{
+	if (o->kind == PO_REG) {
+		if (x->f->regs[o->reg].rc != RC_64) {
+			lx_error(x, o, "expected a 64-bit register");
+			return lx_tmp(x, RC_64);
+		}
+		return lx_reg(x, o->reg);
+	}
+	uint64_t v;
+	if (o->kind == PO_IMM) {
+		v = (uint64_t)o->imm;
+	} else if (o->kind == PO_FIMM) {
+		v = o->f64 ? o->fbits : o->fbits;
+	} else if (o->kind == PO_SREG) {
+		return lx_sreg(x, o, true);
+	} else if (o->kind == PO_SYM) {
+		ptx_space sp;
+		if (!lx_var_addr(x, o->sym, &sp, &v)) {
+			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
+			return lx_tmp(x, RC_64);
+		}
+		v += (uint64_t)o->imm;
+	} else {
+		lx_error(x, o, "expected a 64-bit register or an immediate");
+		return lx_tmp(x, RC_64);
+	}
+	snprintf(lo, n, "%" PRId32, (int32_t)(uint32_t)v);
+	snprintf(hi, n, "%" PRId32, (int32_t)(uint32_t)(v >> 32));
+	return -1;
+}
+
+int lx_reg64(lx *x, const ptx_opnd *o)
+{
+	char lo[32], hi[32];
+	int v = src64(x, o, lo, hi, sizeof lo);
+	if (v >= 0)
+		return v;
+	int t = lx_tmp(x, RC_64);
+	emit(x, "dr", V(t), "MOV $0, %s", lo);
+	emit(x, "dh", V(t), "MOV $0, %s", hi);
+	return t;
+}
+
+int lx_pred(lx *x, const ptx_opnd *o, bool *neg)
+{
+	*neg = o->neg;
+	if (o->kind == PO_REG && x->f->regs[o->reg].rc == RC_PRED)
+		return lx_reg(x, o->reg);
+	if (o->kind == PO_IMM) {
+		/* a constant predicate: PT or !PT through a temp */
+		int t = lx_tmp(x, RC_PRED);
+		emit(x, "dp", V(t), "ISETP.NE.AND $0, PT, RZ, %d, PT", o->imm ? 0 : 1);
+		return t;
+	}
+	lx_error(x, o, "expected a predicate");
+	return lx_tmp(x, RC_PRED);
+}
+
+int lx_dst(lx *x, const ptx_opnd *o, ptx_rclass rc)
+{
+	if (o->kind != PO_REG) {
+		lx_error(x, o, "expected a destination register");
+		return -1;
+	}
+	if (x->f->regs[o->reg].rc != rc) {
+		lx_error(x, o, "destination register %s has the wrong type for this instruction",
+			 x->f->regs[o->reg].name);
+		return -1;
+	}
+	return lx_reg(x, o->reg);
+}
+
+static bool nops(lx *x, int lo, int hi)
+{
+	if (x->in->no < lo || x->in->no > hi) {
+		lx_error(x, NULL, "'%s' takes %d%s%d operands, not %d", x->in->op, lo, lo == hi ? "" : " to ",
+			 hi, x->in->no);
+		if (lo == hi)
+			return false;
+		return false;
+	}
+	return true;
+}
+
+/* a 32-bit register holding the value of a narrow register normalised to
+ * its type (zero- or sign-extended from bits), or v itself */
+static int norm(lx *x, int v, ptype t)
+{
+	if (t.bits >= 32 || t.bits == 0)
+		return v;
+	int r = lx_tmp(x, RC_32);
+	if (t.k == 's')
+		emit(x, "dr ur", V(r, v), "PRMT $0, $1, %s, RZ", t.bits == 8 ? "0x8880" : "0x9910");
+	else
+		emit(x, "dr ur", V(r, v), "LOP3.LUT $0, $1, %s, RZ, 0xc0, !PT", t.bits == 8 ? "0xff" : "0xffff");
+	return r;
+}
+
+/* ---- special registers ------------------------------------------------------- */
+
+int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
+{
+	static const struct { const char *ptx, *sr; bool varying; } map[] = {
+		{ "tid.x", "SR_TID.X", 1 }, { "tid.y", "SR_TID.Y", 1 }, { "tid.z", "SR_TID.Z", 1 },
+		{ "ntid.x", "SR_NTID.X", 0 }, { "ntid.y", "SR_NTID.Y", 0 }, { "ntid.z", "SR_NTID.Z", 0 },
+		{ "ctaid.x", "SR_CTAID.X", 0 }, { "ctaid.y", "SR_CTAID.Y", 0 }, { "ctaid.z", "SR_CTAID.Z", 0 },
+		{ "nctaid.x", "SR_NCTAID.X", 0 }, { "nctaid.y", "SR_NCTAID.Y", 0 },
+		{ "nctaid.z", "SR_NCTAID.Z", 0 }, { "laneid", "SR_LANEID", 1 }, { "warpid", "SR_WARPID", 1 },
+		{ "nwarpid", "SR_NWARPS", 0 }, { "lanemask_eq", "SR_EQMASK", 1 },
+		{ "lanemask_lt", "SR_LTMASK", 1 }, { "lanemask_le", "SR_LEMASK", 1 },
+		{ "lanemask_gt", "SR_GTMASK", 1 }, { "lanemask_ge", "SR_GEMASK", 1 },
+		{ "clock", "SR_CLOCKLO", 1 }, { "clock_hi", "SR_CLOCKHI", 1 },
+		{ "globaltimer_lo", "SR_GLOBALTIMERLO", 1 }, { "globaltimer_hi", "SR_GLOBALTIMERHI", 1 },
+	};
+	const char *s = o->sym;
+	if (!strcmp(s, "clock64") || !strcmp(s, "globaltimer")) {
+		int t = lx_tmp(x, RC_64);
+		x->varying_next = 1;
+		emit(x, "dw", V(t), "CS2R $0, %s", s[0] == 'c' ? "SR_CLOCKLO" : "SR_GLOBALTIMERLO");
+		return t;
+	}
+	int t = lx_tmp(x, want64 ? RC_64 : RC_32);
+	if (!strcmp(s, "smid") || !strcmp(s, "gridid")) {
+		/* one SM: every CTA runs on SM 0; one grid at a time */
+		emit(x, "dr", V(t), "MOV $0, 0");
+	} else if (!strcmp(s, "nsmid")) {
+		emit(x, "dr", V(t), "MOV $0, 1");
+	} else {
+		size_t i = 0;
+		while (i < sizeof map / sizeof map[0] && strcmp(map[i].ptx, s))
+			i++;
+		if (i == sizeof map / sizeof map[0]) {
+			lx_unsupported(x, "special register not supported");
+			return t;
+		}
+		if (map[i].varying)
+			x->varying_next = 1;
+		emit(x, "dr", V(t), "S2R $0, %s", map[i].sr);
+	}
+	if (want64)
+		emit(x, "dh", V(t), "MOV $0, 0");
+	return t;
+}
+
+/* ---- moves and conversions ----------------------------------------------------- */
+
+static void mov64(lx *x, int d, const ptx_opnd *o)
+{
+	char lo[32], hi[32];
+	int s = src64(x, o, lo, hi, sizeof lo);
+	if (s >= 0) {
+		if (s != d) {
+			emit(x, "dr ur", V(d, s), "MOV $0, $1");
+			emit(x, "dh uh", V(d, s), "MOV $0, $1");
+		}
+	} else {
+		emit(x, "dr", V(d), "MOV $0, %s", lo);
+		emit(x, "dh", V(d), "MOV $0, %s", hi);
+	}
+}
+
+static void mov32(lx *x, int d, const ptx_opnd *o)
+{
+	char b[32];
+	int s = lx_src32(x, o, b, sizeof b);
+	if (s < 0)
+		emit(x, "dr", V(d), "MOV $0, %s", b);
+	else if (s != d)
+		emit(x, "dr ur", V(d, s), "MOV $0, $1");
+}
+
+static bool op_mov(lx *x)
+{
+	if (!nops(x, 2, 2))
+		return true;
+	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
+	ptype t = lx_type(x->in);
+	if (t.k == 'p') {
+		bool neg;
+		int dp = lx_dst(x, d, RC_PRED), sp = lx_pred(x, s, &neg);
+		if (dp >= 0)
+			emit(x, "dp up", V(dp, sp), "ISETP.EQ.AND $0, PT, RZ, RZ, %s$1", neg ? "!" : "");
+		return true;
+	}
+	if (d->kind == PO_VEC && t.bits == 64) {
+		/* mov.b64 {lo, hi}, %rd */
+		int v = lx_reg64(x, s);
+		if (d->nvec != 2) {
+			lx_error(x, d, "mov.b64 unpacks into two registers");
+			return true;
+		}
+		if (d->vec[0] >= 0)
+			emit(x, "dr ur", V(lx_reg(x, d->vec[0]), v), "MOV $0, $1");
+		if (d->vec[1] >= 0)
+			emit(x, "dr uh", V(lx_reg(x, d->vec[1]), v), "MOV $0, $1");
+		return true;
+	}
+	if (s->kind == PO_VEC && t.bits == 64) {
+		int dv = lx_dst(x, d, RC_64);
+		if (dv < 0 || s->nvec != 2 || s->vec[0] < 0 || s->vec[1] < 0) {
+			lx_error(x, s, "mov.b64 packs two registers");
+			return true;
+		}
+		int lo = lx_reg(x, s->vec[0]), hi = lx_reg(x, s->vec[1]);
+		int t1 = lx_tmp(x, RC_32);
+		emit(x, "dr ur", V(t1, hi), "MOV $0, $1");
+		emit(x, "dr ur", V(dv, lo), "MOV $0, $1");
+		emit(x, "dh ur", V(dv, t1), "MOV $0, $1");
+		return true;
+	}
+	if (d->kind == PO_VEC || s->kind == PO_VEC) {
+		lx_unsupported(x, "vector moves other than mov.b64 {lo,hi}");
+		return true;
+	}
+	if (t.bits == 64) {
+		int dv = lx_dst(x, d, RC_64);
+		if (dv >= 0)
+			mov64(x, dv, s);
+	} else {
+		int dv = lx_dst(x, d, RC_32);
+		if (dv >= 0)
+			mov32(x, dv, s);
+	}
+	return true;
+}
+
+static bool op_cvta(lx *x)
+{
+	if (!nops(x, 2, 2))
+		return true;
+	ptype t = lx_type(x->in);
+	bool to = has(x, "to");
+	uint64_t win = has(x, "shared") ? PTX_SHARED_WINDOW : has(x, "local") ? PTX_LOCAL_WINDOW : 0;
+	if (has(x, "const") || has(x, "param")) {
+		lx_unsupported(x, "generic addresses of .const and .param");
+		return true;
+	}
+	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
+	if (t.bits == 32) {
+		int dv = lx_dst(x, d, RC_32);
+		if (dv < 0)
+			return true;
+		int sv = lx_reg32(x, s);
+		emit(x, "dr ur", V(dv, sv), "IADD3 $0, $1, %" PRId32 ", RZ", (int32_t)(to ? 0 - win : win));
+		return true;
+	}
+	int dv = lx_dst(x, d, RC_64);
+	if (dv < 0)
+		return true;
+	if (!win) {
+		mov64(x, dv, s);
+		return true;
+	}
+	int sv = lx_reg64(x, s);
+	if (to) {
+		/* a shared or local address: the offset in the window (32 bits) */
+		emit(x, "dr ur", V(dv, sv), "IADD3 $0, $1, -%" PRIu64 ", RZ", win);
+		emit(x, "dh", V(dv), "MOV $0, 0");
+	} else {
+		emit(x, "dr ur", V(dv, sv), "IADD3 $0, $1, %" PRIu64 ", RZ", win);
+		emit(x, "dh", V(dv), "MOV $0, 0");
+	}
+	return true;
+}
+
+/* integer to integer conversion (also cvt with the same width) */
+static void cvt_int(lx *x, ptype dt, ptype st)
+{
+	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
+	if (dt.bits == 64) {
+		int dv = lx_dst(x, d, RC_64);
+		if (dv < 0)
+			return;
+		if (st.bits == 64) {
+			mov64(x, dv, s);
+			return;
+		}
+		int sv = norm(x, lx_reg32(x, s), st);
+		int t = lx_tmp(x, RC_32);
+		if (st.k == 's')
+			emit(x, "dr ur", V(t, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
+		else
+			emit(x, "dr", V(t), "MOV $0, 0");
+		if (sv != dv || true)
+			emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
+		emit(x, "dh ur", V(dv, t), "MOV $0, $1");
+		return;
+	}
+	int dv = lx_dst(x, d, RC_32);
+	if (dv < 0)
+		return;
+	int sv = st.bits == 64 ? lx_reg64(x, s) : lx_reg32(x, s);
+	/* narrow destinations keep the value extended by the destination type */
+	ptype n = st.bits < dt.bits ? st : dt;
+	if (st.bits < dt.bits || (dt.bits < 32)) {
+		int r = norm(x, sv, n.bits < 32 ? n : dt);
+		if (r != sv) {
+			emit(x, "dr ur", V(dv, r), "MOV $0, $1");
+			return;
+		}
+	}
+	if (sv != dv)
+		emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
+}
+
+static bool op_cvt(lx *x)
+{
+	if (!nops(x, 2, 2))
+		return true;
+	ptype dt = lx_type_at(x->in, 0), st = lx_type_at(x->in, 1);
+	if (!dt.bits || !st.bits) {
+		lx_error(x, NULL, "cvt needs a destination and a source type");
+		return true;
+	}
+	if (has(x, "sat") && !(dt.k != 'f' && st.k != 'f' && dt.bits >= st.bits && (dt.k == st.k))) {
+		lx_unsupported(x, "saturating conversions");
+		return true;
+	}
+	if (dt.k != 'f' && st.k != 'f' && dt.k != 'h' && st.k != 'h') {
+		cvt_int(x, dt, st);
+		return true;
+	}
+	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
+	if (dt.k == 'f' && dt.bits == 32 && st.k != 'f' && st.bits == 32 && !has(x, "rz") && !has(x, "rm") &&
+	    !has(x, "rp") && !has(x, "ftz")) {
+		int dv = lx_dst(x, d, RC_32);
+		if (dv >= 0)
+			emit(x, "dr ur", V(dv, lx_reg32(x, s)), "I2F%s $0, $1", st.k == 's' ? "" : ".U32");
+		return true;
+	}
+	if (st.k == 'f' && st.bits == 32 && dt.k != 'f' && dt.bits == 32 && !has(x, "ftz")) {
+		const char *rnd = has(x, "rzi") ? "TRUNC" : has(x, "rni") ? "RN" : has(x, "rmi") ? "FLOOR"
+				  : has(x, "rpi") ? "CEIL" : NULL;
+		int dv = lx_dst(x, d, RC_32);
+		if (!rnd)
+			lx_error(x, NULL, "a float to integer cvt needs .rni, .rzi, .rmi or .rpi");
+		else if (dv >= 0)
+			emit(x, "dr ur", V(dv, lx_reg32(x, s)), "F2I.%s%s $0, $1", rnd, dt.k == 's' ? "" : ".U32");
+		return true;
+	}
+	lx_unsupported(x, "this conversion needs instructions the ISA does not have yet");
+	return true;
+}
+
+/* ---- integer arithmetic ------------------------------------------------------------ */
+
+static const char *sfx_u(ptype t)
+{
+	return t.k == 's' ? "" : ".U32";
+}
+
+/* add/sub 64-bit: d = a (+|-) b through the carry predicate */
+static void addsub64(lx *x, bool sub)
+{
+	int d = lx_dst(x, &x->in->o[0], RC_64);
+	if (d < 0)
+		return;
+	int a = lx_reg64(x, &x->in->o[1]);
+	char lo[32], hi[32];
+	int b = src64(x, &x->in->o[2], lo, hi, sizeof lo);
+	int c = lx_tmp(x, RC_PRED);
+	int alo = lx_tmp(x, RC_32);
+	/* the low word first into a temp: d may be a or b */
+	if (b >= 0) {
+		emit(x, "dr dp ur ur", V(alo, c, a, b), "IADD3 $0, $1, PT, $2, %s$3, RZ", sub ? "-" : "");
+		emit(x, "dh uh uh up", V(d, a, b, c), "IADD3.X $0, $1, %s$2, RZ, $3, !PT", sub ? "~" : "");
+	} else {
+		uint64_t v = (uint64_t)(uint32_t)strtol(lo, NULL, 10) | (uint64_t)(uint32_t)strtol(hi, NULL, 10) << 32;
+		if (sub)
+			v = 0 - v;
+		emit(x, "dr dp ur", V(alo, c, a), "IADD3 $0, $1, PT, $2, %" PRId32 ", RZ", (int32_t)(uint32_t)v);
+		emit(x, "dh uh up", V(d, a, c), "IADD3.X $0, $1, %" PRId32 ", RZ, $2, !PT",
+		     (int32_t)(uint32_t)(v >> 32));
+	}
+	emit(x, "dr ur", V(d, alo), "MOV $0, $1");
+}
+
+static bool op_addsub(lx *x)
+{
+	if (!nops(x, 3, 3))
+		return true;
+	bool sub = !strcmp(x->in->op, "sub");
+	ptype t = lx_type(x->in);
+	if (t.k == 'f')
+		return false;           /* op_farith */
+	if (has(x, "sat") || has(x, "cc") || !strcmp(x->in->op, "addc") || !strcmp(x->in->op, "subc")) {
+		lx_unsupported(x, "saturating and carry forms");
+		return true;
+	}
+	if (t.bits == 64) {
+		addsub64(x, sub);
+		return true;
+	}
+	int d = lx_dst(x, &x->in->o[0], RC_32);
+	if (d < 0)
+		return true;
+	int a = lx_reg32(x, &x->in->o[1]);
+	char b[32];
+	int bv = lx_src32(x, &x->in->o[2], b, sizeof b);
+	if (bv >= 0)
+		emit(x, "dr ur ur", V(d, a, bv), "IADD3 $0, $1, %s$2, RZ", sub ? "-" : "");
+	else if (sub)
+		emit(x, "dr ur", V(d, a), "IADD3 $0, $1, %" PRId32 ", RZ", (int32_t)(0u - (uint32_t)strtol(b, NULL, 10)));
+	else
+		emit(x, "dr ur", V(d, a), "IADD3 $0, $1, %s, RZ", b);
+	return true;
+}
+
+static void mul64(lx *x, int d, int a, int b, int c)
+{
+	/* d = a * b (+ c): lo*lo wide, plus the cross products into the high word */
+	int w = lx_tmp(x, RC_64), h = lx_tmp(x, RC_32);
+	if (c >= 0)
+		emit(x, "dw ur ur uw", V(w, a, b, c), "IMAD.WIDE.U32 $0, $1, $2, $3");
+	else
+		emit(x, "dw ur ur", V(w, a, b), "IMAD.WIDE.U32 $0, $1, $2, RZ");
+	emit(x, "dr ur uh uh", V(h, a, b, w), "IMAD $0, $1, $2, $3");
+	emit(x, "mr uh ur", V(h, a, b), "IMAD $0, $1, $2, $0");
+	emit(x, "dr ur", V(d, w), "MOV $0, $1");
+	emit(x, "dh ur", V(d, h), "MOV $0, $1");
+}
+
+static bool op_mul(lx *x)
+{
+	bool mad = !strcmp(x->in->op, "mad");
+	if (!nops(x, mad ? 4 : 3, mad ? 4 : 3))
+		return true;
+	ptype t = lx_type(x->in);
+	if (t.k == 'f')
+		return false;
+	if (has(x, "sat") || has(x, "cc") || t.bits < 16) {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	const ptx_opnd *o = x->in->o;
+	bool wide = has(x, "wide"), hi = has(x, "hi");
+	if (t.bits == 64 && !wide) {
+		if (hi) {
+			lx_unsupported(x, "64-bit mul.hi");
+			return true;
+		}
+		int d = lx_dst(x, &o[0], RC_64);
+		if (d >= 0)
+			mul64(x, d, lx_reg64(x, &o[1]), lx_reg64(x, &o[2]), mad ? lx_reg64(x, &o[3]) : -1);
+		return true;
+	}
+	if (t.bits == 16) {
+		if (wide || hi) {
+			lx_unsupported(x, "16-bit mul.wide/mul.hi");
+			return true;
+		}
+	}
+	int a = lx_reg32(x, &o[1]);
+	char b[32];
+	int bv = lx_src32(x, &o[2], b, sizeof b);
+	if (wide) {
+		int d = lx_dst(x, &o[0], t.bits == 16 ? RC_32 : RC_64);
+		if (d < 0)
+			return true;
+		int c = mad ? lx_reg64(x, &o[3]) : -1;
+		if (bv >= 0 && c >= 0)
+			emit(x, "dw ur ur uw", V(d, a, bv, c), "IMAD.WIDE%s $0, $1, $2, $3", sfx_u(t));
+		else if (bv >= 0)
+			emit(x, "dw ur ur", V(d, a, bv), "IMAD.WIDE%s $0, $1, $2, RZ", sfx_u(t));
+		else if (c >= 0)
+			emit(x, "dw ur uw", V(d, a, c), "IMAD.WIDE%s $0, $1, %s, $2", sfx_u(t), b);
+		else
+			emit(x, "dw ur", V(d, a), "IMAD.WIDE%s $0, $1, %s, RZ", sfx_u(t), b);
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	if (d < 0)
+		return true;
+	const char *mode = hi ? (t.k == 's' ? ".HI" : ".HI.U32") : "";
+	if (mad) {
+		int c = lx_reg32(x, &o[3]);
+		if (bv >= 0)
+			emit(x, "dr ur ur ur", V(d, a, bv, c), "IMAD%s $0, $1, $2, $3", mode);
+		else
+			emit(x, "dr ur ur", V(d, a, c), "IMAD%s $0, $1, %s, $2", mode, b);
+	} else if (bv >= 0) {
+		emit(x, "dr ur ur", V(d, a, bv), "IMAD%s $0, $1, $2, RZ", mode);
+	} else {
+		emit(x, "dr ur", V(d, a), "IMAD%s $0, $1, %s, RZ", mode, b);
+	}
+	return true;
+}
+
+/* d = {!}r bop {!}c (c < 0: PT), q = !({!}r) bop {!}c (q < 0: none),
+ * through a 0/1 register: ISETP combines one compare with one predicate */
+static void pcombine(lx *x, int d, int q, int r, bool rn, int c, bool cn, const char *bop)
+{
+	int t = lx_tmp(x, RC_32);
+	emit(x, "dr up", V(t, r), "SEL $0, RZ, 0x1, %s$1", rn ? "" : "!");
+	char tail[8];
+	snprintf(tail, sizeof tail, "%s", c >= 0 ? (cn ? "!$3" : "$3") : "PT");
+	if (q >= 0)
+		emit(x, c >= 0 ? "dp ur dp up" : "dp ur dp", V(d, t, q, c), "ISETP.NE.%s $0, $2, $1, RZ, %s", bop, tail);
+	else
+		emit(x, c >= 0 ? "dp ur up up" : "dp ur", V(d, t, c, c), "ISETP.NE.%s $0, PT, $1, RZ, %s", bop, tail);
+}
+
+/* and/or/xor/not/cnot, 32- and 64-bit, and on predicates */
+static bool op_logic(lx *x)
+{
+	const char *op = x->in->op;
+	bool unary = !strcmp(op, "not") || !strcmp(op, "cnot");
+	if (!nops(x, unary ? 2 : 3, unary ? 2 : 3))
+		return true;
+	ptype t = lx_type(x->in);
+	unsigned lut = !strcmp(op, "and") ? 0xc0 : !strcmp(op, "or") ? 0xfc : !strcmp(op, "xor") ? 0x3c : 0x0f;
+	const ptx_opnd *o = x->in->o;
+	if (t.k == 'p') {
+		bool na, nb = false;
+		int d = lx_dst(x, &o[0], RC_PRED);
+		int a = lx_pred(x, &o[1], &na);
+		int b = unary ? a : lx_pred(x, &o[2], &nb);
+		if (d < 0)
+			return true;
+		if (unary) {
+			emit(x, "dp up", V(d, a), "ISETP.EQ.AND $0, PT, RZ, RZ, %s$1", na ? "" : "!");
+			return true;
+		}
+		pcombine(x, d, -1, a, na, b, nb, !strcmp(op, "and") ? "AND" : !strcmp(op, "or") ? "OR" : "XOR");
+		return true;
+	}
+	if (!strcmp(op, "cnot")) {
+		int d = lx_dst(x, &o[0], RC_32);
+		int a = norm(x, lx_reg32(x, &o[1]), t);
+		int p = lx_tmp(x, RC_PRED);
+		if (d < 0)
+			return true;
+		emit(x, "dp ur", V(p, a), "ISETP.EQ.U32.AND $0, PT, $1, RZ, PT");
+		emit(x, "dr up", V(d, p), "SEL $0, RZ, 0x0, !$1");
+		emit(x, "mr up", V(d, p), "SEL $0, RZ, 0x1, !$1");
+		return true;
+	}
+	if (t.bits == 64) {
+		int d = lx_dst(x, &o[0], RC_64);
+		int a = lx_reg64(x, &o[1]);
+		char lo[32] = "RZ", hi[32] = "RZ";
+		int b = unary ? -2 : src64(x, &o[2], lo, hi, sizeof lo);
+		if (d < 0)
+			return true;
+		if (b >= 0) {
+			emit(x, "dr ur ur", V(d, a, b), "LOP3.LUT $0, $1, $2, RZ, 0x%x, !PT", lut);
+			emit(x, "dh uh uh", V(d, a, b), "LOP3.LUT $0, $1, $2, RZ, 0x%x, !PT", lut);
+		} else {
+			emit(x, "dr ur", V(d, a), "LOP3.LUT $0, $1, %s, RZ, 0x%x, !PT", lo, lut);
+			emit(x, "dh uh", V(d, a), "LOP3.LUT $0, $1, %s, RZ, 0x%x, !PT", hi, lut);
+		}
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = lx_reg32(x, &o[1]);
+	if (d < 0)
+		return true;
+	if (unary) {
+		emit(x, "dr ur", V(d, a), "LOP3.LUT $0, $1, RZ, RZ, 0x%x, !PT", lut);
+		return true;
+	}
+	char b[32];
+	int bv = lx_src32(x, &o[2], b, sizeof b);
+	if (bv >= 0)
+		emit(x, "dr ur ur", V(d, a, bv), "LOP3.LUT $0, $1, $2, RZ, 0x%x, !PT", lut);
+	else
+		emit(x, "dr ur", V(d, a), "LOP3.LUT $0, $1, %s, RZ, 0x%x, !PT", b, lut);
+	return true;
+}
+
+/* slots + the shift amount: a register as the last slot ($k), or text */
+static lins *emit_amt(lx *x, const char *slots, int *v, int n, int bv, const char *b, const char *fmt)
+{
+	char amt[40], text[200], sl[40];
+	if (bv >= 0) {
+		v[n] = bv;
+		snprintf(amt, sizeof amt, "$%d", n);
+		snprintf(sl, sizeof sl, "%s ur", slots);
+	} else {
+		snprintf(amt, sizeof amt, "%s", b);
+		snprintf(sl, sizeof sl, "%s", slots);
+	}
+	/* fmt has one %s for the amount */
+	snprintf(text, sizeof text, fmt, amt);
+	return emit(x, sl, v, "%s", text);
+}
+
+static bool op_shift(lx *x)
+{
+	if (!nops(x, 3, 3))
+		return true;
+	bool left = !strcmp(x->in->op, "shl");
+	ptype t = lx_type(x->in);
+	const ptx_opnd *o = x->in->o;
+	char b[32];
+	int bv = lx_src32(x, &o[2], b, sizeof b);
+	int v[4];
+	if (t.bits == 64) {
+		int d = lx_dst(x, &o[0], RC_64);
+		int a = lx_reg64(x, &o[1]);
+		if (d < 0)
+			return true;
+		if (left) {
+			v[0] = d, v[1] = a, v[2] = a;
+			emit_amt(x, "dh ur uh", v, 3, bv, b, "SHF.L.U64.HI $0, $1, %s, $2");
+			v[0] = d, v[1] = a;
+			emit_amt(x, "dr ur", v, 2, bv, b, "SHF.L.U32 $0, $1, %s, RZ");
+		} else {
+			bool s = t.k == 's';
+			v[0] = d, v[1] = a, v[2] = a;
+			emit_amt(x, "dr ur uh", v, 3, bv, b, s ? "SHF.R.S64 $0, $1, %s, $2" : "SHF.R.U64 $0, $1, %s, $2");
+			v[0] = d, v[1] = a;
+			emit_amt(x, "dh uh", v, 2, bv, b, s ? "SHF.R.S32.HI $0, RZ, %s, $1" : "SHF.R.U32.HI $0, RZ, %s, $1");
+		}
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = norm(x, lx_reg32(x, &o[1]), t);
+	if (d < 0)
+		return true;
+	v[0] = d, v[1] = a;
+	if (left)
+		emit_amt(x, "dr ur", v, 2, bv, b, "SHF.L.U32 $0, $1, %s, RZ");
+	else
+		emit_amt(x, "dr ur", v, 2, bv, b, t.k == 's' ? "SHF.R.S32.HI $0, RZ, %s, $1" : "SHF.R.U32.HI $0, RZ, %s, $1");
+	return true;
+}
+
+static bool op_minmax(lx *x)
+{
+	if (!nops(x, 3, 3))
+		return true;
+	ptype t = lx_type(x->in);
+	if (t.k == 'f')
+		return false;
+	bool mn = !strcmp(x->in->op, "min");
+	const ptx_opnd *o = x->in->o;
+	if (t.bits == 64) {
+		int d = lx_dst(x, &o[0], RC_64);
+		int a = lx_reg64(x, &o[1]), b = lx_reg64(x, &o[2]);
+		int p = lx_tmp(x, RC_PRED), lo = lx_tmp(x, RC_32);
+		if (d < 0)
+			return true;
+		/* p = a < b (64-bit), then select */
+		emit(x, "dp ur ur", V(p, a, b), "ISETP.LT.U32.AND $0, PT, $1, $2, PT");
+		emit(x, "mp uh uh", V(p, a, b), "ISETP.EQ.AND $0, PT, $1, $2, $0");
+		emit(x, "mp uh uh", V(p, a, b), "ISETP.LT%s.OR $0, PT, $1, $2, $0", sfx_u(t));
+		emit(x, "dr ur ur up", V(lo, mn ? a : b, mn ? b : a, p), "SEL $0, $1, $2, $3");
+		emit(x, "dh uh uh up", V(d, mn ? a : b, mn ? b : a, p), "SEL $0, $1, $2, $3");
+		emit(x, "dr ur", V(d, lo), "MOV $0, $1");
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = norm(x, lx_reg32(x, &o[1]), t);
+	int b = norm(x, lx_reg32(x, &o[2]), t);
+	if (d >= 0)
+		emit(x, "dr ur ur", V(d, a, b), "IMNMX%s $0, $1, $2, %sPT", t.k == 's' ? "" : ".U32", mn ? "" : "!");
+	return true;
+}
+
+static bool op_negabs(lx *x)
+{
+	if (!nops(x, 2, 2))
+		return true;
+	ptype t = lx_type(x->in);
+	bool neg = !strcmp(x->in->op, "neg");
+	const ptx_opnd *o = x->in->o;
+	if (t.k == 'f') {
+		if (has(x, "ftz")) {
+			lx_unsupported(x, ".ftz");
+			return true;
+		}
+		/* a sign-bit operation, exact for NaNs too */
+		if (t.bits == 64) {
+			int d = lx_dst(x, &o[0], RC_64), a = lx_reg64(x, &o[1]);
+			if (d < 0)
+				return true;
+			emit(x, "dh uh", V(d, a), "LOP3.LUT $0, $1, 0x80000000, RZ, %s, !PT", neg ? "0x3c" : "0x30");
+			if (d != a)
+				emit(x, "dr ur", V(d, a), "MOV $0, $1");
+			return true;
+		}
+		int d = lx_dst(x, &o[0], RC_32), a = lx_reg32(x, &o[1]);
+		if (d >= 0)
+			emit(x, "dr ur", V(d, a), "LOP3.LUT $0, $1, 0x80000000, RZ, %s, !PT", neg ? "0x3c" : "0x30");
+		return true;
+	}
+	if (t.bits == 64) {
+		int d = lx_dst(x, &o[0], RC_64), a = lx_reg64(x, &o[1]);
+		if (d < 0)
+			return true;
+		int lo = lx_tmp(x, RC_32), c = lx_tmp(x, RC_PRED);
+		if (neg) {
+			emit(x, "dr dp ur", V(lo, c, a), "IADD3 $0, $1, PT, RZ, -$2, RZ");
+			emit(x, "dh uh up", V(d, a, c), "IADD3.X $0, RZ, ~$1, RZ, $2, !PT");
+			emit(x, "dr ur", V(d, lo), "MOV $0, $1");
+		} else {
+			int n = lx_tmp(x, RC_64), p = lx_tmp(x, RC_PRED);
+			emit(x, "dr dp ur", V(n, c, a), "IADD3 $0, $1, PT, RZ, -$2, RZ");
+			emit(x, "dh uh up", V(n, a, c), "IADD3.X $0, RZ, ~$1, RZ, $2, !PT");
+			emit(x, "dp uh", V(p, a), "ISETP.LT.AND $0, PT, $1, RZ, PT");
+			emit(x, "dr ur ur up", V(lo, n, a, p), "SEL $0, $1, $2, $3");
+			emit(x, "dh uh uh up", V(d, n, a, p), "SEL $0, $1, $2, $3");
+			emit(x, "dr ur", V(d, lo), "MOV $0, $1");
+		}
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = norm(x, lx_reg32(x, &o[1]), t);
+	if (d < 0)
+		return true;
+	if (neg)
+		emit(x, "dr ur", V(d, a), "IADD3 $0, RZ, -$1, RZ");
+	else
+		emit(x, "dr ur", V(d, a), "IABS $0, $1");
+	return true;
+}
+
+static bool op_bits(lx *x)
+{
+	const char *op = x->in->op;
+	if (!nops(x, 2, 2))
+		return true;
+	ptype t = lx_type(x->in);
+	const ptx_opnd *o = x->in->o;
+	int d = lx_dst(x, &o[0], RC_32);
+	if (d < 0)
+		return true;
+	if (t.bits == 64) {
+		int a = lx_reg64(x, &o[1]);
+		if (!strcmp(op, "popc")) {
+			int h = lx_tmp(x, RC_32);
+			emit(x, "dr uh", V(h, a), "POPC $0, $1");
+			emit(x, "dr ur", V(d, a), "POPC $0, $1");
+			emit(x, "mr ur", V(d, h), "IADD3 $0, $0, $1, RZ");
+			return true;
+		}
+		lx_unsupported(x, "64-bit clz/brev/bfind");
+		return true;
+	}
+	int a = lx_reg32(x, &o[1]);
+	if (!strcmp(op, "popc")) {
+		emit(x, "dr ur", V(d, a), "POPC $0, $1");
+	} else if (!strcmp(op, "brev")) {
+		emit(x, "dr ur", V(d, a), "BREV $0, $1");
+	} else if (!strcmp(op, "clz")) {
+		/* FLO.SH gives 0xffffffff for 0: clz(0) = 32 */
+		emit(x, "dr ur", V(d, a), "FLO.U32.SH $0, $1");
+		emit(x, "mr", V(d), "IMNMX.U32 $0, $0, 0x20, PT");
+	} else {
+		emit(x, "dr ur", V(d, a), "FLO%s%s $0, $1", t.k == 's' ? "" : ".U32",
+		     has(x, "shiftamt") ? ".SH" : "");
+	}
+	return true;
+}
+
+static bool op_prmt(lx *x)
+{
+	if (!nops(x, 4, 4))
+		return true;
+	if (x->in->nmods != 1) {
+		lx_unsupported(x, "prmt modes other than the default");
+		return true;
+	}
+	const ptx_opnd *o = x->in->o;
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
+	char c[32];
+	int cv = lx_src32(x, &o[3], c, sizeof c);
+	if (d < 0)
+		return true;
+	if (cv >= 0)
+		emit(x, "dr ur ur ur", V(d, a, cv, b), "PRMT $0, $1, $2, $3");
+	else
+		emit(x, "dr ur ur", V(d, a, b), "PRMT $0, $1, %s, $2", c);
+	return true;
+}
+
+static bool op_lop3(lx *x)
+{
+	if (!nops(x, 5, 5))
+		return true;
+	const ptx_opnd *o = x->in->o;
+	if (o[4].kind != PO_IMM) {
+		lx_error(x, &o[4], "lop3's lookup table must be an immediate");
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = lx_reg32(x, &o[1]), c = lx_reg32(x, &o[3]);
+	char b[32];
+	int bv = lx_src32(x, &o[2], b, sizeof b);
+	if (d < 0)
+		return true;
+	unsigned lut = (unsigned)o[4].imm & 0xffu;
+	if (bv >= 0)
+		emit(x, "dr ur ur ur", V(d, a, bv, c), "LOP3.LUT $0, $1, $2, $3, 0x%x, !PT", lut);
+	else
+		emit(x, "dr ur ur", V(d, a, c), "LOP3.LUT $0, $1, %s, $2, 0x%x, !PT", b, lut);
+	return true;
+}
+
+/* ---- comparisons and selection --------------------------------------------------- */
+
+static const char *icmp(const char *c, bool *uns)
+{
+	static const struct { const char *p, *i; bool u; } m[] = {
+		{ "eq", "EQ", 0 }, { "ne", "NE", 0 }, { "lt", "LT", 0 }, { "le", "LE", 0 },
+		{ "gt", "GT", 0 }, { "ge", "GE", 0 }, { "lo", "LT", 1 }, { "ls", "LE", 1 },
+		{ "hi", "GT", 1 }, { "hs", "GE", 1 },
+	};
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+		if (!strcmp(c, m[i].p)) {
+			*uns = m[i].u;
+			return m[i].i;
+		}
+	return NULL;
+}
+
+static const char *fcmp(const char *c)
+{
+	static const char *const m[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
+					 "leu", "gtu", "geu", "num", "nan" };
+	static const char *const u[] = { "EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU",
+					 "LEU", "GTU", "GEU", "NUM", "NAN" };
+	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+		if (!strcmp(c, m[i]))
+			return u[i];
+	return NULL;
+}
+
+/* the combine of setp: .and/.or/.xor with {!}c, or none */
+static const char *bop_of(lx *x)
+{
+	return has(x, "and") ? "AND" : has(x, "or") ? "OR" : has(x, "xor") ? "XOR" : NULL;
+}
+
+static bool op_setp(lx *x)
+{
+	if (!nops(x, 3, 4))
+		return true;
+	const ptx_ins *in = x->in;
+	const ptx_opnd *o = in->o;
+	ptype t = lx_type(in);
+	const char *cmpname = in->nmods ? in->mods[0] : "";
+	const char *bop = bop_of(x);
+	if (has(x, "ftz") || t.k == 'h') {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if ((in->no == 4) != (bop != NULL)) {
+		lx_error(x, NULL, "setp with a combining operation (.and/.or/.xor) takes a fourth operand");
+		return true;
+	}
+	int p = lx_dst(x, &o[0], RC_PRED);
+	int q = o[0].reg2 >= 0 ? lx_reg(x, o[0].reg2) : -1;
+	bool cn = false;
+	int c = in->no == 4 ? lx_pred(x, &o[3], &cn) : -1;
+	if (p < 0)
+		return true;
+	char tail[24];
+	snprintf(tail, sizeof tail, "%s", c >= 0 ? (cn ? "!$3" : "$3") : "PT");
+	if (t.k == 'f') {
+		const char *fc = fcmp(cmpname);
+		if (!fc) {
+			lx_error(x, NULL, "unknown comparison '%s'", cmpname);
+			return true;
+		}
+		if (t.bits == 64) {
+			lx_unsupported(x, "f64 comparisons need instructions the ISA does not have yet");
+			return true;
+		}
+		int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
+		char text[96];
+		snprintf(text, sizeof text, "FSETP.%s.%s $0, %s, $1, $2, %s", fc, bop ? bop : "AND", q >= 0 ? "$4" : "PT",
+			 tail);
+		emit(x, q >= 0 ? "dp ur ur up dp" : (c >= 0 ? "dp ur ur up" : "dp ur ur"), V(p, a, b, c >= 0 ? c : 0, q),
+		     "%s", text);
+		return true;
+	}
+	bool uns;
+	const char *ic = icmp(cmpname, &uns);
+	if (!ic) {
+		lx_error(x, NULL, "unknown comparison '%s'", cmpname);
+		return true;
+	}
+	bool u = uns || t.k == 'u' || t.k == 'b';
+	if (t.bits == 64) {
+		int a = lx_reg64(x, &o[1]), b = lx_reg64(x, &o[2]);
+		int r = lx_tmp(x, RC_PRED);
+		if (!strcmp(ic, "EQ") || !strcmp(ic, "NE")) {
+			emit(x, "dp ur ur", V(r, a, b), "ISETP.%s.U32.AND $0, PT, $1, $2, PT", ic);
+			emit(x, "mp uh uh", V(r, a, b), "ISETP.%s.U32.%s $0, PT, $1, $2, $0", ic, ic[0] == 'E' ? "AND" : "OR");
+		} else {
+			/* r = hi cmp hi' or (hi == hi' and lo cmp.u lo') */
+			emit(x, "dp ur ur", V(r, a, b), "ISETP.%s.U32.AND $0, PT, $1, $2, PT", ic);
+			emit(x, "mp uh uh", V(r, a, b), "ISETP.EQ.AND $0, PT, $1, $2, $0");
+			char strict[4];
+			snprintf(strict, sizeof strict, "%.2s", ic);
+			if (!strcmp(ic, "LE"))
+				snprintf(strict, sizeof strict, "LT");
+			if (!strcmp(ic, "GE"))
+				snprintf(strict, sizeof strict, "GT");
+			emit(x, "mp uh uh", V(r, a, b), "ISETP.%s%s.OR $0, PT, $1, $2, $0", strict, u ? ".U32" : "");
+		}
+		pcombine(x, p, q, r, false, c, cn, bop ? bop : "AND");
+		return true;
+	}
+	int a = norm(x, lx_reg32(x, &o[1]), t);
+	char b[32];
+	int bv = t.bits < 32 ? norm(x, lx_reg32(x, &o[2]), t) : lx_src32(x, &o[2], b, sizeof b);
+	if (bv < 0)
+		bv = lx_reg32(x, &o[2]);     /* keep the slot numbering simple */
+	char text[96];
+	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, $2, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
+		 q >= 0 ? "$4" : "PT", tail);
+	emit(x, q >= 0 ? "dp ur ur up dp" : (c >= 0 ? "dp ur ur up" : "dp ur ur"), V(p, a, bv, c >= 0 ? c : 0, q),
+	     "%s", text);
+	return true;
+}
+
+static bool op_selp(lx *x)
+{
+	if (!nops(x, 4, 4))
+		return true;
+	const ptx_opnd *o = x->in->o;
+	ptype t = lx_type(x->in);
+	bool cn;
+	int c = lx_pred(x, &o[3], &cn);
+	const char *pf = cn ? "uq" : "up";
+	char sl[24];
+	if (t.bits == 64) {
+		int d = lx_dst(x, &o[0], RC_64);
+		int a = lx_reg64(x, &o[1]), b = lx_reg64(x, &o[2]);
+		int lo = lx_tmp(x, RC_32);
+		if (d < 0)
+			return true;
+		snprintf(sl, sizeof sl, "dr ur ur %s", pf);
+		emit(x, sl, V(lo, a, b, c), "SEL $0, $1, $2, $3");
+		snprintf(sl, sizeof sl, "dh uh uh %s", pf);
+		emit(x, sl, V(d, a, b, c), "SEL $0, $1, $2, $3");
+		emit(x, "dr ur", V(d, lo), "MOV $0, $1");
+		return true;
+	}
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = lx_reg32(x, &o[1]);
+	char b[32];
+	int bv = lx_src32(x, &o[2], b, sizeof b);
+	if (d < 0)
+		return true;
+	if (bv >= 0) {
+		snprintf(sl, sizeof sl, "dr ur ur %s", pf);
+		emit(x, sl, V(d, a, bv, c), "SEL $0, $1, $2, $3");
+	} else {
+		snprintf(sl, sizeof sl, "dr ur %s", pf);
+		emit(x, sl, V(d, a, c), "SEL $0, $1, %s, $2", b);
+	}
+	return true;
+}
+
+/* ---- f32 arithmetic ----------------------------------------------------------------- */
+
+static bool op_farith(lx *x)
+{
+	const char *op = x->in->op;
+	bool three = !strcmp(op, "fma") || !strcmp(op, "mad");
+	ptype t = lx_type(x->in);
+	if (t.k != 'f')
+		return false;
+	if (!nops(x, three ? 4 : 3, three ? 4 : 3))
+		return true;
+	for (int i = 0; i < x->in->nmods; i++) {
+		const char *m = x->in->mods[i];
+		if (strcmp(m, "rn") && strcmp(m, "f32") && strcmp(m, "f64")) {
+			lx_unsupported(x, "rounding modes other than .rn, .ftz and .sat need instructions the "
+					  "ISA does not have yet");
+			return true;
+		}
+	}
+	if (t.bits != 32) {
+		lx_unsupported(x, "f64 arithmetic needs instructions the ISA does not have yet");
+		return true;
+	}
+	if (three && !has(x, "rn")) {
+		lx_error(x, NULL, "%s.f32 needs a rounding modifier (.rn)", op);
+		return true;
+	}
+	const ptx_opnd *o = x->in->o;
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
+	if (d < 0)
+		return true;
+	if (three)
+		emit(x, "dr ur ur ur", V(d, a, b, lx_reg32(x, &o[3])), "FFMA $0, $1, $2, $3");
+	else if (!strcmp(op, "add"))
+		emit(x, "dr ur ur", V(d, a, b), "FADD $0, $1, $2");
+	else if (!strcmp(op, "sub"))
+		emit(x, "dr ur ur", V(d, a, b), "FADD $0, $1, -$2");
+	else if (!strcmp(op, "mul"))
+		emit(x, "dr ur ur", V(d, a, b), "FMUL $0, $1, $2");
+	else if (!strcmp(op, "min") || !strcmp(op, "max")) {
+		if (has(x, "NaN") || has(x, "xorsign")) {
+			lx_unsupported(x, NULL);
+			return true;
+		}
+		emit(x, "dr ur ur", V(d, a, b), "FMNMX $0, $1, $2, %sPT", op[1] == 'i' ? "" : "!");
+	} else
+		return false;
+	return true;
+}
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+typedef enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM, SP_GENERIC } mspace;
+
+static mspace space_of(lx *x)
+{
+	if (has(x, "global"))
+		return SP_GLOBAL;
+	if (has(x, "shared") || has(x, "shared::cta"))
+		return SP_SHARED;
+	if (has(x, "local"))
+		return SP_LOCAL;
+	if (has(x, "const"))
+		return SP_CONST;
+	if (has(x, "param"))
+		return SP_PARAM;
+	return SP_GENERIC;
+}
+
+/* an address operand: base vreg (-1 = RZ) and byte offset */
+typedef struct maddr {
+	int base;
+	int64_t off;
+	char form;                    /* 'a' global (pair), 'r' 32-bit */
+} maddr;
+
+static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
+{
+	if (o->kind != PO_ADDR) {
+		lx_error(x, o, "expected an address [..]");
+		return false;
+	}
+	a->base = -1;
+	a->off = o->imm;
+	bool wide = sp == SP_GLOBAL || sp == SP_GENERIC;
+	a->form = wide ? 'a' : 'r';
+	if (o->reg >= 0) {
+		ptx_rclass rc = x->f->regs[o->reg].rc;
+		if (wide && rc != RC_64) {
+			lx_unsupported(x, "32-bit global or generic addresses (.address_size 32)");
+			return false;
+		}
+		if (rc == RC_PRED) {
+			lx_error(x, o, "a predicate is not an address");
+			return false;
+		}
+		a->base = lx_reg(x, o->reg);
+	} else if (o->sym) {
+		ptx_space vs;
+		uint64_t va;
+		if (!lx_var_addr(x, o->sym, &vs, &va)) {
+			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
+			return false;
+		}
+		bool match = (vs == VS_SHARED && sp == SP_SHARED) || (vs == VS_LOCAL && sp == SP_LOCAL) ||
+			     (vs == VS_CONST && sp == SP_CONST);
+		if (!match) {
+			lx_unsupported(x, "a variable named in another state space (generic addressing of it)");
+			return false;
+		}
+		a->off += (int64_t)va;
+	} else if (wide) {
+		lx_unsupported(x, "absolute global addresses");
+		return false;
+	}
+	if (a->off < -(1 << 23) || a->off >= (1 << 23) || (sp == SP_CONST && (a->off < 0 || a->off >= (1 << 17)))) {
+		lx_error(x, o, "address offset %" PRId64 " out of range", a->off);
+		return false;
+	}
+	return true;
+}
+
+static const char *size_sfx(ptype t)
+{
+	switch (t.bits) {
+	case 8: return t.k == 's' ? ".S8" : ".U8";
+	case 16: return t.k == 's' ? ".S16" : ".U16";
+	case 64: return ".64";
+	default: return "";
+	}
+}
+
+static void addr_text(const maddr *a, int slot, char *buf, size_t n)
+{
+	char base[16];
+	if (a->base < 0)
+		snprintf(base, sizeof base, "RZ");
+	else
+		snprintf(base, sizeof base, "$%d", slot);
+	if (a->off)
+		snprintf(buf, n, "[%s%s%" PRId64 "]", base, a->off < 0 ? "" : "+", a->off);
+	else
+		snprintf(buf, n, "[%s]", base);
+}
+
+static const char *mnem(mspace sp, bool store)
+{
+	switch (sp) {
+	case SP_SHARED: return store ? "STS" : "LDS";
+	case SP_LOCAL: return store ? "STL" : "LDL";
+	case SP_CONST: return "LDC";
+	default: return store ? "STG.E" : "LDG.E";
+	}
+}
+
+/* one scalar element: d (vreg, 32-bit or pair) from / to address a + k */
+static void mem_elem(lx *x, mspace sp, bool store, ptype t, int v, const maddr *a0, int64_t k)
+{
+	maddr a = *a0;
+	a.off += k;
+	char at[64], sl[16];
+	const char *vf = t.bits == 64 ? "w" : "r";
+	if (sp == SP_CONST) {
+		char base[16];
+		snprintf(base, sizeof base, a.base < 0 ? "RZ" : "$1");
+		if (a.base < 0)
+			emit(x, t.bits == 64 ? "dw" : "dr", V(v), "LDC%s $0, c[0x%x][RZ+%" PRId64 "]", size_sfx(t),
+			     PTX_CONST_BANK, a.off);
+		else
+			emit(x, t.bits == 64 ? "dw ur" : "dr ur", V(v, a.base), "LDC%s $0, c[0x%x][$1+%" PRId64 "]",
+			     size_sfx(t), PTX_CONST_BANK, a.off);
+		return;
+	}
+	if (store) {
+		addr_text(&a, 1, at, sizeof at);
+		if (a.base >= 0)
+			snprintf(sl, sizeof sl, "u%s u%c", vf, a.form);
+		else
+			snprintf(sl, sizeof sl, "u%s", vf);
+		if (a.base >= 0)
+			emit(x, sl, V(v, a.base), "%s%s %s, $0", mnem(sp, true), size_sfx(t), at);
+		else
+			emit(x, sl, V(v), "%s%s %s, $0", mnem(sp, true), size_sfx(t), at);
+	} else {
+		addr_text(&a, 1, at, sizeof at);
+		if (a.base >= 0)
+			snprintf(sl, sizeof sl, "d%s u%c", vf, a.form);
+		else
+			snprintf(sl, sizeof sl, "d%s", vf);
+		x->varying_next = 1;
+		if (a.base >= 0)
+			emit(x, sl, V(v, a.base), "%s%s $0, %s", mnem(sp, false), size_sfx(t), at);
+		else
+			emit(x, sl, V(v), "%s%s $0, %s", mnem(sp, false), size_sfx(t), at);
+	}
+}
+
+/* ld.param of a kernel: the parameter block is c[0] */
+static void ld_param(lx *x, ptype t, const ptx_opnd *d, const ptx_opnd *ao)
+{
+	if (ao->kind != PO_ADDR || !ao->sym || ao->reg >= 0) {
+		lx_unsupported(x, "ld.param from a register address");
+		return;
+	}
+	int64_t off = lx_param_off(x, ao->sym);
+	if (off < 0) {
+		lx_error(x, ao, "'%s' is not a parameter of %s", ao->sym, x->f->name);
+		return;
+	}
+	off += ao->imm;
+	if (t.bits == 64) {
+		int v = lx_dst(x, d, RC_64);
+		if (v < 0)
+			return;
+		emit(x, "dr", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off);
+		emit(x, "dh", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off + 4);
+	} else if (t.bits == 32) {
+		int v = lx_dst(x, d, RC_32);
+		if (v >= 0)
+			emit(x, "dr", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off);
+	} else {
+		int v = lx_dst(x, d, RC_32);
+		if (v >= 0)
+			emit(x, "dr", V(v), "LDC%s $0, c[0x0][RZ+%" PRId64 "]", size_sfx(t), off);
+	}
+}
+
+static bool op_ldst(lx *x)
+{
+	bool store = !strcmp(x->in->op, "st");
+	if (!nops(x, 2, 2))
+		return true;
+	ptype t = lx_type(x->in);
+	mspace sp = space_of(x);
+	const ptx_opnd *vo = &x->in->o[store ? 1 : 0], *ao = &x->in->o[store ? 0 : 1];
+	if (t.k == 'h' || t.bits == 0 || (t.bits == 64 && t.k == 'f' && false)) {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if (sp == SP_PARAM) {
+		if (store || !x->f->is_entry) {
+			lx_unsupported(x, "st.param and .param of functions (calls)");
+			return true;
+		}
+		ld_param(x, t, vo, ao);
+		return true;
+	}
+	if (sp == SP_CONST && store) {
+		lx_error(x, ao, "st.const is not allowed");
+		return true;
+	}
+	maddr a;
+	if (!resolve_addr(x, ao, sp, &a))
+		return true;
+	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
+	int64_t es = t.bits / 8;
+	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
+	for (int k = 0; k < n; k++) {
+		int reg;
+		if (n == 1) {
+			if (vo->kind != PO_REG && !(store && (vo->kind == PO_IMM || vo->kind == PO_FIMM))) {
+				lx_error(x, vo, "expected a register");
+				return true;
+			}
+			reg = vo->kind == PO_REG ? vo->reg : -2;
+		} else {
+			if (vo->kind != PO_VEC || vo->nvec != n) {
+				lx_error(x, vo, "expected a vector of %d registers", n);
+				return true;
+			}
+			reg = vo->vec[k];
+		}
+		int v;
+		if (reg == -2) {
+			v = rc == RC_64 ? lx_reg64(x, vo) : lx_reg32(x, vo);
+		} else if (reg < 0) {
+			if (store) {
+				lx_error(x, vo, "'_' in a stored vector");
+				return true;
+			}
+			v = lx_tmp(x, rc);     /* a load into '_' */
+		} else {
+			if (x->f->regs[reg].rc != rc) {
+				lx_error(x, vo, "register %s does not hold a .%c%u value", x->f->regs[reg].name, t.k, t.bits);
+				return true;
+			}
+			v = lx_reg(x, reg);
+		}
+		mem_elem(x, sp, store, t, v, &a, k * es);
+	}
+	return true;
+}
+
+static bool op_atom(lx *x)
+{
+	bool red = !strcmp(x->in->op, "red");
+	const ptx_ins *in = x->in;
+	ptype t = lx_type(in);
+	mspace sp = space_of(x);
+	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "exch", "cas" };
+	const char *op = NULL;
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (has(x, ops[i]))
+			op = ops[i];
+	if (!op || t.k == 'f' || (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") ||
+	    t.bits < 32) {
+		lx_unsupported(x, "atomics other than integer add/min/max/and/or/xor/exch/cas on .global or "
+				  ".shared addresses need instructions the ISA does not have yet");
+		return true;
+	}
+	bool cas = !strcmp(op, "cas");
+	int nsrc = cas ? 2 : 1;
+	if (!nops(x, (red ? 1 : 2) + nsrc, (red ? 1 : 2) + nsrc))
+		return true;
+	const ptx_opnd *ao = &in->o[red ? 0 : 1];
+	maddr a;
+	if (!resolve_addr(x, ao, sp, &a))
+		return true;
+	bool w = t.bits == 64;
+	const char *type = w ? (t.k == 's' ? "S64" : "U64") : (t.k == 's' ? "S32" : "U32");
+	int d = red ? -1 : lx_dst(x, &in->o[0], w ? RC_64 : RC_32);
+	if (!red && d < 0)
+		return true;
+	if (d < 0)
+		d = lx_tmp(x, w ? RC_64 : RC_32);
+	int b = w ? lx_reg64(x, &in->o[red ? 1 : 2]) : lx_reg32(x, &in->o[red ? 1 : 2]);
+	int c = cas ? (w ? lx_reg64(x, &in->o[3]) : lx_reg32(x, &in->o[3])) : -1;
+	char at[64], sl[32], up[8];
+	addr_text(&a, 3, at, sizeof at);
+	char f = w ? 'w' : 'r';
+	snprintf(up, sizeof up, "u%c", a.form);
+	snprintf(sl, sizeof sl, "d%c u%c u%c %s", f, f, f, a.base >= 0 ? up : "");
+	char op_up[8];
+	for (size_t i = 0; i <= strlen(op); i++)
+		op_up[i] = (char)(op[i] >= 'a' && op[i] <= 'z' ? op[i] - 32 : op[i]);
+	x->varying_next = 1;
+	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s", sp == SP_SHARED ? "ATOMS" : "ATOMG",
+	     op_up, type, at, cas ? ", $2" : "");
+	return true;
+}
+
+/* ---- control ------------------------------------------------------------------------- */
+
+static bool op_bra(lx *x)
+{
+	if (!nops(x, 1, 1))
+		return true;
+	const ptx_opnd *o = &x->in->o[0];
+	if (o->kind != PO_SYM) {
+		lx_error(x, o, "expected a label");
+		return true;
+	}
+	bool is_exit = false;
+	int l = lx_label_of(x, o->sym, &is_exit);
+	if (l < 0) {
+		lx_error(x, o, "undefined label '%s'", o->sym);
+		return true;
+	}
+	if (is_exit) {
+		lins *e = emit(x, "", V(0), "EXIT");
+		e->kind = LK_EXIT;
+		return true;
+	}
+	lins *b = emit(x, "", V(0), "BRA");
+	b->kind = LK_BRA;
+	b->target = l;
+	b->uniform = has(x, "uni");
+	return true;
+}
+
+static bool op_ret(lx *x)
+{
+	if (!x->f->is_entry) {
+		lx_unsupported(x, "functions (.func) are not supported yet");
+		return true;
+	}
+	lins *e = emit(x, "", V(0), "EXIT");
+	e->kind = LK_EXIT;
+	return true;
+}
+
+static bool op_misc(lx *x)
+{
+	const char *op = x->in->op;
+	if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
+		const char *s = has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+		if (has(x, "proxy") || has(x, "alias") || has(x, "async")) {
+			lx_unsupported(x, NULL);
+			return true;
+		}
+		emit(x, "", V(0), "MEMBAR.%s", s);
+		return true;
+	}
+	if (!strcmp(op, "nanosleep")) {
+		char b[32];
+		if (!nops(x, 1, 1))
+			return true;
+		int v = lx_src32(x, &x->in->o[0], b, sizeof b);
+		if (v >= 0)
+			emit(x, "ur", V(v), "NANOSLEEP $0");
+		else
+			emit(x, "", V(0), "NANOSLEEP %s", b);
+		return true;
+	}
+	if (!strcmp(op, "trap")) {
+		emit(x, "", V(0), "TRAP 0x0");
+		return true;
+	}
+	if (!strcmp(op, "exit")) {
+		lins *e = emit(x, "", V(0), "EXIT");
+		e->kind = LK_EXIT;
+		return true;
+	}
+	if (!strcmp(op, "pmevent") || !strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) {
+		emit(x, "", V(0), "NOP");
+		return true;
+	}
+	return false;
+}
+
+/* ---- barriers -------------------------------------------------------------------------- */
+
+/* the id and count operands of a barrier: text with holes $k.. */
+static int bar_ops(lx *x, const ptx_opnd *id, const ptx_opnd *cnt, int *v, int n, char *sl, char *text, size_t tn)
+{
+	char ib[32], cb[32], it[16], ct[16];
+	int iv = lx_src32(x, id, ib, sizeof ib);
+	int cv = cnt ? lx_src32(x, cnt, cb, sizeof cb) : -1;
+	if (iv >= 0) {
+		v[n] = iv;
+		snprintf(it, sizeof it, "$%d", n++);
+		strcat(sl, " ur");
+	} else {
+		snprintf(it, sizeof it, "0x%" PRIx32, (uint32_t)strtoll(ib, NULL, 10));
+	}
+	if (!cnt) {
+		snprintf(text, tn, "%s", it);
+		if (iv >= 0) {
+			/* a register id alone: count 0 (the whole CTA) */
+			snprintf(text, tn, "%s, 0x0", it);
+		}
+		return n;
+	}
+	if (cv >= 0) {
+		v[n] = cv;
+		snprintf(ct, sizeof ct, "$%d", n++);
+		strcat(sl, " ur");
+	} else {
+		uint32_t c = (uint32_t)strtoll(cb, NULL, 10);
+		if (c % 32 || c > 0xfff) {
+			lx_error(x, cnt, "a barrier count must be a multiple of the warp size (32), at most 4064");
+			return n;
+		}
+		snprintf(ct, sizeof ct, "0x%" PRIx32, c);
+	}
+	snprintf(text, tn, "%s, %s", it, ct);
+	return n;
+}
+
+static bool op_bar(lx *x)
+{
+	const ptx_ins *in = x->in;
+	bool barrier = !strcmp(in->op, "barrier");
+	if (has(x, "warp")) {
+		if (!nops(x, 1, 1))
+			return true;
+		char b[32];
+		int v = lx_src32(x, &in->o[0], b, sizeof b);
+		if (v >= 0)
+			emit(x, "ur", V(v), "WARPSYNC $0");
+		else
+			emit(x, "", V(0), "WARPSYNC 0x%" PRIx32, (uint32_t)strtoll(b, NULL, 10));
+		return true;
+	}
+	if (barrier && !has(x, "aligned")) {
+		lx_unsupported(x, "non-aligned barrier.sync/arrive/red (per-thread arrival) is not supported yet");
+		return true;
+	}
+	int v[6];
+	char sl[32] = "", ops[64];
+	if (has(x, "sync") || has(x, "arrive")) {
+		bool arrive = has(x, "arrive");
+		if (!nops(x, arrive ? 2 : 1, 2))
+			return true;
+		bar_ops(x, &in->o[0], in->no > 1 ? &in->o[1] : NULL, v, 0, sl, ops, sizeof ops);
+		emit(x, sl, v, "BAR.%s %s", arrive ? "ARV" : "SYNC", ops);
+		return true;
+	}
+	if (has(x, "red")) {
+		bool popc = has(x, "popc");
+		const char *op = popc ? "POPC" : has(x, "and") ? "AND" : has(x, "or") ? "OR" : NULL;
+		if (!op || !nops(x, 3, 4)) {
+			if (!op)
+				lx_error(x, NULL, "bar.red needs .popc, .and or .or");
+			return true;
+		}
+		int d = lx_dst(x, &in->o[0], popc ? RC_32 : RC_PRED);
+		bool pn;
+		int p = lx_pred(x, &in->o[in->no - 1], &pn);
+		if (d < 0)
+			return true;
+		v[0] = p;
+		snprintf(sl, sizeof sl, "%s", pn ? "uq" : "up");
+		bar_ops(x, &in->o[1], in->no == 4 ? &in->o[2] : NULL, v, 1, sl, ops, sizeof ops);
+		if (in->no == 3 && strchr(ops, ',') == NULL)
+			strcat(ops, ", 0x0");
+		emit(x, sl, v, "BAR.RED.%s %s, $0", op, ops);
+		x->varying_next = 0;
+		if (popc) {
+			emit(x, "dr", V(d), "BAR.RESULT $0, PT");
+		} else {
+			int t = lx_tmp(x, RC_32);
+			emit(x, "dr dp", V(t, d), "BAR.RESULT $0, $1");
+		}
+		return true;
+	}
+	lx_unsupported(x, NULL);
+	return true;
+}
+
+/* ---- warp-wide ---------------------------------------------------------------------------- */
+
+/* WARPSYNC membermask before a .sync warp instruction: 004's WARPSYNC
+ * semantics (the named lanes converge, an omitted active lane faults) */
+static void warpsync(lx *x, const ptx_opnd *m)
+{
+	char b[32];
+	int v = lx_src32(x, m, b, sizeof b);
+	if (v >= 0)
+		emit(x, "ur", V(v), "WARPSYNC $0");
+	else
+		emit(x, "", V(0), "WARPSYNC 0x%" PRIx32, (uint32_t)strtoll(b, NULL, 10));
+}
+
+static bool op_shfl(lx *x)
+{
+	const ptx_ins *in = x->in;
+	if (!has(x, "sync")) {
+		lx_unsupported(x, "shfl without .sync (removed after sm_70)");
+		return true;
+	}
+	if (!nops(x, 5, 5))
+		return true;
+	const char *mode = has(x, "up") ? "UP" : has(x, "down") ? "DOWN" : has(x, "bfly") ? "BFLY" : "IDX";
+	int d = lx_dst(x, &in->o[0], RC_32);
+	int p = in->o[0].reg2 >= 0 ? lx_reg(x, in->o[0].reg2) : -1;
+	int a = lx_reg32(x, &in->o[1]);
+	if (d < 0)
+		return true;
+	warpsync(x, &in->o[4]);
+	char bb[32], cb[32], sl[32], bt[16], ct[16];
+	int bv = lx_src32(x, &in->o[2], bb, sizeof bb);
+	int cv = lx_src32(x, &in->o[3], cb, sizeof cb);
+	int v[5] = { d, a, p >= 0 ? p : a, bv, cv };
+	snprintf(sl, sizeof sl, "dr ur %s %s %s", p >= 0 ? "dp" : "ur", bv >= 0 ? "ur" : "ur", cv >= 0 ? "ur" : "ur");
+	if (bv < 0)
+		v[3] = a;
+	if (cv < 0)
+		v[4] = a;
+	snprintf(bt, sizeof bt, "%s", bv >= 0 ? "$3" : "");
+	if (bv < 0)
+		snprintf(bt, sizeof bt, "0x%" PRIx32, (uint32_t)strtoll(bb, NULL, 10) & 0xffu);
+	if (cv >= 0)
+		snprintf(ct, sizeof ct, "$4");
+	else
+		snprintf(ct, sizeof ct, "0x%" PRIx32, (uint32_t)strtoll(cb, NULL, 10) & 0xffffu);
+	x->varying_next = 1;
+	emit(x, sl, v, "SHFL.%s %s, $0, $1, %s, %s", mode, p >= 0 ? "$2" : "PT", bt, ct);
+	return true;
+}
+
+static bool op_vote(lx *x)
+{
+	const ptx_ins *in = x->in;
+	if (!has(x, "sync")) {
+		lx_unsupported(x, "vote without .sync (removed after sm_70)");
+		return true;
+	}
+	if (!nops(x, 3, 3))
+		return true;
+	bool pn;
+	int p = lx_pred(x, &in->o[1], &pn);
+	warpsync(x, &in->o[2]);
+	x->varying_next = 1;
+	if (has(x, "ballot")) {
+		int d = lx_dst(x, &in->o[0], RC_32);
+		if (d >= 0)
+			emit(x, pn ? "dr uq" : "dr up", V(d, p), "VOTE.ANY $0, PT, $1");
+		return true;
+	}
+	const char *mode = has(x, "all") ? "ALL" : has(x, "any") ? "ANY" : has(x, "uni") ? "EQ" : NULL;
+	int d = lx_dst(x, &in->o[0], RC_PRED);
+	if (!mode || d < 0) {
+		if (!mode)
+			lx_error(x, NULL, "vote needs .all, .any, .uni or .ballot");
+		return true;
+	}
+	emit(x, pn ? "dp uq" : "dp up", V(d, p), "VOTE.%s RZ, $0, $1", mode);
+	return true;
+}
+
+static bool op_activemask(lx *x)
+{
+	if (!nops(x, 1, 1))
+		return true;
+	int d = lx_dst(x, &x->in->o[0], RC_32);
+	x->varying_next = 1;
+	if (d >= 0)
+		emit(x, "dr", V(d), "VOTE.ANY $0, PT, PT");
+	return true;
+}
+
+/* ---- dispatch ---------------------------------------------------------------------------- */
+
+static const struct {
+	const char *op;
+	bool (*fn)(lx *x);
+} table[] = {
+	{ "mov", op_mov }, { "cvta", op_cvta }, { "cvt", op_cvt },
+	{ "add", op_addsub }, { "sub", op_addsub }, { "addc", op_addsub }, { "subc", op_addsub },
+	{ "mul", op_mul }, { "mad", op_mul },
+	{ "and", op_logic }, { "or", op_logic }, { "xor", op_logic }, { "not", op_logic }, { "cnot", op_logic },
+	{ "shl", op_shift }, { "shr", op_shift },
+	{ "min", op_minmax }, { "max", op_minmax }, { "neg", op_negabs }, { "abs", op_negabs },
+	{ "popc", op_bits }, { "clz", op_bits }, { "brev", op_bits }, { "bfind", op_bits },
+	{ "prmt", op_prmt }, { "lop3", op_lop3 }, { "setp", op_setp }, { "selp", op_selp },
+	{ "fma", op_farith },
+	{ "ld", op_ldst }, { "ldu", op_ldst }, { "st", op_ldst }, { "atom", op_atom }, { "red", op_atom },
+	{ "bra", op_bra }, { "ret", op_ret }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
+	{ "nanosleep", op_misc }, { "trap", op_misc }, { "prefetch", op_misc }, { "prefetchu", op_misc },
+	{ "pmevent", op_misc },
+	{ "bar", op_bar }, { "barrier", op_bar }, { "shfl", op_shfl }, { "vote", op_vote },
+	{ "activemask", op_activemask },
+};
+
+bool lower_ins(lx *x)
+{
+	const char *op = x->in->op;
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].op, op)) {
+			if (table[i].fn(x))
+				return true;
+			break;
+		}
+	/* the float forms of add/sub/mul/mad/min/max */
+	if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") || !strcmp(op, "mad") ||
+	    !strcmp(op, "min") || !strcmp(op, "max"))
+		return op_farith(x);
+	return false;
+}

@@ -1,0 +1,219 @@
+/* reconv.c — divergence analysis and reconvergence (doc/ptx.md).
+ *
+ * A value is varying when an instruction that differs per lane produced
+ * it (%tid, loads, shuffles, ...), when it is computed from a varying
+ * value, or when it is written inside the region of a divergent branch
+ * (lanes that went different ways hold different values after the join).
+ * A branch is divergent when its guard is varying.  Each divergent branch
+ * gets BSSY Bk just before it and BSYNC Bk at the start of its immediate
+ * post-dominator: seed 004's mask algorithms then park the lanes that
+ * arrive first until the others come (BSSY ORs the active lanes into Bk,
+ * so a BSSY inside a loop is re-executed harmlessly, and BSYNC drops
+ * lanes that exited).  Branches with the same post-dominator share one B
+ * register and one BSYNC.  A divergent branch whose paths never meet
+ * again (its post-dominator is the exit) needs no reconvergence. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/reconv.h"
+
+/* blocks reachable from b's successors before reaching stop (not incl.) */
+static void region(const lcfg *g, uint32_t b, int stop, char *in, int *stack)
+{
+	int sp = 0, s[256];
+	memset(in, 0, g->nb);
+	int ns = cfg_succ(g, b, s, 256);
+	for (int k = 0; k < ns; k++)
+		if (s[k] != stop && !in[s[k]]) {
+			in[s[k]] = 1;
+			stack[sp++] = s[k];
+		}
+	while (sp) {
+		int v = stack[--sp];
+		ns = cfg_succ(g, (uint32_t)v, s, 256);
+		for (int k = 0; k < ns; k++)
+			if (s[k] != stop && !in[s[k]]) {
+				in[s[k]] = 1;
+				stack[sp++] = s[k];
+			}
+	}
+}
+
+static bool is_cond_branch(const lins *l)
+{
+	return (l->kind == LK_BRA && l->guard >= 0 && !l->uniform) || l->kind == LK_BRX;
+}
+
+static bool branch_varying(const lins *l, const bool *varying)
+{
+	if (l->kind == LK_BRX)
+		return !l->uniform && l->nslot && varying[l->s[0].v];
+	return varying[l->guard];
+}
+
+bool reconv_analyse(const lcode *c, const lcfg *g, bool *varying, bool *div)
+{
+	char *in = malloc(g->nb + 1);
+	int *stack = malloc((g->nb + 1) * sizeof *stack);
+	if (!in || !stack) {
+		free(in);
+		free(stack);
+		return false;
+	}
+	memset(varying, 0, c->nv * sizeof *varying);
+	memset(div, 0, c->n * sizeof *div);
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = 0; i < c->n; i++) {
+			const lins *l = &c->ins[i];
+			bool v = l->varying || (l->guard >= 0 && varying[l->guard]);
+			for (int k = 0; k < l->nslot && !v; k++)
+				v = (l->s[k].use & LU_USE) && varying[l->s[k].v];
+			for (int k = 0; k < l->nslot && v; k++)
+				if ((l->s[k].use & LU_DEF) && !varying[l->s[k].v])
+					varying[l->s[k].v] = changed = true;
+		}
+		for (uint32_t i = 0; i < c->n; i++) {
+			const lins *l = &c->ins[i];
+			if (div[i] || !is_cond_branch(l) || !branch_varying(l, varying))
+				continue;
+			div[i] = changed = true;
+			uint32_t b = g->block_of[i];
+			region(g, b, g->ipdom[b], in, stack);
+			for (uint32_t rb = 0; rb < g->nb; rb++) {
+				if (!in[rb])
+					continue;
+				for (uint32_t j = g->b[rb].first; j <= g->b[rb].last; j++)
+					for (int k = 0; k < c->ins[j].nslot; k++)
+						if (c->ins[j].s[k].use & LU_DEF)
+							varying[c->ins[j].s[k].v] = true;
+			}
+		}
+	}
+	free(in);
+	free(stack);
+	return true;
+}
+
+typedef struct rpoint {
+	uint32_t block;               /* the post-dominator */
+	int breg;
+	uint32_t line;
+	int label;                    /* after the BSYNC: the BSSY's operand */
+} rpoint;
+
+static bool place(lcode *c, const lcfg *g, const bool *div)
+{
+	/* one B register per distinct post-dominator */
+	rpoint *pts = malloc((g->nb + 1) * sizeof *pts);
+	int *pt_of = malloc((c->n + 1) * sizeof *pt_of);
+	if (!pts || !pt_of) {
+		free(pts);
+		free(pt_of);
+		c->oom = true;
+		return true;
+	}
+	uint32_t npts = 0;
+	bool ok = true;
+	for (uint32_t i = 0; i < c->n; i++) {
+		pt_of[i] = -1;
+		int p = div[i] ? g->ipdom[g->block_of[i]] : -1;
+		if (p < 0)
+			continue;
+		uint32_t k = 0;
+		while (k < npts && pts[k].block != (uint32_t)p)
+			k++;
+		if (k == npts) {
+			if (npts == 16)
+				ok = false;
+			pts[npts++] = (rpoint){ (uint32_t)p, (int)(k % 16), c->ins[i].line, lc_label(c) };
+		}
+		pt_of[i] = (int)k;
+	}
+	/* from the end, so that earlier indices stay valid: BSYNCs at the
+	 * start of each post-dominator block (after its labels), BSSYs before
+	 * the branches */
+	uint32_t *bsync_at = malloc((npts + 1) * sizeof *bsync_at);
+	if (!bsync_at) {
+		c->oom = true;
+		ok = false;
+		npts = 0;
+	}
+	for (uint32_t k = 0; k < npts; k++) {
+		uint32_t at = g->b[pts[k].block].first;
+		while (at < c->n && c->ins[at].kind == LK_LABEL)
+			at++;
+		bsync_at[k] = at;
+	}
+	/* build the new code in one pass */
+	lcode out = { 0 };
+	out.v = c->v;
+	out.nv = c->nv;
+	out.capv = c->capv;
+	out.nlabels = c->nlabels;
+	for (uint32_t i = 0; i < c->n && ok && !out.oom; i++) {
+		for (uint32_t k = 0; k < npts; k++)
+			if (bsync_at[k] == i) {
+				lins *l = lc_add(&out, LK_INS, pts[k].line);
+				char buf[32];
+				snprintf(buf, sizeof buf, "BSYNC B%d", pts[k].breg);
+				l->text = strdup(buf);
+				if (!l->text)
+					out.oom = true;
+				lc_add(&out, LK_LABEL, 0)->target = pts[k].label;
+			}
+		if (pt_of[i] >= 0) {
+			lins *l = lc_add(&out, LK_INS, c->ins[i].line);
+			char buf[48];
+			snprintf(buf, sizeof buf, "BSSY B%d, `(.L%d)", pts[pt_of[i]].breg, pts[pt_of[i]].label);
+			l->text = strdup(buf);
+			if (!l->text)
+				out.oom = true;
+		}
+		lins *l = lc_add(&out, 0, 0);
+		if (!out.oom) {
+			*l = c->ins[i];
+			c->ins[i].text = NULL;
+			c->ins[i].targets = NULL;
+		}
+	}
+	if (out.oom)
+		c->oom = true;
+	free(bsync_at);
+	free(pts);
+	free(pt_of);
+	if (!ok || out.oom) {
+		for (uint32_t i = 0; i < out.n; i++)
+			free(out.ins[i].text), free(out.ins[i].targets);
+		free(out.ins);
+		return ok;
+	}
+	for (uint32_t i = 0; i < c->n; i++)
+		free(c->ins[i].text), free(c->ins[i].targets);
+	free(c->ins);
+	c->ins = out.ins;
+	c->n = out.n;
+	c->cap = out.cap;
+	return true;
+}
+
+bool reconv_place(lcode *c)
+{
+	lcfg g;
+	bool ok = cfg_build(c, &g) && cfg_postdom_with(&g, c);
+	bool *varying = ok ? malloc((c->nv + 1) * sizeof *varying) : NULL;
+	bool *div = ok ? malloc((c->n + 1) * sizeof *div) : NULL;
+	if (!ok || !varying || !div || !reconv_analyse(c, &g, varying, div)) {
+		c->oom = true;
+		free(varying);
+		free(div);
+		cfg_free(&g);
+		return true;
+	}
+	ok = place(c, &g, div);
+	free(varying);
+	free(div);
+	cfg_free(&g);
+	return ok;
+}
