@@ -42,6 +42,17 @@ static const th_engine th_engines[] = {
 };
 #define TH_NENGINES (sizeof th_engines / sizeof th_engines[0])
 
+/* The id and the name of th_engines[e]. */
+static inline we_engine th_id(size_t e)
+{
+	return th_engines[e].id;
+}
+
+static inline const char *th_name(size_t e)
+{
+	return we_engine_name(th_engines[e].id);
+}
+
 /* The group settings compared with lockstep 1 on an engine that forms
  * groups: groups of two (the smallest), 8 and 32 (a whole 1024-thread
  * CTA), and CTA batches (1: groups within one CTA only) on all cores or

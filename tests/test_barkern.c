@@ -63,7 +63,7 @@ START_TEST(scan_kernel)
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, cap * 4u), WE_OK);
 		th_u32(&t, "n", n);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		th_get(&t, out, dout, grid * block * 4u);
 		uint32_t sum = 0;
 		for (uint32_t i = 0; i < grid * block; i++) {
@@ -72,7 +72,7 @@ START_TEST(scan_kernel)
 			sum += in[i];
 			uint32_t want = i < n ? sum : SENTINEL;
 			CHECK(out[i] == want, "[%s] block %u: out[%u] = 0x%08x, want 0x%08x",
-			      we_engine_name(th_engines[e].id), block, i, out[i], want);
+			      th_name(e), block, i, out[i], want);
 		}
 		ck_assert_uint_eq(s.ctas, grid);
 		/* 1 + log2(block) BAR.SYNC per CTA */
@@ -106,7 +106,7 @@ START_TEST(transpose_kernel)
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
 		we_launch_stats s;
 		launch_ok(&t, (we_dim3){ (width + 31) / 32, (height + 31) / 32, 1 }, (we_dim3){ 32, 8, 1 },
-		       th_engines[e].id, &s);
+		       th_id(e), &s);
 		ck_assert_uint_eq(s.ctas, 10000);
 		ck_assert_uint_eq(s.barriers, 10000);
 		th_get(&t, out, dout, n * 4);
@@ -114,7 +114,7 @@ START_TEST(transpose_kernel)
 			for (uint32_t y = 0; y < height; y++) {
 				uint32_t got = out[(size_t)x * height + y], want = in[(size_t)y * width + x];
 				CHECK(got == want, "[%s] out[%u][%u] = 0x%08x, want in[%u][%u] = 0x%08x",
-				      we_engine_name(th_engines[e].id), x, y, got, y, x, want);
+				      th_name(e), x, y, got, y, x, want);
 			}
 	}
 	free(in);
@@ -151,12 +151,12 @@ START_TEST(histogram_kernel)
 		const uint32_t block = e == 0 ? 128 : 96;
 		ck_assert_int_eq(we_memset(t.dev, dh, 0, sizeof got), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, 2u * grid);
 		th_get(&t, got, dh, sizeof got);
 		for (unsigned b = 0; b < 256; b++)
 			CHECK(got[b] == want[b], "[%s] block %u: hist[%u] = %u, want %u",
-			      we_engine_name(th_engines[e].id), block, b, got[b], want[b]);
+			      th_name(e), block, b, got[b], want[b]);
 	}
 	free(in);
 	th_close(&t);
@@ -179,7 +179,7 @@ START_TEST(prodcons_kernel)
 	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, grid * nslots * 4u), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		/* barriers 0 and 1 complete once per iteration */
 		ck_assert_uint_eq(s.barriers, 2ull * iters * grid);
 		th_get(&t, out, dout, grid * nslots * 4u);
@@ -190,7 +190,7 @@ START_TEST(prodcons_kernel)
 					acc = acc * 31u + (in[i * nslots + slot] ^ (c * 0x10001u + i));
 				uint32_t got = out[c * nslots + slot];
 				CHECK(got == acc, "[%s] CTA %u consumer slot %u: checksum 0x%08x, want 0x%08x",
-				      we_engine_name(th_engines[e].id), c, slot, got, acc);
+				      th_name(e), c, slot, got, acc);
 			}
 	}
 	free(in);
@@ -294,8 +294,8 @@ START_TEST(bar_red_results)
 			for (size_t e = 0; e < TH_NENGINES; e++) {
 				ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, nthreads * 20), WE_OK);
 				we_launch_stats s;
-				we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, 1000000, &s);
-				CHECK(st == WE_OK, "[%s] block %u cnt %s: %s: %s", we_engine_name(th_engines[e].id),
+				we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_id(e), 1000000, &s);
+				CHECK(st == WE_OK, "[%s] block %u cnt %s: %s: %s", th_name(e),
 				      block, counted ? "counted" : "0", we_status_name(st),
 				      we_last_error(t.dev));
 				ck_assert_uint_eq(s.barriers, 4u * grid);
@@ -319,7 +319,7 @@ START_TEST(bar_red_results)
 							CHECK(out[i * 5 + k] == w,
 							      "[%s] block %u cnt %s CTA %u thread %u: %s = 0x%x, want 0x%x "
 							      "(%u live, %u true)",
-							      we_engine_name(th_engines[e].id), block,
+							      th_name(e), block,
 							      counted ? "counted" : "0", c, i - c * block, what[k],
 							      out[i * 5 + k], w, live, popc);
 						}
@@ -424,12 +424,12 @@ START_TEST(cnt0_exiting_warps)
 		for (size_t e = 0; e < TH_NENGINES; e++) {
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 12), WE_OK);
 			we_launch_stats s;
-			we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, 10000000, &s);
-			CHECK(st == WE_OK, "[%s] block %u: %s: %s", we_engine_name(th_engines[e].id), block,
+			we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_id(e), 10000000, &s);
+			CHECK(st == WE_OK, "[%s] block %u: %s: %s", th_name(e), block,
 			      we_status_name(st), we_last_error(t.dev));
 			/* a CTA where nobody arrives completes no barrier */
 			CHECK(s.barriers == 3u * with_part, "[%s] block %u: %llu barriers, want %u",
-			      we_engine_name(th_engines[e].id), block, (unsigned long long)s.barriers,
+			      th_name(e), block, (unsigned long long)s.barriers,
 			      3u * with_part);
 			th_get(&t, out, dout, n * 12);
 			for (uint32_t c = 0; c < grid; c++) {
@@ -442,7 +442,7 @@ START_TEST(cnt0_exiting_warps)
 						CHECK(out[i * 3 + k] == want,
 						      "[%s] block %u CTA %u thread %u (role %u): count %u after "
 						      "barrier %u = %u, want %u",
-						      we_engine_name(th_engines[e].id), block, c, i - c * block, role[i], k,
+						      th_name(e), block, c, i - c * block, role[i], k,
 						      k + 1, out[i * 3 + k], want);
 					}
 			}
@@ -524,8 +524,8 @@ START_TEST(counted_subsets)
 		for (size_t e = 0; e < TH_NENGINES; e++) {
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, block * grid * 4), WE_OK);
 			we_launch_stats s;
-			we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, 10000000, &s);
-			CHECK(st == WE_OK, "[%s] %u warps, nA %u: %s: %s", we_engine_name(th_engines[e].id),
+			we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_id(e), 10000000, &s);
+			CHECK(st == WE_OK, "[%s] %u warps, nA %u: %s: %s", th_name(e),
 			      cfgs[ci].nw, nA, we_status_name(st), we_last_error(t.dev));
 			ck_assert_uint_eq(s.barriers, (uint64_t)grid * (2 * rounds + 2 * (rounds + 3)));
 			th_get(&t, out, dout, block * grid * 4);
@@ -539,7 +539,7 @@ START_TEST(counted_subsets)
 						acc = acc * 7u + partner * 256u + c + r;
 					uint32_t got = out[c * block + tid];
 					CHECK(got == acc, "[%s] %u warps, nA %u, CTA %u thread %u: 0x%08x, want 0x%08x",
-					      we_engine_name(th_engines[e].id), cfgs[ci].nw, nA, c, tid, got, acc);
+					      th_name(e), cfgs[ci].nw, nA, c, tid, got, acc);
 				}
 		}
 	}
@@ -596,7 +596,7 @@ START_TEST(barrier_reuse_loop)
 	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * iters);
 		th_get(&t, out, dout, sizeof out);
 		for (uint32_t c = 0; c < grid; c++)
@@ -605,7 +605,7 @@ START_TEST(barrier_reuse_loop)
 				for (uint32_t i = 0; i < iters; i++)
 					acc = acc * 3u + i * 16u + partner;
 				CHECK(out[c * block + tid] == acc, "[%s] CTA %u thread %u: 0x%08x, want 0x%08x",
-				      we_engine_name(th_engines[e].id), c, tid, out[c * block + tid], acc);
+				      th_name(e), c, tid, out[c * block + tid], acc);
 			}
 	}
 	th_close(&t);
@@ -695,13 +695,13 @@ START_TEST(b2r_r2b_bar)
 	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(32), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(32), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, grid);
 		th_get(&t, out, dout, sizeof out);
 		const uint32_t mid = W_ARRIVALS(1) | W_EXPECTED(4) | W_KIND_SYNC;
 		for (uint32_t c = 0; c < grid; c++) {
 			const uint32_t *o = out + c * 8;
-			const char *en = we_engine_name(th_engines[e].id);
+			const char *en = th_name(e);
 			CHECK((o[0] & W_SYNC_FIELDS) == mid, "[%s] CTA %u: B2R.BAR mid-phase 0x%08x, want 0x%08x",
 			      en, c, o[0], mid);
 			CHECK(o[1] == 0, "[%s] CTA %u: after R2B.BAR 0: 0x%08x", en, c, o[1]);
@@ -768,8 +768,8 @@ START_TEST(b2r_r2b_with_waiter)
 	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		we_status st = launch(&t, th_dim1(grid), th_dim1(64), th_engines[e].id, 10000000, &s);
-		CHECK(st == WE_OK, "[%s] %s: %s", we_engine_name(th_engines[e].id), we_status_name(st),
+		we_status st = launch(&t, th_dim1(grid), th_dim1(64), th_id(e), 10000000, &s);
+		CHECK(st == WE_OK, "[%s] %s: %s", th_name(e), we_status_name(st),
 		      we_last_error(t.dev));
 		ck_assert_uint_eq(s.barriers, grid);
 		th_get(&t, out, dout, sizeof out);
@@ -778,9 +778,9 @@ START_TEST(b2r_r2b_with_waiter)
 			const uint32_t *o = out + c * 6;
 			CHECK((o[0] & W_SYNC_FIELDS) == saved && o[1] == 0 && (o[2] & W_SYNC_FIELDS) == W_PHASE,
 			      "[%s] CTA %u: saved 0x%08x (fields want 0x%08x), cleared 0x%08x (want 0), after 0x%08x (fields want 0x%08x)",
-			      we_engine_name(th_engines[e].id), c, o[0], saved, o[1], o[2], W_PHASE);
+			      th_name(e), c, o[0], saved, o[1], o[2], W_PHASE);
 			CHECK(o[3] == 1 && o[4] == 1 && o[5] == 1, "[%s] CTA %u: the waiter did not finish",
-			      we_engine_name(th_engines[e].id), c);
+			      th_name(e), c);
 		}
 	}
 	th_close(&t);
@@ -863,10 +863,10 @@ START_TEST(b2r_r2b_warp)
 	th_buf_new(&t, "words", words, sizeof words, 0);
 	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
 	for (size_t e = 0; e < TH_NENGINES; e++) {
-		const char *en = we_engine_name(th_engines[e].id);
+		const char *en = th_name(e);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(1), th_dim1(64), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(1), th_dim1(64), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, 5);
 		th_get(&t, out, dout, sizeof out);
 		for (unsigned w = 0; w < 2; w++) {
@@ -1100,11 +1100,11 @@ START_TEST(operand_forms)
 	 * one ARV/SYNC phase; 15: one RED */
 	static const unsigned done[16] = { 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	for (size_t e = 0; e < TH_NENGINES; e++) {
-		const char *en = we_engine_name(th_engines[e].id);
+		const char *en = th_name(e);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 20), WE_OK);
 		ck_assert_int_eq(we_memset(t.dev, dstate, 0xa5, grid * 64), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 17);
 		th_get(&t, out, dout, n * 20);
 		th_get(&t, state, dstate, grid * 64);
@@ -1239,11 +1239,11 @@ START_TEST(global_fence)
 	we_devptr dout = th_buf_new(&t, "out", NULL, (size_t)n * 16, 0);
 	th_u32(&t, "rounds", rounds);
 	for (size_t e = 0; e < TH_NENGINES; e++) {
-		const char *en = we_engine_name(th_engines[e].id);
+		const char *en = th_name(e);
 		ck_assert_int_eq(we_memset(t.dev, dbuf, 0, (size_t)n * 4), WE_OK);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, (size_t)n * 16), WE_OK);
 		we_launch_stats s;
-		launch_ok(&t, th_dim1(grid), th_dim1(block), th_engines[e].id, &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 6 * rounds);
 		th_get(&t, out, dout, (size_t)n * 16);
 		for (uint32_t c = 0; c < grid; c++)
@@ -1280,9 +1280,9 @@ static void expect_exception(const char *text, uint32_t block, const char *const
 	th_kernel t;
 	th_load(&t, text, "exc.we", "main");
 	for (size_t e = 0; e < TH_NENGINES; e++) {
-		we_status st = launch(&t, th_dim1(2), th_dim1(block), th_engines[e].id, 1000000, NULL);
-		th_expect_report(&t, st, WE_ERR_EXCEPTION, common, we_engine_name(th_engines[e].id));
-		th_expect_report(&t, st, WE_ERR_EXCEPTION, parts, we_engine_name(th_engines[e].id));
+		we_status st = launch(&t, th_dim1(2), th_dim1(block), th_id(e), 1000000, NULL);
+		th_expect_report(&t, st, WE_ERR_EXCEPTION, common, th_name(e));
+		th_expect_report(&t, st, WE_ERR_EXCEPTION, parts, th_name(e));
 	}
 	th_close(&t);
 }

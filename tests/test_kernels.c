@@ -28,7 +28,7 @@ START_TEST(vecadd)
 {
 	th_kernel t;
 	th_file(&t, "kernels/vecadd.we", "vecadd");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t n = 10000 * 128 - 77; /* partial last CTA */
 	float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++) {
@@ -58,7 +58,7 @@ START_TEST(ifelse)
 {
 	th_kernel t;
 	th_file(&t, "kernels/ifelse.we", "ifelse");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t n = 1000 * 96 + 40;
 	uint32_t *out = malloc(n * 4), *mask = malloc(n * 4);
 	th_u32(&t, "n", n);
@@ -100,7 +100,7 @@ START_TEST(loopbreak)
 {
 	th_kernel t;
 	th_file(&t, "kernels/loopbreak.we", "loopbreak");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t n = 64 * 1000;
 	uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
@@ -128,7 +128,7 @@ START_TEST(callret)
 {
 	th_kernel t;
 	th_file(&t, "kernels/callret.we", "callret");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t n = 32 * 1000 + 5;
 	uint32_t *out = malloc(n * 4);
 	th_u32(&t, "n", n);
@@ -148,7 +148,7 @@ START_TEST(warpreduce)
 {
 	th_kernel t;
 	th_file(&t, "kernels/warpreduce.we", "warpreduce");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t nwarps = 8 * 1000, n = nwarps * 32;
 	uint32_t *in = malloc(n * 4), *sum = malloc(nwarps * 4), *cnt = malloc(nwarps * 4);
 	for (uint32_t i = 0; i < n; i++)
@@ -179,7 +179,7 @@ START_TEST(reduce)
 {
 	th_kernel t;
 	th_file(&t, "kernels/reduce.we", "reduce");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t nctas = 10000, n = nctas * 256;
 	uint32_t *in = malloc(n * 4), *out = malloc(nctas * 4);
 	for (uint32_t i = 0; i < n; i++)
@@ -208,7 +208,7 @@ START_TEST(threads_agree)
 {
 	th_kernel t;
 	th_file(&t, "kernels/ifelse.we", "ifelse");
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t n = 4096;
 	uint32_t *o1 = malloc(n * 4), *o2 = malloc(n * 4);
 	th_u32(&t, "n", n);
@@ -249,7 +249,7 @@ static void expect_fault_e(const char *text, uint32_t block, we_status want, con
 	th_close(&t);
 }
 
-#define expect_fault(text, block, want, parts) expect_fault_e(text, block, want, parts, th_engines[_i].id)
+#define expect_fault(text, block, want, parts) expect_fault_e(text, block, want, parts, th_id(_i))
 
 START_TEST(fault_global_range)
 {
@@ -346,7 +346,7 @@ START_TEST(cnt0_released_by_exit)
 	/* cnt = 0: warp 1 exits, which completes warp 0's barrier */
 	th_kernel t;
 	we_status st = run_text(&t, "S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\n"
-				"BAR.SYNC 0x0\nEXIT\n", 4, 64, 100000, th_engines[_i].id);
+				"BAR.SYNC 0x0\nEXIT\n", 4, 64, 100000, th_id(_i));
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
 	th_close(&t);
 }
@@ -402,7 +402,7 @@ START_TEST(brx_test_listing)
 	th_kernel t;
 	th_load(&t, text, "brx_test.s", "main");
 	free(text);
-	const we_engine e = th_engines[_i].id;
+	const we_engine e = th_id(_i);
 	const uint32_t n = 128;
 	uint32_t out[128];
 	memset(out, 0xab, sizeof out);
@@ -505,11 +505,11 @@ START_TEST(max_grid_trap)
 		"        ISETP.EQ.U32.AND P0, PT, R3, RZ, PT ;\n"
 		"   @P0  TRAP 0x1 ;\n"
 		"        EXIT ;\n";
-	const char *en = we_engine_name(th_engines[_i].id);
+	const char *en = th_name(_i);
 	long rss0 = max_rss_kib();
 	th_kernel t;
 	we_launch_stats s;
-	we_status st = launch3(&t, text, max_grid, (we_dim3){ 1024, 1, 1 }, th_engines[_i].id, 0, &s);
+	we_status st = launch3(&t, text, max_grid, (we_dim3){ 1024, 1, 1 }, th_id(_i), 0, &s);
 	const char *msg = we_last_error(t.dev), *json = we_last_report_json(t.dev);
 	ck_assert_msg(st == WE_ERR_EXCEPTION, "%s: status %s: %s", en, we_status_name(st), msg);
 	ck_assert_msg(th_occurrences(msg, "runtime exception") == 1 && th_occurrences(msg, "\n  CTA (") == 1 &&
@@ -521,7 +521,7 @@ START_TEST(max_grid_trap)
 	ck_assert_msg(s.ctas >= 1 && s.ctas < 1000000, "%s: %llu CTAs ran", en,
 		      (unsigned long long)s.ctas);
 	long grew = max_rss_kib() - rss0;
-	ck_assert_msg(grew < rss_bound_kib(th_engines[_i].id), "%s: peak memory grew by %ld KiB", en, grew);
+	ck_assert_msg(grew < rss_bound_kib(th_id(_i)), "%s: peak memory grew by %ld KiB", en, grew);
 	th_close(&t);
 }
 END_TEST
@@ -531,11 +531,11 @@ END_TEST
  * run (1023-thread CTAs: 32 warps, the last one partial). */
 START_TEST(max_grid_timeout)
 {
-	const char *en = we_engine_name(th_engines[_i].id);
+	const char *en = th_name(_i);
 	long rss0 = max_rss_kib();
 	th_kernel t;
 	we_launch_stats s;
-	we_status st = launch3(&t, "EXIT ;\n", max_grid, (we_dim3){ 31, 3, 11 }, th_engines[_i].id, 0.3, &s);
+	we_status st = launch3(&t, "EXIT ;\n", max_grid, (we_dim3){ 31, 3, 11 }, th_id(_i), 0.3, &s);
 	const char *msg = we_last_error(t.dev);
 	ck_assert_msg(st == WE_ERR_TIMEOUT, "%s: status %s: %s", en, we_status_name(st), msg);
 	ck_assert_msg(th_occurrences(msg, "wall-clock limit") == 1, "%s: report:\n%s", en, msg);
@@ -544,7 +544,7 @@ START_TEST(max_grid_timeout)
 	ck_assert_msg(s.ctas >= 1 && s.seconds < 30, "%s: %llu CTAs in %.1f s", en,
 		      (unsigned long long)s.ctas, s.seconds);
 	long grew = max_rss_kib() - rss0;
-	ck_assert_msg(grew < rss_bound_kib(th_engines[_i].id), "%s: peak memory grew by %ld KiB over %llu CTAs", en, grew,
+	ck_assert_msg(grew < rss_bound_kib(th_id(_i)), "%s: peak memory grew by %ld KiB over %llu CTAs", en, grew,
 		      (unsigned long long)s.ctas);
 	th_close(&t);
 }
@@ -581,7 +581,7 @@ START_TEST(tall_grid_ctaids)
 	uint32_t *out = malloc(bytes);
 	ck_assert_ptr_nonnull(out);
 	we_devptr d = th_buf_new(&t, "out", NULL, bytes, 0xff);
-	we_launch_config cfg = { .grid = grid, .block = { 32, 1, 1 }, .engine = th_engines[_i].id };
+	we_launch_config cfg = { .grid = grid, .block = { 32, 1, 1 }, .engine = th_id(_i) };
 	we_launch_stats s;
 	we_status st = th_launch(&t, &cfg, &s);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
@@ -597,7 +597,7 @@ START_TEST(tall_grid_ctaids)
 						first = i;
 				}
 			}
-	ck_assert_msg(bad == 0, "%s: %zu CTAs wrong, first at %zu: (%u,%u,%u)", we_engine_name(th_engines[_i].id),
+	ck_assert_msg(bad == 0, "%s: %zu CTAs wrong, first at %zu: (%u,%u,%u)", th_name(_i),
 		      bad, first, out[3 * first], out[3 * first + 1], out[3 * first + 2]);
 	free(out);
 	th_close(&t);
