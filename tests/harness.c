@@ -158,14 +158,6 @@ void th_f32(th_kernel *t, const char *name, float v)
 	memcpy(t->params + p->offset, &v, 4);
 }
 
-static void buf_fill(th_kernel *t, const th_buf *b)
-{
-	if (b->init)
-		ck_assert_int_eq(we_memcpy_htod(t->dev, b->d, b->init, b->bytes), WE_OK);
-	else
-		ck_assert_int_eq(we_memset(t->dev, b->d, b->fill, b->bytes), WE_OK);
-}
-
 we_devptr th_buf_new(th_kernel *t, const char *name, const void *data, size_t bytes, int fill)
 {
 	const we_param_info *p = th_param(t, name);
@@ -174,14 +166,14 @@ we_devptr th_buf_new(th_kernel *t, const char *name, const void *data, size_t by
 	th_buf *b = &t->b[t->nb++];
 	b->name = p->name;
 	b->bytes = bytes;
-	b->fill = fill;
-	if (data) {
-		b->init = th_xmalloc(bytes);
+	b->init = th_xmalloc(bytes);
+	if (data)
 		memcpy(b->init, data, bytes);
-	}
+	else
+		memset(b->init, fill, bytes);
 	CHECK(we_malloc(t->dev, bytes, &b->d) == WE_OK, "buffer %s of %zu bytes: %s", name, bytes,
 	      we_last_error(t->dev));
-	buf_fill(t, b);
+	ck_assert_int_eq(we_memcpy_htod(t->dev, b->d, b->init, bytes), WE_OK);
 	memcpy(t->params + p->offset, &b->d, 8);
 	t->total += bytes;
 	return b->d;
@@ -190,7 +182,7 @@ we_devptr th_buf_new(th_kernel *t, const char *name, const void *data, size_t by
 void th_restore(th_kernel *t)
 {
 	for (unsigned i = 0; i < t->nb; i++)
-		buf_fill(t, &t->b[i]);
+		ck_assert_int_eq(we_memcpy_htod(t->dev, t->b[i].d, t->b[i].init, t->b[i].bytes), WE_OK);
 }
 
 void th_get(th_kernel *t, void *dst, we_devptr src, size_t bytes)

@@ -73,8 +73,7 @@ typedef struct th_buf {
 	const char *name;  /* the parameter's */
 	we_devptr d;
 	size_t bytes;
-	uint8_t *init;     /* the contents th_restore() puts back; NULL: fill */
-	int fill;
+	uint8_t *init;     /* the contents th_restore() puts back */
 } th_buf;
 
 typedef struct th_kernel {

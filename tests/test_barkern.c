@@ -106,7 +106,7 @@ START_TEST(transpose_kernel)
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
 		we_launch_stats s;
 		launch_ok(&t, (we_dim3){ (width + 31) / 32, (height + 31) / 32, 1 }, (we_dim3){ 32, 8, 1 },
-		       th_id(e), &s);
+		          th_id(e), &s);
 		ck_assert_uint_eq(s.ctas, 10000);
 		ck_assert_uint_eq(s.barriers, 10000);
 		th_get(&t, out, dout, n * 4);
