@@ -145,7 +145,8 @@ typedef struct th_run {
 	we_status st;
 	we_launch_stats s;
 	uint8_t *mem;      /* every buffer after the launch, in order */
-	char *err, *json;  /* the reports; "" after a launch that succeeded */
+	char *err;         /* the text report; "" after a launch that succeeded */
+	char *json;        /* the JSON report (we_last_report_json) */
 	char *warn;        /* the --check warnings */
 } th_run;
 
