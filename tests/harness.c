@@ -270,10 +270,10 @@ void th_expect_ok(const th_run *r, const char *what)
 	CHECK(r->st == WE_OK, "%s: status %s: %s", what, we_status_name(r->st), r->err);
 }
 
-/* The first byte where got's buffers differ from ref's, reported as the
- * word that holds it (a thread's word of "out" when t->row_words). */
-static void expect_same_memory(const th_kernel *t, const th_run *ref, const th_run *got, const char *refname,
-			       const char *what)
+/* The first byte where got's buffers differ from ref's, described in d as
+ * the word that holds it (a thread's word of "out" when t->row_words). */
+static void memory_differs(const th_kernel *t, const th_run *ref, const th_run *got, const char *refname,
+			   const char *what, th_sbuf *d)
 {
 	if (!memcmp(got->mem, ref->mem, t->total))
 		return;
@@ -287,38 +287,62 @@ static void expect_same_memory(const th_kernel *t, const th_run *ref, const th_r
 				memcpy(&gw, got->mem + off + w, n);
 				memcpy(&rw, ref->mem + off + w, n);
 				if (t->row_words && !strcmp(b->name, "out"))
-					ck_abort_msg("%s: thread %zu word %zu = 0x%08x, %s wrote 0x%08x", what,
-						     w / 4 / t->row_words, w / 4 % t->row_words, gw, refname, rw);
-				ck_abort_msg("%s: %s word %zu = 0x%08x, %s wrote 0x%08x", what, b->name, w / 4, gw,
-					     refname, rw);
+					th_sb_add(d, "%s: thread %zu word %zu = 0x%08x, %s wrote 0x%08x", what,
+						  w / 4 / t->row_words, w / 4 % t->row_words, gw, refname, rw);
+				else
+					th_sb_add(d, "%s: %s word %zu = 0x%08x, %s wrote 0x%08x", what, b->name,
+						  w / 4, gw, refname, rw);
+				return;
 			}
 		off += b->bytes;
 	}
 }
 
-#define SAME_COUNTER(f)                                                                           \
-	CHECK(got->s.f == ref->s.f, "%s: " #f " %llu, %s %llu", what, (unsigned long long)got->s.f, \
-	      refname, (unsigned long long)ref->s.f)
+/* The first counter of a launch that differs, described in d. */
+static void counters_differ(const th_run *ref, const th_run *got, const char *refname, const char *what,
+			    th_sbuf *d)
+{
+	static const char *const name[4] = { "ctas", "warp_insns", "thread_insns", "barriers" };
+	const uint64_t g[4] = { got->s.ctas, got->s.warp_insns, got->s.thread_insns, got->s.barriers };
+	const uint64_t r[4] = { ref->s.ctas, ref->s.warp_insns, ref->s.thread_insns, ref->s.barriers };
+	for (unsigned i = 0; i < 4; i++)
+		if (g[i] != r[i]) {
+			th_sb_add(d, "%s: %s %llu, %s %llu", what, name[i], (unsigned long long)g[i], refname,
+				  (unsigned long long)r[i]);
+			return;
+		}
+}
+
+char *th_run_diff(const th_kernel *t, const th_run *ref, const th_run *got, unsigned flags, const char *refname,
+		  const char *what)
+{
+	th_sbuf d = { 0 };
+	if (got->st != ref->st)
+		th_sb_add(&d, "%s: status %s, %s gave %s\n%s", what, we_status_name(got->st), refname,
+			  we_status_name(ref->st), got->err);
+	else if (strcmp(got->err, ref->err))
+		th_sb_add(&d, "%s: report\n%s\n%s reported\n%s", what, got->err, refname, ref->err);
+	else if (strcmp(got->json, ref->json))
+		th_sb_add(&d, "%s: JSON report\n%s\n%s reported\n%s", what, got->json, refname, ref->json);
+	else if ((flags & TH_SAME_WARNINGS) && strcmp(got->warn, ref->warn))
+		th_sb_add(&d, "%s: warnings\n%s\n%s warned\n%s", what, got->warn, refname, ref->warn);
+	/* the counters and buffers of a stopped launch follow the schedule,
+	 * unless the schedule is seeded (TH_SAME_ALL_MEMORY) */
+	if (!d.p && ((flags & TH_SAME_ALL_MEMORY) || ((flags & TH_SAME_OK_MEMORY) && got->st == WE_OK)))
+		memory_differs(t, ref, got, refname, what, &d);
+	if (!d.p && (flags & TH_SAME_COUNTERS) && got->st == WE_OK)
+		counters_differ(ref, got, refname, what, &d);
+	return d.p;
+}
 
 void th_expect_same(const th_kernel *t, const th_run *ref, const th_run *got, unsigned flags,
 		    const char *refname, const char *what)
 {
-	CHECK(got->st == ref->st, "%s: status %s, %s gave %s\n%s", what, we_status_name(got->st), refname,
-	      we_status_name(ref->st), got->err);
-	CHECK(!strcmp(got->err, ref->err), "%s: report\n%s\n%s reported\n%s", what, got->err, refname, ref->err);
-	CHECK(!strcmp(got->json, ref->json), "%s: JSON report\n%s\n%s reported\n%s", what, got->json, refname,
-	      ref->json);
-	if (flags & TH_SAME_WARNINGS)
-		CHECK(!strcmp(got->warn, ref->warn), "%s: warnings\n%s\n%s warned\n%s", what, got->warn, refname,
-		      ref->warn);
-	/* the counters and buffers of a stopped launch follow the schedule,
-	 * unless the schedule is seeded (TH_SAME_ALL_MEMORY) */
-	if ((flags & TH_SAME_ALL_MEMORY) || ((flags & TH_SAME_OK_MEMORY) && got->st == WE_OK))
-		expect_same_memory(t, ref, got, refname, what);
-	if ((flags & TH_SAME_COUNTERS) && got->st == WE_OK) {
-		SAME_COUNTER(ctas);
-		SAME_COUNTER(warp_insns);
-		SAME_COUNTER(thread_insns);
-		SAME_COUNTER(barriers);
+	char *d = th_run_diff(t, ref, got, flags, refname, what);
+	if (d) {
+		char msg[8192];
+		snprintf(msg, sizeof msg, "%s", d);
+		free(d);
+		ck_abort_msg("%s", msg);
 	}
 }

@@ -164,8 +164,13 @@ void th_expect_ok(const th_run *r, const char *what);
 				* of a launch that succeeded              */
 #define TH_SAME_WARNINGS 8u    /* the --check warnings                     */
 
-/* got must be what ref gave (`refname` names ref in messages, `what`
- * got): the status, both reports, and what `flags` adds. */
+/* Whether got differs from what ref gave in the status, the reports, or
+ * what `flags` adds: NULL when not, else a message (free() it) on the
+ * first difference (`refname` names ref in it, `what` got). */
+char *th_run_diff(const th_kernel *t, const th_run *ref, const th_run *got, unsigned flags, const char *refname,
+		  const char *what);
+
+/* got must be what ref gave: th_run_diff() finds no difference. */
 void th_expect_same(const th_kernel *t, const th_run *ref, const th_run *got, unsigned flags,
 		    const char *refname, const char *what);
 
