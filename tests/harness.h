@@ -27,7 +27,7 @@
 /* ---- host helpers ------------------------------------------------- */
 
 void *th_xmalloc(size_t n);
-char *th_xstrdup(const char *s);
+char *th_xstrdup(const char *s); /* NULL: "" */
 
 /* A growing string (generated kernels, traces); free(b.p). */
 typedef struct th_sbuf {

@@ -1,5 +1,5 @@
 /* test_barkern — barrier kernels and barrier-unit behaviour through the
- * public API, under both engines.
+ * public API, under every engine of tests/engines.h.
  *
  * Part 1 runs the shared-memory kernels of kernels/ (scan, transpose,
  * histogram, prodcons) on grids of at least 10,000 CTAs and checks every
@@ -1271,7 +1271,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- */
 /* exceptions: WE_ERR_EXCEPTION and a report naming the barrier and the */
-/* values, under both engines                                          */
+/* values, under every engine                                          */
 
 static void expect_exception(const char *text, uint32_t block, const char *const *parts)
 {

@@ -3,8 +3,8 @@
  * Every tests/deadlock/NAME.we starts with a header of comment lines that
  * says how to launch it and what must happen (the grammar is in
  * tests/deadlock/README.md).  Each kernel runs through the public API
- * under both engines, unseeded and with seeded schedules, always with
- * check mode on, and the test asserts:
+ * under every engine (tests/engines.h), unseeded and with seeded
+ * schedules, always with check mode on, and the test asserts:
  *   - the verdict: the status and the JSON report's "verdict" and "kind";
  *   - for deadlocks, the JSON fields the header names (barriers, blocked
  *     warps and their number, exited warps, the wait-for cycle, warps'
@@ -16,8 +16,8 @@
  *   - the check-mode warnings: every expected kind appears, no other;
  *   - replay: the same seed twice gives the same status, JSON report,
  *     warnings and result buffers;
- *   - the same verdict and checks once more in the warp-threads engine
- *     with jitter (real thread timing, random delays; no replay).
+ *   - the same verdict and checks once more on an engine with jitter
+ *     (warp-threads: real thread timing, random delays; no replay).
  * A file whose header is malformed fails with its name.
  *
  * Seeded runs use one host thread (one CTA at a time), so which CTAs run

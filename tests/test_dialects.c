@@ -1,5 +1,5 @@
 /* test_dialects — the neighbouring barrier systems of the seeds through the
- * public API, under both engines: NVIDIA SASS BAR (seed 003: the
+ * public API, under every engine: NVIDIA SASS BAR (seed 003: the
  * same-register form, counts 0/omitted/RZ, BAR.SCAN, BAR.RED results,
  * BAR.SYNCALL and the trap handler with TRAP/RTT of seed 004) and Intel
  * vISA NBARRIER (seed 002), as SPEC-NOTES "Dialects" and
@@ -134,7 +134,7 @@ static void mini_close(mini *m)
 }
 
 /* The kernel raises an exception whose JSON kind is `kind` and whose
- * message contains `msg` (case-insensitive), under both engines. */
+ * message contains `msg` (case-insensitive), under every engine. */
 static void expect_exception(const char *src, uint32_t block, const char *kind, const char *msg)
 {
 	for (size_t e = 0; e < TH_NENGINES; e++) {
