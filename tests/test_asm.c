@@ -1,13 +1,9 @@
 /* test_asm.c — libcheck suite "asm": assembler, disassembler and the binary
  * module format.
  *
- * Build (from the repository root; the ISA tables come from isagen):
- *   gcc -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
- *       -I/tmp/gen -Isrc -Iinclude tests/test_asm.c src/asm.c src/asm_parse.c \
- *       src/asm_match.c src/disasm.c src/module.c /tmp/gen/isa_gen.c \
- *       $(pkg-config --cflags --libs check) -lm -o /tmp/test_asm
- * Run from tests/ (data is read from $srcdir, default "."):
- *   (cd tests && /tmp/test_asm)
+ * Build: make tests/test_asm (with tests/harness.c and the library).
+ * The data of tests/ is read from $top_srcdir (default "..", see
+ * tests/harness.h), which make check sets.
  */
 #include <check.h>
 #include <dirent.h>
@@ -21,68 +17,16 @@
 #include "asm/asm.h"
 #include "asm/module.h"
 
+#include "harness.h"
+
 /* ---- helpers ------------------------------------------------------------ */
 
-static uint64_t rng_state = 0x1234567887654321ull;
-
-static uint64_t rnd64(void) /* splitmix64 */
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* The directory holding data/ and asm_bad/: $srcdir (the tests' source
- * directory, default "."), or $srcdir/tests or $top_srcdir/tests when the
- * tests run from the top of the tree (automake's non-recursive make check). */
-static const char *srcdir(void)
-{
-	static char dir[1024];
-	if (dir[0])
-		return dir;
-	const char *s = getenv("srcdir"), *top = getenv("top_srcdir");
-	const char *cand[3][2] = { { s && *s ? s : ".", "" }, { s && *s ? s : ".", "/tests" },
-				   { top && *top ? top : ".", "/tests" } };
-	for (int i = 0; i < 3; i++) {
-		char probe[1200];
-		snprintf(dir, sizeof dir, "%s%s", cand[i][0], cand[i][1]);
-		snprintf(probe, sizeof probe, "%s/data/brx_test.s", dir);
-		FILE *f = fopen(probe, "rb");
-		if (f) {
-			fclose(f);
-			return dir;
-		}
-	}
-	snprintf(dir, sizeof dir, "%s", cand[0][0]);
-	return dir;
-}
-
+/* The file at tests/`rel` of the source tree. */
 static char *read_file(const char *rel, size_t *len)
 {
-	char path[2048];
-	snprintf(path, sizeof path, "%s/%s", srcdir(), rel);
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	ck_assert_ptr_nonnull(buf);
-	for (;;) {
-		if (n + 1024 > cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t k = fread(buf + n, 1, cap - n - 1, f);
-		if (!k)
-			break;
-		n += k;
-	}
-	fclose(f);
-	buf[n] = 0;
-	if (len)
-		*len = n;
-	return buf;
+	char path[1024];
+	snprintf(path, sizeof path, "tests/%s", rel);
+	return th_read_source(path, len);
 }
 
 /* assemble; on failure fail the test with the diagnostics */
@@ -331,9 +275,9 @@ static void random_insn(we_insn *in, int op)
 		const isa_field *f = &o->fields[i];
 		if (f->member < 0 || f->fixed)
 			continue;
-		uint64_t v = rnd64();
+		uint64_t v = th_rng64();
 		/* bias towards small values and defaults now and then */
-		switch (rnd64() % 8) {
+		switch (th_rng64() % 8) {
 		case 0: v = 0; break;
 		case 1: v = f->has_default ? (uint64_t)f->value : v; break;
 		case 2: v &= 0xff; break;
@@ -347,7 +291,7 @@ static void random_insn(we_insn *in, int op)
 		if (f->kind == ISA_K_ENUM) {
 			const isa_enum *e = &isa_enums[f->enum_id];
 			do
-				s = (int64_t)(rnd64() % e->nvalues);
+				s = (int64_t)(th_rng64() % e->nvalues);
 			while (!e->values[s]);
 		}
 		isa_insn_set(in, f->member, s);
@@ -370,7 +314,7 @@ START_TEST(random_roundtrip)
 			isa_encode(&in, &w);
 			we_insn d;
 			ck_assert_int_eq(isa_decode(&w, &d), op);
-			uint64_t pc = (rnd64() % 0x10000) * 16;
+			uint64_t pc = (th_rng64() % 0x10000) * 16;
 			char text[1024], err[400];
 			dis_insn(&d, pc, text, sizeof text);
 			bool ok = asm_one(text, strlen(text), pc, &w2, err, sizeof err);
@@ -488,7 +432,7 @@ static int cmp_str(const void *a, const void *b)
 START_TEST(bad_files)
 {
 	char dir[2048];
-	snprintf(dir, sizeof dir, "%s/asm_bad", srcdir());
+	th_source_path(dir, sizeof dir, "tests/asm_bad");
 	DIR *d = opendir(dir);
 	ck_assert_msg(d != NULL, "cannot open %s", dir);
 	char *names[512];
@@ -659,10 +603,10 @@ START_TEST(hostile_input)
 	/* random garbage never crashes */
 	char g[256];
 	for (int i = 0; i < 3000; i++) {
-		size_t n = (size_t)(rnd64() % sizeof g);
+		size_t n = (size_t)(th_rng64() % sizeof g);
 		static const char alpha[] = "RPUZT0123456789xX[]():;,.@!~-|+*/%<>`\"cL_$ \n\tBARSYNCEXIT";
 		for (size_t j = 0; j < n; j++)
-			g[j] = rnd64() % 8 ? alpha[rnd64() % (sizeof alpha - 1)] : (char)rnd64();
+			g[j] = th_rng64() % 8 ? alpha[th_rng64() % (sizeof alpha - 1)] : (char)th_rng64();
 		struct we_module *mm = NULL;
 		char *dd = NULL;
 		we_status st = asm_assemble(g, n, "garbage.s", &mm, &dd);
@@ -1259,6 +1203,7 @@ static Suite *asm_suite(void)
 
 int main(void)
 {
+	th_rng_seed(0x1234567887654321ull); /* each test (forked) starts from it */
 	SRunner *r = srunner_create(asm_suite());
 	srunner_run_all(r, CK_NORMAL);
 	int failed = srunner_ntests_failed(r);

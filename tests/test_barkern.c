@@ -1,5 +1,5 @@
 /* test_barkern — barrier kernels and barrier-unit behaviour through the
- * public API, under both engines.
+ * public API, under every engine of tests/engines.h.
  *
  * Part 1 runs the shared-memory kernels of kernels/ (scan, transpose,
  * histogram, prodcons) on grids of at least 10,000 CTAs and checks every
@@ -9,7 +9,7 @@
  * of warps, reuse, B2R/R2B state words, every operand form, the memory
  * fence through global memory and the runtime exceptions.
  *
- * Every test loops over engines[]: the scheduler (a worker per core runs
+ * Every test loops over th_engines[]: the scheduler (a worker per core runs
  * many warps) and warp-threads (one host thread per warp).
  */
 #include <check.h>
@@ -21,117 +21,21 @@
 
 #include "warpemu/warpemu.h"
 
-#include "kload.h"
+#include "harness.h"
 
-/* ck_assert_msg() records a mark point per call (a write to the parent
- * process in fork mode); with millions of element checks that dominates
- * the run time, so result checks abort only on failure. */
-#define CHECK(cond, ...)                         \
-	do {                                     \
-		if (!(cond))                     \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
-
-static const we_engine engines[] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
-#define NENGINES (sizeof engines / sizeof engines[0])
-
-static const char *engine_label(we_engine e)
+/* A launch of t on engine e with a budget of max_insns instructions. */
+static we_status launch(th_kernel *t, we_dim3 grid, we_dim3 block, we_engine e, uint64_t max_insns,
+			we_launch_stats *s)
 {
-	return e == WE_ENGINE_SCHEDULER ? "scheduler" : e == WE_ENGINE_WARP_THREADS ? "warp-threads" : "default";
+	we_launch_config cfg = { .grid = grid, .block = block, .engine = e, .max_instructions = max_insns };
+	return th_launch(t, &cfg, s);
 }
 
-/* ---------------------------------------------------------------- */
-/* harness                                                            */
-
-typedef struct bk {
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	uint8_t params[256];
-} bk;
-
-static void bk_load(bk *t, const char *text, const char *name, const char *kernel)
+/* A launch of t on engine e, which must succeed. */
+static void launch_ok(th_kernel *t, we_dim3 grid, we_dim3 block, we_engine e, we_launch_stats *s)
 {
-	memset(t, 0, sizeof *t);
-	kl_load(text, name, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
-}
-
-static void bk_file(bk *t, const char *file, const char *kernel)
-{
-	char *text = kl_read_source(file, NULL);
-	bk_load(t, text, file, kernel);
-	free(text);
-}
-
-static void bk_close(bk *t)
-{
-	we_module_destroy(t->mod);
-	we_device_destroy(t->dev);
-}
-
-static const we_param_info *bk_param(bk *t, const char *name)
-{
-	return kl_param(t->k, name);
-}
-
-static void bk_u32(bk *t, const char *name, uint32_t v)
-{
-	kl_set_u32(t->k, t->params, name, v);
-}
-
-/* A device buffer for pointer parameter `name`: a copy of data, or bytes
- * of `fill` when data is NULL. */
-static we_devptr bk_buf(bk *t, const char *name, const void *data, size_t bytes, int fill)
-{
-	const we_param_info *p = bk_param(t, name);
-	ck_assert_int_eq(p->type, WE_PARAM_PTR);
-	we_devptr d;
-	ck_assert_int_eq(we_malloc(t->dev, bytes, &d), WE_OK);
-	if (data)
-		ck_assert_int_eq(we_memcpy_htod(t->dev, d, data, bytes), WE_OK);
-	else
-		ck_assert_int_eq(we_memset(t->dev, d, fill, bytes), WE_OK);
-	memcpy(t->params + p->offset, &d, 8);
-	return d;
-}
-
-static void bk_get(bk *t, void *dst, we_devptr src, size_t bytes)
-{
-	ck_assert_int_eq(we_memcpy_dtoh(t->dev, dst, src, bytes), WE_OK);
-}
-
-static we_status bk_launch(bk *t, we_dim3 grid, we_dim3 block, we_engine e, uint64_t max_insns,
-			   we_launch_stats *s)
-{
-	we_launch_config cfg = { .grid = grid, .block = block, .engine = e,
-				 .max_instructions = max_insns };
-	return we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, s);
-}
-
-static void bk_run(bk *t, we_dim3 grid, we_dim3 block, we_engine e, we_launch_stats *s)
-{
-	we_status st = bk_launch(t, grid, block, e, 0, s);
-	CHECK(st == WE_OK, "[%s] %s: status %s: %s", engine_label(e), t->k->name,
-	      we_status_name(st), we_last_error(t->dev));
-}
-
-static we_dim3 dim1(uint32_t x)
-{
-	return (we_dim3){ x, 1, 1 };
-}
-
-/* splitmix64: reproducible test data */
-static uint64_t rng_state;
-static void rng_seed(uint64_t s)
-{
-	rng_state = s;
-}
-static uint32_t rng(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
+	we_launch_config cfg = { .grid = grid, .block = block, .engine = e };
+	th_launch_ok(t, &cfg, s, we_engine_name(e));
 }
 
 #define SENTINEL 0xa5a5a5a5u
@@ -141,26 +45,26 @@ static uint32_t rng(void)
 
 START_TEST(scan_kernel)
 {
-	bk t;
-	bk_file(&t, "kernels/scan.we", "scan");
+	th_kernel t;
+	th_file(&t, "kernels/scan.we", "scan");
 	const uint32_t grid = 10000, maxblock = 256, cap = grid * maxblock;
 	uint32_t *in = malloc(cap * 4u), *out = malloc(cap * 4u);
 	ck_assert(in && out);
-	rng_seed(1);
+	th_rng_seed(1);
 	for (uint32_t i = 0; i < cap; i++)
-		in[i] = (i % 5 == 0) ? rng() : rng() & 0xffffu; /* wrapping sums too */
-	we_devptr din = bk_buf(&t, "in", in, cap * 4u, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, cap * 4u, 0xa5);
+		in[i] = (i % 5 == 0) ? th_rng() : th_rng() & 0xffffu; /* wrapping sums too */
+	we_devptr din = th_buf_new(&t, "in", in, cap * 4u, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, cap * 4u, 0xa5);
 	(void)din;
-	for (size_t e = 0; e < NENGINES; e++) {
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		/* warp-threads runs a host thread per warp: half the block there */
-		const uint32_t block = engines[e] == WE_ENGINE_WARP_THREADS ? 128 : maxblock;
+		const uint32_t block = (th_engines[e].flags & TH_THREAD_PER_WARP) ? 128 : maxblock;
 		const uint32_t n = grid * block - 100; /* partial last CTA */
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, cap * 4u), WE_OK);
-		bk_u32(&t, "n", n);
+		th_u32(&t, "n", n);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
-		bk_get(&t, out, dout, grid * block * 4u);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
+		th_get(&t, out, dout, grid * block * 4u);
 		uint32_t sum = 0;
 		for (uint32_t i = 0; i < grid * block; i++) {
 			if (i % block == 0)
@@ -168,7 +72,7 @@ START_TEST(scan_kernel)
 			sum += in[i];
 			uint32_t want = i < n ? sum : SENTINEL;
 			CHECK(out[i] == want, "[%s] block %u: out[%u] = 0x%08x, want 0x%08x",
-			      engine_label(engines[e]), block, i, out[i], want);
+			      th_name(e), block, i, out[i], want);
 		}
 		ck_assert_uint_eq(s.ctas, grid);
 		/* 1 + log2(block) BAR.SYNC per CTA */
@@ -179,14 +83,14 @@ START_TEST(scan_kernel)
 	}
 	free(in);
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(transpose_kernel)
 {
-	bk t;
-	bk_file(&t, "kernels/transpose.we", "transpose");
+	th_kernel t;
+	th_file(&t, "kernels/transpose.we", "transpose");
 	/* 125 x 80 = 10,000 tiles, the last tile column and row partial */
 	const uint32_t width = 125 * 32 - 1, height = 80 * 32 - 10;
 	const size_t n = (size_t)width * height;
@@ -194,42 +98,42 @@ START_TEST(transpose_kernel)
 	ck_assert(in && out);
 	for (size_t i = 0; i < n; i++)
 		in[i] = (uint32_t)(i * 2654435761u) ^ 0x5bd1e995u;
-	bk_u32(&t, "width", width);
-	bk_u32(&t, "height", height);
-	bk_buf(&t, "in", in, n * 4, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, n * 4, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+	th_u32(&t, "width", width);
+	th_u32(&t, "height", height);
+	th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, (we_dim3){ (width + 31) / 32, (height + 31) / 32, 1 }, (we_dim3){ 32, 8, 1 },
-		       engines[e], &s);
+		launch_ok(&t, (we_dim3){ (width + 31) / 32, (height + 31) / 32, 1 }, (we_dim3){ 32, 8, 1 },
+		          th_id(e), &s);
 		ck_assert_uint_eq(s.ctas, 10000);
 		ck_assert_uint_eq(s.barriers, 10000);
-		bk_get(&t, out, dout, n * 4);
+		th_get(&t, out, dout, n * 4);
 		for (uint32_t x = 0; x < width; x++)
 			for (uint32_t y = 0; y < height; y++) {
 				uint32_t got = out[(size_t)x * height + y], want = in[(size_t)y * width + x];
 				CHECK(got == want, "[%s] out[%u][%u] = 0x%08x, want in[%u][%u] = 0x%08x",
-				      engine_label(engines[e]), x, y, got, y, x, want);
+				      th_name(e), x, y, got, y, x, want);
 			}
 	}
 	free(in);
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(histogram_kernel)
 {
-	bk t;
-	bk_file(&t, "kernels/histogram.we", "histogram");
+	th_kernel t;
+	th_file(&t, "kernels/histogram.we", "histogram");
 	const uint32_t per_cta = 1024, grid = 10000, n = grid * per_cta - 333;
 	uint8_t *in = malloc(n);
 	ck_assert_ptr_nonnull(in);
 	uint32_t want[256] = { 0 }, got[256];
-	rng_seed(3);
+	th_rng_seed(3);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t r = rng();
+		uint32_t r = th_rng();
 		/* a hot bin (many lanes of a warp on one shared address), a few
 		 * warm ones and a uniform rest; bin 0 stays empty */
 		uint8_t v = (r & 3) == 0 ? 0x7f : (r & 7) == 1 ? (uint8_t)(0xf0 + ((r >> 8) & 7))
@@ -238,47 +142,47 @@ START_TEST(histogram_kernel)
 		want[v]++;
 	}
 	ck_assert_uint_eq(want[0], 0);
-	bk_u32(&t, "n", n);
-	bk_u32(&t, "per_cta", per_cta);
-	bk_buf(&t, "in", in, n, 0);
-	we_devptr dh = bk_buf(&t, "hist", NULL, sizeof got, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+	th_u32(&t, "n", n);
+	th_u32(&t, "per_cta", per_cta);
+	th_buf_new(&t, "in", in, n, 0);
+	we_devptr dh = th_buf_new(&t, "hist", NULL, sizeof got, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		/* the second engine also runs a block that does not divide 256 */
 		const uint32_t block = e == 0 ? 128 : 96;
 		ck_assert_int_eq(we_memset(t.dev, dh, 0, sizeof got), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, 2u * grid);
-		bk_get(&t, got, dh, sizeof got);
+		th_get(&t, got, dh, sizeof got);
 		for (unsigned b = 0; b < 256; b++)
 			CHECK(got[b] == want[b], "[%s] block %u: hist[%u] = %u, want %u",
-			      engine_label(engines[e]), block, b, got[b], want[b]);
+			      th_name(e), block, b, got[b], want[b]);
 	}
 	free(in);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(prodcons_kernel)
 {
-	bk t;
-	bk_file(&t, "kernels/prodcons.we", "prodcons");
+	th_kernel t;
+	th_file(&t, "kernels/prodcons.we", "prodcons");
 	const uint32_t grid = 10000, block = 128, nslots = block / 2, iters = 64;
 	uint32_t *in = malloc(iters * nslots * 4u), *out = malloc(grid * nslots * 4u);
 	ck_assert(in && out);
-	rng_seed(4);
+	th_rng_seed(4);
 	for (uint32_t i = 0; i < iters * nslots; i++)
-		in[i] = rng();
-	bk_u32(&t, "iters", iters);
-	bk_buf(&t, "in", in, iters * nslots * 4u, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, grid * nslots * 4u, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+		in[i] = th_rng();
+	th_u32(&t, "iters", iters);
+	th_buf_new(&t, "in", in, iters * nslots * 4u, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, grid * nslots * 4u, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, grid * nslots * 4u), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		/* barriers 0 and 1 complete once per iteration */
 		ck_assert_uint_eq(s.barriers, 2ull * iters * grid);
-		bk_get(&t, out, dout, grid * nslots * 4u);
+		th_get(&t, out, dout, grid * nslots * 4u);
 		for (uint32_t c = 0; c < grid; c++)
 			for (uint32_t slot = 0; slot < nslots; slot++) {
 				uint32_t acc = 0;
@@ -286,12 +190,12 @@ START_TEST(prodcons_kernel)
 					acc = acc * 31u + (in[i * nslots + slot] ^ (c * 0x10001u + i));
 				uint32_t got = out[c * nslots + slot];
 				CHECK(got == acc, "[%s] CTA %u consumer slot %u: checksum 0x%08x, want 0x%08x",
-				      engine_label(engines[e]), c, slot, got, acc);
+				      th_name(e), c, slot, got, acc);
 			}
 	}
 	free(in);
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -344,14 +248,14 @@ static const char red_text[] =
 
 START_TEST(bar_red_results)
 {
-	bk t;
-	bk_load(&t, red_text, "red.we", "main");
+	th_kernel t;
+	th_load(&t, red_text, "red.we", "main");
 	const uint32_t grid = 6, maxthreads = 32 * 32 * grid;
 	uint32_t *data = malloc(maxthreads * 4), *out = malloc(maxthreads * 20);
 	ck_assert(data && out);
-	we_devptr ddata = bk_buf(&t, "data", NULL, maxthreads * 4, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, maxthreads * 20, 0);
-	rng_seed(5);
+	we_devptr ddata = th_buf_new(&t, "data", NULL, maxthreads * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, maxthreads * 20, 0);
+	th_rng_seed(5);
 	for (uint32_t nw = 1; nw <= 32; nw++) {
 		/* even warp counts get a partial last warp (1..31 lanes) */
 		const uint32_t block = nw % 2 ? nw * 32 : nw * 32 - (nw * 7) % 31 - 1;
@@ -365,8 +269,8 @@ START_TEST(bar_red_results)
 				uint32_t gone = 0;
 				if (!counted && nw > 1) {
 					for (uint32_t w = 0; w < nw; w++)
-						gone |= (uint32_t)(rng() % 4 == 0 || (c == 4 && w == nw - 1)) << w;
-					uint32_t keep = rng() % (c == 4 ? nw - 1 : nw);
+						gone |= (uint32_t)(th_rng() % 4 == 0 || (c == 4 && w == nw - 1)) << w;
+					uint32_t keep = th_rng() % (c == 4 ? nw - 1 : nw);
 					gone &= ~(1u << keep);
 				}
 				for (uint32_t w = 0; w < nw; w++) {
@@ -374,7 +278,7 @@ START_TEST(bar_red_results)
 					bool all_exit = (gone >> w) & 1u;
 					bool kept = false;
 					for (uint32_t l = first; l < last; l++) {
-						uint32_t r = rng();
+						uint32_t r = th_rng();
 						bool p = c % 3 == 0 ? true : c % 3 == 1 ? false : (r & 1);
 						bool ex = all_exit || (r >> 8) % 8 == 0;
 						if (!all_exit && !ex)
@@ -386,16 +290,16 @@ START_TEST(bar_red_results)
 				}
 			}
 			ck_assert_int_eq(we_memcpy_htod(t.dev, ddata, data, nthreads * 4), WE_OK);
-			bk_u32(&t, "cnt", counted ? (block + 31) / 32 * 32 : 0);
-			for (size_t e = 0; e < NENGINES; e++) {
+			th_u32(&t, "cnt", counted ? (block + 31) / 32 * 32 : 0);
+			for (size_t e = 0; e < TH_NENGINES; e++) {
 				ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, nthreads * 20), WE_OK);
 				we_launch_stats s;
-				we_status st = bk_launch(&t, dim1(grid), dim1(block), engines[e], 1000000, &s);
-				CHECK(st == WE_OK, "[%s] block %u cnt %s: %s: %s", engine_label(engines[e]),
+				we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_id(e), 1000000, &s);
+				CHECK(st == WE_OK, "[%s] block %u cnt %s: %s: %s", th_name(e),
 				      block, counted ? "counted" : "0", we_status_name(st),
 				      we_last_error(t.dev));
 				ck_assert_uint_eq(s.barriers, 4u * grid);
-				bk_get(&t, out, dout, nthreads * 20);
+				th_get(&t, out, dout, nthreads * 20);
 				for (uint32_t c = 0; c < grid; c++) {
 					uint32_t live = 0, popc = 0;
 					for (uint32_t i = c * block; i < (c + 1) * block; i++)
@@ -415,7 +319,7 @@ START_TEST(bar_red_results)
 							CHECK(out[i * 5 + k] == w,
 							      "[%s] block %u cnt %s CTA %u thread %u: %s = 0x%x, want 0x%x "
 							      "(%u live, %u true)",
-							      engine_label(engines[e]), block,
+							      th_name(e), block,
 							      counted ? "counted" : "0", c, i - c * block, what[k],
 							      out[i * 5 + k], w, live, popc);
 						}
@@ -425,7 +329,7 @@ START_TEST(bar_red_results)
 	}
 	free(data);
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -479,16 +383,16 @@ static const char cnt0_text[] =
 
 START_TEST(cnt0_exiting_warps)
 {
-	bk t;
-	bk_load(&t, cnt0_text, "cnt0.we", "main");
+	th_kernel t;
+	th_load(&t, cnt0_text, "cnt0.we", "main");
 	static const uint32_t blocks[] = { 64, 96, 128, 200, 256, 512, 1024 };
 	const uint32_t grid = 8;
 	uint32_t *role = malloc(1024 * grid * 4), *out = malloc(1024 * grid * 12);
 	ck_assert(role && out);
-	we_devptr drole = bk_buf(&t, "role", NULL, 1024 * grid * 4, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, 1024 * grid * 12, 0);
-	bk_u32(&t, "spin", 5000);
-	rng_seed(6);
+	we_devptr drole = th_buf_new(&t, "role", NULL, 1024 * grid * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, 1024 * grid * 12, 0);
+	th_u32(&t, "spin", 5000);
+	th_rng_seed(6);
 	for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
 		const uint32_t block = blocks[bi], nw = (block + 31) / 32, n = grid * block;
 		unsigned with_part = 0;
@@ -498,7 +402,7 @@ START_TEST(cnt0_exiting_warps)
 				/* CTA 0: warp 0 exits early, the last warp late; CTA 1:
 				 * everyone but warp 1 exits late; CTA 2: nobody takes
 				 * part; the others random */
-				uint32_t r = rng() % 4, wr;
+				uint32_t r = th_rng() % 4, wr;
 				if (c == 0)
 					wr = w == 0 ? 1 : w == nw - 1 ? 2 : 0;
 				else if (c == 1)
@@ -509,7 +413,7 @@ START_TEST(cnt0_exiting_warps)
 					wr = r < 2 ? 0 : r - 1;
 				for (uint32_t l = w * 32; l < (w + 1) * 32 && l < block; l++) {
 					/* lanes of taking-part warps may exit on their own */
-					uint32_t lr = wr == 0 && rng() % 8 == 0 ? 1 : wr;
+					uint32_t lr = wr == 0 && th_rng() % 8 == 0 ? 1 : wr;
 					role[c * block + l] = lr;
 					any |= lr == 0;
 				}
@@ -517,17 +421,17 @@ START_TEST(cnt0_exiting_warps)
 			with_part += any;
 		}
 		ck_assert_int_eq(we_memcpy_htod(t.dev, drole, role, n * 4), WE_OK);
-		for (size_t e = 0; e < NENGINES; e++) {
+		for (size_t e = 0; e < TH_NENGINES; e++) {
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 12), WE_OK);
 			we_launch_stats s;
-			we_status st = bk_launch(&t, dim1(grid), dim1(block), engines[e], 10000000, &s);
-			CHECK(st == WE_OK, "[%s] block %u: %s: %s", engine_label(engines[e]), block,
+			we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_id(e), 10000000, &s);
+			CHECK(st == WE_OK, "[%s] block %u: %s: %s", th_name(e), block,
 			      we_status_name(st), we_last_error(t.dev));
 			/* a CTA where nobody arrives completes no barrier */
 			CHECK(s.barriers == 3u * with_part, "[%s] block %u: %llu barriers, want %u",
-			      engine_label(engines[e]), block, (unsigned long long)s.barriers,
+			      th_name(e), block, (unsigned long long)s.barriers,
 			      3u * with_part);
-			bk_get(&t, out, dout, n * 12);
+			th_get(&t, out, dout, n * 12);
 			for (uint32_t c = 0; c < grid; c++) {
 				uint32_t part = 0;
 				for (uint32_t i = c * block; i < (c + 1) * block; i++)
@@ -538,7 +442,7 @@ START_TEST(cnt0_exiting_warps)
 						CHECK(out[i * 3 + k] == want,
 						      "[%s] block %u CTA %u thread %u (role %u): count %u after "
 						      "barrier %u = %u, want %u",
-						      engine_label(engines[e]), block, c, i - c * block, role[i], k,
+						      th_name(e), block, c, i - c * block, role[i], k,
 						      k + 1, out[i * 3 + k], want);
 					}
 			}
@@ -546,7 +450,7 @@ START_TEST(cnt0_exiting_warps)
 	}
 	free(role);
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -606,25 +510,25 @@ static const char subset_text[] =
 
 START_TEST(counted_subsets)
 {
-	bk t;
-	bk_load(&t, subset_text, "subset.we", "main");
+	th_kernel t;
+	th_load(&t, subset_text, "subset.we", "main");
 	static const struct { uint32_t nw, nA; } cfgs[] = { { 8, 3 }, { 5, 1 }, { 16, 8 }, { 4, 3 }, { 32, 31 } };
 	const uint32_t grid = 16, rounds = 40;
 	uint32_t *out = malloc(1024 * grid * 4);
 	ck_assert_ptr_nonnull(out);
-	we_devptr dout = bk_buf(&t, "out", NULL, 1024 * grid * 4, 0);
-	bk_u32(&t, "rounds", rounds);
+	we_devptr dout = th_buf_new(&t, "out", NULL, 1024 * grid * 4, 0);
+	th_u32(&t, "rounds", rounds);
 	for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
 		const uint32_t block = cfgs[ci].nw * 32, nA = cfgs[ci].nA;
-		bk_u32(&t, "nA", nA);
-		for (size_t e = 0; e < NENGINES; e++) {
+		th_u32(&t, "nA", nA);
+		for (size_t e = 0; e < TH_NENGINES; e++) {
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, block * grid * 4), WE_OK);
 			we_launch_stats s;
-			we_status st = bk_launch(&t, dim1(grid), dim1(block), engines[e], 10000000, &s);
-			CHECK(st == WE_OK, "[%s] %u warps, nA %u: %s: %s", engine_label(engines[e]),
+			we_status st = launch(&t, th_dim1(grid), th_dim1(block), th_id(e), 10000000, &s);
+			CHECK(st == WE_OK, "[%s] %u warps, nA %u: %s: %s", th_name(e),
 			      cfgs[ci].nw, nA, we_status_name(st), we_last_error(t.dev));
 			ck_assert_uint_eq(s.barriers, (uint64_t)grid * (2 * rounds + 2 * (rounds + 3)));
-			bk_get(&t, out, dout, block * grid * 4);
+			th_get(&t, out, dout, block * grid * 4);
 			for (uint32_t c = 0; c < grid; c++)
 				for (uint32_t tid = 0; tid < block; tid++) {
 					bool a = tid / 32 < nA;
@@ -635,12 +539,12 @@ START_TEST(counted_subsets)
 						acc = acc * 7u + partner * 256u + c + r;
 					uint32_t got = out[c * block + tid];
 					CHECK(got == acc, "[%s] %u warps, nA %u, CTA %u thread %u: 0x%08x, want 0x%08x",
-					      engine_label(engines[e]), cfgs[ci].nw, nA, c, tid, got, acc);
+					      th_name(e), cfgs[ci].nw, nA, c, tid, got, acc);
 				}
 		}
 	}
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -683,28 +587,28 @@ static const char loop_text[] =
 
 START_TEST(barrier_reuse_loop)
 {
-	bk t;
-	bk_load(&t, loop_text, "loop.we", "main");
+	th_kernel t;
+	th_load(&t, loop_text, "loop.we", "main");
 	const uint32_t grid = 4, block = 128, iters = 10000;
 	uint32_t out[4 * 128];
-	we_devptr dout = bk_buf(&t, "out", NULL, sizeof out, 0);
-	bk_u32(&t, "iters", iters);
-	for (size_t e = 0; e < NENGINES; e++) {
+	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
+	th_u32(&t, "iters", iters);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * iters);
-		bk_get(&t, out, dout, sizeof out);
+		th_get(&t, out, dout, sizeof out);
 		for (uint32_t c = 0; c < grid; c++)
 			for (uint32_t tid = 0; tid < block; tid++) {
 				uint32_t partner = (tid + 32) % block, acc = 0;
 				for (uint32_t i = 0; i < iters; i++)
 					acc = acc * 3u + i * 16u + partner;
 				CHECK(out[c * block + tid] == acc, "[%s] CTA %u thread %u: 0x%08x, want 0x%08x",
-				      engine_label(engines[e]), c, tid, out[c * block + tid], acc);
+				      th_name(e), c, tid, out[c * block + tid], acc);
 			}
 	}
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -775,29 +679,29 @@ enum { OP_AND = 0, OP_OR = 1, OP_POPC = 2 };
 
 START_TEST(b2r_r2b_bar)
 {
-	bk t;
-	bk_load(&t, b2r_bar_text, "b2r.we", "main");
+	th_kernel t;
+	th_load(&t, b2r_bar_text, "b2r.we", "main");
 	const uint32_t grid = 64;
 	uint32_t in[64 * 3], out[64 * 8];
-	rng_seed(7);
+	th_rng_seed(7);
 	/* any word without the WarpBARState valid bit (30), which a barrier's
 	 * own state does not hold */
 	for (unsigned i = 0; i < 64 * 3; i++)
-		in[i] = rng() & ~W_VALID;
+		in[i] = th_rng() & ~W_VALID;
 	in[0] = 0;
 	in[1] = ~W_VALID;
-	bk_buf(&t, "in", in, sizeof in, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, sizeof out, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+	th_buf_new(&t, "in", in, sizeof in, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(32), engines[e], &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(32), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, grid);
-		bk_get(&t, out, dout, sizeof out);
+		th_get(&t, out, dout, sizeof out);
 		const uint32_t mid = W_ARRIVALS(1) | W_EXPECTED(4) | W_KIND_SYNC;
 		for (uint32_t c = 0; c < grid; c++) {
 			const uint32_t *o = out + c * 8;
-			const char *en = engine_label(engines[e]);
+			const char *en = th_name(e);
 			CHECK((o[0] & W_SYNC_FIELDS) == mid, "[%s] CTA %u: B2R.BAR mid-phase 0x%08x, want 0x%08x",
 			      en, c, o[0], mid);
 			CHECK(o[1] == 0, "[%s] CTA %u: after R2B.BAR 0: 0x%08x", en, c, o[1]);
@@ -811,7 +715,7 @@ START_TEST(b2r_r2b_bar)
 				      en, c, in[c * 3 + k], o[5 + k]);
 		}
 	}
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -856,30 +760,30 @@ static const char b2r_wait_text[] =
 
 START_TEST(b2r_r2b_with_waiter)
 {
-	bk t;
-	bk_load(&t, b2r_wait_text, "b2rwait.we", "main");
+	th_kernel t;
+	th_load(&t, b2r_wait_text, "b2rwait.we", "main");
 	const uint32_t grid = 16;
 	uint32_t out[16 * 6];
-	we_devptr dout = bk_buf(&t, "out", NULL, sizeof out, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		we_status st = bk_launch(&t, dim1(grid), dim1(64), engines[e], 10000000, &s);
-		CHECK(st == WE_OK, "[%s] %s: %s", engine_label(engines[e]), we_status_name(st),
+		we_status st = launch(&t, th_dim1(grid), th_dim1(64), th_id(e), 10000000, &s);
+		CHECK(st == WE_OK, "[%s] %s: %s", th_name(e), we_status_name(st),
 		      we_last_error(t.dev));
 		ck_assert_uint_eq(s.barriers, grid);
-		bk_get(&t, out, dout, sizeof out);
+		th_get(&t, out, dout, sizeof out);
 		const uint32_t saved = W_ARRIVALS(1) | W_EXPECTED(2) | W_KIND_SYNC;
 		for (uint32_t c = 0; c < grid; c++) {
 			const uint32_t *o = out + c * 6;
 			CHECK((o[0] & W_SYNC_FIELDS) == saved && o[1] == 0 && (o[2] & W_SYNC_FIELDS) == W_PHASE,
 			      "[%s] CTA %u: saved 0x%08x (fields want 0x%08x), cleared 0x%08x (want 0), after 0x%08x (fields want 0x%08x)",
-			      engine_label(engines[e]), c, o[0], saved, o[1], o[2], W_PHASE);
+			      th_name(e), c, o[0], saved, o[1], o[2], W_PHASE);
 			CHECK(o[3] == 1 && o[4] == 1 && o[5] == 1, "[%s] CTA %u: the waiter did not finish",
-			      engine_label(engines[e]), c);
+			      th_name(e), c);
 		}
 	}
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -945,8 +849,8 @@ static const char b2r_warp_text[] =
 
 START_TEST(b2r_r2b_warp)
 {
-	bk t;
-	bk_load(&t, b2r_warp_text, "b2rwarp.we", "main");
+	th_kernel t;
+	th_load(&t, b2r_warp_text, "b2rwarp.we", "main");
 	const uint32_t words[5] = {
 		W_VALID | W_OP(OP_POPC) | W_POPC(77),
 		W_VALID | W_OP(OP_POPC),                   /* popcount 0        */
@@ -956,15 +860,15 @@ START_TEST(b2r_r2b_warp)
 	};
 	const uint32_t want_rd[5] = { 77, 0, ~0u, 0, ~0u }, want_pu[5] = { 1, 0, 1, 0, 1 };
 	uint32_t out[2 * 24];
-	bk_buf(&t, "words", words, sizeof words, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, sizeof out, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
-		const char *en = engine_label(engines[e]);
+	th_buf_new(&t, "words", words, sizeof words, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		const char *en = th_name(e);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(1), dim1(64), engines[e], &s);
+		launch_ok(&t, th_dim1(1), th_dim1(64), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, 5);
-		bk_get(&t, out, dout, sizeof out);
+		th_get(&t, out, dout, sizeof out);
 		for (unsigned w = 0; w < 2; w++) {
 			const uint32_t *o = out + w * 24;
 			/* POPC over 64 threads (5 true lanes a warp) on barrier 1 */
@@ -1004,7 +908,7 @@ START_TEST(b2r_r2b_warp)
 			}
 		}
 	}
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -1181,29 +1085,29 @@ static const char forms_text[] =
 
 START_TEST(operand_forms)
 {
-	bk t;
-	bk_load(&t, forms_text, "forms.we", "main");
+	th_kernel t;
+	th_load(&t, forms_text, "forms.we", "main");
 	const uint32_t grid = 200, block = 128, n = grid * block;
 	uint32_t *pin = malloc(n * 4), *out = malloc(n * 20), *state = malloc(grid * 64);
 	ck_assert(pin && out && state);
-	rng_seed(11);
+	th_rng_seed(11);
 	for (uint32_t i = 0; i < n; i++) /* every 4th CTA: all true */
-		pin[i] = (i / block) % 4 == 0 ? 1u : rng() & 1u;
-	bk_buf(&t, "pin", pin, n * 4, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, n * 20, 0);
-	we_devptr dstate = bk_buf(&t, "state", NULL, grid * 64, 0);
+		pin[i] = (i / block) % 4 == 0 ? 1u : th_rng() & 1u;
+	th_buf_new(&t, "pin", pin, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 20, 0);
+	we_devptr dstate = th_buf_new(&t, "state", NULL, grid * 64, 0);
 	/* completions per id: 0, 1-4, 6: one SYNC; 5: SYNC then RED; 7-14:
 	 * one ARV/SYNC phase; 15: one RED */
 	static const unsigned done[16] = { 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
-	for (size_t e = 0; e < NENGINES; e++) {
-		const char *en = engine_label(engines[e]);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		const char *en = th_name(e);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 20), WE_OK);
 		ck_assert_int_eq(we_memset(t.dev, dstate, 0xa5, grid * 64), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 17);
-		bk_get(&t, out, dout, n * 20);
-		bk_get(&t, state, dstate, grid * 64);
+		th_get(&t, out, dout, n * 20);
+		th_get(&t, state, dstate, grid * 64);
 		for (uint32_t c = 0; c < grid; c++) {
 			uint32_t popc = 0;
 			for (uint32_t i = 0; i < block; i++)
@@ -1231,7 +1135,7 @@ START_TEST(operand_forms)
 	free(pin);
 	free(out);
 	free(state);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -1325,23 +1229,23 @@ static const char gfence_text[] =
 
 START_TEST(global_fence)
 {
-	bk t;
-	bk_load(&t, gfence_text, "gfence.we", "main");
+	th_kernel t;
+	th_load(&t, gfence_text, "gfence.we", "main");
 	const uint32_t grid = 2000, block = 256, n = grid * block, rounds = 3;
 	const uint32_t K = 0x9e3779b1u;
 	uint32_t *out = malloc((size_t)n * 16);
 	ck_assert(out);
-	we_devptr dbuf = bk_buf(&t, "buf", NULL, (size_t)n * 4, 0);
-	we_devptr dout = bk_buf(&t, "out", NULL, (size_t)n * 16, 0);
-	bk_u32(&t, "rounds", rounds);
-	for (size_t e = 0; e < NENGINES; e++) {
-		const char *en = engine_label(engines[e]);
+	we_devptr dbuf = th_buf_new(&t, "buf", NULL, (size_t)n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, (size_t)n * 16, 0);
+	th_u32(&t, "rounds", rounds);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		const char *en = th_name(e);
 		ck_assert_int_eq(we_memset(t.dev, dbuf, 0, (size_t)n * 4), WE_OK);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, (size_t)n * 16), WE_OK);
 		we_launch_stats s;
-		bk_run(&t, dim1(grid), dim1(block), engines[e], &s);
+		launch_ok(&t, th_dim1(grid), th_dim1(block), th_id(e), &s);
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 6 * rounds);
-		bk_get(&t, out, dout, (size_t)n * 16);
+		th_get(&t, out, dout, (size_t)n * 16);
 		for (uint32_t c = 0; c < grid; c++)
 			for (uint32_t tid = 0; tid < block; tid++) {
 				const uint32_t g = c * block + tid, pg = c * block + (tid + 32) % block;
@@ -1361,33 +1265,26 @@ START_TEST(global_fence)
 			}
 	}
 	free(out);
-	bk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- */
 /* exceptions: WE_ERR_EXCEPTION and a report naming the barrier and the */
-/* values, under both engines                                          */
+/* values, under every engine                                          */
 
 static void expect_exception(const char *text, uint32_t block, const char *const *parts)
 {
-	bk t;
-	bk_load(&t, text, "exc.we", "main");
-	for (size_t e = 0; e < NENGINES; e++) {
-		we_status st = bk_launch(&t, dim1(2), dim1(block), engines[e], 1000000, NULL);
-		const char *msg = we_last_error(t.dev);
-		CHECK(st == WE_ERR_EXCEPTION, "[%s] status %s, want EXCEPTION; report: %s",
-		      engine_label(engines[e]), we_status_name(st), msg);
-		/* decision 5: the report names the CTA, the warp and the PC too */
-		static const char *const common[] = { "barrier exception", "CTA (", "warp ", "PC 0x", NULL };
-		for (const char *const *p = common; *p; p++)
-			CHECK(strstr(msg, *p) != NULL, "[%s] report lacks '%s':\n%s", engine_label(engines[e]),
-			      *p, msg);
-		for (const char *const *p = parts; *p; p++)
-			CHECK(strstr(msg, *p) != NULL, "[%s] report lacks '%s':\n%s", engine_label(engines[e]),
-			      *p, msg);
+	/* decision 5: the report names the CTA, the warp and the PC too */
+	static const char *const common[] = { "barrier exception", "CTA (", "warp ", "PC 0x", NULL };
+	th_kernel t;
+	th_load(&t, text, "exc.we", "main");
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		we_status st = launch(&t, th_dim1(2), th_dim1(block), th_id(e), 1000000, NULL);
+		th_expect_report(&t, st, WE_ERR_EXCEPTION, common, th_name(e));
+		th_expect_report(&t, st, WE_ERR_EXCEPTION, parts, th_name(e));
 	}
-	bk_close(&t);
+	th_close(&t);
 }
 
 /* Warp 0 arrives at barrier 2 first (then signals barrier 1), so the

@@ -1,7 +1,6 @@
 /* test_bru.c — libcheck suite "bru": the branch unit of seed 004.
  *
- * Build: gcc -std=c11 -Wall -Wextra -Werror -Isrc tests/test_bru.c src/bru.c \
- *            $(pkg-config --cflags --libs check) -o /tmp/test_bru
+ * Build: make tests/test_bru (with tests/harness.c and the library).
  *
  * Besides direct checks of each function, a tiny program interpreter
  * (struct sim) drives warps through short programs the way the executor
@@ -19,23 +18,15 @@
 #include "units/bru.h"
 #include "warpemu/warpemu.h"
 
+#include "harness.h"
+
 #define ALL 0xffffffffu
 #define POISON 0xdead0000dead0000ull  /* never a PC of a test program */
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static uint64_t rng_state;
-
-static uint64_t rnd64(void)  /* splitmix64 */
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rnd32(void) { return (uint32_t)rnd64(); }
-static unsigned rndn(unsigned n) { return (unsigned)(rnd64() % n); }
+static uint32_t rnd32(void) { return (uint32_t)th_rng64(); }
+static unsigned rndn(unsigned n) { return (unsigned)(th_rng64() % n); }
 
 static void warp_init(we_warp *w, uint32_t valid, uint64_t pc)
 {
@@ -232,7 +223,7 @@ START_TEST(test_bra_golden_random)
 	};
 	unsigned jumps[6] = { 0 }, nojumps[6] = { 0 };
 
-	rng_state = 0x5eed0001;
+	th_rng_seed(0x5eed0001);
 	for (unsigned it = 0; it < 20000; it++) {
 		uint32_t valid = rnd_valid();
 		uint32_t active = rnd_subset(valid);
@@ -577,12 +568,8 @@ static unsigned emit(sim *s, int op, uint32_t pg)
 	return s->n++;
 }
 
-/* A check for hot loops: libcheck's ck_assert records every passing
- * check (a write to its message channel), so the per-step invariant checks
- * only call into libcheck when they fail. */
-#define CHECK(cond, ...) \
-	do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
-
+/* CHECK (harness.h) for hot loops: the per-step invariant checks only
+ * call into libcheck when they fail. */
 /* Checks after every step. */
 static void check_invariants(const we_warp *w, bru_result r)
 {
@@ -1395,7 +1382,7 @@ START_TEST(test_random_structured)
 	static sim s;
 	gen g = { .s = &s };
 
-	rng_state = 0xb5cbu + (uint64_t)_i * 7919u;
+	th_rng_seed(0xb5cbu + (uint64_t)_i * 7919u);
 	for (unsigned it = 0; it < 1000; it++) {
 		we_warp w;
 		uint32_t valid = rndn(3) ? ALL : (uint32_t)((1ull << (1 + rndn(32))) - 1);
@@ -1429,7 +1416,7 @@ START_TEST(test_random_invariants)
 	static sim s;
 	unsigned faults = 0, exits = 0, sleeps = 0, yields = 0;
 
-	rng_state = 0x1a2b3c4d;
+	th_rng_seed(0x1a2b3c4d);
 	for (unsigned it = 0; it < 1500; it++) {
 		we_warp w;
 		unsigned n = 8 + rndn(40);
@@ -1483,39 +1470,30 @@ END_TEST
 /* ---- kernels: BMOV, CALL/RET and BRX forms executed ----------------------- */
 
 /* Run the one kernel of src on one CTA of `block` threads of each engine
- * (the scheduler also without lockstep groups) and return the first
- * `words` 32-bit words per thread of its `out` buffer (parameter 0),
- * which must be the same for every run. */
+ * (an engine with lockstep groups also without them) and return the first
+ * `words` 32-bit words per thread of its `out` buffer (its only
+ * parameter), which must be the same for every run. */
 static void run_kernel(const char *src, uint32_t block, unsigned words, uint32_t *res)
 {
-	static const struct { we_engine e; unsigned lockstep; } runs[] = {
-		{ WE_ENGINE_SCHEDULER, 0 }, { WE_ENGINE_SCHEDULER, 1 }, { WE_ENGINE_WARP_THREADS, 0 },
-	};
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_DEFAULTS | TH_UNGROUPED, 0, cs);
 	const size_t bytes = (size_t)block * words * 4;
-	uint32_t *got = malloc(bytes);
-	ck_assert_ptr_nonnull(got);
-	for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-		we_device *dev;
-		we_module *m;
-		ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
-		we_status st = we_module_load_text(dev, src, strlen(src), "bru.we", &m);
-		ck_assert_msg(st == WE_OK, "load: %s", we_last_error(dev));
-		we_devptr out;
-		ck_assert_int_eq(we_malloc(dev, bytes, &out), WE_OK);
-		ck_assert_int_eq(we_memset(dev, out, 0xee, bytes), WE_OK);
-		we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { block, 1, 1 },
-					 .engine = runs[r].e, .lockstep = runs[r].lockstep,
-					 .threads = 1, .max_instructions = 100000 };
+	uint32_t *got = th_xmalloc(bytes);
+	for (size_t r = 0; r < n; r++) {
+		th_kernel t;
+		th_load(&t, src, "bru.we", NULL);
+		we_devptr out = th_buf_new(&t, "out", NULL, bytes, 0xee);
+		we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(block), .max_instructions = 100000 };
+		th_config_apply(&cfg, &cs[r]);
+		cfg.threads = 1;
 		we_launch_stats stats;
-		st = we_launch(dev, m, NULL, &cfg, &out, sizeof out, &stats);
-		ck_assert_msg(st == WE_OK, "run %zu: %s", r, we_last_error(dev));
-		ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, bytes), WE_OK);
+		th_launch_ok(&t, &cfg, &stats, cs[r].name);
+		th_get(&t, got, out, bytes);
 		if (r == 0)
 			memcpy(res, got, bytes);
 		else
-			ck_assert_msg(!memcmp(res, got, bytes), "run %zu differs from run 0", r);
-		we_module_destroy(m);
-		we_device_destroy(dev);
+			ck_assert_msg(!memcmp(res, got, bytes), "%s differs from %s", cs[r].name, cs[0].name);
+		th_close(&t);
 	}
 	free(got);
 }

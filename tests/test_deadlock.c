@@ -3,8 +3,8 @@
  * Every tests/deadlock/NAME.we starts with a header of comment lines that
  * says how to launch it and what must happen (the grammar is in
  * tests/deadlock/README.md).  Each kernel runs through the public API
- * under both engines, unseeded and with seeded schedules, always with
- * check mode on, and the test asserts:
+ * under every engine (tests/engines.h), unseeded and with seeded
+ * schedules, always with check mode on, and the test asserts:
  *   - the verdict: the status and the JSON report's "verdict" and "kind";
  *   - for deadlocks, the JSON fields the header names (barriers, blocked
  *     warps and their number, exited warps, the wait-for cycle, warps'
@@ -16,8 +16,8 @@
  *   - the check-mode warnings: every expected kind appears, no other;
  *   - replay: the same seed twice gives the same status, JSON report,
  *     warnings and result buffers;
- *   - the same verdict and checks once more in the warp-threads engine
- *     with jitter (real thread timing, random delays; no replay).
+ *   - the same verdict and checks once more on an engine with jitter
+ *     (warp-threads: real thread timing, random delays; no replay).
  * A file whose header is malformed fails with its name.
  *
  * Seeded runs use one host thread (one CTA at a time), so which CTAs run
@@ -39,11 +39,7 @@
 
 #include "warpemu/warpemu.h"
 
-#define CHECK(cond, ...)                           \
-	do {                                       \
-		if (!(cond))                       \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
+#include "harness.h"
 
 /* Safety nets: a kernel that hangs fails instead of stalling make check. */
 #define DEFAULT_MAX_INSNS 1000000u
@@ -758,84 +754,37 @@ static char corpus_dir[1024];
 static char **files;
 static unsigned nfiles;
 
-static const char *engine_label(we_engine e)
-{
-	return e == WE_ENGINE_SCHEDULER ? "scheduler" : "warp-threads";
-}
-
 typedef struct kfile {
 	const char *name;
 	header h;
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	uint8_t params[4096];
-	we_devptr dptr[MAX_ARGS];
+	th_kernel t; /* the buffers of the header's args, in order */
 } kfile;
 
 typedef struct run {
 	char label[128];
-	we_status st;
-	char *text;   /* we_last_error */
-	char *json;
-	char *warn;
-	uint64_t nwarn;
-	uint8_t *buf[MAX_ARGS];
+	th_run x;
 } run;
 
-static void run_free(run *r)
-{
-	free(r->text);
-	free(r->json);
-	free(r->warn);
-	for (unsigned i = 0; i < MAX_ARGS; i++)
-		free(r->buf[i]);
-	memset(r, 0, sizeof *r);
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	ck_assert_ptr_nonnull(d);
-	return d;
-}
-
 /* A run: seeded (schedule_seeded), or with jitter (warp threads with
- * random delays from seed), or neither. */
+ * random delays from seed), or neither; the buffers zeroed before. */
 static void do_run(kfile *f, we_engine e, bool seeded, bool jitter, uint64_t seed, run *r)
 {
 	memset(r, 0, sizeof *r);
 	if (seeded || jitter)
-		snprintf(r->label, sizeof r->label, "%s [%s, %s %llu]", f->name, engine_label(e),
+		snprintf(r->label, sizeof r->label, "%s [%s, %s %llu]", f->name, we_engine_name(e),
 			 jitter ? "jitter" : "seed", (unsigned long long)seed);
 	else
-		snprintf(r->label, sizeof r->label, "%s [%s, unseeded]", f->name, engine_label(e));
+		snprintf(r->label, sizeof r->label, "%s [%s, unseeded]", f->name, we_engine_name(e));
 	const header *h = &f->h;
-	for (unsigned i = 0; i < h->nargs; i++)
-		if (h->args[i].is_buf)
-			ck_assert_int_eq(we_memset(f->dev, f->dptr[i], 0, h->args[i].bytes), WE_OK);
 	we_launch_config cfg = {
 		.grid = h->grid, .block = h->block, .engine = e, .max_instructions = h->max_insns,
 		.schedule_seeded = seeded, .schedule_seed = seed, .check = true, .timeout = WALL_TIMEOUT_S,
 		.threads = seeded ? 1 : 0, .jitter = jitter,
 	};
-	we_launch_stats s;
-	memset(&s, 0, sizeof s);
-	r->st = we_launch(f->dev, f->mod, f->k->name, &cfg, f->params, f->k->param_bytes, &s);
-	r->text = xstrdup(we_last_error(f->dev));
-	r->json = xstrdup(we_last_report_json(f->dev));
-	r->warn = xstrdup(we_last_warnings(f->dev));
-	r->nwarn = s.warnings;
-	for (unsigned i = 0; i < h->nargs; i++) {
-		if (!h->args[i].is_buf)
-			continue;
-		r->buf[i] = malloc(h->args[i].bytes);
-		ck_assert_ptr_nonnull(r->buf[i]);
-		ck_assert_int_eq(we_memcpy_dtoh(f->dev, r->buf[i], f->dptr[i], h->args[i].bytes), WE_OK);
-	}
+	th_run_launch(&f->t, &cfg, &r->x);
 	if (getenv("DK_VERBOSE"))
-		fprintf(stderr, "== %s: %s\n%s%s%s%s\n", r->label, we_status_name(r->st),
-			r->st ? r->text : "", r->st ? "\n" : "", r->json, r->warn);
+		fprintf(stderr, "== %s: %s\n%s%s%s%s\n", r->label, we_status_name(r->x.st),
+			r->x.st ? r->x.err : "", r->x.st ? "\n" : "", r->x.json, r->x.warn);
 }
 
 /* Warnings: every expected kind appears, no other; the count matches. */
@@ -844,7 +793,7 @@ static void check_warnings(const kfile *f, const run *r)
 	const header *h = &f->h;
 	unsigned seen[NKNOWN] = { 0 };
 	unsigned lines = 0;
-	for (const char *p = r->warn; *p;) {
+	for (const char *p = r->x.warn; *p;) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 		lines++;
@@ -865,9 +814,9 @@ static void check_warnings(const kfile *f, const run *r)
 		seen[k]++;
 		p = eol ? eol + 1 : p + len;
 	}
-	if (r->nwarn <= 1000)
-		CHECK(r->nwarn == lines, "%s: stats.warnings = %llu but %u warning lines:\n%s", r->label,
-		      (unsigned long long)r->nwarn, lines, r->warn);
+	if (r->x.s.warnings <= 1000)
+		CHECK(r->x.s.warnings == lines, "%s: stats.warnings = %llu but %u warning lines:\n%s", r->label,
+		      (unsigned long long)r->x.s.warnings, lines, r->x.warn);
 	for (unsigned k = 0; k < NKNOWN; k++) {
 		bool expected = false, required = false;
 		for (unsigned j = 0; j < h->nkinds; j++)
@@ -876,9 +825,9 @@ static void check_warnings(const kfile *f, const run *r)
 				required = !h->optional[j];
 			}
 		CHECK(expected || !seen[k], "%s: unexpected check warning %s:\n%s", r->label, known_kinds[k],
-		      r->warn);
+		      r->x.warn);
 		CHECK(!required || seen[k], "%s: check warning %s missing; warnings:\n%s", r->label,
-		      known_kinds[k], *r->warn ? r->warn : "(none)\n");
+		      known_kinds[k], *r->x.warn ? r->x.warn : "(none)\n");
 	}
 }
 
@@ -889,10 +838,10 @@ static void check_buffers(const kfile *f, const run *r)
 		const hbufcheck *k = &h->checks[c];
 		for (uint32_t i = k->first; i <= k->last; i++) {
 			uint32_t got;
-			memcpy(&got, r->buf[k->arg] + (size_t)i * 4, 4);
+			memcpy(&got, th_view(&f->t, r->x.mem, h->args[k->arg].name) + (size_t)i * 4, 4);
 			CHECK(got == k->value, "%s: %s[%u] = 0x%x (%u), want 0x%x (%u)%s%s", r->label,
-			      h->args[k->arg].name, i, got, got, k->value, k->value, r->st ? "; report:\n" : "",
-			      r->st ? r->text : "");
+			      h->args[k->arg].name, i, got, got, k->value, k->value, r->x.st ? "; report:\n" : "",
+			      r->x.st ? r->x.err : "");
 		}
 	}
 }
@@ -959,22 +908,22 @@ static void check_nbar_entry(const run *r, const jv *nb)
 	long k = jint(nb, "consumers"), nk = jint(nb, "num_consumers");
 	CHECK(id >= 0 && id < 32 && jint(nb, "phase") >= 0 && p >= 0 && np > 0 && k >= 0 && nk > 0 && sig &&
 		      sig->t == J_ARR && sig->n,
-	      "%s: malformed named-barrier entry:\n%s", L, r->json);
-	CHECK(p < np || k < nk, "%s: named barrier %ld is listed with a complete phase:\n%s", L, id, r->json);
+	      "%s: malformed named-barrier entry:\n%s", L, r->x.json);
+	CHECK(p < np || k < nk, "%s: named barrier %ld is listed with a complete phase:\n%s", L, id, r->x.json);
 	long sp = 0, sk = 0;
 	for (size_t i = 0; i < sig->n; i++) {
 		const jv *e = &sig->items[i];
 		const char *type = jstr(e, "type"), *ins = jstr(e, "instruction");
 		CHECK(jint(e, "warp") >= 0 && jstr(e, "pc") && ins && !strncmp(ins, "NBARRIER.signal", 15) && type,
-		      "%s: named barrier %ld: malformed signal entry:\n%s", L, id, r->json);
+		      "%s: named barrier %ld: malformed signal entry:\n%s", L, id, r->x.json);
 		bool prod = !strcmp(type, "producer-only") || !strcmp(type, "producer-consumer");
 		bool cons = !strcmp(type, "consumer-only") || !strcmp(type, "producer-consumer");
-		CHECK(prod || cons, "%s: named barrier %ld: signal of unknown type %s:\n%s", L, id, type, r->json);
+		CHECK(prod || cons, "%s: named barrier %ld: signal of unknown type %s:\n%s", L, id, type, r->x.json);
 		sp += prod;
 		sk += cons;
 	}
 	CHECK(sp == p && sk == k, "%s: named barrier %ld: producers %ld and consumers %ld, but its signals "
-				  "give %ld and %ld:\n%s", L, id, p, k, sp, sk, r->json);
+				  "give %ld and %ld:\n%s", L, id, p, k, sp, sk, r->x.json);
 }
 
 /* A barrier deadlock report: the header's fields and self-consistency. */
@@ -986,22 +935,22 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 		 *cycle = jget(doc, "cycle");
 	CHECK(warps && warps->t == J_ARR && bars && bars->t == J_ARR && exited && exited->t == J_ARR && cycle &&
 		      cycle->t == J_ARR,
-	      "%s: deadlock report lacks warps/barriers/exited/cycle arrays:\n%s", L, r->json);
+	      "%s: deadlock report lacks warps/barriers/exited/cycle arrays:\n%s", L, r->x.json);
 	const char *msg = jstr(doc, "message");
 	CHECK(msg && strncmp(msg, "intra-warp", 10), "%s: a barrier deadlock reported as intra-warp:\n%s", L,
-	      r->json);
+	      r->x.json);
 	uint32_t nwarps = (h->block.x * h->block.y * h->block.z + 31) / 32;
 	CHECK(warps->n == nwarps, "%s: %zu warps in the report, the CTA has %u:\n%s", L, warps->n, nwarps,
-	      r->json);
+	      r->x.json);
 	/* spec-reading decision 11: every live warp is blocked */
 	uint32_t blocked = warps_in_state(warps, "blocked"), gone = warps_in_state(warps, "exited");
 	CHECK((blocked | gone) == (nwarps == 32 ? ~0u : (1u << nwarps) - 1u) && blocked,
-	      "%s: a deadlock needs every live warp blocked:\n%s", L, r->json);
+	      "%s: a deadlock needs every live warp blocked:\n%s", L, r->x.json);
 	uint32_t exited_set = 0;
 	for (size_t i = 0; i < exited->n; i++)
 		if (exited->items[i].t == J_NUM)
 			exited_set |= 1u << (unsigned)exited->items[i].num;
-	CHECK(exited_set == gone, "%s: \"exited\" disagrees with the warps' states:\n%s", L, r->json);
+	CHECK(exited_set == gone, "%s: \"exited\" disagrees with the warps' states:\n%s", L, r->x.json);
 	uint32_t waited = 0;
 	for (size_t i = 0; i < warps->n; i++) {
 		const jv *w = &warps->items[i];
@@ -1016,36 +965,36 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 			long k = jint(w, "consumers"), nk = jint(w, "num_consumers");
 			CHECK(nb < 32 && p >= 0 && np >= 0 && k >= 0 && nk >= 0 && (p < np || k < nk),
 			      "%s: warp %ld blocked on named barrier %ld, whose phase looks complete or is "
-			      "malformed:\n%s", L, id, nb, r->json);
+			      "malformed:\n%s", L, id, nb, r->x.json);
 			CHECK(jstr(w, "instruction") && !strncmp(jstr(w, "instruction"), "NBARRIER.wait", 13),
 			      "%s: warp %ld is blocked on a named barrier, not at an NBARRIER.wait:\n%s", L, id,
-			      r->json);
+			      r->x.json);
 			/* the barrier is listed, with this warp's consumer signal */
 			const jv *nbe = find_nbar(bars, nb);
 			const char *type = NULL;
 			CHECK(nbe != NULL, "%s: warp %ld waits on named barrier %ld, which the report does not "
-					   "list:\n%s", L, id, nb, r->json);
+					   "list:\n%s", L, id, nb, r->x.json);
 			CHECK(signalled_has(nbe, id, &type) && type && strcmp(type, "producer-only"),
 			      "%s: warp %ld waits on named barrier %ld without a consumer signal listed:\n%s", L, id,
-			      nb, r->json);
+			      nb, r->x.json);
 			CHECK(jint(nbe, "producers") == p && jint(nbe, "consumers") == k &&
 				      jint(nbe, "num_producers") == np && jint(nbe, "num_consumers") == nk,
-			      "%s: warp %ld and named barrier %ld disagree on the counts:\n%s", L, id, nb, r->json);
+			      "%s: warp %ld and named barrier %ld disagree on the counts:\n%s", L, id, nb, r->x.json);
 			waited |= 1u << nb;
 			continue;
 		}
-		CHECK(b >= 0 && b < 16, "%s: blocked warp %ld without a barrier:\n%s", L, id, r->json);
+		CHECK(b >= 0 && b < 16, "%s: blocked warp %ld without a barrier:\n%s", L, id, r->x.json);
 		waited |= 1u << b;
 		const jv *bar = find_by_id(bars, "id", b);
 		CHECK(bar != NULL, "%s: warp %ld waits on barrier %ld, which the report does not list:\n%s", L, id,
-		      b, r->json);
+		      b, r->x.json);
 		const char *apc = NULL, *wpc = jstr(w, "pc");
 		CHECK(arrived_has(bar, id, &apc), "%s: warp %ld blocked on barrier %ld but not among its arrivals:\n%s",
-		      L, id, b, r->json);
+		      L, id, b, r->x.json);
 		CHECK(apc && wpc && !strcmp(apc, wpc), "%s: warp %ld: blocked at %s, arrived at %s:\n%s", L, id,
-		      wpc ? wpc : "?", apc ? apc : "?", r->json);
+		      wpc ? wpc : "?", apc ? apc : "?", r->x.json);
 		CHECK(jstr(w, "instruction") && !strncmp(jstr(w, "instruction"), "BAR", 3),
-		      "%s: warp %ld is blocked on a barrier at a non-barrier instruction:\n%s", L, id, r->json);
+		      "%s: warp %ld is blocked on a barrier at a non-barrier instruction:\n%s", L, id, r->x.json);
 	}
 	for (size_t i = 0; i < bars->n; i++) {
 		const jv *bar = &bars->items[i];
@@ -1056,43 +1005,43 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 		const jv *arr = jget(bar, "arrived"), *all = jget(bar, "all_live");
 		long count = jint(bar, "count"), expected = jint(bar, "expected");
 		CHECK(arr && arr->t == J_ARR && all && all->t == J_BOOL && count >= 0 && expected >= 0,
-		      "%s: malformed barrier entry:\n%s", L, r->json);
+		      "%s: malformed barrier entry:\n%s", L, r->x.json);
 		CHECK((size_t)count == 32 * arr->n, "%s: barrier %ld: count %ld for %zu arrivals:\n%s", L,
-		      jint(bar, "id"), count, arr->n, r->json);
+		      jint(bar, "id"), count, arr->n, r->x.json);
 		long need = all->b ? 32L * (nwarps - (uint32_t)__builtin_popcount(gone)) : expected;
 		CHECK(count < need, "%s: barrier %ld: count %ld reaches %ld yet is not complete:\n%s", L,
-		      jint(bar, "id"), count, need, r->json);
+		      jint(bar, "id"), count, need, r->x.json);
 	}
 	/* the headline names a blocked warp and the barrier instruction it
 	 * waits at, as its own entry does (not ActivePC's neighbour) */
 	const jv *hw = find_by_id(warps, "warp", jint(doc, "warp"));
 	const char *hpc = jstr(doc, "pc"), *hins = jstr(doc, "instruction");
 	CHECK(hw && jstr(hw, "state") && !strcmp(jstr(hw, "state"), "blocked"),
-	      "%s: the report names warp %ld, which is not blocked:\n%s", L, jint(doc, "warp"), r->json);
+	      "%s: the report names warp %ld, which is not blocked:\n%s", L, jint(doc, "warp"), r->x.json);
 	CHECK(hpc && jstr(hw, "pc") && !strcmp(hpc, jstr(hw, "pc")) && hins && jstr(hw, "instruction") &&
 		      !strcmp(hins, jstr(hw, "instruction")),
 	      "%s: the report's PC %s (%s) is not where warp %ld waits:\n%s", L, hpc ? hpc : "?",
-	      hins ? hins : "?", jint(doc, "warp"), r->json);
+	      hins ? hins : "?", jint(doc, "warp"), r->x.json);
 	if (h->has_bars)
 		CHECK(waited == h->bars, "%s: blocked warps wait on barriers 0x%x, want 0x%x (bit per id):\n%s", L,
-		      waited, h->bars, r->json);
+		      waited, h->bars, r->x.json);
 	if (h->has_warps)
 		CHECK(blocked == h->warps, "%s: blocked warps 0x%x, want 0x%x (bit per warp):\n%s", L, blocked,
-		      h->warps, r->json);
+		      h->warps, r->x.json);
 	if (h->nblocked >= 0)
 		CHECK(__builtin_popcount(blocked) == h->nblocked, "%s: %d warps blocked (0x%x), want %d:\n%s", L,
-		      __builtin_popcount(blocked), blocked, h->nblocked, r->json);
+		      __builtin_popcount(blocked), blocked, h->nblocked, r->x.json);
 	if (h->has_exited)
 		CHECK(gone == h->exited, "%s: exited warps 0x%x, want 0x%x (bit per warp):\n%s", L, gone,
-		      h->exited, r->json);
+		      h->exited, r->x.json);
 	/* the cycle: WARP waits on BARRIER for the next warp, back to the first */
 	size_t n = cycle->n;
 	if (n) {
 		/* a warp never waits for itself: it has arrived at its barrier */
 		CHECK(n >= 3, "%s: a wait-for \"cycle\" of warp %ld alone, where no warp waits for another "
-			      "in a cycle:\n%s", L, jint(&cycle->items[0], "warp"), r->json);
+			      "in a cycle:\n%s", L, jint(&cycle->items[0], "warp"), r->x.json);
 		CHECK(jint(&cycle->items[0], "warp") == jint(&cycle->items[n - 1], "warp"),
-		      "%s: the cycle does not close:\n%s", L, r->json);
+		      "%s: the cycle does not close:\n%s", L, r->x.json);
 		for (size_t k = 0; k + 1 < n; k++) {
 			long w = jint(&cycle->items[k], "warp"), b = jint(&cycle->items[k], "barrier");
 			long nb = jint(&cycle->items[k], "named_barrier");
@@ -1103,19 +1052,19 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 				CHECK(wj && jint(wj, "named_barrier") == nb && nbe && !signalled_has(nbe, next, NULL) &&
 					      ((blocked >> next) & 1u),
 				      "%s: cycle edge warp %ld (named barrier %ld) -> warp %ld is not a wait:\n%s", L,
-				      w, nb, next, r->json);
+				      w, nb, next, r->x.json);
 			} else {
 				CHECK(wj && jint(wj, "barrier") == b && bar && !arrived_has(bar, next, NULL) &&
 					      ((blocked >> next) & 1u),
 				      "%s: cycle edge warp %ld (barrier %ld) -> warp %ld is not a wait:\n%s", L, w, b,
-				      next, r->json);
+				      next, r->x.json);
 			}
 		}
 	}
 	if (h->cycle == 1)
-		CHECK(n, "%s: no wait-for cycle reported:\n%s", L, r->json);
+		CHECK(n, "%s: no wait-for cycle reported:\n%s", L, r->x.json);
 	if (h->cycle == 2)
-		CHECK(!n, "%s: a cycle reported where there is none:\n%s", L, r->json);
+		CHECK(!n, "%s: a cycle reported where there is none:\n%s", L, r->x.json);
 	if (h->cycle == 3) {
 		/* the same cycle, starting anywhere */
 		bool same = n == h->ncyc + 1;
@@ -1133,7 +1082,7 @@ static void check_barrier_deadlock(const kfile *f, const run *r, const jv *doc)
 				same = jint(&cycle->items[k], "warp") == (long)h->cyc_w[j] && b == (long)h->cyc_b[j];
 			}
 		}
-		CHECK(same, "%s: the wait-for cycle differs from the header's:\n%s", L, r->json);
+		CHECK(same, "%s: the wait-for cycle differs from the header's:\n%s", L, r->x.json);
 	}
 }
 
@@ -1179,13 +1128,13 @@ static void check_intra(const run *r, const jv *doc, long w)
 	CHECK(we && jstr(we, "state") && !strcmp(jstr(we, "state"), "blocked") && sync && sync->t == J_BOOL &&
 		      sync->b && groups && groups->t == J_ARR,
 	      "%s: intra-warp deadlock of warp %ld: its entry is not blocked at BSYNC/WARPSYNC with its lane "
-	      "groups:\n%s", L, w, r->json);
+	      "groups:\n%s", L, w, r->x.json);
 	const char *msg = jstr(doc, "message"), *hpc = jstr(doc, "pc"), *hlanes = jstr(doc, "lanes");
 	CHECK(is_sync_insn(jstr(doc, "instruction")) && is_sync_insn(jstr(we, "instruction")) &&
 		      jstr(we, "pc") && hpc && !strcmp(jstr(we, "pc"), hpc),
 	      "%s: intra-warp deadlock of warp %ld: the report's PC and instruction (%s) and the warp's entry "
 	      "(%s) should name the BSYNC/WARPSYNC it waits at:\n%s", L, w, jstr(doc, "instruction"),
-	      jstr(we, "instruction") ? jstr(we, "instruction") : "none", r->json);
+	      jstr(we, "instruction") ? jstr(we, "instruction") : "none", r->x.json);
 	uint32_t all = 0, valid = (uint32_t)strtoul(jstr(we, "valid") ? jstr(we, "valid") : "0", NULL, 16);
 	unsigned parked = 0;
 	bool headline = false;
@@ -1193,9 +1142,9 @@ static void check_intra(const run *r, const jv *doc, long w)
 		const jv *g = &groups->items[i];
 		const char *gl = jstr(g, "lanes"), *gpc = jstr(g, "pc"), *gi = jstr(g, "instruction");
 		const jv *pk = jget(g, "parked");
-		CHECK(gl && gpc && gi && pk && pk->t == J_BOOL, "%s: malformed lane group:\n%s", L, r->json);
+		CHECK(gl && gpc && gi && pk && pk->t == J_BOOL, "%s: malformed lane group:\n%s", L, r->x.json);
 		uint32_t lanes = (uint32_t)strtoul(gl, NULL, 16);
-		CHECK(lanes && !(lanes & all), "%s: lane groups overlap or are empty:\n%s", L, r->json);
+		CHECK(lanes && !(lanes & all), "%s: lane groups overlap or are empty:\n%s", L, r->x.json);
 		all |= lanes;
 		if (!pk->b)
 			continue;
@@ -1204,15 +1153,15 @@ static void check_intra(const run *r, const jv *doc, long w)
 		snprintf(name, sizeof name, "lanes %s at PC %s", gl, gpc);
 		CHECK(is_sync_insn(gi) && msg && strstr(msg, name),
 		      "%s: parked group %s at %s (%s): not at a BSYNC/WARPSYNC, or not in the message:\n%s", L,
-		      gl, gpc, gi, r->json);
+		      gl, gpc, gi, r->x.json);
 		if (!strcmp(gpc, hpc))
 			headline = lanes_mask(hlanes) == lanes;
 	}
 	CHECK(all == valid, "%s: the lane groups cover 0x%x, the valid lanes are 0x%x:\n%s", L, all, valid,
-	      r->json);
-	CHECK(parked >= 2, "%s: %u parked group(s): an intra-warp deadlock needs two:\n%s", L, parked, r->json);
+	      r->x.json);
+	CHECK(parked >= 2, "%s: %u parked group(s): an intra-warp deadlock needs two:\n%s", L, parked, r->x.json);
 	CHECK(headline, "%s: the headline's lanes %s at PC %s are not the group parked there:\n%s", L, hlanes,
-	      hpc, r->json);
+	      hpc, r->x.json);
 }
 
 /* Every live warp's entry has a PC and an instruction (a ready or sleeping
@@ -1222,20 +1171,20 @@ static void check_warp_pcs(const kfile *f, const run *r, const jv *doc)
 {
 	const char *L = r->label;
 	const jv *warps = jget(doc, "warps");
-	CHECK(warps && warps->t == J_ARR, "%s: no warps in the deadlock report:\n%s", L, r->json);
+	CHECK(warps && warps->t == J_ARR, "%s: no warps in the deadlock report:\n%s", L, r->x.json);
 	for (size_t i = 0; i < warps->n; i++) {
 		const jv *w = &warps->items[i];
 		const char *st = jstr(w, "state");
-		CHECK(st, "%s: a warp entry without a state:\n%s", L, r->json);
+		CHECK(st, "%s: a warp entry without a state:\n%s", L, r->x.json);
 		if (strcmp(st, "exited"))
 			CHECK(jstr(w, "pc") && jstr(w, "instruction") && strcmp(jstr(w, "instruction"), "<no instruction>"),
-			      "%s: warp %ld (%s) without a PC and instruction:\n%s", L, jint(w, "warp"), st, r->json);
+			      "%s: warp %ld (%s) without a PC and instruction:\n%s", L, jint(w, "warp"), st, r->x.json);
 	}
 	for (unsigned k = 0; k < f->h.npcs; k++) {
 		const jv *w = find_by_id(warps, "warp", f->h.pc_w[k]);
 		const char *pc = w ? jstr(w, "pc") : NULL;
 		CHECK(pc && strtoull(pc, NULL, 16) == f->h.pc_v[k], "%s: warp %u's entry shows PC %s, want 0x%04llx:\n%s",
-		      L, f->h.pc_w[k], pc ? pc : "none", (unsigned long long)f->h.pc_v[k], r->json);
+		      L, f->h.pc_w[k], pc ? pc : "none", (unsigned long long)f->h.pc_v[k], r->x.json);
 	}
 }
 
@@ -1243,29 +1192,29 @@ static void check_run(const kfile *f, const run *r)
 {
 	const header *h = &f->h;
 	const char *L = r->label;
-	CHECK(r->st == verdict_status[h->v], "%s: status %s, want %s; report:\n%s\n%s%s", L,
-	      we_status_name(r->st), we_status_name(verdict_status[h->v]), r->text, r->json, r->warn);
+	CHECK(r->x.st == verdict_status[h->v], "%s: status %s, want %s; report:\n%s\n%s%s", L,
+	      we_status_name(r->x.st), we_status_name(verdict_status[h->v]), r->x.err, r->x.json, r->x.warn);
 	if (h->v == V_OK) {
-		CHECK(!*r->json, "%s: a JSON report after a successful launch: %s", L, r->json);
+		CHECK(!*r->x.json, "%s: a JSON report after a successful launch: %s", L, r->x.json);
 	} else {
 		jv doc;
-		CHECK(json_parse(r->json, &doc), "%s: the JSON report does not parse:\n%s", L, r->json);
+		CHECK(json_parse(r->x.json, &doc), "%s: the JSON report does not parse:\n%s", L, r->x.json);
 		const char *verd = jstr(&doc, "verdict"), *kind = jstr(&doc, "kind"), *msg = jstr(&doc, "message");
 		const jv *cta = jget(&doc, "cta");
 		CHECK(verd && !strcmp(verd, verdict_names[h->v]), "%s: JSON verdict %s, want %s:\n%s", L,
-		      verd ? verd : "(none)", verdict_names[h->v], r->json);
+		      verd ? verd : "(none)", verdict_names[h->v], r->x.json);
 		CHECK(kind && msg && *msg && cta && cta->t == J_ARR && cta->n == 3 && jint(&doc, "warp") >= 0 &&
 			      jstr(&doc, "pc") && jstr(&doc, "instruction") && jstr(&doc, "lanes"),
-		      "%s: the JSON report lacks kind/message/cta/warp/pc/instruction/lanes:\n%s", L, r->json);
-		CHECK(*r->text, "%s: no text report (we_last_error) for a failed launch", L);
+		      "%s: the JSON report lacks kind/message/cta/warp/pc/instruction/lanes:\n%s", L, r->x.json);
+		CHECK(*r->x.err, "%s: no text report (we_last_error) for a failed launch", L);
 		/* every CTA of a corpus kernel fails alike: the lowest CTA's
 		 * report wins, whatever the order CTAs ran in */
 		CHECK(cta->items[0].t == J_NUM && cta->items[1].t == J_NUM && cta->items[2].t == J_NUM &&
 			      cta->items[0].num == 0 && cta->items[1].num == 0 && cta->items[2].num == 0,
 		      "%s: the report is for CTA (%g,%g,%g), want the lowest, (0,0,0):\n%s", L, cta->items[0].num,
-		      cta->items[1].num, cta->items[2].num, r->json);
+		      cta->items[1].num, cta->items[2].num, r->x.json);
 		if (h->v == V_TIMEOUT)
-			CHECK(!strcmp(kind, "watchdog"), "%s: timeout of kind %s:\n%s", L, kind, r->json);
+			CHECK(!strcmp(kind, "watchdog"), "%s: timeout of kind %s:\n%s", L, kind, r->x.json);
 		if (h->v == V_EXCEPTION) {
 			char lk[128], le[64];
 			size_t i;
@@ -1276,18 +1225,18 @@ static void check_run(const kfile *f, const run *r)
 				le[i] = (char)tolower((unsigned char)h->exc_kind[i]);
 			le[i] = 0;
 			CHECK(strstr(lk, le) != NULL, "%s: exception kind \"%s\", want one containing \"%s\":\n%s", L,
-			      kind, h->exc_kind, r->json);
+			      kind, h->exc_kind, r->x.json);
 		}
 		if (h->v == V_DEADLOCK) {
-			CHECK(!strcmp(kind, "deadlock"), "%s: deadlock of kind %s:\n%s", L, kind, r->json);
+			CHECK(!strcmp(kind, "deadlock"), "%s: deadlock of kind %s:\n%s", L, kind, r->x.json);
 			if (h->intra) {
 				CHECK(!strncmp(msg, "intra-warp deadlock: ", 21),
-				      "%s: not reported as an intra-warp deadlock:\n%s", L, r->json);
+				      "%s: not reported as an intra-warp deadlock:\n%s", L, r->x.json);
 				long w = jint(&doc, "warp");
 				if (h->has_warps)
 					CHECK(w >= 0 && w < 32 && ((h->warps >> w) & 1u),
 					      "%s: intra-warp deadlock reported for warp %ld, want one of 0x%x:\n%s", L,
-					      w, h->warps, r->json);
+					      w, h->warps, r->x.json);
 				check_intra(r, &doc, w);
 			} else {
 				check_barrier_deadlock(f, r, &doc);
@@ -1300,103 +1249,69 @@ static void check_run(const kfile *f, const run *r)
 	check_warnings(f, r);
 }
 
+/* A replay: the same status, reports, warnings and buffers. */
 static void check_replay(const kfile *f, const run *a, const run *b)
 {
-	CHECK(a->st == b->st, "%s: replay gave status %s, first run %s", b->label, we_status_name(b->st),
-	      we_status_name(a->st));
-	CHECK(!strcmp(a->json, b->json), "%s: replay gave another JSON report:\n%s\nfirst run:\n%s", b->label,
-	      b->json, a->json);
-	CHECK(!strcmp(a->text, b->text), "%s: replay gave another text report:\n%s\nfirst run:\n%s", b->label,
-	      b->text, a->text);
-	CHECK(!strcmp(a->warn, b->warn), "%s: replay gave other warnings:\n%s\nfirst run:\n%s", b->label,
-	      b->warn, a->warn);
-	for (unsigned i = 0; i < f->h.nargs; i++)
-		if (f->h.args[i].is_buf)
-			CHECK(!memcmp(a->buf[i], b->buf[i], f->h.args[i].bytes),
-			      "%s: replay gave other contents of buffer %s", b->label, f->h.args[i].name);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	CHECK(fp != NULL, "cannot open %s", path);
-	CHECK(fseek(fp, 0, SEEK_END) == 0, "%s: seek failed", path);
-	long len = ftell(fp);
-	CHECK(len >= 0, "%s: ftell failed", path);
-	rewind(fp);
-	char *text = malloc((size_t)len + 1);
-	ck_assert_ptr_nonnull(text);
-	CHECK(fread(text, 1, (size_t)len, fp) == (size_t)len, "%s: short read", path);
-	text[len] = 0;
-	fclose(fp);
-	return text;
+	th_expect_same(&f->t, &a->x, &b->x, TH_SAME_ALL_MEMORY | TH_SAME_WARNINGS, "the first run", b->label);
 }
 
 static void kfile_open(kfile *f, const char *name)
 {
 	memset(f, 0, sizeof *f);
 	f->name = name;
-	char path[2048];
-	snprintf(path, sizeof path, "%s/%s", corpus_dir, name);
-	char *text = slurp(path);
+	char rel[1024];
+	snprintf(rel, sizeof rel, "tests/deadlock/%s", name);
+	char *text = th_read_source(rel, NULL);
 	char err[600];
 	if (!parse_header(text, &f->h, err, sizeof err)) {
 		free(text);
 		ck_abort_msg("%s: malformed header: %s", name, err);
 	}
-	ck_assert_int_eq(we_device_create(NULL, &f->dev), WE_OK);
-	we_status st = we_module_load_text(f->dev, text, strlen(text), name, &f->mod);
+	th_load(&f->t, text, name, NULL);
 	free(text);
-	CHECK(st == WE_OK, "%s: does not load: %s", name, we_last_error(f->dev));
-	CHECK(we_module_kernel_count(f->mod) >= 1, "%s: no kernel", name);
-	f->k = we_module_kernel(f->mod, 0);
-	CHECK(f->k->param_bytes <= sizeof f->params, "%s: too many parameters", name);
+	const we_kernel_info *k = f->t.k;
 	const header *h = &f->h;
 	for (unsigned i = 0; i < h->nargs; i++) {
 		const we_param_info *p = NULL;
-		for (unsigned j = 0; j < f->k->nparams; j++)
-			if (!strcmp(f->k->params[j].name, h->args[i].name))
-				p = &f->k->params[j];
-		CHECK(p != NULL, "%s: malformed header: kernel %s has no parameter %s", name, f->k->name,
+		for (unsigned j = 0; j < k->nparams; j++)
+			if (!strcmp(k->params[j].name, h->args[i].name))
+				p = &k->params[j];
+		CHECK(p != NULL, "%s: malformed header: kernel %s has no parameter %s", name, k->name,
 		      h->args[i].name);
 		if (h->args[i].is_buf) {
 			CHECK(p->type == WE_PARAM_PTR, "%s: malformed header: %s is not a ptr parameter", name,
 			      p->name);
-			ck_assert_int_eq(we_malloc(f->dev, h->args[i].bytes, &f->dptr[i]), WE_OK);
-			memcpy(f->params + p->offset, &f->dptr[i], 8);
+			th_buf_new(&f->t, p->name, NULL, h->args[i].bytes, 0);
 		} else {
 			CHECK(p->size == 4 && p->type != WE_PARAM_F32,
 			      "%s: malformed header: %s is not a 32-bit integer parameter", name, p->name);
-			memcpy(f->params + p->offset, &h->args[i].value, 4);
+			th_u32(&f->t, p->name, h->args[i].value);
 		}
 	}
-	for (unsigned j = 0; j < f->k->nparams; j++)
-		CHECK(find_arg(h, f->k->params[j].name) >= 0,
-		      "%s: malformed header: no 'arg %s=...' for the kernel's parameter", name, f->k->params[j].name);
+	for (unsigned j = 0; j < k->nparams; j++)
+		CHECK(find_arg(h, k->params[j].name) >= 0,
+		      "%s: malformed header: no 'arg %s=...' for the kernel's parameter", name, k->params[j].name);
 }
 
 static void kfile_close(kfile *f)
 {
-	we_module_destroy(f->mod);
-	we_device_destroy(f->dev);
+	th_close(&f->t);
 }
-
-static const we_engine engines[] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
 
 START_TEST(kernel)
 {
 	kfile f;
 	kfile_open(&f, files[_i]);
-	for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++) {
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		run r;
-		do_run(&f, engines[e], false, false, 0, &r);
+		do_run(&f, th_id(e), false, false, 0, &r);
 		check_run(&f, &r);
-		run_free(&r);
-		if (engines[e] == WE_ENGINE_WARP_THREADS) {
+		th_run_free(&r.x);
+		if (th_engines[e].flags & TH_JITTER) {
 			/* real thread timing with random delays: the same verdict */
-			do_run(&f, engines[e], false, true, 1, &r);
+			do_run(&f, th_id(e), false, true, 1, &r);
 			check_run(&f, &r);
-			run_free(&r);
+			th_run_free(&r.x);
 		}
 		unsigned nseeds = f.h.seeds;
 		const char *env = getenv("DK_SEEDS");
@@ -1404,12 +1319,12 @@ START_TEST(kernel)
 			nseeds = (unsigned)atoi(env);
 		for (unsigned s = 1; s <= nseeds; s++) {
 			run a, b;
-			do_run(&f, engines[e], true, false, s, &a);
+			do_run(&f, th_id(e), true, false, s, &a);
 			check_run(&f, &a);
-			do_run(&f, engines[e], true, false, s, &b);
+			do_run(&f, th_id(e), true, false, s, &b);
 			check_replay(&f, &a, &b);
-			run_free(&a);
-			run_free(&b);
+			th_run_free(&a.x);
+			th_run_free(&b.x);
 		}
 	}
 	kfile_close(&f);
@@ -1420,9 +1335,7 @@ END_TEST
 START_TEST(corpus)
 {
 	CHECK(nfiles >= MIN_KERNELS, "%s: %u kernels, want at least %u", corpus_dir, nfiles, MIN_KERNELS);
-	char path[2048];
-	snprintf(path, sizeof path, "%s/README.md", corpus_dir);
-	char *readme = slurp(path);
+	char *readme = th_read_source("tests/deadlock/README.md", NULL);
 	for (unsigned i = 0; i < nfiles; i++) {
 		char pat[300];
 		snprintf(pat, sizeof pat, "`%s`", files[i]);
@@ -1546,8 +1459,7 @@ static int cmp_str(const void *a, const void *b)
 
 static void find_corpus(void)
 {
-	const char *top = getenv("top_srcdir");
-	snprintf(corpus_dir, sizeof corpus_dir, "%s/tests/deadlock", top ? top : "..");
+	th_source_path(corpus_dir, sizeof corpus_dir, "tests/deadlock");
 	DIR *d = opendir(corpus_dir);
 	if (!d)
 		return; /* the corpus test reports it */

@@ -1,5 +1,5 @@
 /* test_dialects — the neighbouring barrier systems of the seeds through the
- * public API, under both engines: NVIDIA SASS BAR (seed 003: the
+ * public API, under every engine: NVIDIA SASS BAR (seed 003: the
  * same-register form, counts 0/omitted/RZ, BAR.SCAN, BAR.RED results,
  * BAR.SYNCALL and the trap handler with TRAP/RTT of seed 004) and Intel
  * vISA NBARRIER (seed 002), as spec-reading "Dialects" and
@@ -12,7 +12,7 @@
  * against a host reference.  Part 2 pins down each rule and exception with
  * small inline kernels.
  *
- * Every test loops over engines[]: the scheduler and warp-threads.
+ * Every test loops over th_engines[]: the scheduler and warp-threads.
  */
 #include <check.h>
 #include <ctype.h>
@@ -24,130 +24,42 @@
 
 #include "warpemu/warpemu.h"
 
-#include "kload.h"
-
-/* Abort only on failure: ck_assert_msg records a mark per call. */
-#define CHECK(cond, ...)                           \
-	do {                                       \
-		if (!(cond))                       \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
-
-static const we_engine engines[] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
-#define NENGINES (sizeof engines / sizeof engines[0])
-
-static const char *ename(we_engine e)
-{
-	return e == WE_ENGINE_SCHEDULER ? "scheduler" : "warp-threads";
-}
+#include "harness.h"
 
 /* Safety nets: a kernel that hangs fails instead of stalling make check. */
 #define UNIT_MAX_INSNS 2000000u
 #define WALL_TIMEOUT_S 60.0
 
-/* ================================================================ */
-/* harness                                                            */
-
-typedef struct tk {
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	uint8_t params[256];
-} tk;
-
-/* Load text as a module; the kernel is `kernel` or the first one. */
-static void tk_load(tk *t, const char *text, const char *name, const char *kernel)
+/* A seeded schedule from seed (0: unseeded), check mode, and a budget of
+ * max_insns instructions (0: none). */
+static we_launch_config sched(uint64_t seed, bool check, uint64_t max_insns)
 {
-	memset(t, 0, sizeof *t);
-	kl_load(text, name, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
+	return (we_launch_config){ .schedule_seeded = seed != 0, .schedule_seed = seed, .check = check,
+				   .max_instructions = max_insns };
 }
 
-static void tk_file(tk *t, const char *file, const char *kernel)
+/* Launch t on `grid` CTAs of `block` threads of engine e, with the
+ * schedule, check mode and budget of o (NULL: none), under the wall-clock
+ * safety net. */
+static we_status launch(th_kernel *t, uint32_t grid, uint32_t block, we_engine e, const we_launch_config *o,
+			we_launch_stats *s)
 {
-	char *text = kl_read_source(file, NULL);
-	tk_load(t, text, file, kernel);
-	free(text);
-}
-
-static void tk_close(tk *t)
-{
-	if (t->mod)
-		we_module_destroy(t->mod);
-	we_device_destroy(t->dev);
-	memset(t, 0, sizeof *t);
-}
-
-static const we_param_info *tk_param(tk *t, const char *name)
-{
-	return kl_param(t->k, name);
-}
-
-static void tk_u32(tk *t, const char *name, uint32_t v)
-{
-	kl_set_u32(t->k, t->params, name, v);
-}
-
-/* A device buffer for pointer parameter `name`: data, or `fill` bytes. */
-static we_devptr tk_buf(tk *t, const char *name, const void *data, size_t bytes, int fill)
-{
-	const we_param_info *p = tk_param(t, name);
-	ck_assert_int_eq(p->type, WE_PARAM_PTR);
-	we_devptr d;
-	ck_assert_int_eq(we_malloc(t->dev, bytes, &d), WE_OK);
-	if (data)
-		ck_assert_int_eq(we_memcpy_htod(t->dev, d, data, bytes), WE_OK);
-	else
-		ck_assert_int_eq(we_memset(t->dev, d, fill, bytes), WE_OK);
-	memcpy(t->params + p->offset, &d, 8);
-	return d;
-}
-
-static void tk_get(tk *t, void *dst, we_devptr src, size_t bytes)
-{
-	ck_assert_int_eq(we_memcpy_dtoh(t->dev, dst, src, bytes), WE_OK);
-}
-
-typedef struct runopt {
-	bool check;
-	bool seeded;
-	uint64_t seed;
-	uint64_t max_insns;
-} runopt;
-
-static we_status tk_launch(tk *t, uint32_t grid, uint32_t block, we_engine e, const runopt *o,
-			   we_launch_stats *s)
-{
-	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .engine = e,
-				 .timeout = WALL_TIMEOUT_S };
-	if (o) {
-		cfg.check = o->check;
-		cfg.schedule_seeded = o->seeded;
-		cfg.schedule_seed = o->seed;
-		cfg.max_instructions = o->max_insns;
-	}
+	we_launch_config cfg = o ? *o : sched(0, false, 0);
+	cfg.grid = th_dim1(grid);
+	cfg.block = th_dim1(block);
+	cfg.engine = e;
+	cfg.timeout = WALL_TIMEOUT_S;
 	we_launch_stats dummy;
-	return we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, s ? s : &dummy);
+	return th_launch(t, &cfg, s ? s : &dummy);
 }
 
-static void tk_run(tk *t, uint32_t grid, uint32_t block, we_engine e, const runopt *o, we_launch_stats *s)
+/* launch(), which must succeed. */
+static void launch_ok(th_kernel *t, uint32_t grid, uint32_t block, we_engine e, const we_launch_config *o,
+		      we_launch_stats *s)
 {
-	we_status st = tk_launch(t, grid, block, e, o, s);
-	CHECK(st == WE_OK, "[%s] %s: status %s: %s", ename(e), t->k->name, we_status_name(st),
+	we_status st = launch(t, grid, block, e, o, s);
+	CHECK(st == WE_OK, "[%s] %s: status %s: %s", we_engine_name(e), t->k->name, we_status_name(st),
 	      we_last_error(t->dev));
-}
-
-/* splitmix64: reproducible test data */
-static uint64_t rng_state;
-static void rng_seed(uint64_t s)
-{
-	rng_state = s;
-}
-static uint32_t rng(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
 }
 
 #define SENTINEL 0xa5a5a5a5u
@@ -177,7 +89,7 @@ static bool has_ci(const char *hay, const char *needle)
 /* ---- small inline kernels: one `out` buffer of u32 words ---------- */
 
 typedef struct mini {
-	tk t;
+	th_kernel t;
 	we_devptr out;
 	size_t words;
 	uint32_t *host;
@@ -187,57 +99,56 @@ typedef struct mini {
 static void mini_load(mini *m, const char *src, size_t words)
 {
 	memset(m, 0, sizeof *m);
-	tk_load(&m->t, src, "inline.we", NULL);
+	th_load(&m->t, src, "inline.we", NULL);
 	m->words = words;
 	if (words) {
-		m->out = tk_buf(&m->t, "out", NULL, words * 4, 0);
+		m->out = th_buf_new(&m->t, "out", NULL, words * 4, 0);
 		m->host = calloc(words, 4);
 		CHECK(m->host != NULL, "out of memory");
 	}
 }
 
 /* Zero `out`, launch, read `out` back. */
-static we_status mini_launch(mini *m, uint32_t grid, uint32_t block, we_engine e, const runopt *o)
+static we_status mini_launch(mini *m, uint32_t grid, uint32_t block, we_engine e, const we_launch_config *o)
 {
-	runopt def = { .max_insns = UNIT_MAX_INSNS };
+	we_launch_config def = sched(0, false, UNIT_MAX_INSNS);
 	if (!o)
 		o = &def;
+	th_restore(&m->t);
+	we_status st = launch(&m->t, grid, block, e, o, &m->stats);
 	if (m->words)
-		ck_assert_int_eq(we_memset(m->t.dev, m->out, 0, m->words * 4), WE_OK);
-	we_status st = tk_launch(&m->t, grid, block, e, o, &m->stats);
-	if (m->words)
-		tk_get(&m->t, m->host, m->out, m->words * 4);
+		th_get(&m->t, m->host, m->out, m->words * 4);
 	return st;
 }
 
-static void mini_ok(mini *m, uint32_t grid, uint32_t block, we_engine e, const runopt *o)
+static void mini_ok(mini *m, uint32_t grid, uint32_t block, we_engine e, const we_launch_config *o)
 {
 	we_status st = mini_launch(m, grid, block, e, o);
-	CHECK(st == WE_OK, "[%s] status %s: %s", ename(e), we_status_name(st), we_last_error(m->t.dev));
+	CHECK(st == WE_OK, "[%s] status %s: %s", we_engine_name(e), we_status_name(st), we_last_error(m->t.dev));
 }
 
 static void mini_close(mini *m)
 {
 	free(m->host);
-	tk_close(&m->t);
+	th_close(&m->t);
 }
 
 /* The kernel raises an exception whose JSON kind is `kind` and whose
- * message contains `msg` (case-insensitive), under both engines. */
+ * message contains `msg` (case-insensitive), under every engine. */
 static void expect_exception(const char *src, uint32_t block, const char *kind, const char *msg)
 {
-	for (size_t e = 0; e < NENGINES; e++) {
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		mini m;
 		mini_load(&m, src, 0);
-		we_status st = mini_launch(&m, 2, block, engines[e], NULL);
+		we_status st = mini_launch(&m, 2, block, th_id(e), NULL);
 		const char *text = we_last_error(m.t.dev), *json = we_last_report_json(m.t.dev);
-		CHECK(st == WE_ERR_EXCEPTION, "[%s] status %s, want an exception (%s): %s\n---\n%s", ename(engines[e]),
+		CHECK(st == WE_ERR_EXCEPTION, "[%s] status %s, want an exception (%s): %s\n---\n%s", th_name(e),
 		      we_status_name(st), msg, text, src);
 		char want[160];
 		snprintf(want, sizeof want, "\"kind\":\"%s\"", kind);
-		CHECK(strstr(json, want) != NULL, "[%s] exception kind, want %s:\n%s", ename(engines[e]), want, json);
-		CHECK(strstr(json, "\"verdict\":\"exception\"") != NULL, "[%s] verdict:\n%s", ename(engines[e]), json);
-		CHECK(has_ci(text, msg), "[%s] the report lacks \"%s\":\n%s", ename(engines[e]), msg, text);
+		CHECK(strstr(json, want) != NULL, "[%s] exception kind, want %s:\n%s", th_name(e), want, json);
+		CHECK(strstr(json, "\"verdict\":\"exception\"") != NULL, "[%s] verdict:\n%s", th_name(e), json);
+		CHECK(has_ci(text, msg), "[%s] the report lacks \"%s\":\n%s", th_name(e), msg, text);
 		mini_close(&m);
 	}
 }
@@ -286,57 +197,57 @@ static uint32_t nbpipe_ref(const uint32_t *in, uint32_t iters, uint32_t cta, uin
 
 START_TEST(nbpipe_kernel)
 {
-	tk t;
-	tk_file(&t, "kernels/nbpipe.we", "nbpipe");
+	th_kernel t;
+	th_file(&t, "kernels/nbpipe.we", "nbpipe");
 	ck_assert_str_eq(t.k->dialect, "visa");
 	const uint32_t iters = 64, maxgrid = 10000;
 	uint32_t *in = malloc(iters * 64 * 4), *out = malloc((size_t)maxgrid * 96 * 4);
 	ck_assert(in && out);
-	rng_seed(7);
+	th_rng_seed(7);
 	for (uint32_t i = 0; i < iters * 64; i++)
-		in[i] = rng();
-	tk_u32(&t, "iters", iters);
-	tk_buf(&t, "in", in, iters * 64 * 4, 0);
-	we_devptr dout = tk_buf(&t, "out", NULL, (size_t)maxgrid * 96 * 4, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+		in[i] = th_rng();
+	th_u32(&t, "iters", iters);
+	th_buf_new(&t, "in", in, iters * 64 * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, (size_t)maxgrid * 96 * 4, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		/* warp-threads blocks a host thread per named-barrier wait */
-		const uint32_t grid = engines[e] == WE_ENGINE_WARP_THREADS ? 2000 : maxgrid;
+		const uint32_t grid = (th_engines[e].flags & TH_THREAD_PER_WARP) ? 2000 : maxgrid;
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, (size_t)maxgrid * 96 * 4), WE_OK);
 		we_launch_stats s;
-		tk_run(&t, grid, 160, engines[e], NULL, &s);
+		launch_ok(&t, grid, 160, th_id(e), NULL, &s);
 		ck_assert_uint_eq(s.ctas, grid);
-		tk_get(&t, out, dout, (size_t)maxgrid * 96 * 4);
+		th_get(&t, out, dout, (size_t)maxgrid * 96 * 4);
 		for (uint32_t cta = 0; cta < maxgrid; cta++)
 			for (uint32_t c = 0; c < 3; c++)
 				for (uint32_t l = 0; l < 32; l++) {
 					size_t i = (size_t)cta * 96 + c * 32 + l;
 					uint32_t want = cta < grid ? nbpipe_ref(in, iters, cta, c, l) : SENTINEL;
 					CHECK(out[i] == want, "[%s] CTA %u consumer %u lane %u: 0x%08x, want 0x%08x",
-					      ename(engines[e]), cta, c, l, out[i], want);
+					      th_name(e), cta, c, l, out[i], want);
 				}
 	}
 	/* seeded schedules: other interleavings of producers and consumers */
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
-			runopt o = { .seeded = true, .seed = seed, .check = true };
+			we_launch_config o = sched(seed, true, 0);
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, 64 * 96 * 4), WE_OK);
-			tk_run(&t, 64, 160, engines[e], &o, NULL);
-			tk_get(&t, out, dout, 64 * 96 * 4);
+			launch_ok(&t, 64, 160, th_id(e), &o, NULL);
+			th_get(&t, out, dout, 64 * 96 * 4);
 			for (uint32_t cta = 0; cta < 64; cta++)
 				for (uint32_t c = 0; c < 3; c++)
 					for (uint32_t l = 0; l < 32; l++) {
 						uint32_t want = nbpipe_ref(in, iters, cta, c, l);
 						CHECK(out[cta * 96 + c * 32 + l] == want,
 						      "[%s seed %llu] CTA %u consumer %u lane %u: 0x%08x, want 0x%08x",
-						      ename(engines[e]), (unsigned long long)seed, cta, c, l,
+						      th_name(e), (unsigned long long)seed, cta, c, l,
 						      out[cta * 96 + c * 32 + l], want);
 					}
-			CHECK(!*we_last_warnings(t.dev), "[%s] check warnings: %s", ename(engines[e]),
+			CHECK(!*we_last_warnings(t.dev), "[%s] check warnings: %s", th_name(e),
 			      we_last_warnings(t.dev));
 		}
 	free(in);
 	free(out);
-	tk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -407,8 +318,8 @@ static bool compact_check(const char *L, const uint32_t *in, const uint32_t *out
 
 START_TEST(compact_kernel)
 {
-	tk t;
-	tk_file(&t, "kernels/compact.we", "compact");
+	th_kernel t;
+	th_file(&t, "kernels/compact.we", "compact");
 	ck_assert_str_eq(t.k->dialect, "sass");
 	const uint32_t grid = 10000, maxseg = 2 * 256 - 37;
 	const uint32_t thresh = 0x60000000u; /* below SENTINEL: ~37% kept */
@@ -418,54 +329,54 @@ START_TEST(compact_kernel)
 	/* distinct values: an odd multiplier is a bijection mod 2^32 */
 	for (size_t i = 0; i < n; i++)
 		in[i] = (uint32_t)i * 2654435761u + 12345u;
-	tk_u32(&t, "thresh", thresh);
-	tk_buf(&t, "in", in, n * 4, 0);
-	we_devptr dout = tk_buf(&t, "out", NULL, n * 4, 0);
-	we_devptr dcount = tk_buf(&t, "count", NULL, grid * 4, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+	th_u32(&t, "thresh", thresh);
+	th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	we_devptr dcount = th_buf_new(&t, "count", NULL, grid * 4, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		/* two chunks, the second partial */
-		const uint32_t block = engines[e] == WE_ENGINE_WARP_THREADS ? 128 : 256;
+		const uint32_t block = (th_engines[e].flags & TH_THREAD_PER_WARP) ? 128 : 256;
 		const uint32_t seg = 2 * block - 37;
-		tk_u32(&t, "seg", seg);
+		th_u32(&t, "seg", seg);
 		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
 		ck_assert_int_eq(we_memset(t.dev, dcount, 0xa5, grid * 4), WE_OK);
 		we_launch_stats s;
-		tk_run(&t, grid, block, engines[e], NULL, &s);
+		launch_ok(&t, grid, block, th_id(e), NULL, &s);
 		ck_assert_uint_eq(s.ctas, grid);
 		/* per chunk: the BAR.SCAN phase and the BAR.RED */
 		ck_assert_uint_eq(s.barriers, (uint64_t)grid * 2 * 2);
-		tk_get(&t, out, dout, n * 4);
-		tk_get(&t, count, dcount, grid * 4);
+		th_get(&t, out, dout, n * 4);
+		th_get(&t, count, dcount, grid * 4);
 		/* the input of CTA c starts at c * seg */
 		for (uint32_t cta = 0; cta < grid; cta++)
-			compact_check(ename(engines[e]), in, out, count, cta, seg, block, thresh);
+			compact_check(th_name(e), in, out, count, cta, seg, block, thresh);
 	}
 	/* seeded schedules: warps arrive at BAR.SCAN in other orders, and
 	 * the output follows them */
-	for (size_t e = 0; e < NENGINES; e++) {
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		bool reordered = false;
 		for (uint64_t seed = 1; seed <= 4; seed++) {
 			const uint32_t block = 256, seg = 2 * block - 37, g = 100;
 			char L[64];
-			snprintf(L, sizeof L, "%s seed %llu", ename(engines[e]), (unsigned long long)seed);
-			tk_u32(&t, "seg", seg);
+			snprintf(L, sizeof L, "%s seed %llu", th_name(e), (unsigned long long)seed);
+			th_u32(&t, "seg", seg);
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, (size_t)g * seg * 4), WE_OK);
 			ck_assert_int_eq(we_memset(t.dev, dcount, 0xa5, g * 4), WE_OK);
-			runopt o = { .seeded = true, .seed = seed, .check = true };
-			tk_run(&t, g, block, engines[e], &o, NULL);
+			we_launch_config o = sched(seed, true, 0);
+			launch_ok(&t, g, block, th_id(e), &o, NULL);
 			CHECK(!*we_last_warnings(t.dev), "[%s] check warnings: %s", L, we_last_warnings(t.dev));
-			tk_get(&t, out, dout, (size_t)g * seg * 4);
-			tk_get(&t, count, dcount, g * 4);
+			th_get(&t, out, dout, (size_t)g * seg * 4);
+			th_get(&t, count, dcount, g * 4);
 			for (uint32_t cta = 0; cta < g; cta++)
 				reordered |= compact_check(L, in, out, count, cta, seg, block, thresh);
 		}
 		CHECK(reordered, "[%s] seeded schedules never changed the warps' arrival order at BAR.SCAN",
-		      ename(engines[e]));
+		      th_name(e));
 	}
 	free(in);
 	free(out);
 	free(count);
-	tk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -473,17 +384,17 @@ END_TEST
 
 START_TEST(traphandler_kernel)
 {
-	tk t;
-	tk_file(&t, "kernels/traphandler.we", "traphandler");
+	th_kernel t;
+	th_file(&t, "kernels/traphandler.we", "traphandler");
 	ck_assert_str_eq(t.k->dialect, "sass");
 	const uint32_t grid = 10000, block = 128, nw = block / 32;
 	const size_t n = (size_t)grid * block;
 	uint32_t *in = malloc(n * 4), *out = malloc(n * 4), *ref = malloc(n * 4), *trapped = malloc(grid * nw * 4);
 	uint32_t *first = malloc(n * 4);
 	ck_assert(in && out && ref && trapped && first);
-	rng_seed(3);
+	th_rng_seed(3);
 	for (size_t i = 0; i < n; i++)
-		in[i] = rng();
+		in[i] = th_rng();
 	for (uint32_t c = 0; c < grid; c++) {
 		const uint32_t *x = in + (size_t)c * block;
 		uint32_t odd = 0;
@@ -497,47 +408,47 @@ START_TEST(traphandler_kernel)
 			ref[(size_t)c * block + tt] = r + odd;
 		}
 	}
-	tk_buf(&t, "in", in, n * 4, 0);
-	we_devptr dout = tk_buf(&t, "out", NULL, n * 4, 0);
-	we_devptr dtr = tk_buf(&t, "trapped", NULL, grid * nw * 4, 0);
-	for (size_t e = 0; e < NENGINES; e++) {
+	th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	we_devptr dtr = th_buf_new(&t, "trapped", NULL, grid * nw * 4, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		for (uint32_t trap = 0; trap < 2; trap++) {
-			tk_u32(&t, "trap", trap);
+			th_u32(&t, "trap", trap);
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
 			ck_assert_int_eq(we_memset(t.dev, dtr, 0, grid * nw * 4), WE_OK);
 			we_launch_stats s;
-			tk_run(&t, grid, block, engines[e], NULL, &s);
+			launch_ok(&t, grid, block, th_id(e), NULL, &s);
 			/* BAR.RED 3 and barrier 2; with the trap four BAR.SYNCALL */
 			ck_assert_uint_eq(s.barriers, (uint64_t)grid * (trap ? 6 : 2));
-			tk_get(&t, out, dout, n * 4);
-			tk_get(&t, trapped, dtr, grid * nw * 4);
+			th_get(&t, out, dout, n * 4);
+			th_get(&t, trapped, dtr, grid * nw * 4);
 			for (size_t i = 0; i < n; i++)
-				CHECK(out[i] == ref[i], "[%s trap=%u] out[%zu] = 0x%08x, want 0x%08x", ename(engines[e]),
+				CHECK(out[i] == ref[i], "[%s trap=%u] out[%zu] = 0x%08x, want 0x%08x", th_name(e),
 				      trap, i, out[i], ref[i]);
 			if (!trap)
 				memcpy(first, out, n * 4);
 			else
-				CHECK(!memcmp(first, out, n * 4), "[%s] the trap changed the result", ename(engines[e]));
+				CHECK(!memcmp(first, out, n * 4), "[%s] the trap changed the result", th_name(e));
 			for (uint32_t i = 0; i < grid * nw; i++)
 				CHECK(trapped[i] == (trap ? i % nw + 1 : 0), "[%s trap=%u] trapped[%u] = %u",
-				      ename(engines[e]), trap, i, trapped[i]);
+				      th_name(e), trap, i, trapped[i]);
 		}
 	}
 	/* seeded schedules with the trap, in check mode */
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
 			const uint32_t g = 200;
-			tk_u32(&t, "trap", 1);
+			th_u32(&t, "trap", 1);
 			ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, n * 4), WE_OK);
-			runopt o = { .seeded = true, .seed = seed, .check = true };
-			tk_run(&t, g, block, engines[e], &o, NULL);
+			we_launch_config o = sched(seed, true, 0);
+			launch_ok(&t, g, block, th_id(e), &o, NULL);
 			/* BAR.SYNCALL in the handler, BAR.RED and BAR.SYNC around the
 			 * trap: no hazard */
-			CHECK(!*we_last_warnings(t.dev), "[%s seed %llu] check warnings: %s", ename(engines[e]),
+			CHECK(!*we_last_warnings(t.dev), "[%s seed %llu] check warnings: %s", th_name(e),
 			      (unsigned long long)seed, we_last_warnings(t.dev));
-			tk_get(&t, out, dout, (size_t)g * block * 4);
+			th_get(&t, out, dout, (size_t)g * block * 4);
 			for (size_t i = 0; i < (size_t)g * block; i++)
-				CHECK(out[i] == ref[i], "[%s seed %llu] out[%zu] = 0x%08x, want 0x%08x", ename(engines[e]),
+				CHECK(out[i] == ref[i], "[%s seed %llu] out[%zu] = 0x%08x, want 0x%08x", th_name(e),
 				      (unsigned long long)seed, i, out[i], ref[i]);
 		}
 	free(in);
@@ -545,7 +456,7 @@ START_TEST(traphandler_kernel)
 	free(ref);
 	free(trapped);
 	free(first);
-	tk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -620,12 +531,12 @@ static const char same_reg_src[] =
 START_TEST(sass_same_register)
 {
 	const uint32_t grid = 50;
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 3; seed++) {
 			mini m;
 			mini_load(&m, same_reg_src, grid * 272);
-			runopt o = { .seeded = seed != 0, .seed = seed, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, 128, engines[e], &o);
+			we_launch_config o = sched(seed, false, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, 128, th_id(e), &o);
 			ck_assert_uint_eq(m.stats.barriers, grid * 3);
 			for (uint32_t c = 0; c < grid; c++) {
 				const uint32_t *o2 = m.host + c * 272;
@@ -633,14 +544,14 @@ START_TEST(sass_same_register)
 					uint32_t w = t / 32;
 					uint32_t want = (w & 1) ? (t - 32) + 0x1000 : 0;
 					CHECK(o2[t] == want, "[%s seed %llu] CTA %u thread %u: 0x%x, want 0x%x",
-					      ename(engines[e]), (unsigned long long)seed, c, t, o2[t], want);
+					      th_name(e), (unsigned long long)seed, c, t, o2[t], want);
 					CHECK(o2[128 + t] == 20, "[%s] CTA %u thread %u: BAR.RED.POPC R11, R11 = %u, want 20",
-					      ename(engines[e]), c, t, o2[128 + t]);
+					      th_name(e), c, t, o2[128 + t]);
 				}
 				for (uint32_t id = 0; id < 8; id++) {
 					uint32_t parity = o2[256 + id] >> 31;
 					CHECK(parity == (id >= 5), "[%s] CTA %u: barrier %u has %s phase (state 0x%08x)",
-					      ename(engines[e]), c, id, parity ? "completed a" : "no completed",
+					      th_name(e), c, id, parity ? "completed a" : "no completed",
 					      o2[256 + id]);
 				}
 			}
@@ -741,12 +652,12 @@ static const char cnt0_src[] =
 START_TEST(sass_count_whole_cta)
 {
 	const uint32_t grid = 40;
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 3; seed++) {
 			mini m;
 			mini_load(&m, cnt0_src, grid * 640);
-			runopt o = { .seeded = seed != 0, .seed = seed, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, 128, engines[e], &o);
+			we_launch_config o = sched(seed, false, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, 128, th_id(e), &o);
 			ck_assert_uint_eq(m.stats.barriers, grid * 10);
 			for (uint32_t c = 0; c < grid; c++)
 				for (uint32_t r = 0; r < 5; r++)
@@ -754,7 +665,7 @@ START_TEST(sass_count_whole_cta)
 						uint32_t got = m.host[c * 640 + r * 128 + t];
 						uint32_t want = r * 4096 + ((t + 32) & 127) + 1;
 						CHECK(got == want, "[%s seed %llu] CTA %u round %u thread %u: %u, want %u",
-						      ename(engines[e]), (unsigned long long)seed, c, r, t, got, want);
+						      th_name(e), (unsigned long long)seed, c, r, t, got, want);
 					}
 			mini_close(&m);
 		}
@@ -831,16 +742,16 @@ static bool valid_prefix(const uint32_t *r, const uint32_t *c, unsigned n, unsig
 START_TEST(sass_scan_prefix_order)
 {
 	const uint32_t grid = 60, nw = 8;
-	for (size_t e = 0; e < NENGINES; e++) {
+	for (size_t e = 0; e < TH_NENGINES; e++) {
 		unsigned orders_seen = 0;
 		unsigned first_order[8] = { 0 };
 		bool have_first = false;
 		for (uint64_t seed = 0; seed <= 6; seed++) {
 			mini m;
 			mini_load(&m, scan_src, grid * nw * 4);
-			runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, 256, engines[e], &o);
-			CHECK(!*we_last_warnings(m.t.dev), "[%s] check warnings: %s", ename(engines[e]),
+			we_launch_config o = sched(seed, true, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, 256, th_id(e), &o);
+			CHECK(!*we_last_warnings(m.t.dev), "[%s] check warnings: %s", th_name(e),
 			      we_last_warnings(m.t.dev));
 			/* the two scan phases and BAR.SYNC 2 */
 			ck_assert_uint_eq(m.stats.barriers, grid * 3);
@@ -855,7 +766,7 @@ START_TEST(sass_scan_prefix_order)
 					r2[w] = q[2];
 					CHECK(q[1] == (q[0] != 0) && q[3] == (q[2] != 0),
 					      "[%s] CTA %u warp %u: BAR.RESULT predicate %u/%u for results %u/%u",
-					      ename(engines[e]), cta, w, q[1], q[3], q[0], q[2]);
+					      th_name(e), cta, w, q[1], q[3], q[0], q[2]);
 				}
 				unsigned ord[8];
 				char L[200];
@@ -863,9 +774,9 @@ START_TEST(sass_scan_prefix_order)
 				for (uint32_t w = 0; w < nw && len < (int)sizeof L; w++)
 					len += snprintf(L + len, sizeof L - (size_t)len, " %u/%u", r1[w], r2[w]);
 				CHECK(valid_prefix(r2, c2, nw, ord), "[%s seed %llu] CTA %u round 2: not a prefix sum in any "
-				      "arrival order: %s", ename(engines[e]), (unsigned long long)seed, cta, L);
+				      "arrival order: %s", th_name(e), (unsigned long long)seed, cta, L);
 				CHECK(valid_prefix(r1, c1, nw, ord), "[%s seed %llu] CTA %u round 1: not a prefix sum in any "
-				      "arrival order: %s", ename(engines[e]), (unsigned long long)seed, cta, L);
+				      "arrival order: %s", th_name(e), (unsigned long long)seed, cta, L);
 				if (!have_first) {
 					memcpy(first_order, ord, sizeof ord);
 					have_first = true;
@@ -878,7 +789,7 @@ START_TEST(sass_scan_prefix_order)
 		}
 		/* the result is by arrival order, which the schedule decides */
 		CHECK(orders_seen == 2, "[%s] every CTA and seed saw the same arrival order at BAR.SCAN",
-		      ename(engines[e]));
+		      th_name(e));
 	}
 }
 END_TEST
@@ -913,18 +824,18 @@ START_TEST(sass_scan_count0)
 			 "        STG [R22.64], R10 ;\n"
 			 "        EXIT ;\n",
 			 scans[i]);
-		for (size_t e = 0; e < NENGINES; e++) {
+		for (size_t e = 0; e < TH_NENGINES; e++) {
 			mini m;
 			mini_load(&m, src, 8 * 4);
-			we_status st = mini_launch(&m, 8, 128, engines[e], NULL);
-			CHECK(st == WE_OK, "[%s] %s: status %s: %s", ename(engines[e]), scans[i], we_status_name(st),
+			we_status st = mini_launch(&m, 8, 128, th_id(e), NULL);
+			CHECK(st == WE_OK, "[%s] %s: status %s: %s", th_name(e), scans[i], we_status_name(st),
 			      we_last_error(m.t.dev));
 			ck_assert_uint_eq(m.stats.barriers, 8 * 2);
 			for (uint32_t c = 0; c < 8; c++) {
 				uint32_t cnt[4] = { 1, 2, 3, 4 };
 				unsigned ord[4];
 				CHECK(valid_prefix(m.host + c * 4, cnt, 4, ord), "[%s] %s: CTA %u results %u %u %u %u",
-				      ename(engines[e]), scans[i], c, m.host[c * 4], m.host[c * 4 + 1], m.host[c * 4 + 2],
+				      th_name(e), scans[i], c, m.host[c * 4], m.host[c * 4 + 1], m.host[c * 4 + 2],
 				      m.host[c * 4 + 3]);
 			}
 			mini_close(&m);
@@ -986,13 +897,13 @@ static const char reg_imm_src[] =
 START_TEST(sass_register_id_immediate_count)
 {
 	const uint32_t grid = 40;
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 3; seed++) {
 			mini m;
 			mini_load(&m, reg_imm_src, grid * 256);
-			runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, 128, engines[e], &o);
-			CHECK(!*we_last_warnings(m.t.dev), "[%s] check warnings: %s", ename(engines[e]),
+			we_launch_config o = sched(seed, true, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, 128, th_id(e), &o);
+			CHECK(!*we_last_warnings(m.t.dev), "[%s] check warnings: %s", th_name(e),
 			      we_last_warnings(m.t.dev));
 			/* barriers 5 and 6, and one scan phase */
 			ck_assert_uint_eq(m.stats.barriers, grid * 3);
@@ -1004,14 +915,14 @@ START_TEST(sass_register_id_immediate_count)
 					uint32_t w = t / 32;
 					uint32_t want = (w & 1) ? (t - 32) + 0x1000 : 0;
 					CHECK(o2[t] == want, "[%s seed %llu] CTA %u thread %u: 0x%x, want 0x%x",
-					      ename(engines[e]), (unsigned long long)seed, c, t, o2[t], want);
+					      th_name(e), (unsigned long long)seed, c, t, o2[t], want);
 					CHECK(o2[128 + t] == o2[128 + w * 32], "[%s] CTA %u thread %u: scan result %u, its warp's %u",
-					      ename(engines[e]), c, t, o2[128 + t], o2[128 + w * 32]);
+					      th_name(e), c, t, o2[128 + t], o2[128 + w * 32]);
 				}
 				for (uint32_t w = 0; w < 4; w++)
 					r[w] = o2[128 + w * 32];
 				CHECK(valid_prefix(r, cnt, 4, ord), "[%s seed %llu] CTA %u: scan results %u %u %u %u",
-				      ename(engines[e]), (unsigned long long)seed, c, r[0], r[1], r[2], r[3]);
+				      th_name(e), (unsigned long long)seed, c, r[0], r[1], r[2], r[3]);
 			}
 			mini_close(&m);
 		}
@@ -1045,22 +956,22 @@ START_TEST(sass_scan_result_unread)
 				 "        B2R.WARP R6 ;\n"
 				 "        EXIT ;\n",
 				 cases[i].between, next[j]);
-			for (size_t e = 0; e < NENGINES; e++) {
+			for (size_t e = 0; e < TH_NENGINES; e++) {
 				mini m;
 				mini_load(&m, src, 0);
-				runopt o = { .check = true, .max_insns = UNIT_MAX_INSNS };
-				mini_ok(&m, 2, 64, engines[e], &o);
+				we_launch_config o = sched(0, true, UNIT_MAX_INSNS);
+				mini_ok(&m, 2, 64, th_id(e), &o);
 				const char *w = we_last_warnings(m.t.dev);
 				bool got = strstr(w, "scan-result-unread") != NULL;
 				CHECK(got == cases[i].warn, "[%s] %s scan-result-unread with\n%s\nwarnings: %s",
-				      ename(engines[e]), cases[i].warn ? "no" : "unexpected", src, *w ? w : "(none)");
+				      th_name(e), cases[i].warn ? "no" : "unexpected", src, *w ? w : "(none)");
 				if (got)
-					CHECK(m.stats.warnings > 0, "[%s] stats.warnings = 0 with warnings", ename(engines[e]));
+					CHECK(m.stats.warnings > 0, "[%s] stats.warnings = 0 with warnings", th_name(e));
 				mini_close(&m);
 				/* without --check nothing is reported */
 				mini_load(&m, src, 0);
-				mini_ok(&m, 2, 64, engines[e], NULL);
-				CHECK(!*we_last_warnings(m.t.dev), "[%s] warnings without check: %s", ename(engines[e]),
+				mini_ok(&m, 2, 64, th_id(e), NULL);
+				CHECK(!*we_last_warnings(m.t.dev), "[%s] warnings without check: %s", th_name(e),
 				      we_last_warnings(m.t.dev));
 				mini_close(&m);
 			}
@@ -1112,15 +1023,15 @@ START_TEST(sass_red_results)
 			 "        STG [R22.64+0x4], R5 ;\n"
 			 "        EXIT ;\n",
 			 cases[i].setup, cases[i].red, cases[i].read);
-		for (size_t e = 0; e < NENGINES; e++) {
+		for (size_t e = 0; e < TH_NENGINES; e++) {
 			mini m;
 			mini_load(&m, src, 2 * 256 * 2);
-			mini_ok(&m, 2, 128, engines[e], NULL);
+			mini_ok(&m, 2, 128, th_id(e), NULL);
 			for (uint32_t c = 0; c < 2; c++)
 				for (uint32_t t = 0; t < 128; t++) {
 					const uint32_t *q = m.host + (c * 256 + t) * 2;
 					CHECK(q[0] == cases[i].rd && q[1] == cases[i].pd,
-					      "[%s] %s; %s: thread %u got Rd 0x%08x Pd %u, want 0x%08x %u", ename(engines[e]),
+					      "[%s] %s; %s: thread %u got Rd 0x%08x Pd %u, want 0x%08x %u", th_name(e),
 					      cases[i].red, cases[i].read, t, q[0], q[1], cases[i].rd, cases[i].pd);
 				}
 			mini_close(&m);
@@ -1187,24 +1098,24 @@ static const char trap_resume_src[] =
 
 START_TEST(trap_rtt_resume)
 {
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 2; seed++) {
 			mini m;
 			mini_load(&m, trap_resume_src, 136);
-			runopt o = { .seeded = seed != 0, .seed = seed, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, 1, 64, engines[e], &o);
+			we_launch_config o = sched(seed, false, UNIT_MAX_INSNS);
+			mini_ok(&m, 1, 64, th_id(e), &o);
 			for (uint32_t t = 0; t < 64; t++) {
 				uint32_t lane = t & 31;
 				uint32_t want = lane >= 30 ? 0 : lane % 3 == 0 ? 1100 + lane : lane % 3 == 1 ? 200 + lane
 													: 2300 + lane;
-				CHECK(m.host[t] == want, "[%s] thread %u (group %u): %u, want %u", ename(engines[e]), t,
+				CHECK(m.host[t] == want, "[%s] thread %u (group %u): %u, want %u", th_name(e), t,
 				      lane % 3, m.host[t], want);
 				CHECK(m.host[64 + t] == (lane >= 30 ? 0u : 2u), "[%s] thread %u entered the handler %u times",
-				      ename(engines[e]), t, m.host[64 + t]);
+				      th_name(e), t, m.host[64 + t]);
 			}
 			for (uint32_t w = 0; w < 2; w++)
 				CHECK(m.host[128 + w] == 0x3fffffffu, "[%s] warp %u: handler ActiveMask 0x%08x, want 0x3fffffff",
-				      ename(engines[e]), w, m.host[128 + w]);
+				      th_name(e), w, m.host[128 + w]);
 			mini_close(&m);
 		}
 }
@@ -1253,16 +1164,16 @@ START_TEST(syncall_live_warps)
 		"        BAR.SYNCALL ;\n"
 		"        RTT ;\n";
 	const uint32_t grid = 20;
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 3; seed++) {
 			mini m;
 			mini_load(&m, src, grid * 128);
-			runopt o = { .seeded = seed != 0, .seed = seed, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, 128, engines[e], &o);
+			we_launch_config o = sched(seed, false, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, 128, th_id(e), &o);
 			ck_assert_uint_eq(m.stats.barriers, grid * 2);
 			for (uint32_t i = 0; i < grid * 128; i++)
 				CHECK(m.host[i] == ((i % 128) < 96 ? 6u : 0u), "[%s seed %llu] out[%u] = %u",
-				      ename(engines[e]), (unsigned long long)seed, i, m.host[i]);
+				      th_name(e), (unsigned long long)seed, i, m.host[i]);
 			mini_close(&m);
 		}
 }
@@ -1372,20 +1283,20 @@ static void nbar_forms_case(const char *name, unsigned nwarps, const char *prod_
 		 setup, prod_sig, prod_wait, cons_sig, cons_wait,
 		 nwarps == 3 ? "LDS R14, [R12+0x80] ;" : "MOV R14, RZ ;");
 	const uint32_t grid = 16;
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 3; seed++) {
 			mini m;
 			mini_load(&m, src, grid * 32);
-			runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
-			we_status st = mini_launch(&m, grid, nwarps * 32, engines[e], &o);
-			CHECK(st == WE_OK, "[%s seed %llu] %s: %s: %s", ename(engines[e]), (unsigned long long)seed, name,
+			we_launch_config o = sched(seed, true, UNIT_MAX_INSNS);
+			we_status st = mini_launch(&m, grid, nwarps * 32, th_id(e), &o);
+			CHECK(st == WE_OK, "[%s seed %llu] %s: %s: %s", th_name(e), (unsigned long long)seed, name,
 			      we_status_name(st), we_last_error(m.t.dev));
 			for (uint32_t i = 0; i < grid * 32; i++) {
 				uint32_t lane = i % 32, want = 100 + lane + (nwarps == 3 ? 300 + lane : 0);
-				CHECK(m.host[i] == want, "[%s seed %llu] %s: CTA %u lane %u: %u, want %u", ename(engines[e]),
+				CHECK(m.host[i] == want, "[%s seed %llu] %s: CTA %u lane %u: %u, want %u", th_name(e),
 				      (unsigned long long)seed, name, i / 32, lane, m.host[i], want);
 			}
-			CHECK(!*we_last_warnings(m.t.dev), "[%s] %s: warnings %s", ename(engines[e]), name,
+			CHECK(!*we_last_warnings(m.t.dev), "[%s] %s: warnings %s", th_name(e), name,
 			      we_last_warnings(m.t.dev));
 			mini_close(&m);
 		}
@@ -1464,19 +1375,19 @@ START_TEST(nbar_signal_does_not_block)
 			 "        EXIT ;\n",
 			 prod[i][0], prod[i][1], prod[i][2]);
 		const uint32_t grid = 16;
-		for (size_t e = 0; e < NENGINES; e++)
+		for (size_t e = 0; e < TH_NENGINES; e++)
 			for (uint64_t seed = 0; seed <= 3; seed++) {
 				mini m;
 				mini_load(&m, src, grid);
-				runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
-				we_status st = mini_launch(&m, grid, 64, engines[e], &o);
-				CHECK(st == WE_OK, "[%s seed %llu] %s: %s: %s", ename(engines[e]), (unsigned long long)seed,
+				we_launch_config o = sched(seed, true, UNIT_MAX_INSNS);
+				we_status st = mini_launch(&m, grid, 64, th_id(e), &o);
+				CHECK(st == WE_OK, "[%s seed %llu] %s: %s: %s", th_name(e), (unsigned long long)seed,
 				      prod[i][0], we_status_name(st), we_last_error(m.t.dev));
 				ck_assert_uint_eq(m.stats.barriers, grid);
 				for (uint32_t c = 0; c < grid; c++)
 					CHECK(m.host[c] == 42, "[%s seed %llu] %s: CTA %u: the consumer saw %u, want 42",
-					      ename(engines[e]), (unsigned long long)seed, prod[i][0], c, m.host[c]);
-				CHECK(!*we_last_warnings(m.t.dev), "[%s] %s: warnings %s", ename(engines[e]), prod[i][0],
+					      th_name(e), (unsigned long long)seed, prod[i][0], c, m.host[c]);
+				CHECK(!*we_last_warnings(m.t.dev), "[%s] %s: warnings %s", th_name(e), prod[i][0],
 				      we_last_warnings(m.t.dev));
 				mini_close(&m);
 			}
@@ -1531,14 +1442,14 @@ START_TEST(nbar_check_hazards)
 			 "        ISETP.NE.U32.AND P0, PT, R3, RZ, PT ;\n"
 			 "%s",
 			 cases[i].body);
-		for (size_t e = 0; e < NENGINES; e++) {
+		for (size_t e = 0; e < TH_NENGINES; e++) {
 			mini m;
 			mini_load(&m, src, 0);
-			runopt o = { .check = true, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, cases[i].block, engines[e], &o);
+			we_launch_config o = sched(0, true, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, cases[i].block, th_id(e), &o);
 			const char *w = we_last_warnings(m.t.dev);
 			CHECK(m.stats.warnings == grid * cases[i].per_cta, "[%s] %s: %llu warnings, want %u:\n%s",
-			      ename(engines[e]), cases[i].kind, (unsigned long long)m.stats.warnings,
+			      th_name(e), cases[i].kind, (unsigned long long)m.stats.warnings,
 			      grid * cases[i].per_cta, w);
 			unsigned lines = 0;
 			for (const char *p = w; *p; lines++) {
@@ -1550,17 +1461,17 @@ START_TEST(nbar_check_hazards)
 				CHECK(!strncmp(line, head, strlen(head)) && strstr(line, ") warp ") &&
 					      strstr(line, " PC 0x") && strstr(line, ": NBARRIER.") && strstr(line, cases[i].msg),
 				      "[%s] warning line: %s\nwant kind %s, CTA, warp, PC, the NBARRIER instruction and "
-				      "\"%s\"", ename(engines[e]), line, cases[i].kind, cases[i].msg);
+				      "\"%s\"", th_name(e), line, cases[i].kind, cases[i].msg);
 				p = eol ? eol + 1 : p + strlen(p);
 			}
-			CHECK(lines == grid * cases[i].per_cta, "[%s] %s: %u lines:\n%s", ename(engines[e]),
+			CHECK(lines == grid * cases[i].per_cta, "[%s] %s: %u lines:\n%s", th_name(e),
 			      cases[i].kind, lines, w);
 			mini_close(&m);
 			/* without --check nothing is reported */
 			mini_load(&m, src, 0);
-			mini_ok(&m, grid, cases[i].block, engines[e], NULL);
+			mini_ok(&m, grid, cases[i].block, th_id(e), NULL);
 			CHECK(!*we_last_warnings(m.t.dev) && m.stats.warnings == 0, "[%s] warnings without check: %s",
-			      ename(engines[e]), we_last_warnings(m.t.dev));
+			      th_name(e), we_last_warnings(m.t.dev));
 			mini_close(&m);
 		}
 	}
@@ -1823,16 +1734,16 @@ START_TEST(nbar_reuse_other_warps)
 		"        STG [R20.64], R9 ;\n"
 		"        EXIT ;\n";
 	const uint32_t grid = 16;
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 4; seed++) {
 			mini m;
 			mini_load(&m, src, grid * 128);
-			runopt o = { .seeded = seed != 0, .seed = seed, .check = true, .max_insns = UNIT_MAX_INSNS };
-			mini_ok(&m, grid, 128, engines[e], &o);
+			we_launch_config o = sched(seed, true, UNIT_MAX_INSNS);
+			mini_ok(&m, grid, 128, th_id(e), &o);
 			/* warps 2 and 3 sum 17..24 = 164 */
 			for (uint32_t i = 0; i < grid * 128; i++)
 				CHECK(m.host[i] == ((i % 128) >= 64 ? 164u : 0u), "[%s seed %llu] out[%u] = %u",
-				      ename(engines[e]), (unsigned long long)seed, i, m.host[i]);
+				      th_name(e), (unsigned long long)seed, i, m.host[i]);
 			mini_close(&m);
 		}
 }
@@ -1854,20 +1765,20 @@ START_TEST(nbar_deadlock)
 		"        NBARRIER.signal 0x5, 0x2, 0x1, 0x3 ;\n"
 		"        NBARRIER.wait 0x5 ;\n"
 		"        EXIT ;\n";
-	for (size_t e = 0; e < NENGINES; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (uint64_t seed = 0; seed <= 2; seed++) {
 			mini m;
 			mini_load(&m, src, 0);
-			runopt o = { .seeded = seed != 0, .seed = seed, .max_insns = UNIT_MAX_INSNS };
-			we_status st = mini_launch(&m, 2, 96, engines[e], &o);
+			we_launch_config o = sched(seed, false, UNIT_MAX_INSNS);
+			we_status st = mini_launch(&m, 2, 96, th_id(e), &o);
 			const char *json = we_last_report_json(m.t.dev);
-			CHECK(st == WE_ERR_DEADLOCK, "[%s] status %s, want a deadlock: %s", ename(engines[e]),
+			CHECK(st == WE_ERR_DEADLOCK, "[%s] status %s, want a deadlock: %s", th_name(e),
 			      we_status_name(st), we_last_error(m.t.dev));
 			CHECK(strstr(json, "\"verdict\":\"deadlock\"") && strstr(json, "\"named_barrier\":5") &&
 				      strstr(json, "\"num_consumers\":3") && strstr(json, "\"consumers\":2"),
-			      "[%s] deadlock report:\n%s", ename(engines[e]), json);
+			      "[%s] deadlock report:\n%s", th_name(e), json);
 			CHECK(strstr(we_last_error(m.t.dev), "named barrier 5") != NULL, "[%s] text report:\n%s",
-			      ename(engines[e]), we_last_error(m.t.dev));
+			      th_name(e), we_last_error(m.t.dev));
 			mini_close(&m);
 		}
 }
@@ -1909,13 +1820,13 @@ START_TEST(dialect_mismatch)
 	expect_load_error(".dialect sass\n NBARRIER.wait 0x1 ;\n BAR.SCAN 0x1, 0x0, PT ;\n NBARRIER.wait 0x2 ;\n EXIT ;\n",
 			  WE_ERR_ASM, "bad.we:4:");
 	/* the kernel's dialect is reported by the API */
-	tk t;
-	tk_load(&t, ".kernel a\n.dialect visa\n EXIT ;\n.end\n.kernel b\n.dialect sass\n EXIT ;\n.end\n.kernel c\n EXIT ;\n.end\n",
+	th_kernel t;
+	th_load(&t, ".kernel a\n.dialect visa\n EXIT ;\n.end\n.kernel b\n.dialect sass\n EXIT ;\n.end\n.kernel c\n EXIT ;\n.end\n",
 		"dialects.we", "a");
 	ck_assert_str_eq(we_module_find_kernel(t.mod, "a")->dialect, "visa");
 	ck_assert_str_eq(we_module_find_kernel(t.mod, "b")->dialect, "sass");
 	ck_assert_str_eq(we_module_find_kernel(t.mod, "c")->dialect, "target");
-	tk_close(&t);
+	th_close(&t);
 }
 END_TEST
 

@@ -10,80 +10,37 @@
 
 #include "warpemu/warpemu.h"
 
-#include "kload.h"
+#include "harness.h"
 
-static const we_engine engines[2] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
-
-typedef struct kt {
-	we_engine engine;
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	uint8_t params[4096];
-} kt;
-
-static void kt_open(kt *t, const char *file, const char *kernel)
+/* A one-dimensional launch of t on engine e with `threads` host threads
+ * (0: the default). */
+static we_status run1(th_kernel *t, we_engine e, uint32_t grid, uint32_t block, unsigned threads,
+		      we_launch_stats *s)
 {
-	memset(t, 0, sizeof *t);
-	char *text = kl_read_source(file, NULL);
-	kl_load(text, file, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
-	free(text);
-}
-
-static void kt_close(kt *t)
-{
-	we_module_destroy(t->mod);
-	we_device_destroy(t->dev);
-}
-
-static const we_param_info *param(kt *t, const char *name)
-{
-	return kl_param(t->k, name);
-}
-
-static void set_u32(kt *t, const char *name, uint32_t v)
-{
-	kl_set_u32(t->k, t->params, name, v);
-}
-
-static we_devptr set_buf(kt *t, const char *name, const void *data, size_t bytes)
-{
-	const we_param_info *p = param(t, name);
-	ck_assert_int_eq(p->type, WE_PARAM_PTR);
-	we_devptr d;
-	ck_assert_int_eq(we_malloc(t->dev, bytes, &d), WE_OK);
-	if (data)
-		ck_assert_int_eq(we_memcpy_htod(t->dev, d, data, bytes), WE_OK);
-	memcpy(t->params + p->offset, &d, 8);
-	return d;
-}
-
-static we_status kt_run(kt *t, uint32_t grid, uint32_t block, unsigned threads, we_launch_stats *s)
-{
-	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 }, .threads = threads,
-				 .engine = t->engine };
-	return we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, s);
+	we_launch_config cfg = th_cfg1(e, grid, block);
+	cfg.threads = threads;
+	return th_launch(t, &cfg, s);
 }
 
 /* ---------------------------------------------------------------- */
 
 START_TEST(vecadd)
 {
-	kt t;
-	kt_open(&t, "kernels/vecadd.we", "vecadd");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/vecadd.we", "vecadd");
+	const we_engine e = th_id(_i);
 	const uint32_t n = 10000 * 128 - 77; /* partial last CTA */
 	float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++) {
 		a[i] = (float)i * 0.5f;
 		b[i] = (float)(i % 1000) - 3.25f;
 	}
-	set_u32(&t, "n", n);
-	set_buf(&t, "a", a, n * 4);
-	set_buf(&t, "b", b, n * 4);
-	we_devptr dc = set_buf(&t, "c", NULL, n * 4);
+	th_u32(&t, "n", n);
+	th_buf_new(&t, "a", a, n * 4, 0);
+	th_buf_new(&t, "b", b, n * 4, 0);
+	we_devptr dc = th_buf_new(&t, "c", NULL, n * 4, 0);
 	we_launch_stats s;
-	we_status st = kt_run(&t, (n + 127) / 128, 128, 0, &s);
+	we_status st = run1(&t, e, (n + 127) / 128, 128, 0, &s);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, c, dc, n * 4), WE_OK);
 	for (uint32_t i = 0; i < n; i++)
@@ -93,21 +50,21 @@ START_TEST(vecadd)
 	free(a);
 	free(b);
 	free(c);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(ifelse)
 {
-	kt t;
-	kt_open(&t, "kernels/ifelse.we", "ifelse");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/ifelse.we", "ifelse");
+	const we_engine e = th_id(_i);
 	const uint32_t n = 1000 * 96 + 40;
 	uint32_t *out = malloc(n * 4), *mask = malloc(n * 4);
-	set_u32(&t, "n", n);
-	we_devptr dout = set_buf(&t, "out", NULL, n * 4);
-	we_devptr dmask = set_buf(&t, "mask", NULL, n * 4);
-	ck_assert_msg(kt_run(&t, (n + 95) / 96, 96, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	th_u32(&t, "n", n);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	we_devptr dmask = th_buf_new(&t, "mask", NULL, n * 4, 0);
+	ck_assert_msg(run1(&t, e, (n + 95) / 96, 96, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, n * 4), WE_OK);
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, mask, dmask, n * 4), WE_OK);
 	for (uint32_t i = 0; i < n; i++) {
@@ -124,7 +81,7 @@ START_TEST(ifelse)
 	}
 	free(out);
 	free(mask);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -141,17 +98,17 @@ static uint32_t collatz_ref(uint32_t x)
 
 START_TEST(loopbreak)
 {
-	kt t;
-	kt_open(&t, "kernels/loopbreak.we", "loopbreak");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/loopbreak.we", "loopbreak");
+	const we_engine e = th_id(_i);
 	const uint32_t n = 64 * 1000;
 	uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = 1 + (i * 2654435761u) % 100000u;
-	set_u32(&t, "n", n);
-	set_buf(&t, "in", in, n * 4);
-	we_devptr dout = set_buf(&t, "out", NULL, n * 4);
-	ck_assert_msg(kt_run(&t, n / 64, 64, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	th_u32(&t, "n", n);
+	th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	ck_assert_msg(run1(&t, e, n / 64, 64, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, n * 4), WE_OK);
 	unsigned broke = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -163,43 +120,43 @@ START_TEST(loopbreak)
 	ck_assert_uint_lt(broke, n);
 	free(in);
 	free(out);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(callret)
 {
-	kt t;
-	kt_open(&t, "kernels/callret.we", "callret");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/callret.we", "callret");
+	const we_engine e = th_id(_i);
 	const uint32_t n = 32 * 1000 + 5;
 	uint32_t *out = malloc(n * 4);
-	set_u32(&t, "n", n);
-	we_devptr dout = set_buf(&t, "out", NULL, n * 4);
-	ck_assert_msg(kt_run(&t, (n + 31) / 32, 32, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	th_u32(&t, "n", n);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	ck_assert_msg(run1(&t, e, (n + 31) / 32, 32, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, n * 4), WE_OK);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t f1 = i * i + 1, want = (f1 + 7) * (f1 + 7) + 1;
 		ck_assert_msg(out[i] == want, "out[%u] = %u, want %u", i, out[i], want);
 	}
 	free(out);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(warpreduce)
 {
-	kt t;
-	kt_open(&t, "kernels/warpreduce.we", "warpreduce");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/warpreduce.we", "warpreduce");
+	const we_engine e = th_id(_i);
 	const uint32_t nwarps = 8 * 1000, n = nwarps * 32;
 	uint32_t *in = malloc(n * 4), *sum = malloc(nwarps * 4), *cnt = malloc(nwarps * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = (i * 7919u) % 2000u;
-	set_buf(&t, "in", in, n * 4);
-	we_devptr ds = set_buf(&t, "sum", NULL, nwarps * 4);
-	we_devptr dc = set_buf(&t, "count", NULL, nwarps * 4);
-	ck_assert_msg(kt_run(&t, n / 256, 256, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr ds = th_buf_new(&t, "sum", NULL, nwarps * 4, 0);
+	we_devptr dc = th_buf_new(&t, "count", NULL, nwarps * 4, 0);
+	ck_assert_msg(run1(&t, e, n / 256, 256, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, sum, ds, nwarps * 4), WE_OK);
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, cnt, dc, nwarps * 4), WE_OK);
 	for (uint32_t w = 0; w < nwarps; w++) {
@@ -214,23 +171,23 @@ START_TEST(warpreduce)
 	free(in);
 	free(sum);
 	free(cnt);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 START_TEST(reduce)
 {
-	kt t;
-	kt_open(&t, "kernels/reduce.we", "reduce");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/reduce.we", "reduce");
+	const we_engine e = th_id(_i);
 	const uint32_t nctas = 10000, n = nctas * 256;
 	uint32_t *in = malloc(n * 4), *out = malloc(nctas * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = i ^ (i >> 3);
-	set_buf(&t, "in", in, n * 4);
-	we_devptr dout = set_buf(&t, "out", NULL, nctas * 4);
+	th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, nctas * 4, 0);
 	we_launch_stats s;
-	ck_assert_msg(kt_run(&t, nctas, 256, 0, &s) == WE_OK, "%s", we_last_error(t.dev));
+	ck_assert_msg(run1(&t, e, nctas, 256, 0, &s) == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, nctas * 4), WE_OK);
 	for (uint32_t c = 0; c < nctas; c++) {
 		uint32_t want = 0;
@@ -242,64 +199,57 @@ START_TEST(reduce)
 	ck_assert_uint_eq(s.barriers, (uint64_t)nctas * 9);
 	free(in);
 	free(out);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 /* The same launch with 1 and with 2 host threads gives the same bytes. */
 START_TEST(threads_agree)
 {
-	kt t;
-	kt_open(&t, "kernels/ifelse.we", "ifelse");
-	t.engine = engines[_i];
+	th_kernel t;
+	th_file(&t, "kernels/ifelse.we", "ifelse");
+	const we_engine e = th_id(_i);
 	const uint32_t n = 4096;
 	uint32_t *o1 = malloc(n * 4), *o2 = malloc(n * 4);
-	set_u32(&t, "n", n);
-	we_devptr d = set_buf(&t, "out", NULL, n * 4);
-	set_buf(&t, "mask", NULL, n * 4);
-	ck_assert_int_eq(kt_run(&t, n / 64, 64, 1, NULL), WE_OK);
+	th_u32(&t, "n", n);
+	we_devptr d = th_buf_new(&t, "out", NULL, n * 4, 0);
+	th_buf_new(&t, "mask", NULL, n * 4, 0);
+	ck_assert_int_eq(run1(&t, e, n / 64, 64, 1, NULL), WE_OK);
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, o1, d, n * 4), WE_OK);
 	ck_assert_int_eq(we_memset(t.dev, d, 0, n * 4), WE_OK);
-	ck_assert_int_eq(kt_run(&t, n / 64, 64, 2, NULL), WE_OK);
+	ck_assert_int_eq(run1(&t, e, n / 64, 64, 2, NULL), WE_OK);
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, o2, d, n * 4), WE_OK);
 	ck_assert_int_eq(memcmp(o1, o2, n * 4), 0);
 	free(o1);
 	free(o2);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- */
 /* runtime exceptions: status and report                              */
 
-static we_status run_text(const char *text, uint32_t grid, uint32_t block, we_device **dev,
-			  uint64_t max_insns, we_engine engine)
+/* Load text as t.we and launch it on `grid` CTAs of `block` threads of
+ * engine e, with a budget of max_insns instructions. */
+static we_status run_text(th_kernel *t, const char *text, uint32_t grid, uint32_t block, uint64_t max_insns,
+			  we_engine e)
 {
-	ck_assert_int_eq(we_device_create(NULL, dev), WE_OK);
-	we_module *m;
-	we_status st = we_module_load_text(*dev, text, strlen(text), "t.we", &m);
-	ck_assert_msg(st == WE_OK, "%s", we_last_error(*dev));
-	we_launch_config cfg = { .grid = { grid, 1, 1 }, .block = { block, 1, 1 },
-				 .max_instructions = max_insns, .engine = engine };
-	st = we_launch(*dev, m, NULL, &cfg, NULL, 0, NULL);
-	we_module_destroy(m);
-	return st;
+	th_load(t, text, "t.we", NULL);
+	we_launch_config cfg = th_cfg1(e, grid, block);
+	cfg.max_instructions = max_insns;
+	return th_launch(t, &cfg, NULL);
 }
 
 static void expect_fault_e(const char *text, uint32_t block, we_status want, const char *const *parts,
-			   we_engine engine)
+			   we_engine e)
 {
-	we_device *dev;
-	we_status st = run_text(text, 3, block, &dev, 100000, engine);
-	const char *msg = we_last_error(dev);
-	ck_assert_msg(st == want, "status %d (%s), want %d; report: %s", st, we_status_name(st), want, msg);
-	for (; *parts; parts++)
-		ck_assert_msg(strstr(msg, *parts), "%s engine: report lacks '%s':\n%s",
-			      we_engine_name(engine), *parts, msg);
-	we_device_destroy(dev);
+	th_kernel t;
+	we_status st = run_text(&t, text, 3, block, 100000, e);
+	th_expect_report(&t, st, want, parts, we_engine_name(e));
+	th_close(&t);
 }
 
-#define expect_fault(text, block, want, parts) expect_fault_e(text, block, want, parts, engines[_i])
+#define expect_fault(text, block, want, parts) expect_fault_e(text, block, want, parts, th_id(_i))
 
 START_TEST(fault_global_range)
 {
@@ -394,11 +344,11 @@ END_TEST
 START_TEST(cnt0_released_by_exit)
 {
 	/* cnt = 0: warp 1 exits, which completes warp 0's barrier */
-	we_device *dev;
-	we_status st = run_text("S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\n"
-				"BAR.SYNC 0x0\nEXIT\n", 4, 64, &dev, 100000, engines[_i]);
-	ck_assert_msg(st == WE_OK, "%s", we_last_error(dev));
-	we_device_destroy(dev);
+	th_kernel t;
+	we_status st = run_text(&t, "S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\n"
+				"BAR.SYNC 0x0\nEXIT\n", 4, 64, 100000, th_id(_i));
+	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
+	th_close(&t);
 }
 END_TEST
 
@@ -443,32 +393,27 @@ START_TEST(brx_test_listing)
 		"        STG [R2.64], R4 ;\n"
 		"        EXIT ;\n";
 	size_t len;
-	char *listing = kl_read_source("tests/data/brx_test.s", &len);
+	char *listing = th_read_source("tests/data/brx_test.s", &len);
 	char *text = malloc(sizeof prologue + len);
 	ck_assert_ptr_nonnull(text);
 	memcpy(text, prologue, sizeof prologue - 1);
 	memcpy(text + sizeof prologue - 1, listing, len + 1);
 	free(listing);
-	kt t;
-	memset(&t, 0, sizeof t);
-	ck_assert_int_eq(we_device_create(NULL, &t.dev), WE_OK);
-	we_status st = we_module_load_text(t.dev, text, strlen(text), "brx_test.s", &t.mod);
-	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
+	th_kernel t;
+	th_load(&t, text, "brx_test.s", "main");
 	free(text);
-	t.engine = engines[_i];
-	t.k = we_module_find_kernel(t.mod, "main");
-	ck_assert_ptr_nonnull(t.k);
+	const we_engine e = th_id(_i);
 	const uint32_t n = 128;
 	uint32_t out[128];
 	memset(out, 0xab, sizeof out);
-	we_devptr d = set_buf(&t, "out", out, sizeof out);
-	ck_assert_msg(kt_run(&t, 1, n, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
+	we_devptr d = th_buf_new(&t, "out", out, sizeof out, 0);
+	ck_assert_msg(run1(&t, e, 1, n, 0, NULL) == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, d, sizeof out), WE_OK);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t want = (i & 3) == 0 ? i + 1 : (i & 3) == 1 ? i << 1 : (i & 3) == 2 ? i - 3 : 0xabababab;
 		ck_assert_msg(out[i] == want, "out[%u] = 0x%x, want 0x%x", i, out[i], want);
 	}
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -521,14 +466,6 @@ END_TEST
 
 static const we_dim3 max_grid = { 2147483647u, 65535u, 65535u };
 
-static unsigned occurrences(const char *text, const char *needle)
-{
-	unsigned n = 0;
-	for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
-		n++;
-	return n;
-}
-
 /* Peak resident memory of this process so far, in KiB (Linux). */
 static long max_rss_kib(void)
 {
@@ -543,21 +480,17 @@ static long max_rss_kib(void)
  * sanitizer keeps per thread), never anything per CTA of the grid. */
 static long rss_bound_kib(we_engine e)
 {
-	return 64L * 1024 + 2048L * (e == WE_ENGINE_WARP_THREADS ? 64 : 2);
+	return 64L * 1024 + 2048L * (th_engine_has(e, TH_THREAD_PER_WARP) ? 64 : 2);
 }
 
-static we_status launch3(const char *text, we_dim3 grid, we_dim3 block, we_engine e, double timeout,
-			 we_device **dev, we_launch_stats *s)
+static we_status launch3(th_kernel *t, const char *text, we_dim3 grid, we_dim3 block, we_engine e,
+			 double timeout, we_launch_stats *s)
 {
-	we_module *m;
-	const we_kernel_info *k;
-	kl_load(text, "t.we", NULL, 0, dev, &m, &k);
+	th_load(t, text, "t.we", NULL);
 	we_launch_config cfg = { .grid = grid, .block = block, .engine = e, .timeout = timeout,
 				 .threads = 2 };
 	memset(s, 0, sizeof *s);
-	we_status st = we_launch(*dev, m, k->name, &cfg, NULL, 0, s);
-	we_module_destroy(m);
-	return st;
+	return th_launch(t, &cfg, s);
 }
 
 /* CTA (0,0,0) of the largest grid TRAPs with no handler, the others exit:
@@ -572,24 +505,24 @@ START_TEST(max_grid_trap)
 		"        ISETP.EQ.U32.AND P0, PT, R3, RZ, PT ;\n"
 		"   @P0  TRAP 0x1 ;\n"
 		"        EXIT ;\n";
-	const char *en = we_engine_name(engines[_i]);
+	const char *en = th_name(_i);
 	long rss0 = max_rss_kib();
-	we_device *dev;
+	th_kernel t;
 	we_launch_stats s;
-	we_status st = launch3(text, max_grid, (we_dim3){ 1024, 1, 1 }, engines[_i], 0, &dev, &s);
-	const char *msg = we_last_error(dev), *json = we_last_report_json(dev);
+	we_status st = launch3(&t, text, max_grid, (we_dim3){ 1024, 1, 1 }, th_id(_i), 0, &s);
+	const char *msg = we_last_error(t.dev), *json = we_last_report_json(t.dev);
 	ck_assert_msg(st == WE_ERR_EXCEPTION, "%s: status %s: %s", en, we_status_name(st), msg);
-	ck_assert_msg(occurrences(msg, "runtime exception") == 1 && occurrences(msg, "\n  CTA (") == 1 &&
+	ck_assert_msg(th_occurrences(msg, "runtime exception") == 1 && th_occurrences(msg, "\n  CTA (") == 1 &&
 		      strstr(msg, "CTA (0,0,0) warp ") && strstr(msg, "TRAP 0x1 with no trap handler"),
 		      "%s: report:\n%s", en, msg);
-	ck_assert_msg(occurrences(json, "\"verdict\"") == 1 && strstr(json, "\"cta\":[0,0,0]"), "%s: %s",
+	ck_assert_msg(th_occurrences(json, "\"verdict\"") == 1 && strstr(json, "\"cta\":[0,0,0]"), "%s: %s",
 		      en, json);
 	/* CTAs are handed out in order and none after the fault: a handful */
 	ck_assert_msg(s.ctas >= 1 && s.ctas < 1000000, "%s: %llu CTAs ran", en,
 		      (unsigned long long)s.ctas);
 	long grew = max_rss_kib() - rss0;
-	ck_assert_msg(grew < rss_bound_kib(engines[_i]), "%s: peak memory grew by %ld KiB", en, grew);
-	we_device_destroy(dev);
+	ck_assert_msg(grew < rss_bound_kib(th_id(_i)), "%s: peak memory grew by %ld KiB", en, grew);
+	th_close(&t);
 }
 END_TEST
 
@@ -598,22 +531,22 @@ END_TEST
  * run (1023-thread CTAs: 32 warps, the last one partial). */
 START_TEST(max_grid_timeout)
 {
-	const char *en = we_engine_name(engines[_i]);
+	const char *en = th_name(_i);
 	long rss0 = max_rss_kib();
-	we_device *dev;
+	th_kernel t;
 	we_launch_stats s;
-	we_status st = launch3("EXIT ;\n", max_grid, (we_dim3){ 31, 3, 11 }, engines[_i], 0.3, &dev, &s);
-	const char *msg = we_last_error(dev);
+	we_status st = launch3(&t, "EXIT ;\n", max_grid, (we_dim3){ 31, 3, 11 }, th_id(_i), 0.3, &s);
+	const char *msg = we_last_error(t.dev);
 	ck_assert_msg(st == WE_ERR_TIMEOUT, "%s: status %s: %s", en, we_status_name(st), msg);
-	ck_assert_msg(occurrences(msg, "wall-clock limit") == 1, "%s: report:\n%s", en, msg);
-	ck_assert_msg(occurrences(we_last_report_json(dev), "\"verdict\":\"timeout\"") == 1, "%s: %s", en,
-		      we_last_report_json(dev));
+	ck_assert_msg(th_occurrences(msg, "wall-clock limit") == 1, "%s: report:\n%s", en, msg);
+	ck_assert_msg(th_occurrences(we_last_report_json(t.dev), "\"verdict\":\"timeout\"") == 1, "%s: %s", en,
+		      we_last_report_json(t.dev));
 	ck_assert_msg(s.ctas >= 1 && s.seconds < 30, "%s: %llu CTAs in %.1f s", en,
 		      (unsigned long long)s.ctas, s.seconds);
 	long grew = max_rss_kib() - rss0;
-	ck_assert_msg(grew < rss_bound_kib(engines[_i]), "%s: peak memory grew by %ld KiB over %llu CTAs", en, grew,
+	ck_assert_msg(grew < rss_bound_kib(th_id(_i)), "%s: peak memory grew by %ld KiB over %llu CTAs", en, grew,
 		      (unsigned long long)s.ctas);
-	we_device_destroy(dev);
+	th_close(&t);
 }
 END_TEST
 
@@ -643,16 +576,14 @@ START_TEST(tall_grid_ctaids)
 		"        EXIT ;\n";
 	const we_dim3 grid = { 2, 65535, 3 };
 	const size_t nctas = (size_t)grid.x * grid.y * grid.z, bytes = nctas * 12;
-	kt t;
-	memset(&t, 0, sizeof t);
-	kl_load(text, "ctaid.we", NULL, sizeof t.params, &t.dev, &t.mod, &t.k);
+	th_kernel t;
+	th_load(&t, text, "ctaid.we", NULL);
 	uint32_t *out = malloc(bytes);
 	ck_assert_ptr_nonnull(out);
-	we_devptr d = set_buf(&t, "out", NULL, bytes);
-	ck_assert_int_eq(we_memset(t.dev, d, 0xff, bytes), WE_OK);
-	we_launch_config cfg = { .grid = grid, .block = { 32, 1, 1 }, .engine = engines[_i] };
+	we_devptr d = th_buf_new(&t, "out", NULL, bytes, 0xff);
+	we_launch_config cfg = { .grid = grid, .block = { 32, 1, 1 }, .engine = th_id(_i) };
 	we_launch_stats s;
-	we_status st = we_launch(t.dev, t.mod, t.k->name, &cfg, t.params, t.k->param_bytes, &s);
+	we_status st = th_launch(&t, &cfg, &s);
 	ck_assert_msg(st == WE_OK, "%s", we_last_error(t.dev));
 	ck_assert_uint_eq(s.ctas, nctas);
 	ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, d, bytes), WE_OK);
@@ -666,10 +597,10 @@ START_TEST(tall_grid_ctaids)
 						first = i;
 				}
 			}
-	ck_assert_msg(bad == 0, "%s: %zu CTAs wrong, first at %zu: (%u,%u,%u)", we_engine_name(engines[_i]),
+	ck_assert_msg(bad == 0, "%s: %zu CTAs wrong, first at %zu: (%u,%u,%u)", th_name(_i),
 		      bad, first, out[3 * first], out[3 * first + 1], out[3 * first + 2]);
 	free(out);
-	kt_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -678,38 +609,38 @@ static Suite *kernels_suite(void)
 	Suite *s = suite_create("kernels");
 	TCase *k = tcase_create("kernels");
 	tcase_set_timeout(k, 300);
-	tcase_add_loop_test(k, vecadd, 0, 2);
-	tcase_add_loop_test(k, ifelse, 0, 2);
-	tcase_add_loop_test(k, loopbreak, 0, 2);
-	tcase_add_loop_test(k, callret, 0, 2);
-	tcase_add_loop_test(k, warpreduce, 0, 2);
-	tcase_add_loop_test(k, reduce, 0, 2);
-	tcase_add_loop_test(k, threads_agree, 0, 2);
-	tcase_add_loop_test(k, brx_test_listing, 0, 2);
+	tcase_add_loop_test(k, vecadd, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, ifelse, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, loopbreak, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, callret, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, warpreduce, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, reduce, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, threads_agree, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, brx_test_listing, 0, (int)TH_NENGINES);
 	suite_add_tcase(s, k);
 	TCase *g = tcase_create("grids");
 	tcase_set_timeout(g, 120);
-	tcase_add_loop_test(g, max_grid_trap, 0, 2);
-	tcase_add_loop_test(g, max_grid_timeout, 0, 2);
-	tcase_add_loop_test(g, tall_grid_ctaids, 0, 2);
+	tcase_add_loop_test(g, max_grid_trap, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(g, max_grid_timeout, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(g, tall_grid_ctaids, 0, (int)TH_NENGINES);
 	suite_add_tcase(s, g);
 	TCase *f = tcase_create("faults");
-	tcase_add_loop_test(f, fault_global_range, 0, 2);
-	tcase_add_loop_test(f, fault_shared_range, 0, 2);
-	tcase_add_loop_test(f, fault_misaligned, 0, 2);
-	tcase_add_loop_test(f, fault_local, 0, 2);
-	tcase_add_loop_test(f, fault_const, 0, 2);
-	tcase_add_loop_test(f, fault_pc, 0, 2);
-	tcase_add_loop_test(f, fault_trap, 0, 2);
-	tcase_add_loop_test(f, fault_barrier_count, 0, 2);
-	tcase_add_loop_test(f, fault_barrier_mismatch, 0, 2);
-	tcase_add_loop_test(f, fault_red_mixed, 0, 2);
-	tcase_add_loop_test(f, deadlock_exit_before_counted, 0, 2);
-	tcase_add_loop_test(f, cnt0_released_by_exit, 0, 2);
-	tcase_add_loop_test(f, fault_warpsync, 0, 2);
-	tcase_add_loop_test(f, fault_syscall, 0, 2);
-	tcase_add_loop_test(f, fault_rtt, 0, 2);
-	tcase_add_loop_test(f, watchdog, 0, 2);
+	tcase_add_loop_test(f, fault_global_range, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_shared_range, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_misaligned, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_local, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_const, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_pc, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_trap, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_barrier_count, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_barrier_mismatch, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_red_mixed, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, deadlock_exit_before_counted, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, cnt0_released_by_exit, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_warpsync, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_syscall, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, fault_rtt, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(f, watchdog, 0, (int)TH_NENGINES);
 	tcase_add_test(f, launch_limits);
 	tcase_add_test(f, load_rejects_bad_barrier_imm);
 	suite_add_tcase(s, f);

@@ -15,9 +15,9 @@
  * Part 1  every kernel of kernels/ and bench/kernels/, with the launch
  *         parameters of the tests and the benchmark that know it
  *         (test_kernels, test_barkern, test_dialects, bench/wbench) on
- *         small grids, under lockstep 1, 2, 8, 32 and the default:
- *         byte-identical buffers and the same ctas, warp_insns,
- *         thread_insns and barriers.
+ *         small grids, under lockstep 1, 2, 8, 32 and the default (the
+ *         group settings of tests/engines.h): byte-identical buffers and
+ *         the same ctas, warp_insns, thread_insns and barriers.
  * Part 2  purpose-built kernels that store every register: guards that
  *         differ per warp on each lockstep instruction, loops whose trip
  *         count differs per warp meeting again at BAR.SYNC, intra-warp
@@ -33,7 +33,6 @@
  *         schedule and a trace run one warp at a time whatever lockstep.
  */
 #include <check.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,371 +41,77 @@
 
 #include "warpemu/warpemu.h"
 
-#include "kload.h"
-
-/* ck_assert_msg() records a mark point per call (a write to the parent
- * process in fork mode): with hundreds of thousands of word checks that
- * would dominate the run time, so checks abort only on failure. */
-#define CHECK(cond, ...)                           \
-	do {                                       \
-		if (!(cond))                       \
-			ck_abort_msg(__VA_ARGS__); \
-	} while (0)
+#include "harness.h"
 
 /* A safety net: a launch that hangs fails instead of stalling make check. */
 #define WALL_TIMEOUT_S 60.0
 
-/* The lockstep values compared with lockstep 1: groups of two (the
- * smallest), 8, 32 (a whole 1024-thread CTA) and 0, the default (8). */
-/* The lockstep settings compared with lockstep 1: group sizes, and CTA
- * batches of the scheduler (0: as many CTAs as fill 32 warps, 1: groups
- * within one CTA only) on all cores or on one worker (a batch holds at
- * most a worker's share of the grid: on one worker the tests' few CTAs
- * are batched). */
-static const struct lockset {
-	unsigned lockstep, batch, threads;
-	const char *name;
-} lock_values[] = {
-	{ 2, 0, 0, "lockstep 2" },
-	{ 8, 1, 0, "lockstep 8, batch 1" },
-	{ 8, 2, 1, "lockstep 8, batch 2, 1 thread" },
-	{ 32, 0, 1, "lockstep 32, 1 thread" },
-	{ 0, 0, 0, "lockstep 0" },
-};
-#define NLOCK (sizeof lock_values / sizeof lock_values[0])
-
-/* splitmix64: reproducible test data */
-static uint64_t rng_state;
-static void rng_seed(uint64_t s)
-{
-	rng_state = s;
-}
-static uint32_t rng(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	CHECK(p != NULL, "out of memory (%zu bytes)", n);
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = xmalloc(strlen(s) + 1);
-	strcpy(p, s);
-	return p;
-}
-
-/* A growing string for generated kernels and traces. */
-typedef struct sbuf {
-	char *p;
-	size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	CHECK(n >= 0, "vsnprintf");
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		b->p = realloc(b->p, cap);
-		CHECK(b->p != NULL, "out of memory");
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
 /* ================================================================ */
-/* harness: a kernel, its buffers, and launches that restore them     */
+/* launches and their comparison with lockstep 1                      */
 
-#define MAXBUFS 6
-
-typedef struct lbuf {
-	const char *name;
-	we_devptr d;
-	size_t bytes;
-	uint8_t *init;          /* the contents before every launch */
-} lbuf;
-
-typedef struct lk {
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	uint8_t params[256];
-	lbuf b[MAXBUFS];
-	unsigned nb;
-	size_t total;           /* bytes of all buffers */
-	unsigned row_words;     /* words per thread of "out", for messages */
-} lk;
-
-typedef struct lcfg {
-	we_dim3 grid, block;
-	we_engine engine;       /* 0: the scheduler */
-	unsigned lockstep, batch, threads;
-	uint64_t max_insns;
-	bool seeded;
-	uint64_t seed;
-	sbuf *trace;            /* collects the trace lines when set */
-} lcfg;
-
-/* c with the settings of lock_values[i] */
-static void lock_set(lcfg *c, size_t i)
+/* Restore t's buffers and launch it under c (engine 0: the scheduler). */
+static void lk_run(th_kernel *t, const we_launch_config *c, th_run *r)
 {
-	c->lockstep = lock_values[i].lockstep;
-	c->batch = lock_values[i].batch;
-	c->threads = lock_values[i].threads;
-}
-
-/* What one launch gave. */
-typedef struct lrun {
-	we_status st;
-	we_launch_stats s;
-	uint8_t *mem;           /* every buffer after the launch, in order */
-	char *err, *json;       /* "" after a launch that succeeded */
-} lrun;
-
-static void lk_load(lk *t, const char *text, const char *name, const char *kernel)
-{
-	memset(t, 0, sizeof *t);
-	kl_load(text, name, kernel, sizeof t->params, &t->dev, &t->mod, &t->k);
-}
-
-static void lk_file(lk *t, const char *file, const char *kernel)
-{
-	char *text = kl_read_source(file, NULL);
-	lk_load(t, text, file, kernel);
-	free(text);
-}
-
-static void lk_close(lk *t)
-{
-	for (unsigned i = 0; i < t->nb; i++)
-		free(t->b[i].init);
-	we_module_destroy(t->mod);
-	we_device_destroy(t->dev);
-	memset(t, 0, sizeof *t);
-}
-
-static const we_param_info *lk_param(lk *t, const char *name)
-{
-	return kl_param(t->k, name);
-}
-
-static void lk_u32(lk *t, const char *name, uint32_t v)
-{
-	kl_set_u32(t->k, t->params, name, v);
-}
-
-static void lk_f32(lk *t, const char *name, float v)
-{
-	const we_param_info *p = lk_param(t, name);
-	CHECK(p->type == WE_PARAM_F32, "parameter %s is not f32", name);
-	memcpy(t->params + p->offset, &v, 4);
-}
-
-/* A buffer for pointer parameter `name`: a copy of data, or `bytes`
- * bytes of `fill` when data is NULL; restored before every launch. */
-static void lk_buf(lk *t, const char *name, const void *data, size_t bytes, int fill)
-{
-	const we_param_info *p = lk_param(t, name);
-	CHECK(p->type == WE_PARAM_PTR, "parameter %s is not a pointer", name);
-	CHECK(t->nb < MAXBUFS, "too many buffers");
-	lbuf *b = &t->b[t->nb++];
-	b->name = p->name;
-	b->bytes = bytes;
-	b->init = xmalloc(bytes);
-	if (data)
-		memcpy(b->init, data, bytes);
-	else
-		memset(b->init, fill, bytes);
-	ck_assert_int_eq(we_malloc(t->dev, bytes, &b->d), WE_OK);
-	memcpy(t->params + p->offset, &b->d, 8);
-	t->total += bytes;
-}
-
-/* Buffer `name` within a snapshot of all buffers. */
-static uint8_t *lk_view(const lk *t, uint8_t *mem, const char *name)
-{
-	size_t off = 0;
-	for (unsigned i = 0; i < t->nb; i++) {
-		if (strcmp(t->b[i].name, name) == 0)
-			return mem + off;
-		off += t->b[i].bytes;
-	}
-	ck_abort_msg("no buffer %s", name);
-	return NULL;
-}
-
-static void trace_line(void *ctx, const char *line)
-{
-	sb_add(ctx, "%s\n", line);
-}
-
-static void lk_run(lk *t, const lcfg *c, lrun *r)
-{
-	for (unsigned i = 0; i < t->nb; i++)
-		ck_assert_int_eq(we_memcpy_htod(t->dev, t->b[i].d, t->b[i].init, t->b[i].bytes), WE_OK);
-	we_launch_config cfg = {
-		.grid = c->grid,
-		.block = c->block,
-		.engine = c->engine ? c->engine : WE_ENGINE_SCHEDULER,
-		.lockstep = c->lockstep,
-		.batch = c->batch,
-		.threads = c->threads,
-		.max_instructions = c->max_insns,
-		.timeout = WALL_TIMEOUT_S,
-		.schedule_seeded = c->seeded,
-		.schedule_seed = c->seed,
-		.trace = c->trace ? trace_line : NULL,
-		.trace_ctx = c->trace,
-	};
-	memset(r, 0, sizeof *r);
-	r->st = we_launch(t->dev, t->mod, t->k->name, &cfg, t->params, t->k->param_bytes, &r->s);
-	r->err = xstrdup(r->st == WE_OK ? "" : we_last_error(t->dev));
-	r->json = xstrdup(r->st == WE_OK ? "" : we_last_report_json(t->dev));
-	r->mem = xmalloc(t->total);
-	size_t off = 0;
-	for (unsigned i = 0; i < t->nb; i++) {
-		ck_assert_int_eq(we_memcpy_dtoh(t->dev, r->mem + off, t->b[i].d, t->b[i].bytes), WE_OK);
-		off += t->b[i].bytes;
-	}
-}
-
-static void lrun_free(lrun *r)
-{
-	free(r->mem);
-	free(r->err);
-	free(r->json);
-	memset(r, 0, sizeof *r);
-}
-
-static void expect_ok(const lrun *r, const char *what)
-{
-	CHECK(r->st == WE_OK, "%s: status %s: %s", what, we_status_name(r->st), r->err);
-}
-
-/* The part of a report that is the same whatever the order of turns: all
- * of it, but of a watchdog report (which shows every warp where it was
- * stopped: that follows the schedule) only the fault, its first two
- * lines of text or its JSON up to the CTA's state. */
-static size_t report_fixed(const char *s, we_status st, bool json)
-{
-	const char *e = NULL;
-	if (st == WE_ERR_TIMEOUT) {
-		e = json ? strstr(s, ",\"barriers\":") : strchr(s, '\n');
-		if (e && !json)
-			e = strchr(e + 1, '\n');
-	}
-	return e ? (size_t)(e - s) : strlen(s) + 1;
+	we_launch_config cfg = *c;
+	if (!cfg.engine)
+		cfg.engine = WE_ENGINE_SCHEDULER;
+	cfg.timeout = WALL_TIMEOUT_S;
+	th_run_launch(t, &cfg, r);
 }
 
 /* got must be what the lockstep-1 launch ref gave: the status and both
- * reports (report_fixed); after a launch that succeeded, every byte of
- * every buffer and the counters. */
-static void expect_same(const lk *t, const lrun *ref, const lrun *got, const char *what)
+ * reports (of a watchdog report the fault: the CTA's state it shows
+ * follows the order of turns); after a launch that succeeded, every byte
+ * of every buffer and the counters. */
+static void expect_same(const th_kernel *t, const th_run *ref, const th_run *got, const char *what)
 {
-	CHECK(got->st == ref->st, "%s: status %s, lockstep 1 gave %s\n%s", what, we_status_name(got->st),
-	      we_status_name(ref->st), got->err);
-	const size_t n = report_fixed(ref->err, ref->st, false), nj = report_fixed(ref->json, ref->st, true);
-	CHECK(report_fixed(got->err, got->st, false) == n && !strncmp(got->err, ref->err, n),
-	      "%s: report\n%s\nlockstep 1 reported\n%s", what, got->err, ref->err);
-	CHECK(report_fixed(got->json, got->st, true) == nj && !strncmp(got->json, ref->json, nj),
-	      "%s: JSON report\n%s\nlockstep 1 reported\n%s", what, got->json, ref->json);
-	if (got->st != WE_OK)
-		return; /* the counters and buffers of a stopped launch follow the schedule */
-	if (memcmp(got->mem, ref->mem, t->total)) {
-		size_t off = 0;
-		for (unsigned i = 0; i < t->nb; i++) {
-			const lbuf *b = &t->b[i];
-			for (size_t k = 0; k < b->bytes; k++)
-				if (got->mem[off + k] != ref->mem[off + k]) {
-					size_t w = k & ~(size_t)3;
-					uint32_t gw = 0, rw = 0;
-					memcpy(&gw, got->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
-					memcpy(&rw, ref->mem + off + w, b->bytes - w < 4 ? b->bytes - w : 4);
-					if (t->row_words && !strcmp(b->name, "out"))
-						ck_abort_msg("%s: thread %zu word %zu = 0x%08x, lockstep 1 wrote "
-							     "0x%08x", what, w / 4 / t->row_words,
-							     w / 4 % t->row_words, gw, rw);
-					ck_abort_msg("%s: %s word %zu = 0x%08x, lockstep 1 wrote 0x%08x", what,
-						     b->name, w / 4, gw, rw);
-				}
-			off += b->bytes;
-		}
-	}
-	CHECK(got->s.ctas == ref->s.ctas, "%s: ctas %llu, lockstep 1 %llu", what,
-	      (unsigned long long)got->s.ctas, (unsigned long long)ref->s.ctas);
-	CHECK(got->s.warp_insns == ref->s.warp_insns, "%s: warp_insns %llu, lockstep 1 %llu", what,
-	      (unsigned long long)got->s.warp_insns, (unsigned long long)ref->s.warp_insns);
-	CHECK(got->s.thread_insns == ref->s.thread_insns, "%s: thread_insns %llu, lockstep 1 %llu", what,
-	      (unsigned long long)got->s.thread_insns, (unsigned long long)ref->s.thread_insns);
-	CHECK(got->s.barriers == ref->s.barriers, "%s: barriers %llu, lockstep 1 %llu", what,
-	      (unsigned long long)got->s.barriers, (unsigned long long)ref->s.barriers);
+	th_expect_same(t, ref, got, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS | TH_SAME_WATCHDOG_FAULT, "lockstep 1", what);
 }
 
+typedef void (*canon_fn)(const th_kernel *, const we_launch_config *, uint8_t *);
+
 /* Launch c with lockstep 1 (the reference) into *ref; it must succeed. */
-static void run_ref(lk *t, lcfg c, const char *label, lrun *ref,
-		    void (*canon)(const lk *, const lcfg *, uint8_t *))
+static void run_ref(th_kernel *t, we_launch_config c, const char *label, th_run *ref, canon_fn canon)
 {
 	char what[200];
 	c.lockstep = 1;
 	lk_run(t, &c, ref);
 	snprintf(what, sizeof what, "%s, lockstep 1", label);
-	expect_ok(ref, what);
+	th_expect_ok(ref, what);
 	if (canon)
 		canon(t, &c, ref->mem);
 }
 
-/* Launch c with every value of lock_values: each must give exactly ref. */
-static void compare_rest(lk *t, lcfg c, const char *label, const lrun *ref,
-			 void (*canon)(const lk *, const lcfg *, uint8_t *))
+/* Launch c on every engine with the flags `need` (engines.h), with its
+ * defaults and every group setting: each must give exactly ref. */
+static void compare_configs(th_kernel *t, we_launch_config c, const char *label, const th_run *ref, canon_fn canon,
+			    unsigned need)
 {
 	char what[200];
-	for (size_t i = 0; i < NLOCK; i++) {
-		lrun r;
-		lock_set(&c, i);
+	th_config cs[TH_MAXCONFIGS];
+	size_t n = th_configs(TH_DEFAULTS | TH_GROUPED, need, cs);
+	for (size_t i = 0; i < n; i++) {
+		th_run r;
+		th_config_apply(&c, &cs[i]);
 		lk_run(t, &c, &r);
-		snprintf(what, sizeof what, "%s, %s", label, lock_values[i].name);
+		snprintf(what, sizeof what, "%s, %s", label, cs[i].name);
 		if (canon && r.st == WE_OK)
 			canon(t, &c, r.mem);
 		expect_same(t, ref, &r, what);
-		lrun_free(&r);
+		th_run_free(&r);
 	}
 }
 
-/* compare_rest, then the warp-threads engine (its default thread count)
- * must give exactly ref too. */
-static void compare_engines(lk *t, lcfg c, const char *label, const lrun *ref)
+/* The engines that form lockstep groups, with every group setting. */
+static void compare_rest(th_kernel *t, we_launch_config c, const char *label, const th_run *ref, canon_fn canon)
 {
-	char what[200];
-	compare_rest(t, c, label, ref, NULL);
-	c.engine = WE_ENGINE_WARP_THREADS;
-	c.threads = 0;
-	lrun r;
-	lk_run(t, &c, &r);
-	snprintf(what, sizeof what, "%s, warp-threads", label);
-	expect_same(t, ref, &r, what);
-	lrun_free(&r);
+	compare_configs(t, c, label, ref, canon, TH_GROUPS);
 }
 
-static we_dim3 d3(uint32_t x, uint32_t y, uint32_t z)
+/* compare_rest, and every other engine with its defaults. */
+static void compare_engines(th_kernel *t, we_launch_config c, const char *label, const th_run *ref)
 {
-	return (we_dim3){ x, y, z };
+	compare_configs(t, c, label, ref, NULL, 0);
 }
 
 /* ================================================================ */
@@ -417,205 +122,205 @@ static we_dim3 d3(uint32_t x, uint32_t y, uint32_t z)
 typedef struct fcase {
 	const char *file, *kernel;
 	unsigned nlaunch;
-	void (*setup)(lk *t, unsigned li, lcfg *c);
+	void (*setup)(th_kernel *t, unsigned li, we_launch_config *c);
 	/* NULL, or puts into a canonical order what the schedule orders by
 	 * design */
-	void (*canon)(const lk *t, const lcfg *c, uint8_t *mem);
+	void (*canon)(const th_kernel *t, const we_launch_config *c, uint8_t *mem);
 } fcase;
 
 static uint32_t *random_words(size_t n, uint64_t seed)
 {
-	uint32_t *p = xmalloc(n * 4);
-	rng_seed(seed);
+	uint32_t *p = th_xmalloc(n * 4);
+	th_rng_seed(seed);
 	for (size_t i = 0; i < n; i++)
-		p[i] = rng();
+		p[i] = th_rng();
 	return p;
 }
 
 /* test_kernels: 128-thread CTAs, the last one partial; and 1024-thread
  * CTAs, so that lockstep 32 has a whole CTA to group. */
-static void setup_vecadd(lk *t, unsigned li, lcfg *c)
+static void setup_vecadd(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 1024 : 128, n = (li ? 6 : 40) * block - 77;
-	float *a = xmalloc(n * 4), *b = xmalloc(n * 4);
+	float *a = th_xmalloc(n * 4), *b = th_xmalloc(n * 4);
 	for (uint32_t i = 0; i < n; i++) {
 		a[i] = (float)i * 0.5f;
 		b[i] = (float)(i % 1000) - 3.25f;
 	}
-	lk_u32(t, "n", n);
-	lk_buf(t, "a", a, n * 4, 0);
-	lk_buf(t, "b", b, n * 4, 0);
-	lk_buf(t, "c", NULL, n * 4, 0xa5);
-	c->grid = d3((n + block - 1) / block, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "n", n);
+	th_buf_new(t, "a", a, n * 4, 0);
+	th_buf_new(t, "b", b, n * 4, 0);
+	th_buf_new(t, "c", NULL, n * 4, 0xa5);
+	c->grid = th_dim3((n + block - 1) / block, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 	free(a);
 	free(b);
 }
 
 /* test_kernels: 96-thread CTAs and a partial last one; and 1024 */
-static void setup_ifelse(lk *t, unsigned li, lcfg *c)
+static void setup_ifelse(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 1024 : 96, n = li ? 4 * 1024 - 77 : 30 * 96 + 40;
-	lk_u32(t, "n", n);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	lk_buf(t, "mask", NULL, n * 4, 0xa5);
-	c->grid = d3((n + block - 1) / block, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "n", n);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	th_buf_new(t, "mask", NULL, n * 4, 0xa5);
+	c->grid = th_dim3((n + block - 1) / block, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 }
 
 /* test_kernels: Collatz steps with BREAK, 64-thread CTAs; and 512 */
-static void setup_loopbreak(lk *t, unsigned li, lcfg *c)
+static void setup_loopbreak(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 512 : 64, n = li ? 8 * 512 - 3 : 64 * 50;
-	uint32_t *in = xmalloc(n * 4);
+	uint32_t *in = th_xmalloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = 1 + (i * 2654435761u) % 100000u;
-	lk_u32(t, "n", n);
-	lk_buf(t, "in", in, n * 4, 0);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	c->grid = d3((n + block - 1) / block, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "n", n);
+	th_buf_new(t, "in", in, n * 4, 0);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	c->grid = th_dim3((n + block - 1) / block, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 	free(in);
 }
 
 /* test_kernels: one-warp CTAs (no group at all); and 256 */
-static void setup_callret(lk *t, unsigned li, lcfg *c)
+static void setup_callret(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 256 : 32, n = li ? 256 * 10 + 5 : 32 * 60 + 5;
-	lk_u32(t, "n", n);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	c->grid = d3((n + block - 1) / block, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "n", n);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	c->grid = th_dim3((n + block - 1) / block, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 }
 
 /* test_kernels: SHFL/VOTE per warp, 256-thread CTAs; and 1024 */
-static void setup_warpreduce(lk *t, unsigned li, lcfg *c)
+static void setup_warpreduce(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 1024 : 256, grid = li ? 6 : 24, nwarps = grid * block / 32;
-	uint32_t *in = xmalloc(nwarps * 32 * 4);
+	uint32_t *in = th_xmalloc(nwarps * 32 * 4);
 	for (uint32_t i = 0; i < nwarps * 32; i++)
 		in[i] = (i * 7919u) % 2000u;
-	lk_buf(t, "in", in, nwarps * 32 * 4, 0);
-	lk_buf(t, "sum", NULL, nwarps * 4, 0xa5);
-	lk_buf(t, "count", NULL, nwarps * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_buf_new(t, "in", in, nwarps * 32 * 4, 0);
+	th_buf_new(t, "sum", NULL, nwarps * 4, 0xa5);
+	th_buf_new(t, "count", NULL, nwarps * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 	free(in);
 }
 
 /* test_kernels: the tree reduction, 256-thread CTAs (its fixed size) */
-static void setup_reduce(lk *t, unsigned li, lcfg *c)
+static void setup_reduce(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t grid = 40, n = grid * 256;
-	uint32_t *in = xmalloc(n * 4);
+	uint32_t *in = th_xmalloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = i ^ (i >> 3);
-	lk_buf(t, "in", in, n * 4, 0);
-	lk_buf(t, "out", NULL, grid * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(256, 1, 1);
+	th_buf_new(t, "in", in, n * 4, 0);
+	th_buf_new(t, "out", NULL, grid * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(256, 1, 1);
 	free(in);
 }
 
 /* test_barkern: 256-thread CTAs (128 for warp-threads there), the last
  * CTA partial */
-static void setup_scan(lk *t, unsigned li, lcfg *c)
+static void setup_scan(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 128 : 256, grid = 30, n = grid * block - 100;
 	uint32_t *in = random_words(grid * block, 1);
 	for (uint32_t i = 0; i < grid * block; i++)
 		if (i % 5)
 			in[i] &= 0xffffu;
-	lk_u32(t, "n", n);
-	lk_buf(t, "in", in, grid * block * 4, 0);
-	lk_buf(t, "out", NULL, grid * block * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "n", n);
+	th_buf_new(t, "in", in, grid * block * 4, 0);
+	th_buf_new(t, "out", NULL, grid * block * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 	free(in);
 }
 
 /* test_barkern: 32x8 CTAs over a 2-D grid, partial last tiles */
-static void setup_transpose(lk *t, unsigned li, lcfg *c)
+static void setup_transpose(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t width = 6 * 32 - 1, height = 5 * 32 - 10, n = width * height;
-	uint32_t *in = xmalloc(n * 4);
+	uint32_t *in = th_xmalloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = (i * 2654435761u) ^ 0x5bd1e995u;
-	lk_u32(t, "width", width);
-	lk_u32(t, "height", height);
-	lk_buf(t, "in", in, n * 4, 0);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	c->grid = d3((width + 31) / 32, (height + 31) / 32, 1);
-	c->block = d3(32, 8, 1);
+	th_u32(t, "width", width);
+	th_u32(t, "height", height);
+	th_buf_new(t, "in", in, n * 4, 0);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	c->grid = th_dim3((width + 31) / 32, (height + 31) / 32, 1);
+	c->block = th_dim3(32, 8, 1);
 	free(in);
 }
 
 /* test_barkern: shared-memory atomics, 128- and 96-thread CTAs */
-static void setup_histogram(lk *t, unsigned li, lcfg *c)
+static void setup_histogram(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t per_cta = 1024, grid = 24, n = grid * per_cta - 333;
-	uint8_t *in = xmalloc(n);
-	rng_seed(3);
+	uint8_t *in = th_xmalloc(n);
+	th_rng_seed(3);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t r = rng();
+		uint32_t r = th_rng();
 		/* a hot bin (many lanes on one shared address) and a spread */
 		in[i] = (r & 3) == 0 ? 0x7f : (uint8_t)(1 + (r >> 16) % 255);
 	}
-	lk_u32(t, "n", n);
-	lk_u32(t, "per_cta", per_cta);
-	lk_buf(t, "in", in, n, 0);
-	lk_buf(t, "hist", NULL, 256 * 4, 0);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(li ? 96 : 128, 1, 1);
+	th_u32(t, "n", n);
+	th_u32(t, "per_cta", per_cta);
+	th_buf_new(t, "in", in, n, 0);
+	th_buf_new(t, "hist", NULL, 256 * 4, 0);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(li ? 96 : 128, 1, 1);
 	free(in);
 }
 
 /* test_barkern: BAR.ARV/BAR.SYNC hand-offs, 128-thread CTAs; and 256 */
-static void setup_prodcons(lk *t, unsigned li, lcfg *c)
+static void setup_prodcons(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 256 : 128, nslots = block / 2, iters = 16, grid = 30;
 	uint32_t *in = random_words(iters * nslots, 4);
-	lk_u32(t, "iters", iters);
-	lk_buf(t, "in", in, iters * nslots * 4, 0);
-	lk_buf(t, "out", NULL, grid * nslots * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "iters", iters);
+	th_buf_new(t, "in", in, iters * nslots * 4, 0);
+	th_buf_new(t, "out", NULL, grid * nslots * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 	free(in);
 }
 
 /* test_dialects: vISA named barriers, 160-thread CTAs */
-static void setup_nbpipe(lk *t, unsigned li, lcfg *c)
+static void setup_nbpipe(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t iters = 16, grid = 30;
 	uint32_t *in = random_words(iters * 64, 7);
-	lk_u32(t, "iters", iters);
-	lk_buf(t, "in", in, iters * 64 * 4, 0);
-	lk_buf(t, "out", NULL, grid * 96 * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(160, 1, 1);
+	th_u32(t, "iters", iters);
+	th_buf_new(t, "in", in, iters * 64 * 4, 0);
+	th_buf_new(t, "out", NULL, grid * 96 * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(160, 1, 1);
 	free(in);
 }
 
 /* test_dialects: BAR.SCAN compaction, 256-thread CTAs, two chunks per
  * CTA, the second partial */
 #define COMPACT_THRESH 0x60000000u
-static void setup_compact(lk *t, unsigned li, lcfg *c)
+static void setup_compact(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t grid = 30, seg = 2 * 256 - 37, n = grid * seg;
-	uint32_t *in = xmalloc(n * 4);
+	uint32_t *in = th_xmalloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = i * 2654435761u + 12345u; /* distinct */
-	lk_u32(t, "seg", seg);
-	lk_u32(t, "thresh", COMPACT_THRESH);
-	lk_buf(t, "in", in, n * 4, 0);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	lk_buf(t, "count", NULL, grid * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(256, 1, 1);
+	th_u32(t, "seg", seg);
+	th_u32(t, "thresh", COMPACT_THRESH);
+	th_buf_new(t, "in", in, n * 4, 0);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	th_buf_new(t, "count", NULL, grid * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(256, 1, 1);
 	free(in);
 }
 
@@ -631,11 +336,11 @@ static int cmp_u32(const void *a, const void *b)
  * warp completing a barrier hands its turn back): a valid compaction up to
  * that order (test_dialects checks the runs).  So each CTA's output is
  * compared as a multiset (sorted); count[] and the untouched tail exactly. */
-static void canon_compact(const lk *t, const lcfg *c, uint8_t *mem)
+static void canon_compact(const th_kernel *t, const we_launch_config *c, uint8_t *mem)
 {
 	const uint32_t seg = 2 * 256 - 37;
-	uint32_t *out = (uint32_t *)(void *)lk_view(t, mem, "out");
-	const uint32_t *count = (const uint32_t *)(void *)lk_view(t, mem, "count");
+	uint32_t *out = (uint32_t *)(void *)th_view(t, mem, "out");
+	const uint32_t *count = (const uint32_t *)(void *)th_view(t, mem, "count");
 	for (uint32_t cta = 0; cta < c->grid.x; cta++) {
 		CHECK(count[cta] <= seg, "compact: CTA %u count %u", cta, count[cta]);
 		qsort(out + (size_t)cta * seg, count[cta], 4, cmp_u32);
@@ -644,85 +349,85 @@ static void canon_compact(const lk *t, const lcfg *c, uint8_t *mem)
 
 /* test_dialects: a TRAP (and BAR.SYNCALL, RTT) in a barrier kernel,
  * 128-thread CTAs; launch 0 without the trap, 1 with it */
-static void setup_traphandler(lk *t, unsigned li, lcfg *c)
+static void setup_traphandler(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t grid = 30, block = 128, n = grid * block;
 	uint32_t *in = random_words(n, 3);
-	lk_u32(t, "trap", li);
-	lk_buf(t, "in", in, n * 4, 0);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	lk_buf(t, "trapped", NULL, grid * block / 32 * 4, 0);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "trap", li);
+	th_buf_new(t, "in", in, n * 4, 0);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	th_buf_new(t, "trapped", NULL, grid * block / 32 * 4, 0);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 	free(in);
 }
 
 /* bench/wbench "alu": the ALU loop, mostly lockstep instructions */
-static void setup_alu(lk *t, unsigned li, lcfg *c)
+static void setup_alu(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	const uint32_t block = li ? 1024 : 256, grid = li ? 2 : 8;
-	lk_u32(t, "iters", 64);
-	lk_buf(t, "out", NULL, grid * block * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(block, 1, 1);
+	th_u32(t, "iters", 64);
+	th_buf_new(t, "out", NULL, grid * block * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(block, 1, 1);
 }
 
 /* bench/wbench "barrier": 32 warps, 8 BAR.SYNC per trip */
-static void setup_barrier(lk *t, unsigned li, lcfg *c)
+static void setup_barrier(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t grid = 3;
-	lk_u32(t, "iters", 8);
-	lk_buf(t, "out", NULL, grid * 1024 * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(1024, 1, 1);
+	th_u32(t, "iters", 8);
+	th_buf_new(t, "out", NULL, grid * 1024 * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(1024, 1, 1);
 }
 
 /* bench/wbench "diverge": per-lane trips and branches in 256-thread CTAs */
-static void setup_diverge(lk *t, unsigned li, lcfg *c)
+static void setup_diverge(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t grid = 12, n = grid * 256 - 33;
 	uint32_t *in = random_words(n, 5);
-	lk_u32(t, "n", n);
-	lk_buf(t, "in", in, n * 4, 0);
-	lk_buf(t, "out", NULL, n * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(256, 1, 1);
+	th_u32(t, "n", n);
+	th_buf_new(t, "in", in, n * 4, 0);
+	th_buf_new(t, "out", NULL, n * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(256, 1, 1);
 	free(in);
 }
 
 /* bench/wbench "tiny": one-warp CTAs (lockstep has nothing to group) */
-static void setup_tiny(lk *t, unsigned li, lcfg *c)
+static void setup_tiny(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t grid = 200;
 	uint32_t *in = random_words(grid * 32, 6);
-	lk_buf(t, "in", in, grid * 32 * 4, 0);
-	lk_buf(t, "out", NULL, grid * 32 * 4, 0xa5);
-	c->grid = d3(grid, 1, 1);
-	c->block = d3(32, 1, 1);
+	th_buf_new(t, "in", in, grid * 32 * 4, 0);
+	th_buf_new(t, "out", NULL, grid * 32 * 4, 0xa5);
+	c->grid = th_dim3(grid, 1, 1);
+	c->block = th_dim3(32, 1, 1);
 	free(in);
 }
 
 /* bench/wbench "triad": f32, 256-thread CTAs, the last partial */
-static void setup_triad(lk *t, unsigned li, lcfg *c)
+static void setup_triad(th_kernel *t, unsigned li, we_launch_config *c)
 {
 	(void)li;
 	const uint32_t grid = 16, n = grid * 256 - 10;
-	float *b = xmalloc(n * 4), *cc = xmalloc(n * 4);
-	rng_seed(8);
+	float *b = th_xmalloc(n * 4), *cc = th_xmalloc(n * 4);
+	th_rng_seed(8);
 	for (uint32_t i = 0; i < n; i++) {
-		b[i] = (float)(rng() % 100000) / 7.0f;
-		cc[i] = (float)(rng() % 100000) / 3.0f - 1000.0f;
+		b[i] = (float)(th_rng() % 100000) / 7.0f;
+		cc[i] = (float)(th_rng() % 100000) / 3.0f - 1000.0f;
 	}
-	lk_u32(t, "n", n);
-	lk_f32(t, "s", 2.5f);
-	lk_buf(t, "a", NULL, n * 4, 0xa5);
-	lk_buf(t, "b", b, n * 4, 0);
-	lk_buf(t, "c", cc, n * 4, 0);
-	c->grid = d3((n + 255) / 256, 1, 1);
-	c->block = d3(256, 1, 1);
+	th_u32(t, "n", n);
+	th_f32(t, "s", 2.5f);
+	th_buf_new(t, "a", NULL, n * 4, 0xa5);
+	th_buf_new(t, "b", b, n * 4, 0);
+	th_buf_new(t, "c", cc, n * 4, 0);
+	c->grid = th_dim3((n + 255) / 256, 1, 1);
+	c->block = th_dim3(256, 1, 1);
 	free(b);
 	free(cc);
 }
@@ -753,14 +458,14 @@ START_TEST(kernel_files)
 {
 	const fcase *f = &fcases[_i];
 	for (unsigned li = 0; li < f->nlaunch; li++) {
-		lk t;
-		lk_file(&t, f->file, f->kernel);
-		lcfg c = { 0 };
+		th_kernel t;
+		th_file(&t, f->file, f->kernel);
+		we_launch_config c = { 0 };
 		f->setup(&t, li, &c);
 		char label[160];
 		snprintf(label, sizeof label, "%s, grid (%u,%u,%u), block (%u,%u,%u)", f->file, c.grid.x, c.grid.y,
 			 c.grid.z, c.block.x, c.block.y, c.block.z);
-		lrun ref;
+		th_run ref;
 		run_ref(&t, c, label, &ref, f->canon);
 		compare_rest(&t, c, label, &ref, f->canon);
 		/* the launch did something: some output differs from its fill */
@@ -774,8 +479,8 @@ START_TEST(kernel_files)
 			off += t.b[i].bytes;
 		}
 		CHECK(wrote, "%s: no buffer changed", label);
-		lrun_free(&ref);
-		lk_close(&t);
+		th_run_free(&ref);
+		th_close(&t);
 	}
 }
 END_TEST
@@ -822,48 +527,48 @@ static uint32_t init_reg(const uint32_t in4[4], unsigned k)
 
 static char *kernel_text(const char *body, unsigned nout)
 {
-	sbuf b = { 0 };
-	sb_add(&b, "%s",
-	       ".kernel lockstep\n"
-	       ".param ptr out\n"
-	       ".param ptr in\n"
-	       ".param u32 k0\n"
-	       ".param u32 k1\n"
-	       ".param u32 k2\n"
-	       ".param u32 k3\n"
-	       ".shared 16384\n"
-	       "        S2R R0, SR_TID.X ;\n"
-	       "        S2R R1, SR_TID.Y ;\n"
-	       "        S2R R2, SR_TID.Z ;\n"
-	       "        S2R R56, SR_NTID.X ;\n"
-	       "        S2R R57, SR_NTID.Y ;\n"
-	       "        S2R R58, SR_NTID.Z ;\n"
-	       "        IMAD R2, R2, R57, R1 ;\n"
-	       "        IMAD R0, R2, R56, R0 ;\n"
-	       "        IMAD R56, R56, R57, RZ ;\n"
-	       "        IMAD R56, R56, R58, RZ ;\n"
-	       "        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
-	       "        LOP3.LUT R2, R0, 0x1f, RZ, 0xc0, !PT ;\n"
-	       "        S2R R3, SR_CTAID.X ;\n"
-	       "        IMAD R3, R3, R56, R0 ;\n"
-	       "        MOV R62, c[0x0][0x8] ;\n"
-	       "        MOV R63, c[0x0][0xc] ;\n"
-	       "        IMAD.WIDE.U32 R[58:59], R3, 0x10, R[62:63] ;\n"
-	       "        LDG R4, [R58.64] ;\n"
-	       "        LDG R5, [R58.64+0x4] ;\n"
-	       "        LDG R6, [R58.64+0x8] ;\n"
-	       "        LDG R7, [R58.64+0xc] ;\n"
-	       "        MOV R62, c[0x0][0x0] ;\n"
-	       "        MOV R63, c[0x0][0x4] ;\n");
-	sb_add(&b, "        IMAD.WIDE.U32 R[60:61], R3, 0x%x, R[62:63] ;\n", nout * 4);
+	th_sbuf b = { 0 };
+	th_sb_add(&b, "%s",
+	          ".kernel lockstep\n"
+	          ".param ptr out\n"
+	          ".param ptr in\n"
+	          ".param u32 k0\n"
+	          ".param u32 k1\n"
+	          ".param u32 k2\n"
+	          ".param u32 k3\n"
+	          ".shared 16384\n"
+	          "        S2R R0, SR_TID.X ;\n"
+	          "        S2R R1, SR_TID.Y ;\n"
+	          "        S2R R2, SR_TID.Z ;\n"
+	          "        S2R R56, SR_NTID.X ;\n"
+	          "        S2R R57, SR_NTID.Y ;\n"
+	          "        S2R R58, SR_NTID.Z ;\n"
+	          "        IMAD R2, R2, R57, R1 ;\n"
+	          "        IMAD R0, R2, R56, R0 ;\n"
+	          "        IMAD R56, R56, R57, RZ ;\n"
+	          "        IMAD R56, R56, R58, RZ ;\n"
+	          "        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
+	          "        LOP3.LUT R2, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	          "        S2R R3, SR_CTAID.X ;\n"
+	          "        IMAD R3, R3, R56, R0 ;\n"
+	          "        MOV R62, c[0x0][0x8] ;\n"
+	          "        MOV R63, c[0x0][0xc] ;\n"
+	          "        IMAD.WIDE.U32 R[58:59], R3, 0x10, R[62:63] ;\n"
+	          "        LDG R4, [R58.64] ;\n"
+	          "        LDG R5, [R58.64+0x4] ;\n"
+	          "        LDG R6, [R58.64+0x8] ;\n"
+	          "        LDG R7, [R58.64+0xc] ;\n"
+	          "        MOV R62, c[0x0][0x0] ;\n"
+	          "        MOV R63, c[0x0][0x4] ;\n");
+	th_sb_add(&b, "        IMAD.WIDE.U32 R[60:61], R3, 0x%x, R[62:63] ;\n", nout * 4);
 	for (unsigned k = 8; k < 56; k++)
-		sb_add(&b, "        IMAD R%u, R%u, 0x%08x, R%u ;\n", k, 4 + (k & 3), init_mul(k), 4 + ((k + 1) & 3));
-	sb_add(&b, "%s", body);
-	sb_add(&b, "        P2R R57, PR, RZ, 0x7f ;\n");
+		th_sb_add(&b, "        IMAD R%u, R%u, 0x%08x, R%u ;\n", k, 4 + (k & 3), init_mul(k), 4 + ((k + 1) & 3));
+	th_sb_add(&b, "%s", body);
+	th_sb_add(&b, "        P2R R57, PR, RZ, 0x7f ;\n");
 	for (unsigned k = 0; k < 58; k++)
-		sb_add(&b, "        STG [R60.64+0x%x], R%u ;\n", 4 * k, k);
-	sb_add(&b, "        EXIT ;\n.end\n.const 2\nctab:   .word 0x%08x, 0x%08x, 0x%08x, 0x%08x\n", ctab[0],
-	       ctab[1], ctab[2], ctab[3]);
+		th_sb_add(&b, "        STG [R60.64+0x%x], R%u ;\n", 4 * k, k);
+	th_sb_add(&b, "        EXIT ;\n.end\n.const 2\nctab:   .word 0x%08x, 0x%08x, 0x%08x, 0x%08x\n", ctab[0],
+	          ctab[1], ctab[2], ctab[3]);
 	return b.p;
 }
 
@@ -876,16 +581,16 @@ typedef struct thr {
 
 static void fill_in(uint32_t *in)
 {
-	rng_seed(42);
+	th_rng_seed(42);
 	for (uint32_t g = 0; g < MAXTHREADS; g++) {
 		in[4 * g] = edge[g & 15];
 		in[4 * g + 1] = edge[((g >> 4) + (g >> 8)) & 15];
-		in[4 * g + 2] = rng();
-		in[4 * g + 3] = rng();
+		in[4 * g + 2] = th_rng();
+		in[4 * g + 3] = th_rng();
 	}
 }
 
-static thr thread_of(const lcfg *c, const uint32_t *in, uint32_t g)
+static thr thread_of(const we_launch_config *c, const uint32_t *in, uint32_t g)
 {
 	thr x;
 	x.n = c->block.x * c->block.y * c->block.z;
@@ -960,7 +665,7 @@ static void setp_ref(bool t, unsigned bop, bool p, bool *pu, bool *pv)
 }
 
 /* A body's expected registers R0..R57 (R57: P6..P0) of thread x. */
-typedef void (*ref_fn)(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58]);
+typedef void (*ref_fn)(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58]);
 
 static void ref_common(const thr *x, uint32_t R[58])
 {
@@ -1027,7 +732,7 @@ static const char body_guard[] =
 	".even:\n"
 	"        IADD3 R33, R33, R29, R31 ;\n";
 
-static void ref_guard(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+static void ref_guard(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
 	(void)c, (void)in;
 	ref_common(x, R);
@@ -1138,7 +843,7 @@ static uint32_t loop1_acc(const thr *x, uint32_t *r12)
 	return acc;
 }
 
-static void ref_loop(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+static void ref_loop(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
 	ref_common(x, R);
 	R[8] = loop_trips(x->w);
@@ -1205,7 +910,7 @@ static const char body_diverge[] =
 	".after:\n"
 	"        IADD3 R16, R14, R11, R1 ;\n";
 
-static void ref_diverge(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+static void ref_diverge(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
 	(void)c, (void)in;
 	ref_common(x, R);
@@ -1273,7 +978,7 @@ static const char body_branch[] =
 	".b6:\n"
 	"        IADD3 R15, R14, R8, RZ ;\n";
 
-static void ref_branch(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+static void ref_branch(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
 	(void)c, (void)in;
 	ref_common(x, R);
@@ -1347,7 +1052,7 @@ static const char body_mem[] =
 	"        MOV R16, RZ ;\n"
 	"        MOV R17, RZ ;\n";
 
-static void ref_mem(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+static void ref_mem(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
 	ref_common(x, R);
 	const uint32_t n = x->n, nw = (n + 31) / 32, last_lanes = n - (nw - 1) * 32;
@@ -1453,7 +1158,7 @@ static const char body_operands[] =
 	"        IMAD.WIDE R[54:55], R6, 0x1, RZ ;\n"
 	"        IMAD.WIDE R[54:55], R6, 0x8, R[54:55] ;\n";
 
-static void ref_operands(const lcfg *c, const uint32_t *in, const thr *x, uint32_t R[58])
+static void ref_operands(const we_launch_config *c, const uint32_t *in, const thr *x, uint32_t R[58])
 {
 	(void)c, (void)in;
 	ref_common(x, R);
@@ -1542,7 +1247,7 @@ typedef struct tdesc {
 } tdesc;
 
 typedef struct tbody {
-	sbuf text;
+	th_sbuf text;
 	tdesc desc[MAXTAB];
 	unsigned n, pending;
 } tbody;
@@ -1555,7 +1260,7 @@ static unsigned tb_reg(const tbody *tb)
 static void tb_flush(tbody *tb)
 {
 	for (unsigned k = 0; k < tb->pending; k++)
-		sb_add(&tb->text, "        STG [R60.64+0x%x], R%u ;\n", 4 * (NREGW + tb->n - tb->pending + k), 8 + k);
+		th_sb_add(&tb->text, "        STG [R60.64+0x%x], R%u ;\n", 4 * (NREGW + tb->n - tb->pending + k), 8 + k);
 	tb->pending = 0;
 }
 
@@ -1578,16 +1283,16 @@ static const unsigned lop3_sel[] = { 0x3c, 0x5a, 0x66, 0x96, 0xc0, 0xa0, 0x88, 0
 static void build_lop3(tbody *tb)
 {
 	for (unsigned lut = 0; lut < 256; lut++) {
-		sb_add(&tb->text, "        LOP3.LUT R%u, R4, R5, R6, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		th_sb_add(&tb->text, "        LOP3.LUT R%u, R4, R5, R6, 0x%02x, !PT ;\n", tb_reg(tb), lut);
 		tb_result(tb, (tdesc){ 'L', 0, (uint16_t)lut, 0 });
 	}
 	for (size_t i = 0; i < sizeof lop3_sel / sizeof lop3_sel[0]; i++) {
 		const unsigned lut = lop3_sel[i];
-		sb_add(&tb->text, "        LOP3.LUT R%u, R4, 0x0ff0f00f, R6, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		th_sb_add(&tb->text, "        LOP3.LUT R%u, R4, 0x0ff0f00f, R6, 0x%02x, !PT ;\n", tb_reg(tb), lut);
 		tb_result(tb, (tdesc){ 'L', 1, (uint16_t)lut, 0x0ff0f00fu });
-		sb_add(&tb->text, "        LOP3.LUT R%u, R5, c[0x0][0x1c], R7, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		th_sb_add(&tb->text, "        LOP3.LUT R%u, R5, c[0x0][0x1c], R7, 0x%02x, !PT ;\n", tb_reg(tb), lut);
 		tb_result(tb, (tdesc){ 'L', 2, (uint16_t)lut, 0 });
-		sb_add(&tb->text, "        LOP3.LUT R%u, RZ, R6, RZ, 0x%02x, !PT ;\n", tb_reg(tb), lut);
+		th_sb_add(&tb->text, "        LOP3.LUT R%u, RZ, R6, RZ, 0x%02x, !PT ;\n", tb_reg(tb), lut);
 		tb_result(tb, (tdesc){ 'L', 3, (uint16_t)lut, 0 });
 	}
 }
@@ -1600,7 +1305,7 @@ static const uint32_t isetp_imm[] = { 0x7fffffffu, 0x80000000u, 0x0u, 0xffffffff
 
 static void build_isetp(tbody *tb)
 {
-	sb_add(&tb->text, "        LOP3.LUT R57, R1, 0x1, RZ, 0xc0, !PT ;\n"
+	th_sb_add(&tb->text, "        LOP3.LUT R57, R1, 0x1, RZ, 0xc0, !PT ;\n"
 			  "        ISETP.NE.U32.AND P6, PT, R57, RZ, PT ;\n"
 			  "        LOP3.LUT R57, R2, 0x1, RZ, 0xc0, !PT ;\n"
 			  "        ISETP.NE.U32.AND P5, PT, R57, RZ, PT ;\n");
@@ -1608,26 +1313,28 @@ static void build_isetp(tbody *tb)
 		for (unsigned u = 0; u < 2; u++) {
 			const char *sg = u ? ".U32" : "";
 			const uint16_t op = (uint16_t)(cmp | u << 3);
-			sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R4, R5, PT ;\n", cmp_name[cmp], sg);
-			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			th_sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R4, R5, PT ;\n", cmp_name[cmp], sg);
+			th_sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
 			tb_result(tb, (tdesc){ 'I', 0, op, 0 });
 			for (size_t k = 0; k < sizeof isetp_imm / sizeof isetp_imm[0]; k++) {
-				sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R4, 0x%x, PT ;\n", cmp_name[cmp], sg,
-				       isetp_imm[k]);
-				sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+				th_sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R4, 0x%x, PT ;\n", cmp_name[cmp],
+					  sg, isetp_imm[k]);
+				th_sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
 				tb_result(tb, (tdesc){ 'I', 1, op, isetp_imm[k] });
 			}
-			sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R5, c[0x0][0x10], PT ;\n", cmp_name[cmp], sg);
-			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			th_sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R5, c[0x0][0x10], PT ;\n", cmp_name[cmp],
+				  sg);
+			th_sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
 			tb_result(tb, (tdesc){ 'I', 2, op, K0 });
-			sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R5, c[0x0][0x14], PT ;\n", cmp_name[cmp], sg);
-			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			th_sb_add(&tb->text, "        ISETP.%s%s.AND P0, P1, R5, c[0x0][0x14], PT ;\n", cmp_name[cmp],
+				  sg);
+			th_sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
 			tb_result(tb, (tdesc){ 'I', 2, op, K1 });
-			sb_add(&tb->text, "        ISETP.%s%s.OR P0, P1, R4, R5, P6 ;\n", cmp_name[cmp], sg);
-			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			th_sb_add(&tb->text, "        ISETP.%s%s.OR P0, P1, R4, R5, P6 ;\n", cmp_name[cmp], sg);
+			th_sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
 			tb_result(tb, (tdesc){ 'I', 3, (uint16_t)(op | 1u << 4), 0 });
-			sb_add(&tb->text, "        ISETP.%s%s.XOR P0, P1, R4, R5, !P5 ;\n", cmp_name[cmp], sg);
-			sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
+			th_sb_add(&tb->text, "        ISETP.%s%s.XOR P0, P1, R4, R5, !P5 ;\n", cmp_name[cmp], sg);
+			th_sb_add(&tb->text, "        P2R R%u, PR, RZ, 0x3 ;\n", tb_reg(tb));
 			tb_result(tb, (tdesc){ 'I', 4, (uint16_t)(op | 2u << 4), 0 });
 		}
 }
@@ -1640,7 +1347,7 @@ static const uint32_t shf_counts[] = { 0, 1, 31, 32, 33, 63, 64 };
 
 static void build_shf(tbody *tb)
 {
-	sb_add(&tb->text, "        LOP3.LUT R57, R7, 0x7f, RZ, 0xc0, !PT ;\n");
+	th_sb_add(&tb->text, "        LOP3.LUT R57, R7, 0x7f, RZ, 0xc0, !PT ;\n");
 	for (unsigned shape = 0; shape < 32; shape++) {
 		const bool right = shape & 1, hi = (shape >> 3) & 1, wrap = (shape >> 4) & 1;
 		const unsigned type = (shape >> 1) & 3;
@@ -1648,12 +1355,12 @@ static void build_shf(tbody *tb)
 		snprintf(op, sizeof op, "SHF.%s%s.%s%s", right ? "R" : "L", wrap ? ".W" : "", shf_type_name[type],
 			 hi ? ".HI" : "");
 		for (size_t k = 0; k < sizeof shf_counts / sizeof shf_counts[0]; k++) {
-			sb_add(&tb->text, "        %s R%u, R4, 0x%x, R5 ;\n", op, tb_reg(tb), shf_counts[k]);
+			th_sb_add(&tb->text, "        %s R%u, R4, 0x%x, R5 ;\n", op, tb_reg(tb), shf_counts[k]);
 			tb_result(tb, (tdesc){ 'S', 0, (uint16_t)shape, shf_counts[k] });
 		}
-		sb_add(&tb->text, "        %s R%u, R6, c[0x0][0x18], R4 ;\n", op, tb_reg(tb));
+		th_sb_add(&tb->text, "        %s R%u, R6, c[0x0][0x18], R4 ;\n", op, tb_reg(tb));
 		tb_result(tb, (tdesc){ 'S', 1, (uint16_t)shape, K2 });
-		sb_add(&tb->text, "        %s R%u, R5, R57, R6 ;\n", op, tb_reg(tb));
+		th_sb_add(&tb->text, "        %s R%u, R5, R57, R6 ;\n", op, tb_reg(tb));
 		tb_result(tb, (tdesc){ 'S', 2, (uint16_t)shape, 0 });
 	}
 }
@@ -1713,7 +1420,7 @@ static const struct shape {
 /* A purpose-built kernel: body (with ntab table words) loaded, its
  * parameters set, `in` filled and `out` at 0xa5. */
 typedef struct bk {
-	lk t;
+	th_kernel t;
 	unsigned nout;
 	uint32_t *in;
 } bk;
@@ -1722,30 +1429,30 @@ static void bk_open(bk *k, const char *label, const char *body, unsigned ntab)
 {
 	k->nout = NREGW + ntab;
 	char *text = kernel_text(body, k->nout);
-	lk_load(&k->t, text, label, "lockstep");
+	th_load(&k->t, text, label, "lockstep");
 	free(text);
 	k->t.row_words = k->nout;
-	k->in = xmalloc(MAXTHREADS * 16);
+	k->in = th_xmalloc(MAXTHREADS * 16);
 	fill_in(k->in);
-	lk_buf(&k->t, "out", NULL, (size_t)MAXTHREADS * k->nout * 4, 0xa5);
-	lk_buf(&k->t, "in", k->in, MAXTHREADS * 16, 0);
-	lk_u32(&k->t, "k0", K0);
-	lk_u32(&k->t, "k1", K1);
-	lk_u32(&k->t, "k2", K2);
-	lk_u32(&k->t, "k3", K3);
+	th_buf_new(&k->t, "out", NULL, (size_t)MAXTHREADS * k->nout * 4, 0xa5);
+	th_buf_new(&k->t, "in", k->in, MAXTHREADS * 16, 0);
+	th_u32(&k->t, "k0", K0);
+	th_u32(&k->t, "k1", K1);
+	th_u32(&k->t, "k2", K2);
+	th_u32(&k->t, "k3", K3);
 }
 
 static void bk_close(bk *k)
 {
 	free(k->in);
-	lk_close(&k->t);
+	th_close(&k->t);
 }
 
 /* Checks a launch's out against the host: the registers when ref is set,
  * the table words when tb is. */
-static void bk_check(bk *k, const lcfg *c, const lrun *r, ref_fn ref, const tbody *tb, const char *label)
+static void bk_check(bk *k, const we_launch_config *c, const th_run *r, ref_fn ref, const tbody *tb, const char *label)
 {
-	const uint32_t *out = (const uint32_t *)(void *)lk_view(&k->t, r->mem, "out");
+	const uint32_t *out = (const uint32_t *)(void *)th_view(&k->t, r->mem, "out");
 	const uint32_t nthreads = c->grid.x * c->block.x * c->block.y * c->block.z;
 	CHECK(nthreads <= MAXTHREADS, "%s: %u threads", label, nthreads);
 	for (uint32_t g = 0; g < nthreads; g++) {
@@ -1785,14 +1492,14 @@ static void run_body(const char *name, const char *body, ref_fn ref, const tbody
 	bk k;
 	bk_open(&k, name, body, tb ? tb->n : 0);
 	for (size_t s = 0; s < NSHAPES; s++) {
-		lcfg c = { .grid = shapes[s].grid, .block = shapes[s].block };
+		we_launch_config c = { .grid = shapes[s].grid, .block = shapes[s].block };
 		char label[160];
 		snprintf(label, sizeof label, "%s, %s", name, shapes[s].name);
-		lrun r;
+		th_run r;
 		run_ref(&k.t, c, label, &r, NULL);
 		bk_check(&k, &c, &r, ref, tb, label);
 		compare_rest(&k.t, c, label, &r, NULL);
-		lrun_free(&r);
+		th_run_free(&r);
 	}
 	bk_close(&k);
 }
@@ -1835,7 +1542,7 @@ END_TEST
 
 static void run_table(const char *name, void (*build)(tbody *))
 {
-	tbody *tb = xmalloc(sizeof *tb);
+	tbody *tb = th_xmalloc(sizeof *tb);
 	memset(tb, 0, sizeof *tb);
 	build(tb);
 	tb_flush(tb);
@@ -1873,12 +1580,12 @@ END_TEST
 static void expect_stop(const char *label, const char *text, we_dim3 block, uint64_t max_insns, we_status want,
 			const char *const *parts)
 {
-	lk t;
-	lk_load(&t, text, "stop.we", NULL);
+	th_kernel t;
+	th_load(&t, text, "stop.we", NULL);
 	if (t.k->nparams)
-		lk_buf(&t, "out", NULL, 4096, 0);
-	lcfg c = { .grid = d3(2, 1, 1), .block = block, .max_insns = max_insns, .lockstep = 1 };
-	lrun ref;
+		th_buf_new(&t, "out", NULL, 4096, 0);
+	we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = block, .max_instructions = max_insns, .lockstep = 1 };
+	th_run ref;
 	lk_run(&t, &c, &ref);
 	CHECK(ref.st == want, "%s, lockstep 1: status %s, want %s\n%s", label, we_status_name(ref.st),
 	      we_status_name(want), ref.err);
@@ -1886,8 +1593,8 @@ static void expect_stop(const char *label, const char *text, we_dim3 block, uint
 		CHECK(strstr(ref.err, *parts), "%s, lockstep 1: the report lacks '%s':\n%s", label, *parts, ref.err);
 	CHECK(*ref.json == '{', "%s: no JSON report", label);
 	compare_rest(&t, c, label, &ref, NULL);
-	lrun_free(&ref);
-	lk_close(&t);
+	th_run_free(&ref);
+	th_close(&t);
 }
 
 /* Every warp of the CTA reaches a constant read out of the parameter
@@ -1915,11 +1622,11 @@ START_TEST(fault_const_in_group)
 		snprintf(text, sizeof text, text_fmt, insn[i]);
 		const char *parts[] = { "c[0x0][0x40]", "outside the bank (4 bytes)", "CTA (0,0,0) warp 0 lanes 0-31",
 					"PC 0x0030", NULL };
-		lk t;
-		lk_load(&t, text, "stop.we", NULL);
-		lk_u32(&t, "k", 7);
-		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .lockstep = 1 };
-		lrun ref;
+		th_kernel t;
+		th_load(&t, text, "stop.we", NULL);
+		th_u32(&t, "k", 7);
+		we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = th_dim3(256, 1, 1), .lockstep = 1 };
+		th_run ref;
 		lk_run(&t, &c, &ref);
 		CHECK(ref.st == WE_ERR_EXCEPTION, "%s: status %s\n%s", insn[i], we_status_name(ref.st), ref.err);
 		for (const char *const *p = parts; *p; p++)
@@ -1927,8 +1634,8 @@ START_TEST(fault_const_in_group)
 		CHECK(strstr(ref.json, "\"warp\":0,") && strstr(ref.json, "\"pc\":\"0x0030\""),
 		      "%s: JSON report %s", insn[i], ref.json);
 		compare_rest(&t, c, insn[i], &ref, NULL);
-		lrun_free(&ref);
-		lk_close(&t);
+		th_run_free(&ref);
+		th_close(&t);
 	}
 }
 END_TEST
@@ -1945,7 +1652,7 @@ START_TEST(fault_global_in_group)
 				    "        IADD3 R2, R2, R1, RZ ;\n"
 				    "        STG [R2.64], R0 ;\n"
 				    "        EXIT ;\n",
-		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts);
+		    th_dim3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts);
 }
 END_TEST
 
@@ -1960,7 +1667,7 @@ START_TEST(fault_one_warp_in_group)
 			      "        ISETP.EQ.U32.AND P0, PT, R4, 0x5, PT ;\n"
 			      "   @P0  MOV R3, c[0x0][0x40] ;\n"
 			      "        EXIT ;\n",
-		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts);
+		    th_dim3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts);
 	/* lanes 16-25 of warp 2: the fault names those lanes */
 	const char *parts2[] = { "warp 2 lanes 16-25", "global access of 4 bytes at 0x", NULL };
 	expect_stop("warp 2 lanes 16-25", ".param ptr out\n"
@@ -1973,7 +1680,7 @@ START_TEST(fault_one_warp_in_group)
 					  "        IMAD.WIDE.U32 R[2:3], R0, 0x4, R[2:3] ;\n"
 					  "        STG [R2.64], R0 ;\n"
 					  "        EXIT ;\n",
-		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts2);
+		    th_dim3(256, 1, 1), 0, WE_ERR_EXCEPTION, parts2);
 }
 END_TEST
 
@@ -1991,7 +1698,7 @@ START_TEST(fault_memory_in_group)
 				   "        IADD3 R2, R2, R1, RZ ;\n"
 				   "        LDG R4, [R2.64+0x100] ;\n"
 				   "        EXIT ;\n",
-		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, p1);
+		    th_dim3(256, 1, 1), 0, WE_ERR_EXCEPTION, p1);
 	/* warp 3 (t = 96..127) stores past the CTA's 1024 bytes of shared
 	 * memory, from 0x300 + 4 * 96 on */
 	const char *p2[] = { "shared access of 4 bytes at 0x480", "outside the CTA's 1024 bytes", "warp 3 lanes 0-31",
@@ -2006,7 +1713,7 @@ START_TEST(fault_memory_in_group)
 				   "        STS [R1], R0 ;\n"
 				   "        LDS R3, [R1] ;\n"
 				   "        EXIT ;\n",
-		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, p2);
+		    th_dim3(256, 1, 1), 0, WE_ERR_EXCEPTION, p2);
 	/* lane 5 of warp 6 stores misaligned */
 	const char *p3[] = { "misaligned", "warp 6 lanes 5", "STS [R1], R0", NULL };
 	expect_stop("misaligned shared store", ".shared 1024\n"
@@ -2016,7 +1723,7 @@ START_TEST(fault_memory_in_group)
 				    "   @P0  IADD3 R1, R1, 0x2, RZ ;\n"
 				    "        STS [R1], R0 ;\n"
 				    "        EXIT ;\n",
-		    d3(256, 1, 1), 0, WE_ERR_EXCEPTION, p3);
+		    th_dim3(256, 1, 1), 0, WE_ERR_EXCEPTION, p3);
 }
 END_TEST
 
@@ -2024,7 +1731,7 @@ END_TEST
  * *warp gets the first such number. */
 static char *mask_warp(const char *s, unsigned *warp)
 {
-	char *m = xstrdup(s), *o = m;
+	char *m = th_xstrdup(s), *o = m;
 	bool first = true;
 	for (const char *p = s; *p;) {
 		size_t k = !strncmp(p, "warp ", 5) ? 5 : !strncmp(p, "\"warp\":", 7) ? 7 : 0;
@@ -2061,37 +1768,39 @@ START_TEST(fault_after_barrier)
 				   "        BAR.SYNC 0x0 ;\n"
 				   "        MOV R3, c[0x0][0x40] ;\n"
 				   "        EXIT ;\n";
-	lk t;
-	lk_load(&t, text, "stop.we", NULL);
-	lk_u32(&t, "k", 7);
-	lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .lockstep = 1 };
-	lrun ref;
+	th_kernel t;
+	th_load(&t, text, "stop.we", NULL);
+	th_u32(&t, "k", 7);
+	we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = th_dim3(256, 1, 1), .lockstep = 1 };
+	th_run ref;
 	lk_run(&t, &c, &ref);
 	CHECK(ref.st == WE_ERR_EXCEPTION, "lockstep 1: status %s\n%s", we_status_name(ref.st), ref.err);
 	CHECK(strstr(ref.err, "c[0x0][0x40]") && strstr(ref.err, "lanes 0-31 PC 0x0030"), "lockstep 1: %s", ref.err);
 	unsigned w0 = 99, j0 = 99;
 	char *err0 = mask_warp(ref.err, &w0), *json0 = mask_warp(ref.json, &j0);
 	CHECK(w0 < 8 && j0 == w0, "lockstep 1: warp %u / %u", w0, j0);
-	for (size_t i = 0; i < NLOCK; i++) {
-		lrun r;
-		lock_set(&c, i);
+	th_config cs[TH_MAXCONFIGS];
+	size_t ncs = th_configs(TH_DEFAULTS | TH_GROUPED, TH_GROUPS, cs);
+	for (size_t i = 0; i < ncs; i++) {
+		th_run r;
+		th_config_apply(&c, &cs[i]);
 		lk_run(&t, &c, &r);
-		CHECK(r.st == ref.st, "%s: status %s", lock_values[i].name, we_status_name(r.st));
+		CHECK(r.st == ref.st, "%s: status %s", cs[i].name, we_status_name(r.st));
 		unsigned w = 99, j = 99;
 		char *err = mask_warp(r.err, &w), *json = mask_warp(r.json, &j);
-		CHECK(w < 8 && j == w, "%s: warp %u / %u\n%s", lock_values[i].name, w, j, r.err);
-		CHECK(!strcmp(err, err0), "%s: report\n%s\nlockstep 1 reported\n%s", lock_values[i].name, r.err,
+		CHECK(w < 8 && j == w, "%s: warp %u / %u\n%s", cs[i].name, w, j, r.err);
+		CHECK(!strcmp(err, err0), "%s: report\n%s\nlockstep 1 reported\n%s", cs[i].name, r.err,
 		      ref.err);
-		CHECK(!strcmp(json, json0), "%s: JSON report\n%s\nlockstep 1 reported\n%s", lock_values[i].name,
+		CHECK(!strcmp(json, json0), "%s: JSON report\n%s\nlockstep 1 reported\n%s", cs[i].name,
 		      r.json, ref.json);
 		free(err);
 		free(json);
-		lrun_free(&r);
+		th_run_free(&r);
 	}
 	free(err0);
 	free(json0);
-	lrun_free(&ref);
-	lk_close(&t);
+	th_run_free(&ref);
+	th_close(&t);
 }
 END_TEST
 
@@ -2133,18 +1842,18 @@ START_TEST(exits_in_group)
 				   "        EXIT ;\n";
 	static const uint32_t spins[] = { 0, 1, 5000 };
 	for (size_t k = 0; k < sizeof spins / sizeof spins[0]; k++) {
-		lk t;
-		lk_load(&t, text, "exits.we", NULL);
-		lk_buf(&t, "out", NULL, 2 * 512 * 4, 0xa5);
-		lk_u32(&t, "spin", spins[k]);
-		lcfg c = { .grid = d3(2, 1, 1), .block = d3(512, 1, 1) };
+		th_kernel t;
+		th_load(&t, text, "exits.we", NULL);
+		th_buf_new(&t, "out", NULL, 2 * 512 * 4, 0xa5);
+		th_u32(&t, "spin", spins[k]);
+		we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = th_dim3(512, 1, 1) };
 		char label[64];
 		snprintf(label, sizeof label, "exits in a group, spin %u", spins[k]);
-		lrun ref;
+		th_run ref;
 		run_ref(&t, c, label, &ref, NULL);
 		/* lockstep 1 against the host: thread 3 and warps 8-15 store
 		 * 3 tid + the count of survivors with tid > 256 */
-		const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+		const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 		for (uint32_t cta = 0; cta < 2; cta++)
 			for (uint32_t tid = 0; tid < 512; tid++) {
 				const uint32_t want = tid == 3 || tid >= 256 ? tid * 3u + 255u : 0xa5a5a5a5u;
@@ -2154,8 +1863,8 @@ START_TEST(exits_in_group)
 		/* two barriers per CTA */
 		CHECK(ref.s.barriers == 4, "%s: %llu barriers", label, (unsigned long long)ref.s.barriers);
 		compare_rest(&t, c, label, &ref, NULL);
-		lrun_free(&ref);
-		lk_close(&t);
+		th_run_free(&ref);
+		th_close(&t);
 	}
 }
 END_TEST
@@ -2203,15 +1912,15 @@ START_TEST(shared_consecutive_words)
 				   "        STG [R2.64+0x4], R11 ;\n"
 				   "        STG [R2.64+0x8], R12 ;\n"
 				   "        EXIT ;\n";
-	lk t;
-	lk_load(&t, text, "consecutive.we", NULL);
-	lk_buf(&t, "out", NULL, 3 * 128 * 3 * 4, 0xa5);
-	lcfg c = { .grid = d3(3, 1, 1), .block = d3(128, 1, 1) };
-	lrun ref;
+	th_kernel t;
+	th_load(&t, text, "consecutive.we", NULL);
+	th_buf_new(&t, "out", NULL, 3 * 128 * 3 * 4, 0xa5);
+	we_launch_config c = { .grid = th_dim3(3, 1, 1), .block = th_dim3(128, 1, 1) };
+	th_run ref;
 	run_ref(&t, c, "consecutive words", &ref, NULL);
 	/* the words after both stores: odd words 0x1000 + 3i + cta, even ones
 	 * 3i + cta (i < 64) */
-	const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+	const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 	for (uint32_t cta = 0; cta < 3; cta++)
 		for (uint32_t tid = 0; tid < 128; tid++) {
 			uint32_t word[64];
@@ -2227,8 +1936,8 @@ START_TEST(shared_consecutive_words)
 			      o[1], o[2], w8, w11, w12);
 		}
 	compare_engines(&t, c, "consecutive words", &ref);
-	lrun_free(&ref);
-	lk_close(&t);
+	th_run_free(&ref);
+	th_close(&t);
 }
 END_TEST
 
@@ -2243,25 +1952,25 @@ START_TEST(s2r_registers)
 					     "SR_CTAID.Z",  "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z",
 					     "SR_LANEID",   "SR_WARPID",   "SR_NWARPS" };
 	enum { NS = sizeof sregs / sizeof sregs[0] };
-	sbuf b = { 0 };
-	sb_add(&b, ".param ptr out\n");
+	th_sbuf b = { 0 };
+	th_sb_add(&b, ".param ptr out\n");
 	for (unsigned k = 0; k < NS; k++)
-		sb_add(&b, "        S2R R%u, %s ;\n", 10 + k, sregs[k]);
+		th_sb_add(&b, "        S2R R%u, %s ;\n", 10 + k, sregs[k]);
 	/* linear thread id, then the CTA's: out + 4 * NS * (cta * nthreads + t) */
-	sb_add(&b, "        IMAD R1, R12, R14, R11 ;\n"
-		   "        IMAD R1, R1, R13, R10 ;\n"
-		   "        IMAD R2, R18, R20, R17 ;\n"
-		   "        IMAD R2, R2, R19, R16 ;\n"
-		   "        IMAD R3, R13, R14, RZ ;\n"
-		   "        IMAD R3, R3, R15, RZ ;\n"
-		   "        IMAD R1, R2, R3, R1 ;\n"
-		   "        MOV R4, c[0x0][0x0] ;\n"
-		   "        MOV R5, c[0x0][0x4] ;\n"
-		   "        IMAD.WIDE.U32 R[4:5], R1, 0x%x, R[4:5] ;\n",
-	       4 * NS);
+	th_sb_add(&b, "        IMAD R1, R12, R14, R11 ;\n"
+		      "        IMAD R1, R1, R13, R10 ;\n"
+		      "        IMAD R2, R18, R20, R17 ;\n"
+		      "        IMAD R2, R2, R19, R16 ;\n"
+		      "        IMAD R3, R13, R14, RZ ;\n"
+		      "        IMAD R3, R3, R15, RZ ;\n"
+		      "        IMAD R1, R2, R3, R1 ;\n"
+		      "        MOV R4, c[0x0][0x0] ;\n"
+		      "        MOV R5, c[0x0][0x4] ;\n"
+		      "        IMAD.WIDE.U32 R[4:5], R1, 0x%x, R[4:5] ;\n",
+	          4 * NS);
 	for (unsigned k = 0; k < NS; k++)
-		sb_add(&b, "        STG [R4.64+0x%x], R%u ;\n", 4 * k, 10 + k);
-	sb_add(&b, "        EXIT ;\n");
+		th_sb_add(&b, "        STG [R4.64+0x%x], R%u ;\n", 4 * k, 10 + k);
+	th_sb_add(&b, "        EXIT ;\n");
 	static const struct {
 		we_dim3 grid, block;
 	} cases[] = {
@@ -2271,15 +1980,15 @@ START_TEST(s2r_registers)
 	for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
 		const we_dim3 g = cases[n].grid, bl = cases[n].block;
 		const uint32_t nt = bl.x * bl.y * bl.z, nc = g.x * g.y * g.z;
-		lk t;
-		lk_load(&t, b.p, "s2r.we", NULL);
-		lk_buf(&t, "out", NULL, (size_t)nc * nt * NS * 4, 0xa5);
-		lcfg c = { .grid = g, .block = bl };
+		th_kernel t;
+		th_load(&t, b.p, "s2r.we", NULL);
+		th_buf_new(&t, "out", NULL, (size_t)nc * nt * NS * 4, 0xa5);
+		we_launch_config c = { .grid = g, .block = bl };
 		char label[96];
 		snprintf(label, sizeof label, "S2R, grid %ux%ux%u block %ux%ux%u", g.x, g.y, g.z, bl.x, bl.y, bl.z);
-		lrun ref;
+		th_run ref;
 		run_ref(&t, c, label, &ref, NULL);
-		const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+		const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 		for (uint32_t cta = 0; cta < nc; cta++)
 			for (uint32_t th = 0; th < nt; th++) {
 				const uint32_t want[NS] = { th % bl.x,
@@ -2303,8 +2012,8 @@ START_TEST(s2r_registers)
 					      sregs[k], o[k], want[k]);
 			}
 		compare_rest(&t, c, label, &ref, NULL);
-		lrun_free(&ref);
-		lk_close(&t);
+		th_run_free(&ref);
+		th_close(&t);
 	}
 	free(b.p);
 }
@@ -2345,11 +2054,11 @@ START_TEST(watchdog_in_group)
 		snprintf(m, sizeof m, "warp 0 executed %llu instructions (--max-instructions)",
 			 (unsigned long long)limits[i]);
 		const char *parts[] = { "watchdog", m, "warp 0 lanes 0-31", NULL };
-		expect_stop(label, text, d3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
-		expect_stop(label, text, d3(1024, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
+		expect_stop(label, text, th_dim3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
+		expect_stop(label, text, th_dim3(1024, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
 		/* the warps enter the loop after w + 1 trips of another one: their
 		 * counts differ, and groups form again in the loop */
-		expect_stop(label, uneven, d3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
+		expect_stop(label, uneven, th_dim3(256, 1, 1), limits[i], WE_ERR_TIMEOUT, parts);
 	}
 }
 END_TEST
@@ -2393,12 +2102,13 @@ START_TEST(watchdog_uneven_counts)
 				   "   @P0  BRA `(.loop) ;\n"
 				   "        EXIT ;\n";
 	static const uint64_t limits[] = { 100, 1001, 4097, 10002, 10003 };
-	lk t;
-	lk_load(&t, text, "uneven.we", NULL);
+	th_kernel t;
+	th_load(&t, text, "uneven.we", NULL);
 	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
 		const uint64_t L = limits[i];
-		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .max_insns = L, .lockstep = 1 };
-		lrun ref;
+		we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = th_dim3(256, 1, 1), .max_instructions = L,
+				       .lockstep = 1 };
+		th_run ref;
 		lk_run(&t, &c, &ref);
 		CHECK(ref.st == WE_ERR_TIMEOUT, "limit %llu, lockstep 1: status %s\n%s", (unsigned long long)L,
 		      we_status_name(ref.st), ref.err);
@@ -2409,41 +2119,43 @@ START_TEST(watchdog_uneven_counts)
 		CHECK(w0 < 8 && m0 == w0, "limit %llu: warp %u / %u\n%s", (unsigned long long)L, w0, m0, ref.err);
 		/* how the report's PC relates to the warp's next instruction */
 		const long long d0 = (long long)pc0 - (long long)(0x80 + ((L - (3 * w0 + 8)) % 4) * 16);
-		for (size_t j = 0; j < NLOCK; j++) {
-			lrun r;
-			lock_set(&c, j);
+		th_config cs[TH_MAXCONFIGS];
+		size_t ncs = th_configs(TH_DEFAULTS | TH_GROUPED, TH_GROUPS, cs);
+		for (size_t j = 0; j < ncs; j++) {
+			th_run r;
+			th_config_apply(&c, &cs[j]);
 			lk_run(&t, &c, &r);
 			CHECK(r.st == WE_ERR_TIMEOUT, "limit %llu, %s: status %s\n%s", (unsigned long long)L,
-			      lock_values[j].name, we_status_name(r.st), r.err);
+			      cs[j].name, we_status_name(r.st), r.err);
 			unsigned w, m = 99;
 			unsigned long long pc;
 			json_warp_pc(r.json, &w, &pc);
 			char *err = mask_warp(r.err, &m), *json = mask_warp(r.json, &jw);
 			CHECK(w < 8 && m == w, "limit %llu, %s: warp %u / %u\n%s", (unsigned long long)L,
-			      lock_values[j].name, w, m, r.err);
+			      cs[j].name, w, m, r.err);
 			const long long d = (long long)pc - (long long)(0x80 + ((L - (3 * w + 8)) % 4) * 16);
 			CHECK(d == d0, "limit %llu, %s: warp %u reported at PC 0x%llx, not its own "
-			      "(lockstep 1: warp %u at 0x%llx)", (unsigned long long)L, lock_values[j].name, w, pc, w0, pc0);
+			      "(lockstep 1: warp %u at 0x%llx)", (unsigned long long)L, cs[j].name, w, pc, w0, pc0);
 			/* the rest of the reports, up to the PC and its instruction */
 			char *e1 = strstr(err, " PC "), *e0 = strstr(err0, " PC ");
 			char *j1 = strstr(json, ",\"pc\":"), *j0 = strstr(json0, ",\"pc\":");
 			CHECK(e1 && e0 && j1 && j0, "limit %llu: reports without a PC", (unsigned long long)L);
 			*e1 = *e0 = *j1 = *j0 = '\0';
 			CHECK(!strcmp(err, err0), "limit %llu, %s: report\n%s\nlockstep 1 reported\n%s",
-			      (unsigned long long)L, lock_values[j].name, r.err, ref.err);
+			      (unsigned long long)L, cs[j].name, r.err, ref.err);
 			CHECK(!strcmp(json, json0), "limit %llu, %s: JSON report\n%s\nlockstep 1 reported\n%s",
-			      (unsigned long long)L, lock_values[j].name, r.json, ref.json);
+			      (unsigned long long)L, cs[j].name, r.json, ref.json);
 			*e0 = ' ';
 			*j0 = ',';
 			free(err);
 			free(json);
-			lrun_free(&r);
+			th_run_free(&r);
 		}
 		free(err0);
 		free(json0);
-		lrun_free(&ref);
+		th_run_free(&ref);
 	}
-	lk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -2457,39 +2169,40 @@ START_TEST(lockstep_limit)
 	we_module *m;
 	static const char text[] = "S2R R0, SR_TID.X ;\nIADD3 R1, R0, 0x1, RZ ;\nEXIT ;\n";
 	ck_assert_int_eq(we_module_load_text(dev, text, strlen(text), "t.we", &m), WE_OK);
-	static const we_engine eng[] = { WE_ENGINE_DEFAULT, WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
 	static const unsigned bad[] = { 33, 64, 1000, 0xffffffffu };
-	for (size_t e = 0; e < sizeof eng / sizeof eng[0]; e++) {
+	/* the default engine, then every engine */
+	for (size_t e = 0; e <= TH_NENGINES; e++) {
+		const we_engine eng = e ? th_id(e - 1) : WE_ENGINE_DEFAULT;
 		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-			we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .engine = eng[e],
+			we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .engine = eng,
 						 .lockstep = bad[i] };
 			we_status st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
-			CHECK(st == WE_ERR_INVALID, "%s, lockstep %u: status %s", we_engine_name(eng[e]), bad[i],
+			CHECK(st == WE_ERR_INVALID, "%s, lockstep %u: status %s", we_engine_name(eng), bad[i],
 			      we_status_name(st));
 			const char *msg = we_last_error(dev);
 			char num[16];
 			snprintf(num, sizeof num, "%u", bad[i]);
 			CHECK(strstr(msg, "lockstep") && strstr(msg, "at most 32") && strstr(msg, num),
 			      "%s, lockstep %u: message '%s' names neither the value nor the limit",
-			      we_engine_name(eng[e]), bad[i], msg);
+			      we_engine_name(eng), bad[i], msg);
 			/* the CTAs per batch have the same limit */
 			cfg.lockstep = 0;
 			cfg.batch = bad[i];
 			st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
-			CHECK(st == WE_ERR_INVALID, "%s, batch %u: status %s", we_engine_name(eng[e]), bad[i],
+			CHECK(st == WE_ERR_INVALID, "%s, batch %u: status %s", we_engine_name(eng), bad[i],
 			      we_status_name(st));
 			msg = we_last_error(dev);
 			CHECK(strstr(msg, "batch") && strstr(msg, "at most 32") && strstr(msg, num),
 			      "%s, batch %u: message '%s' names neither the value nor the limit",
-			      we_engine_name(eng[e]), bad[i], msg);
+			      we_engine_name(eng), bad[i], msg);
 		}
 		static const unsigned good[] = { 0, 1, 2, 7, 8, 31, 32 };
 		for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 			const unsigned ls = good[i];
-			we_launch_config cfg = { .grid = { 2, 1, 1 }, .block = { 1024, 1, 1 }, .engine = eng[e],
+			we_launch_config cfg = { .grid = { 2, 1, 1 }, .block = { 1024, 1, 1 }, .engine = eng,
 						 .lockstep = ls, .batch = ls };
 			we_status st = we_launch(dev, m, NULL, &cfg, NULL, 0, NULL);
-			CHECK(st == WE_OK, "%s, lockstep and batch %u: %s: %s", we_engine_name(eng[e]), ls,
+			CHECK(st == WE_OK, "%s, lockstep and batch %u: %s: %s", we_engine_name(eng), ls,
 			      we_status_name(st), we_last_error(dev));
 		}
 	}
@@ -2498,9 +2211,9 @@ START_TEST(lockstep_limit)
 }
 END_TEST
 
-/* The warp-threads engine runs a warp per host thread: lockstep does not
- * apply, and every value up to 32 gives the scheduler's lockstep-1
- * result. */
+/* The warp-threads engine (every engine without lockstep groups) runs a
+ * warp per host thread: lockstep does not apply, and every value up to 32
+ * gives the scheduler's lockstep-1 result. */
 START_TEST(warp_threads_ignore_lockstep)
 {
 	static const struct {
@@ -2517,22 +2230,26 @@ START_TEST(warp_threads_ignore_lockstep)
 	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
 		bk k;
 		bk_open(&k, bodies[i].name, bodies[i].body, 0);
-		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .lockstep = 1 };
-		lrun ref;
+		we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = th_dim3(256, 1, 1), .lockstep = 1 };
+		th_run ref;
 		lk_run(&k.t, &c, &ref);
-		expect_ok(&ref, bodies[i].name);
+		th_expect_ok(&ref, bodies[i].name);
 		bk_check(&k, &c, &ref, bodies[i].ref, NULL, bodies[i].name);
-		c.engine = WE_ENGINE_WARP_THREADS;
-		for (size_t j = 0; j < sizeof ls / sizeof ls[0]; j++) {
-			char what[120];
-			snprintf(what, sizeof what, "%s, warp-threads, lockstep %u", bodies[i].name, ls[j]);
-			c.lockstep = ls[j];
-			lrun r;
-			lk_run(&k.t, &c, &r);
-			expect_same(&k.t, &ref, &r, what);
-			lrun_free(&r);
+		for (size_t e = 0; e < TH_NENGINES; e++) {
+			if (th_engines[e].flags & TH_GROUPS)
+				continue;
+			c.engine = th_id(e);
+			for (size_t j = 0; j < sizeof ls / sizeof ls[0]; j++) {
+				char what[120];
+				snprintf(what, sizeof what, "%s, %s, lockstep %u", bodies[i].name, th_name(e), ls[j]);
+				c.lockstep = ls[j];
+				th_run r;
+				lk_run(&k.t, &c, &r);
+				expect_same(&k.t, &ref, &r, what);
+				th_run_free(&r);
+			}
 		}
-		lrun_free(&ref);
+		th_run_free(&ref);
 		bk_close(&k);
 	}
 }
@@ -2546,22 +2263,23 @@ START_TEST(seeded_and_trace_ignore_lockstep)
 	bk k;
 	bk_open(&k, "loop", body_loop, 0);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
-		sbuf tr1 = { 0 }, tr32 = { 0 };
-		lcfg c = { .grid = d3(2, 1, 1), .block = d3(256, 1, 1), .seeded = true, .seed = seed, .lockstep = 1,
-			   .trace = &tr1 };
-		lrun ref, r;
+		th_sbuf tr1 = { 0 }, tr32 = { 0 };
+		we_launch_config c = { .grid = th_dim3(2, 1, 1), .block = th_dim3(256, 1, 1), .schedule_seeded = true,
+				       .schedule_seed = seed, .lockstep = 1 };
+		th_trace_into(&c, &tr1);
+		th_run ref, r;
 		lk_run(&k.t, &c, &ref);
-		expect_ok(&ref, "seeded, lockstep 1");
+		th_expect_ok(&ref, "seeded, lockstep 1");
 		bk_check(&k, &c, &ref, ref_loop, NULL, "seeded");
 		c.lockstep = 32;
-		c.trace = &tr32;
+		th_trace_into(&c, &tr32);
 		lk_run(&k.t, &c, &r);
 		expect_same(&k.t, &ref, &r, "seeded, lockstep 32");
 		CHECK(tr1.len > 0 && tr32.len == tr1.len && !memcmp(tr1.p, tr32.p, tr1.len),
 		      "seed %llu: the trace with lockstep 32 differs from lockstep 1's",
 		      (unsigned long long)seed);
-		lrun_free(&ref);
-		lrun_free(&r);
+		th_run_free(&ref);
+		th_run_free(&r);
 		free(tr1.p);
 		free(tr32.p);
 	}
@@ -2604,16 +2322,16 @@ START_TEST(batch_ctas_part_ways)
 				   "        STG [R10.64], R6 ;\n"
 				   "        EXIT ;\n";
 	for (uint32_t grid = 1; grid <= 9; grid++) {
-		lk t;
-		lk_load(&t, text, "batch.we", NULL);
-		lk_buf(&t, "out", NULL, grid * 128 * 4, 0xa5);
-		lcfg c = { .grid = d3(grid, 1, 1), .block = d3(128, 1, 1) };
+		th_kernel t;
+		th_load(&t, text, "batch.we", NULL);
+		th_buf_new(&t, "out", NULL, grid * 128 * 4, 0xa5);
+		we_launch_config c = { .grid = th_dim3(grid, 1, 1), .block = th_dim3(128, 1, 1) };
 		char label[64];
 		snprintf(label, sizeof label, "CTAs parting ways, grid %u", grid);
-		lrun ref;
+		th_run ref;
 		run_ref(&t, c, label, &ref, NULL);
 		/* lockstep 1 against the host */
-		const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+		const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 		for (uint32_t cta = 0; cta < grid; cta++) {
 			uint32_t v[128], nv[128];
 			for (uint32_t i = 0; i < 128; i++)
@@ -2631,7 +2349,7 @@ START_TEST(batch_ctas_part_ways)
 		}
 		compare_rest(&t, c, label, &ref, NULL);
 		for (unsigned b = 1; b <= 32; b *= 2) {
-			lrun r;
+			th_run r;
 			c.lockstep = 8;
 			c.batch = b;
 			c.threads = 1;
@@ -2639,10 +2357,10 @@ START_TEST(batch_ctas_part_ways)
 			char what[96];
 			snprintf(what, sizeof what, "%s, batch %u, 1 thread", label, b);
 			expect_same(&t, &ref, &r, what);
-			lrun_free(&r);
+			th_run_free(&r);
 		}
-		lrun_free(&ref);
-		lk_close(&t);
+		th_run_free(&ref);
+		th_close(&t);
 	}
 }
 END_TEST
@@ -2667,18 +2385,18 @@ START_TEST(lowest_fault_wins)
 			   "        SEL R5, RZ, 0x10000, !P0 ;\n"
 			   "        LDS R4, [R5] ;\n"
 			   "        EXIT ;\n";
-	lk t;
-	lk_load(&t, text, "lowest.we", NULL);
-	lk_buf(&t, "out", NULL, 64, 0);
+	th_kernel t;
+	th_load(&t, text, "lowest.we", NULL);
+	th_buf_new(&t, "out", NULL, 64, 0);
 	for (unsigned rep = 0; rep < 8; rep++) {
-		lcfg c = { .grid = d3(4000, 1, 1), .block = d3(32, 1, 1), .threads = 2 };
-		lrun r;
+		we_launch_config c = { .grid = th_dim3(4000, 1, 1), .block = th_dim3(32, 1, 1), .threads = 2 };
+		th_run r;
 		lk_run(&t, &c, &r);
 		CHECK(r.st == WE_ERR_EXCEPTION, "run %u: status %s\n%s", rep, we_status_name(r.st), r.err);
 		CHECK(strstr(r.err, "CTA (200,0,0)"), "run %u: the report is not CTA 200's:\n%s", rep, r.err);
-		lrun_free(&r);
+		th_run_free(&r);
 	}
-	lk_close(&t);
+	th_close(&t);
 }
 END_TEST
 
@@ -2711,18 +2429,18 @@ START_TEST(batch_fault_in_later_cta)
 		char text[1024];
 		snprintf(text, sizeof text, text_fmt, insn[i]);
 		const char *parts[] = { what_fault[i], "CTA (1,0,0) warp 0 lanes 0-31", NULL };
-		lk t;
-		lk_load(&t, text, "stop.we", NULL);
-		lk_buf(&t, "out", NULL, 3 * 128 * 4, 0);
-		lcfg c = { .grid = d3(3, 1, 1), .block = d3(128, 1, 1), .lockstep = 1 };
-		lrun ref;
+		th_kernel t;
+		th_load(&t, text, "stop.we", NULL);
+		th_buf_new(&t, "out", NULL, 3 * 128 * 4, 0);
+		we_launch_config c = { .grid = th_dim3(3, 1, 1), .block = th_dim3(128, 1, 1), .lockstep = 1 };
+		th_run ref;
 		lk_run(&t, &c, &ref);
 		CHECK(ref.st == WE_ERR_EXCEPTION, "%s: status %s\n%s", insn[i], we_status_name(ref.st), ref.err);
 		for (const char *const *p = parts; *p; p++)
 			CHECK(strstr(ref.err, *p), "%s: the report lacks '%s':\n%s", insn[i], *p, ref.err);
 		compare_rest(&t, c, insn[i], &ref, NULL);
-		lrun_free(&ref);
-		lk_close(&t);
+		th_run_free(&ref);
+		th_close(&t);
 	}
 }
 END_TEST
@@ -2778,11 +2496,11 @@ START_TEST(partial_shared_blocks)
 				   "        STG [R12.64+0x8], R11 ;\n"
 				   "        EXIT ;\n";
 	const uint32_t grid = 3;
-	lk t;
-	lk_load(&t, text, "partial.we", NULL);
-	lk_buf(&t, "out", NULL, grid * 64 * 12, 0xa5);
-	lcfg c = { .grid = d3(grid, 1, 1), .block = d3(64, 1, 1), .threads = 1 };
-	lrun ref;
+	th_kernel t;
+	th_load(&t, text, "partial.we", NULL);
+	th_buf_new(&t, "out", NULL, grid * 64 * 12, 0xa5);
+	we_launch_config c = { .grid = th_dim3(grid, 1, 1), .block = th_dim3(64, 1, 1), .threads = 1 };
+	th_run ref;
 	run_ref(&t, c, "partial shared blocks", &ref, NULL);
 	CHECK(ref.st == WE_OK, "status %s\n%s", we_status_name(ref.st), ref.err);
 	/* shared memory after the partial STS: word w = w + 100, except the
@@ -2791,7 +2509,7 @@ START_TEST(partial_shared_blocks)
 	uint32_t sh[64];
 	for (uint32_t w = 0; w < 64; w++)
 		sh[w] = ((w >= 11 && w < 19) || (w >= 43 && w < 51)) ? w - 8 + 200 : w + 100;
-	const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+	const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 	for (uint32_t cta = 0; cta < grid; cta++)
 		for (uint32_t i = 0; i < 64; i++) {
 			const bool p0 = (i & 31) - 3u < 8u, p1 = !(i & 0x21);
@@ -2801,8 +2519,8 @@ START_TEST(partial_shared_blocks)
 				      cta, i, w, out[(cta * 64 + i) * 3 + w], want[w]);
 		}
 	compare_engines(&t, c, "partial shared blocks", &ref);
-	lrun_free(&ref);
-	lk_close(&t);
+	th_run_free(&ref);
+	th_close(&t);
 }
 END_TEST
 
@@ -2838,13 +2556,13 @@ START_TEST(registers_start_at_zero)
 				   "        STG [R10.64+0x10], R14 ;\n"
 				   "        EXIT ;\n";
 	const uint32_t grid = 40;
-	lk t;
-	lk_load(&t, text, "zero.we", NULL);
-	lk_buf(&t, "out", NULL, grid * 64 * 20, 0xa5);
-	lcfg c = { .grid = d3(grid, 1, 1), .block = d3(64, 1, 1), .threads = 1 };
-	lrun ref;
+	th_kernel t;
+	th_load(&t, text, "zero.we", NULL);
+	th_buf_new(&t, "out", NULL, grid * 64 * 20, 0xa5);
+	we_launch_config c = { .grid = th_dim3(grid, 1, 1), .block = th_dim3(64, 1, 1), .threads = 1 };
+	th_run ref;
 	run_ref(&t, c, "registers at zero", &ref, NULL);
-	const uint32_t *out = (const uint32_t *)(void *)lk_view(&t, ref.mem, "out");
+	const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 	for (uint32_t cta = 0; cta < grid; cta++)
 		for (uint32_t i = 0; i < 64; i++) {
 			const bool odd = (i + cta) & 1;
@@ -2856,8 +2574,8 @@ START_TEST(registers_start_at_zero)
 				      out[(cta * 64 + i) * 5 + w], want[w]);
 		}
 	compare_engines(&t, c, "registers at zero", &ref);
-	lrun_free(&ref);
-	lk_close(&t);
+	th_run_free(&ref);
+	th_close(&t);
 }
 END_TEST
 

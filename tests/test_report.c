@@ -13,32 +13,24 @@
 
 #include "warpemu/warpemu.h"
 
-#include "kload.h"
+#include "engines.h"
+#include "harness.h"
 
 typedef struct rrun {
 	we_status st;
 	char *text, *json;
 } rrun;
 
-static we_dim3 dim1(uint32_t x)
-{
-	return (we_dim3){ x, 1, 1 };
-}
-
 /* Launch the kernel of `text` (no parameters) with cfg; its status and
  * reports. */
 static rrun run_text(const char *text, const we_launch_config *cfg)
 {
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	kl_load(text, "report.we", NULL, 0, &dev, &mod, &k);
-	rrun r = { .st = we_launch(dev, mod, k->name, cfg, NULL, 0, NULL) };
-	r.text = strdup(we_last_error(dev));
-	r.json = strdup(we_last_report_json(dev));
-	ck_assert(r.text && r.json);
-	we_module_destroy(mod);
-	we_device_destroy(dev);
+	th_kernel t;
+	th_load(&t, text, "report.we", NULL);
+	rrun r = { .st = th_launch(&t, cfg, NULL) };
+	r.text = th_xstrdup(we_last_error(t.dev));
+	r.json = th_xstrdup(we_last_report_json(t.dev));
+	th_close(&t);
 	return r;
 }
 
@@ -65,32 +57,29 @@ START_TEST(timeout_every_configuration)
 	static const uint32_t grids[] = { 1, 2, 4, 64 }, blocks[] = { 32, 64 };
 	static const unsigned locksteps[] = { 1, 8 }, batches[] = { 0, 1, 3, 32 };
 	for (unsigned g = 0; g < 4; g++)
-		for (unsigned b = 0; b < 2; b++) {
-			/* the scheduler engine, every lockstep and batch */
-			for (unsigned l = 0; l < 2; l++)
-				for (unsigned n = 0; n < 4; n++) {
-					we_launch_config cfg = { .grid = dim1(grids[g]), .block = dim1(blocks[b]),
-								 .engine = WE_ENGINE_SCHEDULER, .timeout = 0.05,
-								 .lockstep = locksteps[l], .batch = batches[n] };
+		for (unsigned b = 0; b < 2; b++)
+			for (size_t e = 0; e < TH_NENGINES; e++)
+				for (unsigned v = 0; v < 10; v++) {
+					/* each engine with its defaults and under a seeded
+					 * schedule; one that forms groups, every lockstep
+					 * and batch */
+					const bool groups = th_engines[e].flags & TH_GROUPS;
+					if (v >= 2 && !groups)
+						break;
+					we_launch_config cfg = { .grid = th_dim1(grids[g]), .block = th_dim1(blocks[b]),
+								 .engine = th_id(e), .timeout = 0.05,
+								 .schedule_seeded = v == 1, .schedule_seed = 7 };
+					if (v >= 2) {
+						cfg.lockstep = locksteps[(v - 2) / 4];
+						cfg.batch = batches[(v - 2) % 4];
+					}
 					rrun r = run_text(spin_text, &cfg);
-					ck_assert_msg(r.st == WE_ERR_TIMEOUT, "grid %u block %u lockstep %u batch %u: %s",
-						      grids[g], blocks[b], locksteps[l], batches[n], we_status_name(r.st));
+					ck_assert_msg(r.st == WE_ERR_TIMEOUT, "grid %u block %u, %s%s, lockstep %u batch %u: %s",
+						      grids[g], blocks[b], th_name(e), v == 1 ? " seeded" : "", cfg.lockstep,
+						      cfg.batch, we_status_name(r.st));
 					HAS(r.text, "wall-clock limit (--timeout)");
 					rrun_free(&r);
 				}
-			/* the warp-threads engine, and a seeded schedule of each */
-			for (unsigned e = 0; e < 3; e++) {
-				we_launch_config cfg = { .grid = dim1(grids[g]), .block = dim1(blocks[b]),
-							 .engine = e == 0 ? WE_ENGINE_WARP_THREADS : WE_ENGINE_SCHEDULER,
-							 .timeout = 0.05, .schedule_seeded = e > 0, .schedule_seed = 7 };
-				if (e == 2)
-					cfg.engine = WE_ENGINE_WARP_THREADS;
-				rrun r = run_text(spin_text, &cfg);
-				ck_assert_msg(r.st == WE_ERR_TIMEOUT, "grid %u block %u, %s%s: %s", grids[g], blocks[b],
-					      we_engine_name(cfg.engine), e ? " seeded" : "", we_status_name(r.st));
-				rrun_free(&r);
-			}
-		}
 }
 END_TEST
 
@@ -113,12 +102,12 @@ static const char livelock_text[] =
 
 START_TEST(watchdog_report_state)
 {
-	for (unsigned e = 0; e < 2; e++) {
-		/* (the warp-threads engine under a seeded schedule: the state
-		 * when the watchdog fires is reproducible) */
-		we_launch_config cfg = { .grid = dim1(1), .block = dim1(64), .max_instructions = 3000,
-					 .engine = e ? WE_ENGINE_WARP_THREADS : WE_ENGINE_SCHEDULER,
-					 .schedule_seeded = e != 0, .schedule_seed = 3 };
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		/* (an engine of a thread per warp under a seeded schedule: the
+		 * state when the watchdog fires is reproducible) */
+		const bool threads = th_engines[e].flags & TH_THREAD_PER_WARP;
+		we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(64), .max_instructions = 3000,
+					 .engine = th_id(e), .schedule_seeded = threads, .schedule_seed = 3 };
 		rrun r = run_text(livelock_text, &cfg);
 		ck_assert_int_eq(r.st, WE_ERR_TIMEOUT);
 		HAS(r.text, "watchdog in kernel main: warp 0 executed");
@@ -138,7 +127,7 @@ END_TEST
 /* BAR.SYNC 1, 256 in a 128-thread CTA can never complete. */
 START_TEST(deadlock_count_over_cta)
 {
-	we_launch_config cfg = { .grid = dim1(1), .block = dim1(128) };
+	we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(128) };
 	rrun r = run_text("        BAR.SYNC 0x1, 0x100 ;\n        EXIT ;\n", &cfg);
 	ck_assert_int_eq(r.st, WE_ERR_DEADLOCK);
 	HAS(r.text, "barrier 1: phase 0, sync/arv, count 128 of 256, arrived:");
@@ -179,9 +168,8 @@ static const char four_bars_text[] =
 
 START_TEST(deadlock_shortest_cycle)
 {
-	for (unsigned e = 0; e < 2; e++) {
-		we_launch_config cfg = { .grid = dim1(1), .block = dim1(128),
-					 .engine = e ? WE_ENGINE_WARP_THREADS : WE_ENGINE_SCHEDULER };
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(128), .engine = th_id(e) };
 		rrun r = run_text(four_bars_text, &cfg);
 		ck_assert_int_eq(r.st, WE_ERR_DEADLOCK);
 		HAS(r.text, "wait-for cycle: warp 0 (barrier 1) -> warp 1 (barrier 2) -> warp 0 (barrier 1)\n");
@@ -211,9 +199,8 @@ static const char halves_text[] =
 
 START_TEST(deadlock_lane_groups)
 {
-	for (unsigned e = 0; e < 2; e++) {
-		we_launch_config cfg = { .grid = dim1(1), .block = dim1(64),
-					 .engine = e ? WE_ENGINE_WARP_THREADS : WE_ENGINE_SCHEDULER };
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(64), .engine = th_id(e) };
 		rrun r = run_text(halves_text, &cfg);
 		ck_assert_int_eq(r.st, WE_ERR_DEADLOCK);
 		HAS(r.text, "warp 0: blocked on barrier 1 (count 64, expected 96) at PC 0x0040");
@@ -233,7 +220,7 @@ END_TEST
  * JSON, and carries its schema; "deadlock ...: deadlock:" does not double. */
 START_TEST(report_source_and_schema)
 {
-	we_launch_config cfg = { .grid = dim1(1), .block = dim1(128) };
+	we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(128) };
 	rrun r = run_text("        BAR.SYNC 0x1, 0x100 ;\n        EXIT ;\n", &cfg);
 	HAS(r.text, "deadlock in kernel main: every live warp of the CTA is blocked");
 	ck_assert_ptr_null(strstr(r.text, "deadlock: every"));
@@ -248,16 +235,13 @@ END_TEST
 
 static char *warnings_of(const char *text, uint32_t block)
 {
-	we_device *dev;
-	we_module *mod;
-	const we_kernel_info *k;
-	kl_load(text, "check.we", NULL, 0, &dev, &mod, &k);
-	we_launch_config cfg = { .grid = dim1(1), .block = dim1(block), .check = true,
+	th_kernel t;
+	th_load(&t, text, "check.we", NULL);
+	we_launch_config cfg = { .grid = th_dim1(1), .block = th_dim1(block), .check = true,
 				 .max_instructions = 100000 };
-	(void)we_launch(dev, mod, k->name, &cfg, NULL, 0, NULL);
-	char *w = strdup(we_last_warnings(dev));
-	we_module_destroy(mod);
-	we_device_destroy(dev);
+	(void)th_launch(&t, &cfg, NULL);
+	char *w = th_xstrdup(we_last_warnings(t.dev));
+	th_close(&t);
 	return w;
 }
 

@@ -1,10 +1,7 @@
 /* test_sem.c — libcheck suite "sem": the semantic handlers of the ALU,
  * FPU, memory, warp and uniform instructions, called directly.
  *
- * Build (with the rest of the library: exec.c for the operand helpers,
- * device.c for global memory, the generated isa_gen.h):
- *   gcc -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Isrc -Iinclude \
- *       -I<gen> tests/test_sem.c <library objects> $(pkg-config --cflags --libs check) -lm
+ * Build: make tests/test_sem (with tests/harness.c and the library).
  *
  * A fake launch (one CTA, one warp with a register file, shared and local
  * memory, constant banks 0 and 1, a device with global allocations)
@@ -23,6 +20,8 @@
 
 #include "exec/exec.h"
 
+#include "harness.h"
+
 #define ALL 0xffffffffu
 #define NREGS 64u
 #define NROWS (NREGS + 8u)
@@ -33,18 +32,8 @@
 
 /* ---- random numbers --------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static uint64_t rnd64(void) /* splitmix64 */
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rnd32(void) { return (uint32_t)rnd64(); }
-static unsigned rndn(unsigned n) { return (unsigned)(rnd64() % n); }
+static uint32_t rnd32(void) { return (uint32_t)th_rng64(); }
+static unsigned rndn(unsigned n) { return (unsigned)(th_rng64() % n); }
 
 /* Interesting 32-bit values more often than uniform ones. */
 static uint32_t rnd_edge32(void)
@@ -110,7 +99,7 @@ static void setup(void)
 	w.p[7] = ALL;
 	w.local = lmem;
 	w.local_size = LOCAL_BYTES;
-	rng_state = 0x5eed0000u;
+	th_rng_seed(0x5eed0000u);
 }
 
 static void teardown(void)
@@ -2218,7 +2207,7 @@ static void atom_case(bool shared, int op, int type, unsigned nwords, uint32_t p
 	/* reference memory as 64-bit words */
 	uint64_t ref[32];
 	for (unsigned k = 0; k < nwords; k++) {
-		ref[k] = rndn(3) ? rnd64() : rndn(4);
+		ref[k] = rndn(3) ? th_rng64() : rndn(4);
 		if (!w64)
 			ref[k] &= 0xffffffffu;
 		memcpy(host + k * esz, &ref[k], esz);
@@ -2229,8 +2218,8 @@ static void atom_case(bool shared, int op, int type, unsigned nwords, uint32_t p
 		uint64_t a = shared ? 128 + (l % nwords) * esz : base + (l % nwords) * esz;
 		reg(2)[l] = (uint32_t)a;
 		reg(3)[l] = (uint32_t)(a >> 32);
-		uint64_t bv = rndn(2) ? rnd64() : ref[l % nwords] + rndn(3) - 1;
-		uint64_t cv = rnd64();
+		uint64_t bv = rndn(2) ? th_rng64() : ref[l % nwords] + rndn(3) - 1;
+		uint64_t cv = th_rng64();
 		reg(4)[l] = (uint32_t)bv;
 		reg(5)[l] = (uint32_t)(bv >> 32);
 		reg(6)[l] = (uint32_t)cv;
@@ -2412,24 +2401,20 @@ END_TEST
 /* ======================================================================== */
 
 /* Launch the one kernel of src on one CTA of `block` threads with the
- * parameter block params, on engine e (lockstep: 0 default, 1 off). */
-static void launch_text(const char *src, uint32_t block, we_engine e, unsigned lockstep,
-			const void *params, size_t np)
+ * parameter block params, on configuration c (one host thread). */
+static void launch_text(const char *src, uint32_t block, const th_config *c, const void *params, size_t np)
 {
 	we_module *m = NULL;
 	we_status st = we_module_load_text(dev, src, strlen(src), "sem.we", &m);
 	ck_assert_msg(st == WE_OK, "load: %s", we_last_error(dev));
-	we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { block, 1, 1 }, .engine = e,
-				 .threads = 1, .lockstep = lockstep };
+	we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { block, 1, 1 } };
+	th_config_apply(&cfg, c);
+	cfg.threads = 1;
 	we_launch_stats stats;
 	st = we_launch(dev, m, NULL, &cfg, params, np, &stats);
-	ck_assert_msg(st == WE_OK, "launch: %s", we_last_error(dev));
+	ck_assert_msg(st == WE_OK, "%s: launch: %s", c->name, we_last_error(dev));
 	we_module_destroy(m);
 }
-
-static const struct { we_engine e; unsigned lockstep; } kruns[] = {
-	{ WE_ENGINE_SCHEDULER, 0 }, { WE_ENGINE_SCHEDULER, 1 }, { WE_ENGINE_WARP_THREADS, 0 },
-};
 
 /* IMAD, IMAD.WIDE and FFMA with an immediate or a constant as C (B a
  * register), full and partial masks; 64- and 128-bit stores and loads of
@@ -2480,7 +2465,10 @@ START_TEST(test_kernel_third_operand)
 	const uint32_t sv = 0x9e3779b9u;
 	const uint64_t big = 0x00000001fffffff0ull;
 	const float fx = 0.25f;
-	for (size_t r = 0; r < sizeof kruns / sizeof kruns[0]; r++) {
+	/* every engine, and one with lockstep groups also without them */
+	th_config cs[TH_MAXCONFIGS];
+	const size_t nr = th_configs(TH_DEFAULTS | TH_UNGROUPED, 0, cs);
+	for (size_t r = 0; r < nr; r++) {
 		we_devptr out;
 		ck_assert_int_eq(we_malloc(dev, T * W * 4, &out), WE_OK);
 		ck_assert_int_eq(we_memset(dev, out, 0xee, T * W * 4), WE_OK);
@@ -2489,7 +2477,7 @@ START_TEST(test_kernel_third_operand)
 		memcpy(params + 8, &sv, 4);
 		memcpy(params + 16, &big, 8);
 		memcpy(params + 24, &fx, 4);
-		launch_text(third_src, T, kruns[r].e, kruns[r].lockstep, params, 28);
+		launch_text(third_src, T, &cs[r], params, 28);
 		uint32_t got[T * W];
 		ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, sizeof got), WE_OK);
 		for (uint32_t t = 0; t < T; t++) {
@@ -2507,7 +2495,7 @@ START_TEST(test_kernel_third_operand)
 			};
 			for (unsigned k = 0; k < W; k++)
 				if (got[t * W + k] != e[k])
-					ck_abort_msg("run %zu thread %u word %u: 0x%08x, expected 0x%08x", r, t, k,
+					ck_abort_msg("%s: thread %u word %u: 0x%08x, expected 0x%08x", cs[r].name, t, k,
 						     got[t * W + k], e[k]);
 		}
 		ck_assert_int_eq(we_free(dev, out), WE_OK);
@@ -2535,13 +2523,16 @@ START_TEST(test_kernel_third_operand_guarded)
 		"        EXIT ;\n";
 	enum { T = 96 };
 	const uint32_t sv = 0x12345u;
-	for (size_t r = 0; r < sizeof kruns / sizeof kruns[0]; r++) {
+	/* every engine, and one with lockstep groups also without them */
+	th_config cs[TH_MAXCONFIGS];
+	const size_t nr = th_configs(TH_DEFAULTS | TH_UNGROUPED, 0, cs);
+	for (size_t r = 0; r < nr; r++) {
 		we_devptr out;
 		ck_assert_int_eq(we_malloc(dev, T * 4, &out), WE_OK);
 		uint8_t params[12] = { 0 };
 		memcpy(params, &out, 8);
 		memcpy(params + 8, &sv, 4);
-		launch_text(src, T, kruns[r].e, kruns[r].lockstep, params, sizeof params);
+		launch_text(src, T, &cs[r], params, sizeof params);
 		uint32_t got[T];
 		ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, sizeof got), WE_OK);
 		for (uint32_t t = 0; t < T; t++)
@@ -2589,7 +2580,10 @@ START_TEST(test_kernel_uniform_pred)
 {
 	static const uint32_t as[] = { 0, 1, 5, 16, 17, 0x30, 0x80000005u, 0xffffffffu };
 	enum { T = 40 };
-	for (size_t r = 0; r < sizeof kruns / sizeof kruns[0]; r++)
+	/* every engine, and one with lockstep groups also without them */
+	th_config cs[TH_MAXCONFIGS];
+	const size_t nr = th_configs(TH_DEFAULTS | TH_UNGROUPED, 0, cs);
+	for (size_t r = 0; r < nr; r++)
 		for (size_t j = 0; j < sizeof as / sizeof as[0]; j++) {
 			const uint32_t a = as[j];
 			we_devptr out;
@@ -2597,7 +2591,7 @@ START_TEST(test_kernel_uniform_pred)
 			uint8_t params[12] = { 0 };
 			memcpy(params, &out, 8);
 			memcpy(params + 8, &a, 4);
-			launch_text(upred_src, T, kruns[r].e, kruns[r].lockstep, params, sizeof params);
+			launch_text(upred_src, T, &cs[r], params, sizeof params);
 			uint32_t got[T * 8];
 			ck_assert_int_eq(we_memcpy_dtoh(dev, got, out, sizeof got), WE_OK);
 			const bool gt = a > 16, low = (a & 0xf) != 0, up4 = a == 5 || !gt;
@@ -2608,8 +2602,8 @@ START_TEST(test_kernel_uniform_pred)
 			for (uint32_t t = 0; t < T; t++)
 				for (unsigned k = 0; k < 8; k++)
 					if (got[t * 8 + k] != e[k])
-						ck_abort_msg("run %zu a 0x%x thread %u word %u: 0x%x, expected 0x%x", r,
-							     a, t, k, got[t * 8 + k], e[k]);
+						ck_abort_msg("%s: a 0x%x thread %u word %u: 0x%x, expected 0x%x",
+							     cs[r].name, a, t, k, got[t * 8 + k], e[k]);
 			ck_assert_int_eq(we_free(dev, out), WE_OK);
 		}
 }

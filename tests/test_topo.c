@@ -12,6 +12,8 @@
 #include "device/topo.h"
 #include "warpemu/warpemu.h"
 
+#include "harness.h"
+
 static we_topo *open_synth(const char *desc)
 {
 	char err[256];
@@ -454,11 +456,10 @@ static unsigned described_threads(we_device *dev, we_engine e)
 	char *s = NULL;
 	unsigned n;
 
+	ck_assert_ptr_nonnull(th_engine_of(e));
 	ck_assert_int_eq(we_device_describe(dev, e, WE_PLACE_COMPACT, one, &s),
 			 WE_OK);
-	n = e == WE_ENGINE_SCHEDULER
-		? number_after(s, "engine scheduler: ")
-		: number_after(s, "1 warp per CTA x ");
+	n = number_after(s, th_engine_of(e)->describe_threads);
 	free(s);
 	return n;
 }
@@ -506,8 +507,6 @@ static we_status rendezvous(we_device *dev, we_module *m, we_engine e,
  * n threads let n rendezvous CTAs meet, n + 1 CTAs time out. */
 static void check_threads_agree(const char *synthetic)
 {
-	static const we_engine engines[] = { WE_ENGINE_SCHEDULER,
-					     WE_ENGINE_WARP_THREADS };
 	we_device *dev = NULL;
 	we_module *m = NULL;
 	unsigned n;
@@ -518,21 +517,22 @@ static void check_threads_agree(const char *synthetic)
 	ck_assert_int_eq(we_module_load_text(dev, rendezvous_text,
 					     strlen(rendezvous_text), "rv.we",
 					     &m), WE_OK);
-	n = described_threads(dev, WE_ENGINE_SCHEDULER);
+	n = described_threads(dev, th_id(0));
 	ck_assert_uint_ge(n, 1);
-	ck_assert_uint_eq(described_threads(dev, WE_ENGINE_WARP_THREADS), n);
+	for (size_t i = 1; i < TH_NENGINES; i++)
+		ck_assert_uint_eq(described_threads(dev, th_id(i)), n);
 	if (synthetic)  /* "pack:1 core:3 pu:1": 3 PUs, whatever the host */
 		ck_assert_uint_eq(n, 3);
-	for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++) {
-		we_status st = rendezvous(dev, m, engines[i], n, 20.0);
+	for (size_t i = 0; i < TH_NENGINES; i++) {
+		we_status st = rendezvous(dev, m, th_id(i), n, 20.0);
 
 		ck_assert_msg(st == WE_OK, "%s: %u CTAs did not meet on the %u "
-			      "threads info shows: %s", we_engine_name(engines[i]),
+			      "threads info shows: %s", th_name(i),
 			      n, n, we_last_error(dev));
-		st = rendezvous(dev, m, engines[i], n + 1, 0.3);
+		st = rendezvous(dev, m, th_id(i), n + 1, 0.3);
 		ck_assert_msg(st == WE_ERR_TIMEOUT, "%s: %u CTAs met, more "
 			      "than the %u threads info shows (status %s)",
-			      we_engine_name(engines[i]), n + 1, n,
+			      th_name(i), n + 1, n,
 			      we_status_name(st));
 	}
 	we_module_destroy(m);
@@ -556,22 +556,11 @@ END_TEST
 
 /* ---- binding unavailable: one notice per launch ------------------------ */
 
-static unsigned occurrences(const char *text, const char *needle)
-{
-	unsigned n = 0;
-
-	for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
-		n++;
-	return n;
-}
-
 /* A synthetic topology cannot be bound to: a launch that asks for a
  * placement runs unpinned and says so in one line; placement none
  * says nothing. */
 START_TEST(notice_unpinned)
 {
-	static const we_engine engines[] = { WE_ENGINE_SCHEDULER,
-					     WE_ENGINE_WARP_THREADS };
 	static const we_placement places[] = {
 		WE_PLACE_DEFAULT, WE_PLACE_COMPACT, WE_PLACE_SCATTER,
 		WE_PLACE_NONE,
@@ -584,11 +573,11 @@ START_TEST(notice_unpinned)
 	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
 	ck_assert_int_eq(we_module_load_text(dev, text, strlen(text), "x.we",
 					     &m), WE_OK);
-	for (size_t e = 0; e < sizeof engines / sizeof engines[0]; e++)
+	for (size_t e = 0; e < TH_NENGINES; e++)
 		for (size_t p = 0; p < sizeof places / sizeof places[0]; p++) {
 			we_launch_config cfg = { .grid = { 64, 1, 1 },
 						 .block = { 96, 1, 1 },
-						 .engine = engines[e],
+						 .engine = th_id(e),
 						 .placement = places[p] };
 			const char *n;
 
@@ -599,13 +588,14 @@ START_TEST(notice_unpinned)
 				ck_assert_str_eq(n, "");
 				continue;
 			}
-			ck_assert_msg(occurrences(n, "running unpinned") == 1 &&
-				      occurrences(n, "thread binding "
-						  "unavailable") == 1 &&
+			ck_assert_msg(th_occurrences(n, "running "
+						     "unpinned") == 1 &&
+				      th_occurrences(n, "thread binding "
+						     "unavailable") == 1 &&
 				      !strchr(n, '\n') &&
 				      strstr(n, "synthetic") != NULL,
 				      "%s, %s: notice '%s'",
-				      we_engine_name(engines[e]),
+				      th_name(e),
 				      we_placement_name(places[p]), n);
 		}
 	we_module_destroy(m);

@@ -109,7 +109,7 @@ libs="${HWLOC_LIBS:--lhwloc} -pthread -lm"
 compile() {
 	s=$1 o=$2
 	shift 2
-	if [ -f "$o" ] && [ -z "$(find "$s" "$src/src" "$src/include" "$bld/src/isa/isa_gen.h" "$here" -newer "$o" -name '*.[ch]' 2>/dev/null | head -n 1)" ]; then
+	if [ -f "$o" ] && [ -z "$(find "$s" "$src/src" "$src/include" "$bld/src/isa/isa_gen.h" "$here" "$src/tests/engines.h" -newer "$o" -name '*.[ch]' 2>/dev/null | head -n 1)" ]; then
 		return 0
 	fi
 	# shellcheck disable=SC2086

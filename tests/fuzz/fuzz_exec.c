@@ -27,8 +27,8 @@
  *
  * The kernel gets a 64-byte parameter block of eight pointers into a 64 KiB
  * global buffer (gbuf + i * 8 KiB), constant bank 1 of 256 bytes, and is
- * launched with max_instructions 10000 and a 1 s timeout on the scheduler
- * and on the warp-threads engine.  Any status is fine (exception, deadlock,
+ * launched with max_instructions 10000 and a 1 s timeout on every engine
+ * of tests/engines.h (the scheduler and the warp-threads engine).  Any status is fine (exception, deadlock,
  * watchdog...), except WE_ERR_INVALID, WE_ERR_LIMIT, WE_ERR_NOMEM and
  * WE_ERR_INTERNAL; a failing launch must have a message and a JSON report
  * that parses; a seeded launch replayed must give the same status, report
@@ -52,6 +52,8 @@
 #include "isa/isa_gen.h"
 #include "asm/module.h"
 #include "warpemu/warpemu.h"
+
+#include "../engines.h" /* the engines every test runs */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -486,9 +488,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cfg.schedule_seeded ? " seeded" : "", cfg.trace ? " trace" : "",
 			(unsigned long long)cfg.schedule_seed);
 	}
-	static const we_engine engines[] = { WE_ENGINE_SCHEDULER, WE_ENGINE_WARP_THREADS };
-	for (unsigned e = 0; e < 2; e++) {
-		cfg.engine = engines[e];
+	for (unsigned e = 0; e < TH_NENGINES; e++) {
+		cfg.engine = th_id(e);
 		result a;
 		launch(wm, &cfg, params, h[5], host_a, &a);
 		if (cfg.schedule_seeded && e == (h[6] & 1u) && a.st != WE_ERR_TIMEOUT) {
