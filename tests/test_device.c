@@ -1,0 +1,259 @@
+/* test_device — the device layer (device.c): the default memory limit
+ * read from fake cgroup trees (v2 and v1 layouts, "max", ancestors,
+ * garbage), so that every case gives the same answer on any machine,
+ * whatever cgroup the test runs in. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <check.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "device/device.h"
+#include "warpemu/warpemu.h"
+
+#define GiB (UINT64_C(1) << 30)
+#define MiB (UINT64_C(1) << 20)
+
+/* ---- a fake root: files written under a fresh temporary directory ---- */
+
+/* base: made and removed by the parent (an unchecked fixture), so that
+ * a failing test, which ends its forked process, leaves nothing behind;
+ * root: a fresh directory inside it for each fake tree */
+static char base[64], root[96];
+
+static void make_base(void)
+{
+	snprintf(base, sizeof base, "/tmp/we-cgroup-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(base));
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void remove_base(void)
+{
+	ck_assert_int_eq(nftw(base, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+static void make_root(void)
+{
+	snprintf(root, sizeof root, "%s/root-XXXXXX", base);
+	ck_assert_ptr_nonnull(mkdtemp(root));
+}
+
+static void remove_root(void)
+{
+	ck_assert_int_eq(nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+/* Write `text` to root/rel, creating the directories on the way. */
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	int n = snprintf(path, sizeof path, "%s/%s", root, rel);
+	ck_assert(n > 0 && (size_t)n < sizeof path);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		ck_assert_msg(mkdir(path, 0700) == 0 || access(path, F_OK) == 0, "mkdir %s", path);
+		*p = '/';
+	}
+	FILE *f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot create %s", path);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* /proc/self/cgroup of a pure v2 host and of a v1 (hybrid) one */
+#define V2_SELF(path) "0::" path "\n"
+#define V1_SELF(path)                          \
+	"9:name=systemd:/\n8:pids:/\n"         \
+	"4:memory:" path "\n3:cpuset:/\n1:cpu,cpuacct:/\n0::/\n"
+
+START_TEST(v2_limit)
+{
+	make_root();
+	put("proc/self/cgroup", V2_SELF("/user.slice/job"));
+	put("sys/fs/cgroup/memory.max", "max\n");
+	put("sys/fs/cgroup/user.slice/memory.max", "max\n");
+	put("sys/fs/cgroup/user.slice/job/memory.max", "1073741824\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
+	/* 3/4 of the cgroup's 1 GiB, not of 16 GiB of RAM */
+	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 768 * MiB);
+	/* RAM below the cgroup limit: 3/4 of the RAM */
+	ck_assert_uint_eq(dev_default_max_memory(root, 512 * MiB), 384 * MiB);
+	/* RAM unknown: the cgroup alone */
+	ck_assert_uint_eq(dev_default_max_memory(root, 0), 768 * MiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(v2_max_and_ancestors)
+{
+	make_root();
+	put("proc/self/cgroup", V2_SELF("/a/b/c"));
+	/* "max" at the process's own cgroup, limits further up: the
+	 * smallest ancestor's applies */
+	put("sys/fs/cgroup/a/b/c/memory.max", "max\n");
+	put("sys/fs/cgroup/a/b/memory.max", "3221225472\n");
+	put("sys/fs/cgroup/a/memory.max", "2147483648\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 2 * GiB);
+	/* all "max": no limit, 3/4 of the RAM */
+	put("sys/fs/cgroup/a/b/memory.max", "max\n");
+	put("sys/fs/cgroup/a/memory.max", "max");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_MAX);
+	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 12 * GiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(v2_namespaced)
+{
+	/* a container with its own cgroup namespace sees "0::/" and its
+	 * limit at the mount's top */
+	make_root();
+	put("proc/self/cgroup", V2_SELF("/"));
+	put("sys/fs/cgroup/memory.max", "536870912\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 512 * MiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(v1_limit)
+{
+	make_root();
+	put("proc/self/cgroup", V1_SELF("/docker/abc"));
+	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+	put("sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "1073741824\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
+	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 768 * MiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(v1_unlimited_and_container)
+{
+	make_root();
+	/* v1's "no limit" is a huge number: the RAM decides */
+	put("proc/self/cgroup", V1_SELF("/process_api/x"));
+	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+	put("sys/fs/cgroup/memory/process_api/x/memory.limit_in_bytes", "9223372036854771712\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_C(9223372036854771712));
+	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 12 * GiB);
+	remove_root();
+	/* a container without a cgroup namespace: its path does not exist
+	 * under the mount, whose top is the container's cgroup */
+	make_root();
+	put("proc/self/cgroup", V1_SELF("/docker/0123456789abcdef"));
+	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "268435456\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 256 * MiB);
+	/* the memory controller sharing a hierarchy with another one */
+	put("proc/self/cgroup", "7:cpu,memory,blkio:/j\n");
+	put("sys/fs/cgroup/memory/j/memory.limit_in_bytes", "134217728");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 128 * MiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(v1_and_v2_smallest)
+{
+	make_root();
+	put("proc/self/cgroup", "4:memory:/m\n0::/u\n");
+	put("sys/fs/cgroup/memory/m/memory.limit_in_bytes", "2147483648\n");
+	put("sys/fs/cgroup/u/memory.max", "1073741824\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(garbage)
+{
+	static const char *const bad[] = {
+		"", "\n", "12abc\n", "-1\n", "+5\n", " 7\n", "0x100\n", "max2\n",
+		"99999999999999999999999\n",          /* over 64 bits */
+		"18446744073709551616\n",             /* 2^64 */
+		"1234567890123456789012345678901234567890123456789012345678901234567890\n",
+	};
+	make_root();
+	put("proc/self/cgroup", V2_SELF("/g"));
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		put("sys/fs/cgroup/g/memory.max", bad[i]);
+		ck_assert_msg(dev_cgroup_memory_limit(root) == UINT64_MAX, "memory.max \"%s\" read as a limit",
+			      bad[i]);
+		ck_assert_uint_eq(dev_default_max_memory(root, 4 * GiB), 3 * GiB);
+	}
+	/* garbage next to a good limit: the good one */
+	put("sys/fs/cgroup/memory.max", "1073741824\n");
+	put("sys/fs/cgroup/g/memory.max", "lots\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
+	/* malformed /proc/self/cgroup lines are skipped */
+	put("proc/self/cgroup", "nonsense\n4:memory\n4:memory:relative\n::\n\n0::/\n");
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
+	remove_root();
+}
+END_TEST
+
+START_TEST(no_cgroup)
+{
+	make_root();
+	/* no /proc/self/cgroup at all (not Linux, no /proc) */
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_MAX);
+	ck_assert_uint_eq(dev_default_max_memory(root, 8 * GiB), 6 * GiB);
+	/* nothing known at all: the fixed default */
+	ck_assert_uint_eq(dev_default_max_memory(root, 0), WE_DEFAULT_MAX_MEMORY);
+	/* a cgroup file but no control files */
+	put("proc/self/cgroup", V1_SELF("/x"));
+	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_MAX);
+	remove_root();
+}
+END_TEST
+
+/* The device takes its default, and caps a larger configured limit, from
+ * this process's real RAM and cgroup. */
+START_TEST(device_default)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	uint64_t want = dev_default_max_memory("/", phys);
+	we_device *d;
+	ck_assert_int_eq(we_device_create(NULL, &d), WE_OK);
+	ck_assert_uint_eq(d->max_memory, want);
+	we_device_destroy(d);
+	we_device_config cfg = { .max_memory = UINT64_MAX, .threads = 1 };
+	ck_assert_int_eq(we_device_create(&cfg, &d), WE_OK);
+	ck_assert_uint_eq(d->max_memory, want);
+	/* an allocation over it is refused, not attempted */
+	we_devptr p;
+	ck_assert_int_eq(we_malloc(d, (size_t)(want < SIZE_MAX ? want + 1 : want), &p), WE_ERR_NOMEM);
+	ck_assert_ptr_nonnull(strstr(we_last_error(d), "would exceed the device memory limit"));
+	we_device_destroy(d);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("device");
+	TCase *t = tcase_create("memory_limit");
+	tcase_add_unchecked_fixture(t, make_base, remove_base);
+	tcase_add_test(t, v2_limit);
+	tcase_add_test(t, v2_max_and_ancestors);
+	tcase_add_test(t, v2_namespaced);
+	tcase_add_test(t, v1_limit);
+	tcase_add_test(t, v1_unlimited_and_container);
+	tcase_add_test(t, v1_and_v2_smallest);
+	tcase_add_test(t, garbage);
+	tcase_add_test(t, no_cgroup);
+	tcase_add_test(t, device_default);
+	suite_add_tcase(s, t);
+	SRunner *r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
