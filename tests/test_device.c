@@ -1,9 +1,11 @@
 /* test_device — the device layer (device.c): the default memory limit
  * read from fake cgroup trees (v2 and v1 layouts, "max", ancestors,
  * garbage), so that every case gives the same answer on any machine,
- * whatever cgroup the test runs in. */
+ * whatever cgroup the test runs in; the nearest allocation to an address
+ * and the out-of-bounds messages built on it. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <check.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -236,6 +238,99 @@ START_TEST(device_default)
 }
 END_TEST
 
+/* ---- the nearest allocation, for out-of-bounds messages ---- */
+
+START_TEST(nearest_alloc)
+{
+	we_device_config cfg = { .threads = 1 };
+	we_device *d;
+	ck_assert_int_eq(we_device_create(&cfg, &d), WE_OK);
+	uint64_t dist = 7;
+	ck_assert_ptr_null(dev_nearest_alloc(d, WE_GMEM_BASE, &dist));
+	we_devptr a, b;
+	ck_assert_int_eq(we_malloc(d, 64, &a), WE_OK);
+	ck_assert_int_eq(we_malloc(d, 100, &b), WE_OK);
+	ck_assert_uint_gt(b, a + 64);
+	/* before the first, inside, at the end, in the gap, past the last */
+	ck_assert(dev_nearest_alloc(d, a - 5, &dist)->base == a && dist == 5);
+	ck_assert(dev_nearest_alloc(d, a + 63, &dist)->base == a && dist == 0);
+	ck_assert(dev_nearest_alloc(d, a + 64, &dist)->base == a && dist == 0);
+	ck_assert(dev_nearest_alloc(d, a + 100, &dist)->base == a && dist == 36);
+	ck_assert(dev_nearest_alloc(d, b - 1, &dist)->base == b && dist == 1);
+	ck_assert(dev_nearest_alloc(d, b + 50, &dist)->base == b && dist == 0);
+	ck_assert(dev_nearest_alloc(d, b + 1000, &dist)->base == b && dist == 900);
+	ck_assert(dev_nearest_alloc(d, 0, &dist)->base == a && dist == a);
+	/* the middle of the gap: a tie goes to the allocation before */
+	uint64_t gap = b - (a + 64);
+	if (gap % 2 == 0) {
+		ck_assert(dev_nearest_alloc(d, a + 64 + gap / 2, &dist)->base == a && dist == gap / 2);
+		ck_assert(dev_nearest_alloc(d, a + 64 + gap / 2 + 1, &dist)->base == b && dist == gap / 2 - 1);
+	}
+	we_device_destroy(d);
+}
+END_TEST
+
+/* The fault of a global access outside every allocation through the
+ * public API: a parameter pointing into the middle of its buffer, an
+ * allocation no parameter points into, a long parameter name, and an
+ * address far from everything. */
+static const char probe_text[] =
+	".kernel probe\n"
+	".param ptr ppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp\n"
+	".param u64 addr\n"
+	"        MOV R2, c[0x0][0x8] ;\n"
+	"        MOV R3, c[0x0][0xc] ;\n"
+	"        LDG R1, [R2.64] ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+static void probe(we_device *d, we_module *m, we_devptr p, uint64_t addr, const char *want, bool whole)
+{
+	uint8_t params[16];
+	memcpy(params, &p, 8);
+	memcpy(params + 8, &addr, 8);
+	we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	ck_assert_int_eq(we_launch(d, m, "probe", &cfg, params, sizeof params, NULL), WE_ERR_EXCEPTION);
+	const char *e = we_last_error(d), *at = strstr(e, want);
+	ck_assert_msg(at != NULL, "want \"%s\" in:\n%s", want, e);
+	/* the whole message: nothing follows it on its line */
+	if (whole)
+		ck_assert_msg(at[strlen(want)] == '\n' || at[strlen(want)] == 0, "more after \"%s\" in:\n%s", want, e);
+}
+
+START_TEST(out_of_bounds_messages)
+{
+	we_device_config cfg = { .threads = 1 };
+	we_device *d;
+	we_module *m;
+	ck_assert_int_eq(we_device_create(&cfg, &d), WE_OK);
+	ck_assert_int_eq(we_module_load_text(d, probe_text, sizeof probe_text - 1, "probe.we", &m), WE_OK);
+	we_devptr a, b;
+	ck_assert_int_eq(we_malloc(d, 64, &a), WE_OK);
+	ck_assert_int_eq(we_malloc(d, 64, &b), WE_OK);
+	char want[512];
+	/* the parameter points 16 bytes into b */
+	snprintf(want, sizeof want,
+		 "global access of 4 bytes at 0x%llx is outside every allocation (first at lane 0): 8 bytes past "
+		 "the end of parameter 'pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp...', "
+		 "pointing at its offset 16, a buffer of 64 bytes at [0x%llx, 0x%llx) (offset 72)",
+		 (unsigned long long)(b + 72), (unsigned long long)b, (unsigned long long)(b + 64));
+	probe(d, m, b + 16, b + 72, want, true);
+	/* nothing points into a */
+	snprintf(want, sizeof want,
+		 "global access of 4 bytes at 0x%llx is outside every allocation (first at lane 0): 0 bytes past "
+		 "the end of an allocation of 64 bytes that no parameter points into at [0x%llx, 0x%llx) (offset 64)",
+		 (unsigned long long)(a + 64), (unsigned long long)a, (unsigned long long)(a + 64));
+	probe(d, m, b, a + 64, want, true);
+	/* far from both: no buffer named */
+	snprintf(want, sizeof want, "global access of 4 bytes at 0x%llx is outside every allocation (first at lane 0)",
+		 (unsigned long long)(b + (1u << 20)));
+	probe(d, m, b, b + (1u << 20), want, true);
+	we_module_destroy(m);
+	we_device_destroy(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("device");
@@ -251,6 +346,10 @@ int main(void)
 	tcase_add_test(t, no_cgroup);
 	tcase_add_test(t, device_default);
 	suite_add_tcase(s, t);
+	TCase *o = tcase_create("out_of_bounds");
+	tcase_add_test(o, nearest_alloc);
+	tcase_add_test(o, out_of_bounds_messages);
+	suite_add_tcase(s, o);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
 	int failed = srunner_ntests_failed(r);

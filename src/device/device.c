@@ -288,6 +288,28 @@ static int find_alloc(const struct we_device *d, uint64_t addr)
 	return -1;
 }
 
+const galloc *dev_nearest_alloc(const struct we_device *d, uint64_t addr, uint64_t *distance)
+{
+	/* the first allocation that ends after addr (it holds addr or lies
+	 * after it), and the one before it */
+	uint32_t lo = 0, hi = d->nallocs;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (d->allocs[mid].base + d->allocs[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const galloc *before = lo ? &d->allocs[lo - 1] : NULL, *after = lo < d->nallocs ? &d->allocs[lo] : NULL;
+	uint64_t db = before ? addr - (before->base + before->size) : UINT64_MAX;
+	uint64_t da = after ? (addr >= after->base ? 0 : after->base - addr) : UINT64_MAX;
+	if (!before && !after)
+		return NULL;
+	/* a tie goes to the one before: overruns are the likelier bug */
+	*distance = db <= da ? db : da;
+	return db <= da ? before : after;
+}
+
 uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,
 			     const galloc **alloc)
 {

@@ -72,6 +72,12 @@ uint64_t dev_cgroup_memory_limit(const char *root);
  * WE_DEFAULT_MAX_MEMORY when neither is known. */
 uint64_t dev_default_max_memory(const char *root, uint64_t phys);
 
+/* The allocation nearest to addr: the one holding it (*distance 0), or
+ * the closest before or after it (*distance: bytes from its end or to
+ * its start; the one before on a tie); NULL when there is none.  For the
+ * messages of accesses outside every allocation. */
+const galloc *dev_nearest_alloc(const struct we_device *d, uint64_t addr, uint64_t *distance);
+
 /* Set the device's last error (printf-style; replaces the previous). */
 void dev_error(struct we_device *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
