@@ -815,20 +815,52 @@ START_TEST(b2r_r2b_bar)
 }
 END_TEST
 
+/* Two-warp kernels around barrier 3 (64-thread CTAs): warp 1 goes to
+ * .waiter, warp 0 spins on B2R.BAR until warp 1's arrival shows in the
+ * arrivals field (so that what warp 0 saves includes it).  R0 = tid,
+ * R1 = ctaid, R2 = warp, R3 = the state word with warp 1's arrival. */
+#define WARP0_AWAITS_WARP1_AT_BAR3                                                    \
+	"        S2R R0, SR_TID.X ;\n"                                                 \
+	"        S2R R1, SR_CTAID.X ;\n"                                               \
+	"        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"                                     \
+	"        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"                              \
+	"   @P0  BRA `(.waiter) ;\n"                                                   \
+	".spin:\n"                                                                     \
+	"        B2R.BAR R3, 0x3 ;\n"                                                  \
+	"        LOP3.LUT R4, R3, 0x7f, RZ, 0xc0, !PT ;\n"                             \
+	"        ISETP.EQ.U32.AND P1, PT, R4, RZ, PT ;\n"                              \
+	"   @P1  BRA `(.spin) ;                               // until warp 1 arrived\n"
+/* .store: lane 0 of each warp points R[22:23] at its STRIDE bytes of out
+ * (the first parameter), the other lanes exit. */
+#define LANE0_STORES_AT(stride)                                                       \
+	".store:\n"                                                                    \
+	"        LOP3.LUT R24, R0, 0x1f, RZ, 0xc0, !PT ;\n"                            \
+	"        ISETP.NE.U32.AND P2, PT, R24, RZ, PT ;\n"                             \
+	"   @P2  EXIT ;\n"                                                             \
+	"        IMAD R25, R1, 0x2, R2 ;\n"                                            \
+	"        IMAD R25, R25, " stride ", RZ ;\n"                                    \
+	"        MOV R22, c[0x0][0x0] ;\n"                                             \
+	"        MOV R23, c[0x0][0x4] ;\n"                                             \
+	"        IMAD.WIDE.U32 R[22:23], R25, 0x1, R[22:23] ;\n"
+
+/* Run a two-warp kernel on `grid` CTAs of 64 threads (bounded: a hang is
+ * a deadlock or a watchdog stop, not a stuck test): it succeeds with one
+ * barrier completion per CTA; `out` gets the buffer dout. */
+static void run_two_warp_ctas(bk *t, uint32_t grid, size_t e, we_devptr dout, void *out, size_t bytes)
+{
+	ck_assert_int_eq(we_memset(t->dev, dout, 0xa5, bytes), WE_OK);
+	we_launch_stats s;
+	we_status st = bk_launch(t, dim1(grid), dim1(64), engines[e], 10000000, &s);
+	CHECK(st == WE_OK, "[%s] %s: %s", engine_label(engines[e]), we_status_name(st), we_last_error(t->dev));
+	ck_assert_uint_eq(s.barriers, grid);
+	bk_get(t, out, dout, bytes);
+}
+
 /* A barrier saved and cleared while another warp waits on it, then
  * restored: the next arrival completes the phase and releases the waiter. */
 static const char b2r_wait_text[] =
 	".param ptr out\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"
-	"        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
-	"   @P0  BRA `(.waiter) ;\n"
-	".spin:\n"
-	"        B2R.BAR R3, 0x3 ;\n"
-	"        LOP3.LUT R4, R3, 0x7f, RZ, 0xc0, !PT ;\n"
-	"        ISETP.EQ.U32.AND P1, PT, R4, RZ, PT ;\n"
-	"   @P1  BRA `(.spin) ;                               // until warp 1 arrived\n"
+	WARP0_AWAITS_WARP1_AT_BAR3
 	"        R2B.BAR 0x3, RZ ;\n"
 	"        B2R.BAR R5, 0x3 ;\n"
 	"        R2B.BAR 0x3, R3 ;\n"
@@ -840,15 +872,7 @@ static const char b2r_wait_text[] =
 	"        MOV R3, 0x1 ;\n"
 	"        MOV R5, 0x1 ;\n"
 	"        MOV R6, 0x1 ;\n"
-	".store:\n"
-	"        LOP3.LUT R7, R0, 0x1f, RZ, 0xc0, !PT ;\n"
-	"        ISETP.NE.U32.AND P2, PT, R7, RZ, PT ;\n"
-	"   @P2  EXIT ;\n"
-	"        IMAD R8, R1, 0x2, R2 ;\n"
-	"        IMAD R8, R8, 0xc, RZ ;\n"
-	"        MOV R22, c[0x0][0x0] ;\n"
-	"        MOV R23, c[0x0][0x4] ;\n"
-	"        IMAD.WIDE.U32 R[22:23], R8, 0x1, R[22:23] ;\n"
+	LANE0_STORES_AT("0xc")
 	"        STG [R22.64], R3 ;\n"
 	"        STG [R22.64+0x4], R5 ;\n"
 	"        STG [R22.64+0x8], R6 ;\n"
@@ -862,13 +886,7 @@ START_TEST(b2r_r2b_with_waiter)
 	uint32_t out[16 * 6];
 	we_devptr dout = bk_buf(&t, "out", NULL, sizeof out, 0);
 	for (size_t e = 0; e < NENGINES; e++) {
-		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
-		we_launch_stats s;
-		we_status st = bk_launch(&t, dim1(grid), dim1(64), engines[e], 10000000, &s);
-		CHECK(st == WE_OK, "[%s] %s: %s", engine_label(engines[e]), we_status_name(st),
-		      we_last_error(t.dev));
-		ck_assert_uint_eq(s.barriers, grid);
-		bk_get(&t, out, dout, sizeof out);
+		run_two_warp_ctas(&t, grid, e, dout, out, sizeof out);
 		const uint32_t saved = W_ARRIVALS(1) | W_EXPECTED(2) | W_KIND_SYNC;
 		for (uint32_t c = 0; c < grid; c++) {
 			const uint32_t *o = out + c * 6;
@@ -885,57 +903,40 @@ END_TEST
 
 /* A phase of count 0xfe0 reaches 127 arrivals, the most a 12-bit count
  * allows (a warp arrives once per execution, here BAR.ARV in a loop):
- * warp 1 waits on barrier 1, warp 0 arrives 100 more times, saves the
+ * warp 1 waits on barrier 3, warp 0 arrives 100 more times, saves the
  * state with B2R.BAR, clears it, restores it with R2B.BAR, arrives 25
  * more times and completes the phase with its BAR.SYNC, the 127th.  A
  * 6-bit arrivals field restored 100 as 36 and the phase never completed
  * (issue 15: a deadlock). */
 static const char b2r_127_text[] =
 	".param ptr out           // u32[4] per warp\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"
-	"        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
-	"   @P0  BRA `(.waiter) ;\n"
-	".spin:\n"
-	"        B2R.BAR R3, 0x1 ;\n"
-	"        LOP3.LUT R4, R3, 0x7f, RZ, 0xc0, !PT ;\n"
-	"        ISETP.EQ.U32.AND P1, PT, R4, RZ, PT ;\n"
-	"   @P1  BRA `(.spin) ;                               // until warp 1 arrived\n"
+	WARP0_AWAITS_WARP1_AT_BAR3
 	"        MOV R5, RZ ;\n"
 	".first:\n"
-	"        BAR.ARV 0x1, 0xfe0 ;\n"
+	"        BAR.ARV 0x3, 0xfe0 ;\n"
 	"        IADD3 R5, R5, 0x1, RZ ;\n"
 	"        ISETP.LT.U32.AND P1, PT, R5, 0x64, PT ;\n"
 	"   @P1  BRA `(.first) ;                              // arrivals 2..101\n"
-	"        B2R.BAR R6, 0x1 ;\n"
-	"        R2B.BAR 0x1, RZ ;\n"
-	"        B2R.BAR R7, 0x1 ;\n"
-	"        R2B.BAR 0x1, R6 ;\n"
+	"        B2R.BAR R6, 0x3 ;\n"
+	"        R2B.BAR 0x3, RZ ;\n"
+	"        B2R.BAR R7, 0x3 ;\n"
+	"        R2B.BAR 0x3, R6 ;\n"
 	".second:\n"
-	"        BAR.ARV 0x1, 0xfe0 ;\n"
+	"        BAR.ARV 0x3, 0xfe0 ;\n"
 	"        IADD3 R5, R5, 0x1, RZ ;\n"
 	"        ISETP.LT.U32.AND P1, PT, R5, 0x7d, PT ;\n"
 	"   @P1  BRA `(.second) ;                             // arrivals 102..126\n"
-	"        B2R.BAR R8, 0x1 ;\n"
-	"        BAR.SYNC 0x1, 0xfe0 ;                        // the 127th: completes\n"
-	"        B2R.BAR R9, 0x1 ;\n"
+	"        B2R.BAR R8, 0x3 ;\n"
+	"        BAR.SYNC 0x3, 0xfe0 ;                        // the 127th: completes\n"
+	"        B2R.BAR R9, 0x3 ;\n"
 	"        BRA `(.store) ;\n"
 	".waiter:\n"
-	"        BAR.SYNC 0x1, 0xfe0 ;\n"
+	"        BAR.SYNC 0x3, 0xfe0 ;\n"
 	"        MOV R6, 0x1 ;\n"
 	"        MOV R7, 0x1 ;\n"
 	"        MOV R8, 0x1 ;\n"
 	"        MOV R9, 0x1 ;\n"
-	".store:\n"
-	"        LOP3.LUT R10, R0, 0x1f, RZ, 0xc0, !PT ;\n"
-	"        ISETP.NE.U32.AND P2, PT, R10, RZ, PT ;\n"
-	"   @P2  EXIT ;\n"
-	"        IMAD R11, R1, 0x2, R2 ;\n"
-	"        IMAD R11, R11, 0x10, RZ ;\n"
-	"        MOV R22, c[0x0][0x0] ;\n"
-	"        MOV R23, c[0x0][0x4] ;\n"
-	"        IMAD.WIDE.U32 R[22:23], R11, 0x1, R[22:23] ;\n"
+	LANE0_STORES_AT("0x10")
 	"        STG [R22.64], R6 ;\n"
 	"        STG [R22.64+0x4], R7 ;\n"
 	"        STG [R22.64+0x8], R8 ;\n"
@@ -951,12 +952,7 @@ START_TEST(b2r_r2b_127_arrivals)
 	we_devptr dout = bk_buf(&t, "out", NULL, sizeof out, 0);
 	for (size_t e = 0; e < NENGINES; e++) {
 		const char *en = engine_label(engines[e]);
-		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
-		we_launch_stats s;
-		we_status st = bk_launch(&t, dim1(grid), dim1(64), engines[e], 10000000, &s);
-		CHECK(st == WE_OK, "[%s] %s: %s", en, we_status_name(st), we_last_error(t.dev));
-		ck_assert_uint_eq(s.barriers, grid);
-		bk_get(&t, out, dout, sizeof out);
+		run_two_warp_ctas(&t, grid, e, dout, out, sizeof out);
 		const uint32_t saved = W_ARRIVALS(101) | W_EXPECTED(127) | W_KIND_SYNC;
 		for (uint32_t c = 0; c < grid; c++) {
 			const uint32_t *o = out + c * 8;

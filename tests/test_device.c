@@ -24,7 +24,7 @@
 
 /* base: made and removed by the parent (an unchecked fixture), so that
  * a failing test, which ends its forked process, leaves nothing behind;
- * root: a fresh directory inside it for each fake tree */
+ * root: a fresh directory inside it for each test (a checked fixture) */
 static char base[64], root[96];
 
 static void make_base(void)
@@ -80,7 +80,6 @@ static void put(const char *rel, const char *text)
 
 START_TEST(v2_limit)
 {
-	make_root();
 	put("proc/self/cgroup", V2_SELF("/user.slice/job"));
 	put("sys/fs/cgroup/memory.max", "max\n");
 	put("sys/fs/cgroup/user.slice/memory.max", "max\n");
@@ -92,13 +91,11 @@ START_TEST(v2_limit)
 	ck_assert_uint_eq(dev_default_max_memory(root, 512 * MiB), 384 * MiB);
 	/* RAM unknown: the cgroup alone */
 	ck_assert_uint_eq(dev_default_max_memory(root, 0), 768 * MiB);
-	remove_root();
 }
 END_TEST
 
 START_TEST(v2_max_and_ancestors)
 {
-	make_root();
 	put("proc/self/cgroup", V2_SELF("/a/b/c"));
 	/* "max" at the process's own cgroup, limits further up: the
 	 * smallest ancestor's applies */
@@ -111,7 +108,6 @@ START_TEST(v2_max_and_ancestors)
 	put("sys/fs/cgroup/a/memory.max", "max");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_MAX);
 	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 12 * GiB);
-	remove_root();
 }
 END_TEST
 
@@ -119,29 +115,24 @@ START_TEST(v2_namespaced)
 {
 	/* a container with its own cgroup namespace sees "0::/" and its
 	 * limit at the mount's top */
-	make_root();
 	put("proc/self/cgroup", V2_SELF("/"));
 	put("sys/fs/cgroup/memory.max", "536870912\n");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 512 * MiB);
-	remove_root();
 }
 END_TEST
 
 START_TEST(v1_limit)
 {
-	make_root();
 	put("proc/self/cgroup", V1_SELF("/docker/abc"));
 	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
 	put("sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "1073741824\n");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
 	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 768 * MiB);
-	remove_root();
 }
 END_TEST
 
 START_TEST(v1_unlimited_and_container)
 {
-	make_root();
 	/* v1's "no limit" is a huge number: the RAM decides */
 	put("proc/self/cgroup", V1_SELF("/process_api/x"));
 	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
@@ -149,9 +140,9 @@ START_TEST(v1_unlimited_and_container)
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_C(9223372036854771712));
 	ck_assert_uint_eq(dev_default_max_memory(root, 16 * GiB), 12 * GiB);
 	remove_root();
+	make_root();
 	/* a container without a cgroup namespace: its path does not exist
 	 * under the mount, whose top is the container's cgroup */
-	make_root();
 	put("proc/self/cgroup", V1_SELF("/docker/0123456789abcdef"));
 	put("sys/fs/cgroup/memory/memory.limit_in_bytes", "268435456\n");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 256 * MiB);
@@ -159,18 +150,15 @@ START_TEST(v1_unlimited_and_container)
 	put("proc/self/cgroup", "7:cpu,memory,blkio:/j\n");
 	put("sys/fs/cgroup/memory/j/memory.limit_in_bytes", "134217728");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), 128 * MiB);
-	remove_root();
 }
 END_TEST
 
 START_TEST(v1_and_v2_smallest)
 {
-	make_root();
 	put("proc/self/cgroup", "4:memory:/m\n0::/u\n");
 	put("sys/fs/cgroup/memory/m/memory.limit_in_bytes", "2147483648\n");
 	put("sys/fs/cgroup/u/memory.max", "1073741824\n");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
-	remove_root();
 }
 END_TEST
 
@@ -182,7 +170,6 @@ START_TEST(garbage)
 		"18446744073709551616\n",             /* 2^64 */
 		"1234567890123456789012345678901234567890123456789012345678901234567890\n",
 	};
-	make_root();
 	put("proc/self/cgroup", V2_SELF("/g"));
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		put("sys/fs/cgroup/g/memory.max", bad[i]);
@@ -197,13 +184,11 @@ START_TEST(garbage)
 	/* malformed /proc/self/cgroup lines are skipped */
 	put("proc/self/cgroup", "nonsense\n4:memory\n4:memory:relative\n::\n\n0::/\n");
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), GiB);
-	remove_root();
 }
 END_TEST
 
 START_TEST(no_cgroup)
 {
-	make_root();
 	/* no /proc/self/cgroup at all (not Linux, no /proc) */
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_MAX);
 	ck_assert_uint_eq(dev_default_max_memory(root, 8 * GiB), 6 * GiB);
@@ -212,7 +197,6 @@ START_TEST(no_cgroup)
 	/* a cgroup file but no control files */
 	put("proc/self/cgroup", V1_SELF("/x"));
 	ck_assert_uint_eq(dev_cgroup_memory_limit(root), UINT64_MAX);
-	remove_root();
 }
 END_TEST
 
@@ -336,6 +320,7 @@ int main(void)
 	Suite *s = suite_create("device");
 	TCase *t = tcase_create("memory_limit");
 	tcase_add_unchecked_fixture(t, make_base, remove_base);
+	tcase_add_checked_fixture(t, make_root, remove_root);
 	tcase_add_test(t, v2_limit);
 	tcase_add_test(t, v2_max_and_ancestors);
 	tcase_add_test(t, v2_namespaced);

@@ -272,7 +272,9 @@ void we_device_destroy(we_device *d)
 	free(d);
 }
 
-static int find_alloc(const struct we_device *d, uint64_t addr)
+/* The first allocation that ends after addr (it holds addr or lies
+ * after it), or nallocs. */
+static uint32_t first_ending_after(const struct we_device *d, uint64_t addr)
 {
 	uint32_t lo = 0, hi = d->nallocs;
 	while (lo < hi) {
@@ -282,6 +284,12 @@ static int find_alloc(const struct we_device *d, uint64_t addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static int find_alloc(const struct we_device *d, uint64_t addr)
+{
+	uint32_t lo = first_ending_after(d, addr);
 	if (lo < d->nallocs && addr >= d->allocs[lo].base &&
 	    addr < d->allocs[lo].base + d->allocs[lo].size)
 		return (int)lo;
@@ -290,16 +298,8 @@ static int find_alloc(const struct we_device *d, uint64_t addr)
 
 const galloc *dev_nearest_alloc(const struct we_device *d, uint64_t addr, uint64_t *distance)
 {
-	/* the first allocation that ends after addr (it holds addr or lies
-	 * after it), and the one before it */
-	uint32_t lo = 0, hi = d->nallocs;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (d->allocs[mid].base + d->allocs[mid].size <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first allocation that ends after addr, and the one before it */
+	uint32_t lo = first_ending_after(d, addr);
 	const galloc *before = lo ? &d->allocs[lo - 1] : NULL, *after = lo < d->nallocs ? &d->allocs[lo] : NULL;
 	uint64_t db = before ? addr - (before->base + before->size) : UINT64_MAX;
 	uint64_t da = after ? (addr >= after->base ? 0 : after->base - addr) : UINT64_MAX;
