@@ -184,7 +184,7 @@ static bool names_memory(const char *s, size_t n)
 
 uint64_t dev_cgroup_memory_limit(const char *root)
 {
-	/* (root "/" would make "//proc": harmless, but tests compare paths) */
+	/* (so that "/" reads "/proc/self/cgroup", not "//proc/self/cgroup") */
 	if (!root || (root[0] == '/' && root[1] == 0))
 		root = "";
 	uint64_t best = UINT64_MAX;
