@@ -1099,6 +1099,166 @@ START_TEST(binary_names)
 }
 END_TEST
 
+/* Issue 15: kernels and names at the module's limits.  A file of n
+ * kernels ".kernel kI / EXIT ; / .end" (three lines each). */
+static char *kernels_text(unsigned n, size_t *len)
+{
+	size_t cap = (size_t)n * 40 + 1, k = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	for (unsigned i = 0; i < n; i++)
+		k += (size_t)snprintf(t + k, cap - k, ".kernel k%u\n        EXIT ;\n.end\n", i);
+	*len = k;
+	return t;
+}
+
+static unsigned count_errors(const char *diag)
+{
+	unsigned n = 0;
+	for (const char *q = strstr(diag, ": error: "); q; q = strstr(q + 1, ": error: "))
+		n++;
+	return n;
+}
+
+/* 100,000 kernels: one clear error at the first kernel over the limit
+ * (line 3 x 65536 + 1), nothing after it; adding kernels is linear (this
+ * took 79 s and ended "out of memory" when each add copied the kernel
+ * array and compared every name). */
+START_TEST(too_many_kernels)
+{
+	size_t len;
+	char *text = kernels_text(100000, &len);
+	char *diag = assemble_bad(text, len, "many.s");
+	ck_assert_msg(strstr(diag, "many.s:196609:1: error: too many kernels (limit 65536)\n.kernel k65536\n^\n"),
+		      "%.400s", diag);
+	ck_assert_uint_eq(count_errors(diag), 1);
+	free(diag);
+	free(text);
+}
+END_TEST
+
+/* Exactly the limit: every kernel found by name, saved and loaded back
+ * (the loader's duplicate check is a hash lookup too). */
+START_TEST(kernels_at_limit)
+{
+	size_t len;
+	char *text = kernels_text(MODULE_KERNELS_MAX, &len);
+	struct we_module *m = NULL;
+	char *diag = NULL;
+	ck_assert_int_eq(asm_assemble(text, len, "limit.s", &m, &diag), WE_OK);
+	free(diag);
+	free(text);
+	ck_assert_uint_eq(m->nkernels, MODULE_KERNELS_MAX);
+	for (unsigned i = 0; i < MODULE_KERNELS_MAX; i += 4099) {
+		char name[16];
+		int n = snprintf(name, sizeof name, "k%u", i);
+		const we_kernel *k = module_find_kernel_n(m, name, (size_t)n);
+		ck_assert_msg(k == &m->kernels[i], "%s not found", name);
+		ck_assert_uint_eq(k->code_start, i * 16u);
+		ck_assert_str_eq(k->info.name, name);
+	}
+	ck_assert_ptr_null(module_find_kernel_n(m, "k65536", 6));
+	ck_assert_ptr_null(module_find_kernel_n(m, "k", 1));
+	void *img = NULL;
+	size_t ilen = 0;
+	ck_assert_int_eq(module_save(m, &img, &ilen), WE_OK);
+	struct we_module *t = NULL;
+	char err[256];
+	ck_assert_msg(module_load(img, ilen, &t, err, sizeof err) == WE_OK, "%s", err);
+	ck_assert_uint_eq(t->nkernels, MODULE_KERNELS_MAX);
+	for (unsigned i = 0; i < MODULE_KERNELS_MAX; i++)
+		ck_assert(!strcmp(t->kernels[i].name, m->kernels[i].name) &&
+			  t->kernels[i].code_start == m->kernels[i].code_start);
+	/* a duplicate name in an image is still refused */
+	uint8_t *b = img;
+	uint8_t *k1 = NULL;
+	for (size_t i = 0; i + 6 <= ilen && !k1; i++)
+		if (!memcmp(b + i, "\x02\0\0\0k1", 6))
+			k1 = b + i + 5;
+	ck_assert_ptr_nonnull(k1);
+	*k1 = '0';
+	module_free(t);
+	t = NULL;
+	ck_assert_int_eq(module_load(img, ilen, &t, err, sizeof err), WE_ERR_LOAD);
+	ck_assert_msg(strstr(err, "duplicate kernel 'k0'") != NULL, "%s", err);
+	free(img);
+	module_free(m);
+}
+END_TEST
+
+/* Names: up to 1024 bytes (what the module image holds) assemble and
+ * save; one more is an error at the name (it was "invalid argument"
+ * from module_save). */
+START_TEST(name_lengths)
+{
+	for (unsigned n = 1023; n <= 1025; n++) {
+		for (int param = 0; param < 2; param++) {
+			char *name = malloc(n + 1);
+			ck_assert_ptr_nonnull(name);
+			memset(name, param ? 'p' : 'k', n);
+			name[n] = 0;
+			size_t cap = n + 64;
+			char *text = malloc(cap);
+			ck_assert_ptr_nonnull(text);
+			int len = param ? snprintf(text, cap, ".kernel k\n.param u32 %s\n EXIT ;\n.end\n", name)
+					: snprintf(text, cap, ".kernel %s\n EXIT ;\n.end\n", name);
+			struct we_module *m = NULL;
+			char *diag = NULL;
+			we_status st = asm_assemble(text, (size_t)len, "names.s", &m, &diag);
+			if (n <= MODULE_NAME_MAX) {
+				ck_assert_msg(st == WE_OK, "%u: %s", n, diag);
+				void *img = NULL;
+				size_t ilen = 0;
+				ck_assert_int_eq(module_save(m, &img, &ilen), WE_OK);
+				free(img);
+			} else {
+				ck_assert_int_eq(st, WE_ERR_ASM);
+				char want[128];
+				snprintf(want, sizeof want, "names.s:%s error: %s name of 1025 characters (at most 1024)\n",
+					 param ? "2:12:" : "1:9:", param ? "parameter" : "kernel");
+				ck_assert_msg(strstr(diag, want) != NULL, "want '%s' in:\n%.300s", want, diag);
+				ck_assert_uint_eq(count_errors(diag), 1);
+			}
+			module_free(m);
+			free(diag);
+			free(text);
+			free(name);
+		}
+	}
+}
+END_TEST
+
+/* A UTF-8 byte-order mark at the start is skipped: the same module, and
+ * line 1's columns count from after it; anywhere else it is an error. */
+START_TEST(byte_order_mark)
+{
+	static const char plain[] = ".kernel k\n.param u32 n\n    EXIT ;\n.end\n";
+	char bom[sizeof plain + 3];
+	memcpy(bom, "\xef\xbb\xbf", 3);
+	memcpy(bom + 3, plain, sizeof plain);
+	struct we_module *a = assemble_ok(plain, "plain.s"), *b = assemble_ok(bom, "bom.s");
+	ck_assert_uint_eq(a->ninsns, b->ninsns);
+	ck_assert(same_word(&a->code[0], &b->code[0]));
+	ck_assert_uint_eq(b->nkernels, 1);
+	ck_assert_str_eq(b->kernels[0].name, "k");
+	module_free(a);
+	module_free(b);
+	char *diag = assemble_bad("\xef\xbb\xbf" "BOGUS ;\n", 11, "bom1.s");
+	ck_assert_msg(strstr(diag, "bom1.s:1:1: error: unknown instruction 'BOGUS'\nBOGUS ;\n^\n"), "%s", diag);
+	free(diag);
+	diag = assemble_bad("EXIT ;\n\xef\xbb\xbf" "EXIT ;\n", 17, "bom2.s");
+	ck_assert_msg(strstr(diag, "bom2.s:2:1: error: unexpected character 0xef"), "%s", diag);
+	free(diag);
+	/* a file that is only a mark: an empty kernel "main" */
+	struct we_module *e = NULL;
+	diag = NULL;
+	ck_assert_int_eq(asm_assemble("\xef\xbb\xbf", 3, "empty.s", &e, &diag), WE_OK);
+	ck_assert_uint_eq(e->ninsns, 0);
+	module_free(e);
+	free(diag);
+}
+END_TEST
+
 START_TEST(binary_rejects)
 {
 	struct we_module *m = assemble_ok("NOP ;\nNOP ;\nBRA.DIV UR4, 0x0 ;\nEXIT ;\n", "r.s");
@@ -1185,6 +1345,10 @@ static Suite *asm_suite(void)
 	tcase_add_test(t, error_cap);
 	tcase_add_test(t, generated_errors);
 	tcase_add_test(t, hostile_input);
+	tcase_add_test(t, too_many_kernels);
+	tcase_add_test(t, kernels_at_limit);
+	tcase_add_test(t, name_lengths);
+	tcase_add_test(t, byte_order_mark);
 	suite_add_tcase(s, t);
 	t = tcase_create("syntax");
 	tcase_add_test(t, syntax_forms);

@@ -194,23 +194,18 @@ END_TEST
 
 START_TEST(state_word_roundtrip)
 {
+	/* every field of the word is stored as it is (bit 30, WarpBARState's
+	 * valid bit, excepted), so every other word reads back unchanged */
 	srand(7);
 	for (unsigned i = 0; i < 100000; i++) {
 		uint32_t w = (uint32_t)rand() ^ ((uint32_t)rand() << 15) ^ ((uint32_t)rand() << 30);
-		/* only valid field values: arrivals <= 32, kind <= 2, redop <= 2, popc <= 1024 */
 		w &= ~(BAR_WORD_VALID);
-		if ((w & 0x3fu) > 32)
-			w &= ~0x20u;
-		if (((w >> 13) & 3u) == 3)
-			w &= ~(1u << 14);
-		if (((w >> 15) & 3u) == 3)
-			w &= ~(1u << 16);
-		if (((w >> 19) & 0x7ffu) > 1024)
-			w &= ~(0x3ffu << 19);
 		bar_state b;
 		memset(&b, 0, sizeof b);
 		bar_set_state_word(&b, w);
 		ck_assert_uint_eq(bar_state_word(&b), w);
+		/* the OR of the reduction is the popcount's being non-zero */
+		ck_assert_int_eq(b.red_or, ((w >> BAR_WORD_POPC_SHIFT) & BAR_WORD_POPC_MASK) != 0);
 	}
 	/* and from a live barrier: save, disturb, restore */
 	bar_unit u;
@@ -223,6 +218,44 @@ START_TEST(state_word_roundtrip)
 	ck_assert_uint_eq(bar_state_word(&u.b[4]), saved);
 	ck_assert_uint_eq(u.b[4].count, 64);
 	ck_assert_uint_eq(u.b[4].expected, 256);
+}
+END_TEST
+
+/* Every arrival count a phase can hold, 0..126 of count 0xfe0 (a warp
+ * arrives once per divergent piece, so one warp can make them all):
+ * saved mid-phase, cleared, restored, the phase still completes at its
+ * 127th arrival and wakes its waiters.  With a 6-bit arrivals field a
+ * phase restored at 64 or more never completed (issue 15). */
+START_TEST(state_word_every_arrival_count)
+{
+	for (unsigned n = 0; n < 127; n++) {
+		bar_unit u;
+		bar_init(&u, 2);
+		/* warp 1 waits in the phase (when n > 0), warp 0 makes the rest */
+		for (unsigned k = 0; k < n; k++)
+			ck_assert_int_eq(arrive(&u, k == 0 ? 1 : 0, 5, 0xfe0, BAR_KIND_SYNC, k == 0, 0, ~0u, 0).r,
+					 k == 0 ? BAR_BLOCKED : BAR_PASSED);
+		uint32_t saved = bar_state_word(&u.b[5]);
+		ck_assert_uint_eq((saved >> BAR_WORD_ARRIVALS_SHIFT) & BAR_WORD_COUNT_MASK, n);
+		ck_assert_uint_eq((saved >> BAR_WORD_EXPECTED_SHIFT) & BAR_WORD_COUNT_MASK, n ? 127 : 0);
+		bar_set_state_word(&u.b[5], 0);
+		ck_assert_uint_eq(u.b[5].count, 0);
+		bar_set_state_word(&u.b[5], saved);
+		ck_assert_uint_eq(bar_state_word(&u.b[5]), saved);
+		ck_assert_uint_eq(u.b[5].count, 32u * n);
+		for (unsigned k = n; k < 127; k++) {
+			arr_out o = arrive(&u, 0, 5, 0xfe0, BAR_KIND_SYNC, k == 126, 0, ~0u, 0);
+			if (k < 126) {
+				ck_assert_int_eq(o.r, BAR_PASSED);
+				ck_assert(!o.completed);
+			} else {
+				ck_assert_msg(o.completed, "%u arrivals restored: no completion at the 127th", n);
+				ck_assert_uint_eq(o.wake, n ? 0x2u : 0u);
+			}
+		}
+		ck_assert_uint_eq(u.b[5].count, 0);
+		ck_assert_uint_eq(u.b[5].phase, 1);
+	}
 }
 END_TEST
 
@@ -562,7 +595,10 @@ START_TEST(arrive_all_r2b_stale_fields)
 	bar_unit u, v;
 	bar_init(&u, 4);
 	u.dirty |= 1u << 3;
-	bar_set_state_word(&u.b[3], (3u << 6) | (2u << 13) | (2u << 15) | (1u << 17) | (5u << 19));
+	bar_set_state_word(&u.b[3], (3u << BAR_WORD_EXPECTED_SHIFT) | (BAR_KIND_RED << BAR_WORD_KIND_SHIFT) |
+					    (2u << BAR_WORD_REDOP_SHIFT) | BAR_WORD_AND | (5u << BAR_WORD_POPC_SHIFT));
+	ck_assert_uint_eq(u.b[3].expected, 96);
+	ck_assert_uint_eq(u.b[3].red_popc, 5);
 	ck_assert_uint_eq(u.b[3].count, 0);
 	memcpy(&v, &u, sizeof v);
 	check_refused_or_same(&u, &v, 0x3u, 2, &(bar_arrival){ .id = 3, .cnt = 64, .kind = BAR_KIND_SYNC,
@@ -619,7 +655,7 @@ START_TEST(arrive_all_r2b_stale_scan_sum)
 	ck_assert_int_eq(bar_arrive(&u, 0, &s, &o.wake, &o.red_done, &o.red_word, &o.completed, o.msg,
 				    sizeof o.msg),
 			 BAR_PASSED);
-	ck_assert_uint_eq((o.red_word >> 19) & 0x7ffu, 0);
+	ck_assert_uint_eq((o.red_word >> BAR_WORD_POPC_SHIFT) & BAR_WORD_POPC_MASK, 0);
 }
 END_TEST
 
@@ -652,6 +688,7 @@ int main(void)
 	tcase_add_test(t, red_random);
 	tcase_add_test(t, exceptions);
 	tcase_add_test(t, state_word_roundtrip);
+	tcase_add_test(t, state_word_every_arrival_count);
 	suite_add_tcase(s, t);
 	TCase *g = tcase_create("arrive_all");
 	tcase_add_test(g, arrive_all_matches_sequential);

@@ -661,20 +661,20 @@ static const char b2r_bar_text[] =
 	"        STG [R22.64+0x1c], R11 ;\n"
 	"        EXIT ;\n";
 
-/* the state word layout of src/bar.c (spec-reading decision 8) */
+/* the state word layout of doc/spec-reading.md (decision 8); the OR of a
+ * reduction has no bit: it is the popcount's being non-zero */
 #define W_ARRIVALS(n) ((uint32_t)(n))
-#define W_EXPECTED(n) ((uint32_t)(n) << 6)
-#define W_KIND_SYNC (1u << 13)
-#define W_KIND_RED (2u << 13)
-#define W_OP(op) ((uint32_t)(op) << 15)
-#define W_AND (1u << 17)
-#define W_OR (1u << 18)
+#define W_EXPECTED(n) ((uint32_t)(n) << 7)
+#define W_KIND_SYNC (1u << 14)
+#define W_KIND_RED (2u << 14)
+#define W_OP(op) ((uint32_t)(op) << 16)
+#define W_AND (1u << 18)
 #define W_POPC(n) ((uint32_t)(n) << 19)
 #define W_VALID (1u << 30)
 #define W_PHASE (1u << 31)
 /* the fields that mean something in a BAR.SYNC/ARV phase (a SYNC phase
  * may carry the identity values of the reduction fields) */
-#define W_SYNC_FIELDS (0x3fu | 0x7fu << 6 | 3u << 13 | W_PHASE)
+#define W_SYNC_FIELDS (0x7fu | 0x7fu << 7 | 3u << 14 | W_PHASE)
 enum { OP_AND = 0, OP_OR = 1, OP_POPC = 2 };
 
 START_TEST(b2r_r2b_bar)
@@ -719,20 +719,52 @@ START_TEST(b2r_r2b_bar)
 }
 END_TEST
 
+/* Two-warp kernels around barrier 3 (64-thread CTAs): warp 1 goes to
+ * .waiter, warp 0 spins on B2R.BAR until warp 1's arrival shows in the
+ * arrivals field (so that what warp 0 saves includes it).  R0 = tid,
+ * R1 = ctaid, R2 = warp, R3 = the state word with warp 1's arrival. */
+#define WARP0_AWAITS_WARP1_AT_BAR3                                                    \
+	"        S2R R0, SR_TID.X ;\n"                                                 \
+	"        S2R R1, SR_CTAID.X ;\n"                                               \
+	"        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"                                     \
+	"        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"                              \
+	"   @P0  BRA `(.waiter) ;\n"                                                   \
+	".spin:\n"                                                                     \
+	"        B2R.BAR R3, 0x3 ;\n"                                                  \
+	"        LOP3.LUT R4, R3, 0x7f, RZ, 0xc0, !PT ;\n"                             \
+	"        ISETP.EQ.U32.AND P1, PT, R4, RZ, PT ;\n"                              \
+	"   @P1  BRA `(.spin) ;                               // until warp 1 arrived\n"
+/* .store: lane 0 of each warp points R[22:23] at its STRIDE bytes of out
+ * (the first parameter), the other lanes exit. */
+#define LANE0_STORES_AT(stride)                                                       \
+	".store:\n"                                                                    \
+	"        LOP3.LUT R24, R0, 0x1f, RZ, 0xc0, !PT ;\n"                            \
+	"        ISETP.NE.U32.AND P2, PT, R24, RZ, PT ;\n"                             \
+	"   @P2  EXIT ;\n"                                                             \
+	"        IMAD R25, R1, 0x2, R2 ;\n"                                            \
+	"        IMAD R25, R25, " stride ", RZ ;\n"                                    \
+	"        MOV R22, c[0x0][0x0] ;\n"                                             \
+	"        MOV R23, c[0x0][0x4] ;\n"                                             \
+	"        IMAD.WIDE.U32 R[22:23], R25, 0x1, R[22:23] ;\n"
+
+/* Run a two-warp kernel on `grid` CTAs of 64 threads (bounded: a hang is
+ * a deadlock or a watchdog stop, not a stuck test): it succeeds with one
+ * barrier completion per CTA; `out` gets the buffer dout. */
+static void run_two_warp_ctas(th_kernel *t, uint32_t grid, size_t e, we_devptr dout, void *out, size_t bytes)
+{
+	ck_assert_int_eq(we_memset(t->dev, dout, 0xa5, bytes), WE_OK);
+	we_launch_stats s;
+	we_status st = launch(t, th_dim1(grid), th_dim1(64), th_id(e), 10000000, &s);
+	CHECK(st == WE_OK, "[%s] %s: %s", th_name(e), we_status_name(st), we_last_error(t->dev));
+	ck_assert_uint_eq(s.barriers, grid);
+	th_get(t, out, dout, bytes);
+}
+
 /* A barrier saved and cleared while another warp waits on it, then
  * restored: the next arrival completes the phase and releases the waiter. */
 static const char b2r_wait_text[] =
 	".param ptr out\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"
-	"        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
-	"   @P0  BRA `(.waiter) ;\n"
-	".spin:\n"
-	"        B2R.BAR R3, 0x3 ;\n"
-	"        LOP3.LUT R4, R3, 0x3f, RZ, 0xc0, !PT ;\n"
-	"        ISETP.EQ.U32.AND P1, PT, R4, RZ, PT ;\n"
-	"   @P1  BRA `(.spin) ;                               // until warp 1 arrived\n"
+	WARP0_AWAITS_WARP1_AT_BAR3
 	"        R2B.BAR 0x3, RZ ;\n"
 	"        B2R.BAR R5, 0x3 ;\n"
 	"        R2B.BAR 0x3, R3 ;\n"
@@ -744,15 +776,7 @@ static const char b2r_wait_text[] =
 	"        MOV R3, 0x1 ;\n"
 	"        MOV R5, 0x1 ;\n"
 	"        MOV R6, 0x1 ;\n"
-	".store:\n"
-	"        LOP3.LUT R7, R0, 0x1f, RZ, 0xc0, !PT ;\n"
-	"        ISETP.NE.U32.AND P2, PT, R7, RZ, PT ;\n"
-	"   @P2  EXIT ;\n"
-	"        IMAD R8, R1, 0x2, R2 ;\n"
-	"        IMAD R8, R8, 0xc, RZ ;\n"
-	"        MOV R22, c[0x0][0x0] ;\n"
-	"        MOV R23, c[0x0][0x4] ;\n"
-	"        IMAD.WIDE.U32 R[22:23], R8, 0x1, R[22:23] ;\n"
+	LANE0_STORES_AT("0xc")
 	"        STG [R22.64], R3 ;\n"
 	"        STG [R22.64+0x4], R5 ;\n"
 	"        STG [R22.64+0x8], R6 ;\n"
@@ -766,13 +790,7 @@ START_TEST(b2r_r2b_with_waiter)
 	uint32_t out[16 * 6];
 	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
 	for (size_t e = 0; e < TH_NENGINES; e++) {
-		ck_assert_int_eq(we_memset(t.dev, dout, 0xa5, sizeof out), WE_OK);
-		we_launch_stats s;
-		we_status st = launch(&t, th_dim1(grid), th_dim1(64), th_id(e), 10000000, &s);
-		CHECK(st == WE_OK, "[%s] %s: %s", th_name(e), we_status_name(st),
-		      we_last_error(t.dev));
-		ck_assert_uint_eq(s.barriers, grid);
-		th_get(&t, out, dout, sizeof out);
+		run_two_warp_ctas(&t, grid, e, dout, out, sizeof out);
 		const uint32_t saved = W_ARRIVALS(1) | W_EXPECTED(2) | W_KIND_SYNC;
 		for (uint32_t c = 0; c < grid; c++) {
 			const uint32_t *o = out + c * 6;
@@ -781,6 +799,76 @@ START_TEST(b2r_r2b_with_waiter)
 			      th_name(e), c, o[0], saved, o[1], o[2], W_PHASE);
 			CHECK(o[3] == 1 && o[4] == 1 && o[5] == 1, "[%s] CTA %u: the waiter did not finish",
 			      th_name(e), c);
+		}
+	}
+	th_close(&t);
+}
+END_TEST
+
+/* A phase of count 0xfe0 reaches 127 arrivals, the most a 12-bit count
+ * allows (a warp arrives once per execution, here BAR.ARV in a loop):
+ * warp 1 waits on barrier 3, warp 0 arrives 100 more times, saves the
+ * state with B2R.BAR, clears it, restores it with R2B.BAR, arrives 25
+ * more times and completes the phase with its BAR.SYNC, the 127th.  A
+ * 6-bit arrivals field restored 100 as 36 and the phase never completed
+ * (issue 15: a deadlock). */
+static const char b2r_127_text[] =
+	".param ptr out           // u32[4] per warp\n"
+	WARP0_AWAITS_WARP1_AT_BAR3
+	"        MOV R5, RZ ;\n"
+	".first:\n"
+	"        BAR.ARV 0x3, 0xfe0 ;\n"
+	"        IADD3 R5, R5, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R5, 0x64, PT ;\n"
+	"   @P1  BRA `(.first) ;                              // arrivals 2..101\n"
+	"        B2R.BAR R6, 0x3 ;\n"
+	"        R2B.BAR 0x3, RZ ;\n"
+	"        B2R.BAR R7, 0x3 ;\n"
+	"        R2B.BAR 0x3, R6 ;\n"
+	".second:\n"
+	"        BAR.ARV 0x3, 0xfe0 ;\n"
+	"        IADD3 R5, R5, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R5, 0x7d, PT ;\n"
+	"   @P1  BRA `(.second) ;                             // arrivals 102..126\n"
+	"        B2R.BAR R8, 0x3 ;\n"
+	"        BAR.SYNC 0x3, 0xfe0 ;                        // the 127th: completes\n"
+	"        B2R.BAR R9, 0x3 ;\n"
+	"        BRA `(.store) ;\n"
+	".waiter:\n"
+	"        BAR.SYNC 0x3, 0xfe0 ;\n"
+	"        MOV R6, 0x1 ;\n"
+	"        MOV R7, 0x1 ;\n"
+	"        MOV R8, 0x1 ;\n"
+	"        MOV R9, 0x1 ;\n"
+	LANE0_STORES_AT("0x10")
+	"        STG [R22.64], R6 ;\n"
+	"        STG [R22.64+0x4], R7 ;\n"
+	"        STG [R22.64+0x8], R8 ;\n"
+	"        STG [R22.64+0xc], R9 ;\n"
+	"        EXIT ;\n";
+
+START_TEST(b2r_r2b_127_arrivals)
+{
+	th_kernel t;
+	th_load(&t, b2r_127_text, "b2r127.we", "main");
+	const uint32_t grid = 8;
+	uint32_t out[8 * 8];
+	we_devptr dout = th_buf_new(&t, "out", NULL, sizeof out, 0);
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		const char *en = th_name(e);
+		run_two_warp_ctas(&t, grid, e, dout, out, sizeof out);
+		const uint32_t saved = W_ARRIVALS(101) | W_EXPECTED(127) | W_KIND_SYNC;
+		for (uint32_t c = 0; c < grid; c++) {
+			const uint32_t *o = out + c * 8;
+			CHECK((o[0] & W_SYNC_FIELDS) == saved, "[%s] CTA %u: saved 0x%08x, want 0x%08x", en, c,
+			      o[0], saved);
+			CHECK(o[1] == 0, "[%s] CTA %u: cleared 0x%08x, want 0", en, c, o[1]);
+			CHECK((o[2] & W_SYNC_FIELDS) == (saved + 25),
+			      "[%s] CTA %u: 126 arrivals 0x%08x, want 0x%08x", en, c, o[2], saved + 25);
+			CHECK((o[3] & W_SYNC_FIELDS) == W_PHASE, "[%s] CTA %u: completed 0x%08x, want 0x%08x", en, c,
+			      o[3], W_PHASE);
+			for (unsigned k = 4; k < 8; k++)
+				CHECK(o[k] == 1, "[%s] CTA %u: the waiter did not finish", en, c);
 		}
 	}
 	th_close(&t);
@@ -855,8 +943,8 @@ START_TEST(b2r_r2b_warp)
 		W_VALID | W_OP(OP_POPC) | W_POPC(77),
 		W_VALID | W_OP(OP_POPC),                   /* popcount 0        */
 		W_VALID | W_OP(OP_AND) | W_AND,            /* AND true          */
-		W_VALID | W_OP(OP_AND) | W_OR,             /* AND false         */
-		W_VALID | W_OP(OP_OR) | W_OR | W_POPC(3),  /* OR true           */
+		W_VALID | W_OP(OP_AND) | W_POPC(3),        /* AND false, OR true */
+		W_VALID | W_OP(OP_OR) | W_POPC(3),         /* OR true: popc > 0 */
 	};
 	const uint32_t want_rd[5] = { 77, 0, ~0u, 0, ~0u }, want_pu[5] = { 1, 0, 1, 0, 1 };
 	uint32_t out[2 * 24];
@@ -873,22 +961,22 @@ START_TEST(b2r_r2b_warp)
 			const uint32_t *o = out + w * 24;
 			/* POPC over 64 threads (5 true lanes a warp) on barrier 1 */
 			const uint32_t popc = W_VALID | W_ARRIVALS(2) | W_EXPECTED(2) | W_KIND_RED | W_OP(OP_POPC) |
-					      W_OR | W_POPC(10);
+					      W_POPC(10);
 			CHECK((o[0] & ~W_PHASE) == popc, "[%s] warp %u: B2R.WARP after POPC 0x%08x, want 0x%08x",
 			      en, w, o[0], popc);
 			CHECK(o[1] == 10, "[%s] warp %u: BAR.RESULT after POPC = %u", en, w, o[1]);
 			/* AND (false), then OR (true) on barrier 6 with cnt = 0 */
-			const uint32_t and6 = W_VALID | W_ARRIVALS(2) | W_KIND_RED | W_OP(OP_AND) | W_OR | W_POPC(10);
+			const uint32_t and6 = W_VALID | W_ARRIVALS(2) | W_KIND_RED | W_OP(OP_AND) | W_POPC(10);
 			CHECK((o[2] & ~W_PHASE) == and6, "[%s] warp %u: after AND 0x%08x, want 0x%08x", en, w,
 			      o[2], and6);
-			const uint32_t or6 = W_VALID | W_ARRIVALS(2) | W_KIND_RED | W_OP(OP_OR) | W_OR | W_POPC(10);
+			const uint32_t or6 = W_VALID | W_ARRIVALS(2) | W_KIND_RED | W_OP(OP_OR) | W_POPC(10);
 			CHECK((o[3] & ~W_PHASE) == or6, "[%s] warp %u: after OR 0x%08x, want 0x%08x", en, w,
 			      o[3], or6);
 			CHECK((o[2] & W_PHASE) != (o[3] & W_PHASE), "[%s] warp %u: phases of barrier 6 0x%08x 0x%08x",
 			      en, w, o[2], o[3]);
 			/* AND over PT (true), OR over !PT (false) */
 			const uint32_t and7 = W_VALID | W_ARRIVALS(2) | W_EXPECTED(2) | W_KIND_RED | W_OP(OP_AND) | W_AND |
-					      W_OR | W_POPC(64);
+					      W_POPC(64);
 			CHECK((o[4] & ~W_PHASE) == and7, "[%s] warp %u: AND PT 0x%08x, want 0x%08x", en, w, o[4],
 			      and7);
 			const uint32_t or8 = W_VALID | W_ARRIVALS(2) | W_EXPECTED(2) | W_KIND_RED | W_OP(OP_OR);
@@ -1422,6 +1510,7 @@ static Suite *barkern_suite(void)
 	tcase_add_test(u, barrier_reuse_loop);
 	tcase_add_test(u, b2r_r2b_bar);
 	tcase_add_test(u, b2r_r2b_with_waiter);
+	tcase_add_test(u, b2r_r2b_127_arrivals);
 	tcase_add_test(u, b2r_r2b_warp);
 	tcase_add_test(u, operand_forms);
 	tcase_add_test(u, global_fence);

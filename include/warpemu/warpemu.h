@@ -49,7 +49,12 @@ typedef uint64_t we_devptr;
 
 /* ---- devices ---------------------------------------------------------- */
 typedef struct we_device_config {
-	uint64_t max_memory;   /* bytes of global memory allowed; 0 = default */
+	uint64_t max_memory;   /* bytes of global memory allowed; 0 = default:
+				  3/4 of the RAM or of the memory cgroup's
+				  limit (v2 memory.max, v1
+				  memory.limit_in_bytes, of the process's
+				  cgroup or an ancestor), the smaller; a
+				  larger value is lowered to that */
 	unsigned threads;      /* host worker threads; 0 = one per PU (hwloc)  */
 } we_device_config;
 

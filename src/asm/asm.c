@@ -365,11 +365,20 @@ static void dir_kernel(pcur *p, const char *what, uint32_t col)
 		c->in_kernel = false;
 		c->cur = NULL;
 	}
-	for (uint32_t i = 0; i < m->nkernels; i++)
-		if (strlen(m->kernels[i].name) == t->n && !memcmp(m->kernels[i].name, t->s, t->n)) {
-			asm_err(c, t->col, "duplicate kernel '%.*s'", (int)(t->n > 64 ? 64 : t->n), t->s);
-			return;
-		}
+	if (module_find_kernel_n(m, t->s, t->n)) {
+		asm_err(c, t->col, "duplicate kernel '%.*s'", (int)(t->n > 64 ? 64 : t->n), t->s);
+		return;
+	}
+	if (m->nkernels >= MODULE_KERNELS_MAX) {
+		/* the rest of the file would only add errors: stop here */
+		asm_err(c, col, "too many kernels (limit %u)", MODULE_KERNELS_MAX);
+		c->stop = true;
+		return;
+	}
+	/* (the kernel is still made: its body then assembles without
+	 * follow-on errors, and the error keeps the module from being used) */
+	if (t->n > MODULE_NAME_MAX)
+		asm_err(c, t->col, "kernel name of %zu characters (at most %u)", t->n, MODULE_NAME_MAX);
 	char *name = dup_n(c, t->s, t->n);
 	if (!name)
 		return;
@@ -440,6 +449,10 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 	}
 	p->i++;
 	expect_end(p, what);
+	if (nm->n > MODULE_NAME_MAX) {
+		asm_err(c, nm->col, "parameter name of %zu characters (at most %u)", nm->n, MODULE_NAME_MAX);
+		return;
+	}
 	unsigned n = k->info.nparams;
 	for (unsigned i = 0; i < n; i++)
 		if (strlen(k->param_names[i]) == nm->n && !memcmp(k->param_names[i], nm->s, nm->n)) {
@@ -454,6 +467,10 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 	uint32_t off = (k->info.param_bytes + size - 1) / size * size;
 	if (off + size > WE_PARAM_BYTES_MAX) {
 		asm_err(c, col, "parameters exceed %u bytes", WE_PARAM_BYTES_MAX);
+		return;
+	}
+	if (!module_param_reserve(k, n + 1)) {
+		c->oom = true;
 		return;
 	}
 	char *name = dup_n(c, nm->s, nm->n);
@@ -722,7 +739,7 @@ static void run_pass(asm_ctx *c)
 {
 	const char *b = c->buf, *e = c->buf + c->len;
 	c->line = 0;
-	while (b <= e && !c->oom) {
+	while (b <= e && !c->oom && !c->stop) {
 		const char *nl = memchr(b, '\n', (size_t)(e - b));
 		const char *le = nl ? nl : e;
 		c->line++;
@@ -730,7 +747,7 @@ static void run_pass(asm_ctx *c)
 		c->ll = (size_t)(le - b);
 		if (asm_lex_line(c, b, c->ll)) {
 			size_t i = 0;
-			while (i < c->ntoks && !c->oom) {
+			while (i < c->ntoks && !c->oom && !c->stop) {
 				size_t j = i;
 				while (j < c->ntoks && !(c->toks[j].kind == T_PUNCT && c->toks[j].p == ';'))
 					j++;
@@ -778,6 +795,12 @@ static void ctx_free(asm_ctx *c)
 static bool ctx_init(asm_ctx *c, const char *text, size_t len, const char *fname)
 {
 	memset(c, 0, sizeof *c);
+	/* a UTF-8 byte-order mark (editors on Windows write one) is not
+	 * part of the text: line 1's columns count from after it */
+	if (text && len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	c->src = text ? text : "";
 	c->len = len;
 	c->fname = fname ? fname : "<input>";
@@ -858,7 +881,7 @@ we_status asm_assemble(const char *text, size_t len, const char *filename,
 		}
 		if (!c.oom)
 			run_pass(&c);
-		if (!c.oom && c.in_kernel && c.cur) {
+		if (!c.oom && !c.stop && c.in_kernel && c.cur) {
 			asm_diag(&c, false, c.kernel_line, c.kernel_col, "'.kernel %s' is missing '.end'",
 				 c.cur->name);
 			c.cur->code_end = (uint32_t)c.pc;

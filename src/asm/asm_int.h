@@ -116,6 +116,7 @@ typedef struct asm_ctx {
 	const char *fname;
 	int pass;              /* 1: layout and labels, 2: everything        */
 	bool oom;
+	bool stop;             /* a limit was reached: assemble no further   */
 
 	/* diagnostics */
 	diag_ent *diags;

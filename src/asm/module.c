@@ -37,9 +37,9 @@
 
 #define IMAGE_MAGIC "WEMODULE"
 #define IMAGE_VERSION 1u
-#define NAME_MAX_BYTES 1024u
+#define NAME_MAX_BYTES MODULE_NAME_MAX
 #define SOURCE_MAX_BYTES 4096u
-#define KERNELS_MAX 65536u
+#define KERNELS_MAX MODULE_KERNELS_MAX
 
 static const char *const dialects[] = { "target", "sass", "visa", "ptx" };
 
@@ -82,8 +82,31 @@ struct we_module *module_new(void)
 static void kernel_free(we_kernel *k)
 {
 	free(k->name);
-	for (unsigned i = 0; i < WE_MAX_PARAMS; i++)
+	for (unsigned i = 0; i < k->param_cap; i++)
 		free(k->param_names[i]);
+	free(k->param_names);
+	free(k->params);
+}
+
+bool module_param_reserve(we_kernel *k, unsigned n)
+{
+	if (n <= k->param_cap)
+		return true;
+	unsigned cap = k->param_cap ? k->param_cap : 4;
+	while (cap < n)
+		cap *= 2;
+	we_param_info *p = realloc(k->params, cap * sizeof *p);
+	if (!p)
+		return false;
+	k->params = p;
+	char **names = realloc(k->param_names, cap * sizeof *names);
+	if (!names)
+		return false;
+	k->param_names = names;
+	memset(p + k->param_cap, 0, (cap - k->param_cap) * sizeof *p);
+	memset(names + k->param_cap, 0, (cap - k->param_cap) * sizeof *names);
+	k->param_cap = cap;
+	return true;
 }
 
 void module_free(struct we_module *m)
@@ -93,6 +116,7 @@ void module_free(struct we_module *m)
 	for (uint32_t i = 0; i < m->nkernels; i++)
 		kernel_free(&m->kernels[i]);
 	free(m->kernels);
+	free(m->kernel_hash);
 	for (unsigned b = 0; b < WE_NUM_CBANKS; b++)
 		free(m->cbank[b].data);
 	free(m->code);
@@ -103,47 +127,106 @@ void module_free(struct we_module *m)
 	free(m);
 }
 
+static void module_finish_info_one(we_kernel *k);
+
+/* FNV-1a */
+static uint32_t name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+we_kernel *module_find_kernel_n(const struct we_module *m, const char *name, size_t n)
+{
+	if (!m || !m->kernel_hash_cap)
+		return NULL;
+	uint32_t mask = m->kernel_hash_cap - 1;
+	for (uint32_t i = name_hash(name, n) & mask; m->kernel_hash[i]; i = (i + 1) & mask) {
+		we_kernel *k = &m->kernels[m->kernel_hash[i] - 1];
+		if (strlen(k->name) == n && !memcmp(k->name, name, n))
+			return k;
+	}
+	return NULL;
+}
+
+static void hash_put(uint32_t *tab, uint32_t cap, const char *name, uint32_t index)
+{
+	uint32_t i = name_hash(name, strlen(name)) & (cap - 1);
+	while (tab[i])
+		i = (i + 1) & (cap - 1);
+	tab[i] = index + 1;
+}
+
+/* Room for one more kernel: the array and the hash table grow by
+ * doubling, so that adding n kernels costs O(n), not O(n^2). */
+static bool kernels_reserve(struct we_module *m)
+{
+	if (m->nkernels == m->capkernels) {
+		uint32_t cap = m->capkernels ? m->capkernels * 2 : 8;
+		if (cap > KERNELS_MAX)
+			cap = KERNELS_MAX;
+		we_kernel *k = realloc(m->kernels, (size_t)cap * sizeof *k);
+		if (!k)
+			return false;
+		/* (nothing points into the array: names and parameters are
+		 * allocations of their own) */
+		m->kernels = k;
+		m->capkernels = cap;
+	}
+	if (2 * (m->nkernels + 1) > m->kernel_hash_cap) {
+		uint32_t cap = m->kernel_hash_cap ? m->kernel_hash_cap * 2 : 16;
+		uint32_t *t = calloc(cap, sizeof *t);
+		if (!t)
+			return false;
+		for (uint32_t i = 0; i < m->nkernels; i++)
+			hash_put(t, cap, m->kernels[i].name, i);
+		free(m->kernel_hash);
+		m->kernel_hash = t;
+		m->kernel_hash_cap = cap;
+	}
+	return true;
+}
+
 we_kernel *module_add_kernel(struct we_module *m, const char *name)
 {
-	if (!m || !name || m->nkernels >= KERNELS_MAX)
+	if (!m || !name || m->nkernels >= KERNELS_MAX || !kernels_reserve(m))
 		return NULL;
 	size_t n = strlen(name);
 	char *copy = malloc(n + 1);
 	if (!copy)
 		return NULL;
 	memcpy(copy, name, n + 1);
-	we_kernel *k = realloc(m->kernels, (m->nkernels + 1) * sizeof *k);
-	if (!k) {
-		free(copy);
-		return NULL;
-	}
-	m->kernels = k;
-	k = &m->kernels[m->nkernels++];
+	we_kernel *k = &m->kernels[m->nkernels];
 	memset(k, 0, sizeof *k);
 	k->name = copy;
 	k->trap_handler = -1;
-	/* pointers into the kernel array move when it grows: fix them all */
-	module_finish_info(m);
+	hash_put(m->kernel_hash, m->kernel_hash_cap, copy, m->nkernels);
+	m->nkernels++;
+	module_finish_info_one(k);
 	return k;
+}
+
+static void module_finish_info_one(we_kernel *k)
+{
+	k->info.name = k->name;
+	k->info.dialect = module_dialect_name(k->dialect);
+	k->info.params = k->params;
+	for (unsigned p = 0; p < k->info.nparams && p < k->param_cap; p++)
+		k->params[p].name = k->param_names[p];
+	k->info.shared_bytes = k->shared_bytes;
+	k->info.local_bytes = k->local_bytes;
+	k->info.ninsns = k->code_end >= k->code_start ? (k->code_end - k->code_start) / WE_INST_SIZE : 0;
+	k->info.nregs = k->nregs;
 }
 
 void module_finish_info(struct we_module *m)
 {
 	if (!m)
 		return;
-	for (uint32_t i = 0; i < m->nkernels; i++) {
-		we_kernel *k = &m->kernels[i];
-		k->info.name = k->name;
-		k->info.dialect = module_dialect_name(k->dialect);
-		k->info.params = k->params;
-		for (unsigned p = 0; p < k->info.nparams && p < WE_MAX_PARAMS; p++)
-			k->params[p].name = k->param_names[p];
-		k->info.shared_bytes = k->shared_bytes;
-		k->info.local_bytes = k->local_bytes;
-		k->info.ninsns = k->code_end >= k->code_start ?
-			(k->code_end - k->code_start) / WE_INST_SIZE : 0;
-		k->info.nregs = k->nregs;
-	}
+	for (uint32_t i = 0; i < m->nkernels; i++)
+		module_finish_info_one(&m->kernels[i]);
 }
 
 /* ======================================================================
@@ -368,12 +451,11 @@ static bool load_kernel(rbuf *r, struct we_module *m, uint32_t ki, uint32_t code
 	char *name = rname(r, what, NAME_MAX_BYTES, false);
 	if (!name)
 		return false;
-	for (uint32_t j = 0; j < m->nkernels; j++)
-		if (!strcmp(m->kernels[j].name, name)) {
-			rfail(r, "bad module image: duplicate kernel '%s'", name);
-			free(name);
-			return false;
-		}
+	if (module_find_kernel_n(m, name, strlen(name))) {
+		rfail(r, "bad module image: duplicate kernel '%s'", name);
+		free(name);
+		return false;
+	}
 	we_kernel *k = module_add_kernel(m, name);
 	free(name);
 	if (!k)
@@ -409,6 +491,8 @@ static bool load_kernel(rbuf *r, struct we_module *m, uint32_t ki, uint32_t code
 		return rfail(r, "bad module image: kernel '%s': %" PRIu32 " parameters (at most %u)",
 			     k->name, np, WE_MAX_PARAMS);
 	k->info.param_bytes = pbytes;
+	if (!module_param_reserve(k, np))
+		return rfail(r, "out of memory");
 	for (uint32_t p = 0; p < np; p++) {
 		snprintf(what, sizeof what, "kernel %" PRIu32 " parameter %" PRIu32 " name", ki, p);
 		char *pn = rname(r, what, NAME_MAX_BYTES, false);

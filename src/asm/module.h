@@ -10,6 +10,7 @@
 #ifndef WE_MODULE_H
 #define WE_MODULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,8 @@
 #define WE_CBANK_MAX 65536u        /* bytes per constant bank            */
 #define WE_MAX_PARAMS 64u
 #define WE_PARAM_BYTES_MAX 4096u
+#define MODULE_KERNELS_MAX 65536u  /* kernels per module                 */
+#define MODULE_NAME_MAX 1024u      /* bytes of a kernel or parameter name */
 
 typedef struct we_cbank {
 	uint32_t size;                /* bytes of data (0 = absent)        */
@@ -39,8 +42,11 @@ const char *module_dialect_name(we_dialect d);
 typedef struct we_kernel {
 	we_kernel_info info;          /* public view (points into below)   */
 	char *name;
-	we_param_info params[WE_MAX_PARAMS];
-	char *param_names[WE_MAX_PARAMS];
+	/* param_cap slots each (module_param_reserve), NULL before the
+	 * first parameter: a module of 65,536 small kernels stays small */
+	we_param_info *params;
+	char **param_names;
+	unsigned param_cap;
 	we_dialect dialect;
 	uint32_t code_start, code_end; /* byte offsets, [start, end)        */
 	uint32_t shared_bytes;
@@ -58,8 +64,12 @@ struct we_module {
 	we_insn *insn;                /* decoded, one per word             */
 	uint32_t *line;               /* source line per instruction (0 = unknown) */
 	char *source;                 /* file name for messages            */
-	uint32_t nkernels;
+	uint32_t nkernels, capkernels;
 	we_kernel *kernels;
+	/* kernel names: open addressing over kernel index + 1 (0 = empty),
+	 * kernel_hash_cap a power of two, at most half full */
+	uint32_t *kernel_hash;
+	uint32_t kernel_hash_cap;
 	we_cbank cbank[WE_NUM_CBANKS]; /* data banks 1..31 (0 unused here) */
 	/* executor's decode-once form, built by exec_prepare_module() */
 	struct xinsn *x;
@@ -75,8 +85,16 @@ void module_ptx_loc(const struct we_module *m, uint64_t pc, char *buf, size_t n)
 struct we_module *module_new(void);
 /* Free everything a module owns. */
 void module_free(struct we_module *m);
-/* Append a kernel; returns it zeroed (except trap_handler = -1) or NULL. */
+/* Append a kernel; returns it zeroed (except trap_handler = -1), or NULL
+ * when memory runs out or the module has MODULE_KERNELS_MAX kernels
+ * already.  Amortised constant time (the kernel array grows by doubling;
+ * names are hashed).  The caller checks for a duplicate name first. */
 we_kernel *module_add_kernel(struct we_module *m, const char *name);
+/* Room for n parameters in k (n <= WE_MAX_PARAMS; new slots zeroed);
+ * false when memory runs out. */
+bool module_param_reserve(we_kernel *k, unsigned n);
+/* The kernel named by the n bytes at name, or NULL (constant time). */
+we_kernel *module_find_kernel_n(const struct we_module *m, const char *name, size_t n);
 /* Fill each kernel's info view (name, params, sizes) from its fields. */
 void module_finish_info(struct we_module *m);
 /* The source file and line of the instruction at pc: true, or false when

@@ -4,6 +4,7 @@
 #include "device/device.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,127 @@ static unsigned default_threads(struct we_device *d)
 	return n > 0 ? (unsigned)n : 1u;
 }
 
+/* The limit in one cgroup control file: a decimal byte count; "max"
+ * (v2's "no limit") and anything unreadable or malformed give none. */
+static bool cgroup_file_limit(const char *path, uint64_t *limit)
+{
+	char buf[64];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	bool whole = feof(f) && !ferror(f);
+	fclose(f);
+	if (!whole || n == 0)
+		return false;
+	buf[n] = 0;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	if (n == 0 || buf[0] < '0' || buf[0] > '9')
+		return false; /* "max", garbage, a sign */
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] < '0' || buf[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(buf[i] - '0');
+	}
+	*limit = v;
+	return true;
+}
+
+/* The smallest limit in `file` of cgroup `cg` (a path from
+ * /proc/self/cgroup) and of its ancestors, all under mount point `mnt`:
+ * a cgroup's limits apply to its descendants too, and inside a container
+ * the process's own path may not exist under the mount (which then is
+ * the container's cgroup: the walk finds the mount's own file). */
+static uint64_t cgroup_tree_limit(const char *root, const char *mnt, const char *cg, const char *file)
+{
+	uint64_t best = UINT64_MAX;
+	size_t len = strlen(cg);
+	while (len && cg[len - 1] == '/')
+		len--;
+	for (;;) {
+		int n = snprintf(NULL, 0, "%s%s%.*s/%s", root, mnt, (int)len, cg, file);
+		char *path = n > 0 ? malloc((size_t)n + 1) : NULL;
+		if (!path)
+			return best;
+		snprintf(path, (size_t)n + 1, "%s%s%.*s/%s", root, mnt, (int)len, cg, file);
+		uint64_t v;
+		if (cgroup_file_limit(path, &v) && v < best)
+			best = v;
+		free(path);
+		if (len == 0)
+			return best;
+		while (len && cg[len - 1] != '/')
+			len--;
+		while (len && cg[len - 1] == '/')
+			len--;
+	}
+}
+
+/* Does the comma-separated controller list [s, s+n) name "memory"? */
+static bool names_memory(const char *s, size_t n)
+{
+	while (n) {
+		size_t k = 0;
+		while (k < n && s[k] != ',')
+			k++;
+		if (k == 6 && memcmp(s, "memory", 6) == 0)
+			return true;
+		s += k < n ? k + 1 : k;
+		n -= k < n ? k + 1 : k;
+	}
+	return false;
+}
+
+uint64_t dev_cgroup_memory_limit(const char *root)
+{
+	/* (so that "/" reads "/proc/self/cgroup", not "//proc/self/cgroup") */
+	if (!root || (root[0] == '/' && root[1] == 0))
+		root = "";
+	uint64_t best = UINT64_MAX;
+	int n = snprintf(NULL, 0, "%s/proc/self/cgroup", root);
+	char *path = n > 0 ? malloc((size_t)n + 1) : NULL;
+	if (!path)
+		return best;
+	snprintf(path, (size_t)n + 1, "%s/proc/self/cgroup", root);
+	FILE *f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return best;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	/* lines "ID:CONTROLLERS:PATH": v2 is "0::PATH", v1's memory
+	 * controller "N:...memory...:PATH" (the mount points are the usual
+	 * ones: v2 at /sys/fs/cgroup, v1's memory at /sys/fs/cgroup/memory) */
+	while ((got = getline(&line, &cap, f)) > 0) {
+		if (line[got - 1] == '\n')
+			line[--got] = 0;
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2 || c2[1] != '/')
+			continue;
+		uint64_t v = UINT64_MAX;
+		if (c2 == c1 + 1 && strncmp(line, "0:", 2) == 0)
+			v = cgroup_tree_limit(root, "/sys/fs/cgroup", c2 + 1, "memory.max");
+		else if (names_memory(c1 + 1, (size_t)(c2 - c1 - 1)))
+			v = cgroup_tree_limit(root, "/sys/fs/cgroup/memory", c2 + 1, "memory.limit_in_bytes");
+		if (v < best)
+			best = v;
+	}
+	free(line);
+	fclose(f);
+	return best;
+}
+
+uint64_t dev_default_max_memory(const char *root, uint64_t phys)
+{
+	uint64_t host = dev_cgroup_memory_limit(root);
+	if (phys && phys < host)
+		host = phys;
+	return host != UINT64_MAX ? host / 4 * 3 : WE_DEFAULT_MAX_MEMORY;
+}
+
 we_status we_device_create(const we_device_config *cfg, we_device **out)
 {
 	if (!out)
@@ -118,9 +240,10 @@ we_status we_device_create(const we_device_config *cfg, we_device **out)
 		return WE_ERR_NOMEM;
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
 	d->phys_memory = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
-	/* default limit: 3/4 of the RAM (never more), so that the OOM killer
-	 * is not what ends a run */
-	uint64_t cap = d->phys_memory ? d->phys_memory / 4 * 3 : WE_DEFAULT_MAX_MEMORY;
+	/* default limit: 3/4 of the RAM or of the memory cgroup's limit,
+	 * whichever is smaller (never more), so that the OOM killer is not
+	 * what ends a run */
+	uint64_t cap = dev_default_max_memory("/", d->phys_memory);
 	d->max_memory = cfg && cfg->max_memory ? cfg->max_memory : cap;
 	if (d->max_memory > cap)
 		d->max_memory = cap;
@@ -149,7 +272,9 @@ void we_device_destroy(we_device *d)
 	free(d);
 }
 
-static int find_alloc(const struct we_device *d, uint64_t addr)
+/* The first allocation that ends after addr (it holds addr or lies
+ * after it), or nallocs. */
+static uint32_t first_ending_after(const struct we_device *d, uint64_t addr)
 {
 	uint32_t lo = 0, hi = d->nallocs;
 	while (lo < hi) {
@@ -159,10 +284,30 @@ static int find_alloc(const struct we_device *d, uint64_t addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static int find_alloc(const struct we_device *d, uint64_t addr)
+{
+	uint32_t lo = first_ending_after(d, addr);
 	if (lo < d->nallocs && addr >= d->allocs[lo].base &&
 	    addr < d->allocs[lo].base + d->allocs[lo].size)
 		return (int)lo;
 	return -1;
+}
+
+const galloc *dev_nearest_alloc(const struct we_device *d, uint64_t addr, uint64_t *distance)
+{
+	/* the first allocation that ends after addr, and the one before it */
+	uint32_t lo = first_ending_after(d, addr);
+	const galloc *before = lo ? &d->allocs[lo - 1] : NULL, *after = lo < d->nallocs ? &d->allocs[lo] : NULL;
+	uint64_t db = before ? addr - (before->base + before->size) : UINT64_MAX;
+	uint64_t da = after ? (addr >= after->base ? 0 : after->base - addr) : UINT64_MAX;
+	if (!before && !after)
+		return NULL;
+	/* a tie goes to the one before: overruns are the likelier bug */
+	*distance = db <= da ? db : da;
+	return db <= da ? before : after;
 }
 
 uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,

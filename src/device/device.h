@@ -60,6 +60,24 @@ uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size);
 uint8_t *dev_translate_alloc(const struct we_device *d, uint64_t addr, uint64_t size,
 			     const galloc **alloc);
 
+/* The memory limit of the cgroup this process is in, with every file
+ * read under `root` ("/", or a fake tree in tests): from
+ * /proc/self/cgroup, cgroup v2's memory.max under /sys/fs/cgroup and v1's
+ * memory.limit_in_bytes under /sys/fs/cgroup/memory, of the cgroup and
+ * each ancestor; the smallest.  UINT64_MAX when none is set ("max") or
+ * none can be read. */
+uint64_t dev_cgroup_memory_limit(const char *root);
+/* The default (and largest) device memory limit: 3/4 of the smaller of
+ * phys (bytes of RAM, 0 = unknown) and the cgroup limit under root;
+ * WE_DEFAULT_MAX_MEMORY when neither is known. */
+uint64_t dev_default_max_memory(const char *root, uint64_t phys);
+
+/* The allocation nearest to addr: the one holding it (*distance 0), or
+ * the closest before or after it (*distance: bytes from its end or to
+ * its start; the one before on a tie); NULL when there is none.  For the
+ * messages of accesses outside every allocation. */
+const galloc *dev_nearest_alloc(const struct we_device *d, uint64_t addr, uint64_t *distance);
+
 /* Set the device's last error (printf-style; replaces the previous). */
 void dev_error(struct we_device *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -5,6 +5,7 @@
  * zero at its start, and marks the forms a lockstep group runs as one.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +35,20 @@ static unsigned reg_span(const isa_opcode *o, const isa_field *f, const we_insn 
 	return span;
 }
 
-static const we_kernel *kernel_of(const struct we_module *m, uint32_t pc)
+/* The kernel of each instruction (the first whose range holds it; NULL
+ * for none), in one pass over the ranges instead of a search of every
+ * kernel per instruction (quadratic in a module of 65,536 kernels).
+ * NULL with *oom when memory runs out. */
+static we_kernel **kernel_owners(struct we_module *m, bool *oom)
 {
-	for (uint32_t k = 0; k < m->nkernels; k++)
-		if (pc >= m->kernels[k].code_start && pc < m->kernels[k].code_end)
-			return &m->kernels[k];
-	return NULL;
+	we_kernel **own = calloc(m->ninsns ? m->ninsns : 1, sizeof *own);
+	*oom = !own;
+	for (uint32_t k = m->nkernels; k-- > 0 && own;) {
+		const we_kernel *kk = &m->kernels[k];
+		for (uint32_t i = kk->code_start / WE_INST_SIZE; i < kk->code_end / WE_INST_SIZE && i < m->ninsns; i++)
+			own[i] = &m->kernels[k];
+	}
+	return own;
 }
 
 static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect dialect,
@@ -258,14 +267,20 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return WE_ERR_NOMEM;
 	}
+	bool oom;
+	we_kernel **owner = kernel_owners(m, &oom);
+	if (oom) {
+		snprintf(err, errlen, "out of memory");
+		exec_free_module(m);
+		return WE_ERR_NOMEM;
+	}
 	/* pass 1: register counts per kernel (nregs rows are needed to place
 	 * the RZ rows, so build twice: first with a provisional base) */
 	for (uint32_t k = 0; k < m->nkernels; k++)
 		m->kernels[k].nregs = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < m->ninsns; i++) {
-			const we_kernel *kc = kernel_of(m, i * WE_INST_SIZE);
-			we_kernel *kk = (we_kernel *)kc;
+			we_kernel *kk = owner[i];
 			uint32_t maxreg = kk ? kk->nregs : 0;
 			char msg[256];
 			if (!build_xinsn(&m->insn[i], &m->x[i], kk ? kk->nregs : 0,
@@ -275,6 +290,7 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 				snprintf(err, errlen, "%s:%u: instruction %u (PC 0x%x) '%s': %s",
 					 m->source ? m->source : "<module>", m->line ? m->line[i] : 0, i,
 					 i * WE_INST_SIZE, text, msg);
+				free(owner);
 				exec_free_module(m);
 				return WE_ERR_LOAD;
 			}
@@ -288,6 +304,7 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 					  ot == ISA_OPT_BAR;
 		}
 	}
+	free(owner);
 	for (uint32_t k = 0; k < m->nkernels; k++) {
 		m->kernels[k].info.nregs = m->kernels[k].nregs;
 		kernel_zero_rows(m, &m->kernels[k]);

@@ -133,15 +133,79 @@ static bool in_window(xctx *x, const char *space, const char *whose, uint64_t li
 	return true;
 }
 
+/* The kernel parameter whose pointer lies in allocation a (one pointing
+ * at its start first), or NULL; *at: where in a it points. */
+static const we_param_info *param_into(const xctx *x, const galloc *a, uint64_t *at)
+{
+	const we_param_info *best = NULL;
+	for (unsigned i = 0; x->L->k && i < x->L->k->info.nparams; i++) {
+		const we_param_info *p = &x->L->k->params[i];
+		uint64_t v;
+		if (p->type != WE_PARAM_PTR || p->offset + 8u > x->L->param_bytes)
+			continue;
+		memcpy(&v, x->L->params + p->offset, 8);
+		if (v >= a->base && v - a->base < a->size && (!best || v == a->base)) {
+			best = p;
+			*at = v - a->base;
+			if (v == a->base)
+				break;
+		}
+	}
+	return best;
+}
+
+/* A global access outside every allocation, told the way a memory
+ * checker tells it: where it lies against the nearest allocation (bytes
+ * before its start or past its end, its offset in it) and which kernel
+ * parameter points into that allocation.  Allocations far from the
+ * address (more than the gap after each, or than the allocation's size)
+ * are not named: a wild pointer is not an index off by some elements. */
+static void global_fault(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	uint64_t dist = 0;
+	const galloc *a = dev_nearest_alloc(x->L->dev, addr, &dist);
+	if (!a || dist > (a->size > WE_GMEM_GAP ? a->size : WE_GMEM_GAP)) {
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "global access of %u bytes at 0x%llx is outside every allocation (first at lane %u)", size,
+		       (unsigned long long)addr, lane);
+		return;
+	}
+	const uint64_t end = a->base + a->size;
+	char where[96], what[256];
+	if (addr < a->base)
+		snprintf(where, sizeof where, "%llu bytes before the start", (unsigned long long)(a->base - addr));
+	else if (addr >= end)
+		snprintf(where, sizeof where, "%llu bytes past the end", (unsigned long long)(addr - end));
+	else /* it starts inside and runs over the end */
+		snprintf(where, sizeof where, "its last %llu bytes past the end",
+			 (unsigned long long)(addr + size - end));
+	uint64_t at = 0;
+	const we_param_info *p = param_into(x, a, &at);
+	const size_t nl = p ? strlen(p->name) : 0;
+	char points[64] = "";
+	if (p && at)
+		snprintf(points, sizeof points, ", pointing at its offset %llu", (unsigned long long)at);
+	if (p)
+		snprintf(what, sizeof what, "parameter '%.64s%s'%s, a buffer of %llu bytes", p->name,
+			 nl > 64 ? "..." : "", points, (unsigned long long)a->size);
+	else
+		snprintf(what, sizeof what, "an allocation of %llu bytes that no parameter points into",
+			 (unsigned long long)a->size);
+	const long long off = addr < a->base ? -(long long)(a->base - addr) : (long long)(addr - a->base);
+	xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+	       "global access of %u bytes at 0x%llx is %s (first at lane %u): %s of %s at [0x%llx, 0x%llx) (offset %lld)",
+	       size, (unsigned long long)addr,
+	       addr >= a->base && addr < end ? "not inside one allocation" : "outside every allocation", lane, where,
+	       what, (unsigned long long)a->base, (unsigned long long)end, off);
+}
+
 uint8_t *xglobal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (!in_window(x, "global", NULL, 0, addr, size, lane))
 		return NULL;
 	uint8_t *h = xglobal_span(x, addr, size);
 	if (!h)
-		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
-		       "global access of %u bytes at 0x%llx is outside every allocation (first at lane %u)", size,
-		       (unsigned long long)addr, lane);
+		global_fault(x, addr, size, lane);
 	return h;
 }
 

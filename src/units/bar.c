@@ -115,7 +115,8 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 		/* 003: the sum of the predicates of every thread that executed a
 		 * BAR instruction on this barrier before this warp; its own
 		 * excluded.  The word reads like a POPC result (BAR.RESULT). */
-		scan_word = BAR_WORD_VALID | (1u << 13) | (2u << 15) | ((b->scan_sum & 0x7ffu) << 19);
+		scan_word = BAR_WORD_VALID | (uint32_t)BAR_KIND_SYNC << BAR_WORD_KIND_SHIFT |
+			    2u << BAR_WORD_REDOP_SHIFT | (b->scan_sum & BAR_WORD_POPC_MASK) << BAR_WORD_POPC_SHIFT;
 		b->scan_sum += popc32(a->pred & a->lanes);
 	}
 	if (a->kind == BAR_KIND_RED) {
@@ -182,42 +183,43 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 
 /* Barrier state word, 32 bits (spec-reading decision 8; the table and
  * what the word leaves out are in doc/spec-reading.md):
- *   [5:0]   arrivals in this phase (count / 32, wraps at 64)
- *   [12:6]  expected count / 32 (0 = all live warps; 12-bit counts / 32)
- *   [14:13] kind: 0 none, 1 SYNC/ARV, 2 RED
- *   [16:15] reduction operator (BARREDOp: AND, OR, POPC)
- *   [17]    AND of the reduction so far / result
- *   [18]    OR of the reduction so far / result
+ *   [6:0]   arrivals in this phase (count / 32: up to 4064 / 32 = 127, a
+ *           warp arriving once per divergent piece)
+ *   [13:7]  expected count / 32 (0 = all live warps; 12-bit counts / 32)
+ *   [15:14] kind: 0 none, 1 SYNC/ARV, 2 RED
+ *   [17:16] reduction operator (BARREDOp: AND, OR, POPC)
+ *   [18]    AND of the reduction so far / result
  *   [29:19] popcount so far / result (0..1024)
  *   [30]    valid: set only in WarpBARState copies (bar_release, BAR.SCAN),
  *           never here; bar_set_state_word ignores it
  *   [31]    phase parity
+ * The OR of the reduction has no bit of its own: it is popcount != 0 in
+ * every phase the unit reaches, and its bit went to the arrivals.
  * Not in the word: which warps arrived (ARV arrivals included), the
  * waiters, the first arrival, the BAR.SCAN sum, the phase beyond parity.
  */
 uint32_t bar_state_word(const bar_state *b)
 {
 	uint32_t w = 0;
-	w |= (b->count / 32u) & 0x3fu;
-	w |= ((b->expected / 32u) & 0x7fu) << 6;
-	w |= (uint32_t)(b->kind & 3u) << 13;
-	w |= (uint32_t)(b->redop & 3u) << 15;
-	w |= (uint32_t)b->red_and << 17;
-	w |= (uint32_t)b->red_or << 18;
-	w |= (b->red_popc & 0x7ffu) << 19;
-	w |= (b->phase & 1u) << 31;
+	w |= ((b->count / 32u) & BAR_WORD_COUNT_MASK) << BAR_WORD_ARRIVALS_SHIFT;
+	w |= ((b->expected / 32u) & BAR_WORD_COUNT_MASK) << BAR_WORD_EXPECTED_SHIFT;
+	w |= (uint32_t)(b->kind & 3u) << BAR_WORD_KIND_SHIFT;
+	w |= (uint32_t)(b->redop & 3u) << BAR_WORD_REDOP_SHIFT;
+	w |= b->red_and ? BAR_WORD_AND : 0u;
+	w |= (b->red_popc & BAR_WORD_POPC_MASK) << BAR_WORD_POPC_SHIFT;
+	w |= (b->phase & 1u) ? BAR_WORD_PHASE : 0u;
 	return w;
 }
 
 void bar_set_state_word(bar_state *b, uint32_t w)
 {
-	b->count = (w & 0x3fu) * 32u;
-	b->expected = ((w >> 6) & 0x7fu) * 32u;
-	b->kind = (uint8_t)((w >> 13) & 3u);
-	b->redop = (uint8_t)((w >> 15) & 3u);
-	b->red_and = (w >> 17) & 1u;
-	b->red_or = (w >> 18) & 1u;
-	b->red_popc = (w >> 19) & 0x7ffu;
+	b->count = ((w >> BAR_WORD_ARRIVALS_SHIFT) & BAR_WORD_COUNT_MASK) * 32u;
+	b->expected = ((w >> BAR_WORD_EXPECTED_SHIFT) & BAR_WORD_COUNT_MASK) * 32u;
+	b->kind = (uint8_t)((w >> BAR_WORD_KIND_SHIFT) & 3u);
+	b->redop = (uint8_t)((w >> BAR_WORD_REDOP_SHIFT) & 3u);
+	b->red_and = (w & BAR_WORD_AND) != 0;
+	b->red_popc = (w >> BAR_WORD_POPC_SHIFT) & BAR_WORD_POPC_MASK;
+	b->red_or = b->red_popc != 0;
 	b->phase = (b->phase & ~1u) | (w >> 31);
 	/* the word does not say which warps arrived: keep only the warps that
 	 * are certainly among them, the ones blocked on the barrier */
@@ -228,12 +230,14 @@ void bar_set_state_word(bar_state *b, uint32_t w)
  * .AND/.OR pu = result, Rd = 0xFFFFFFFF or 0. */
 void bar_result_of(uint32_t w, uint32_t *rd, bool *pu)
 {
-	unsigned op = (w >> 15) & 3u;
+	unsigned op = (w >> BAR_WORD_REDOP_SHIFT) & 3u;
+	uint32_t popc = (w >> BAR_WORD_POPC_SHIFT) & BAR_WORD_POPC_MASK;
 	if (op == 2) { /* POPC */
-		*rd = (w >> 19) & 0x7ffu;
+		*rd = popc;
 		*pu = *rd != 0;
 	} else {
-		bool r = op == 0 ? ((w >> 17) & 1u) : ((w >> 18) & 1u);
+		/* OR: some predicate was true, i.e. popcount != 0 (bar_state_word) */
+		bool r = op == 0 ? (w & BAR_WORD_AND) != 0 : popc != 0;
 		*pu = r;
 		*rd = r ? 0xffffffffu : 0u;
 	}

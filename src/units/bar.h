@@ -95,6 +95,16 @@ void bar_set_state_word(bar_state *b, uint32_t word);
 /* BAR.RESULT from a WarpBARState word (spec-reading decision 7). */
 void bar_result_of(uint32_t word, uint32_t *rd, bool *pu);
 
+/* The fields of the state word (layout above bar_state_word). */
+#define BAR_WORD_ARRIVALS_SHIFT 0   /* 7 bits: count / 32, up to 4064 / 32 */
+#define BAR_WORD_EXPECTED_SHIFT 7   /* 7 bits: expected / 32               */
+#define BAR_WORD_KIND_SHIFT 14      /* 2 bits: enum bar_kind               */
+#define BAR_WORD_REDOP_SHIFT 16     /* 2 bits: BARREDOp                    */
+#define BAR_WORD_AND (1u << 18)
+#define BAR_WORD_POPC_SHIFT 19      /* 11 bits: 0..1024                    */
 #define BAR_WORD_VALID (1u << 30)
+#define BAR_WORD_PHASE (1u << 31)
+#define BAR_WORD_COUNT_MASK 0x7fu   /* the arrivals and expected fields    */
+#define BAR_WORD_POPC_MASK 0x7ffu
 
 #endif
