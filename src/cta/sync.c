@@ -100,6 +100,7 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 		return completed && (wake & ~(1u << w->id)) ? CTA_RELEASED : CTA_PASSED;
 	}
 	w->bar_id = (int8_t)a->id;
+	w->bar_waited = (int8_t)a->id;
 	if (c->sync)
 		w->bar_phase = atomic_load_explicit(&c->sync->phase[a->id], memory_order_relaxed);
 	block(c, w);
@@ -195,6 +196,7 @@ cta_arrive cta_nbar_wait(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, char *
 		return r == NBAR_FAULT ? CTA_FAULT : CTA_PASSED;
 	}
 	w->nbar_id = (int8_t)id;
+	w->bar_waited = -1;
 	block(c, w);
 	cta_unlock(c);
 	return CTA_BLOCKED;

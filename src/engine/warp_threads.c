@@ -118,8 +118,10 @@ static bool wait_released(we_cta *c, we_warp *w)
 {
 	cta_sync *s = c->sync;
 	pthread_cond_t *cv = &s->nbar_cv;
-	if (w->bar_id >= 0) {
-		const unsigned id = (unsigned)w->bar_id;
+	/* (bar_waited, not bar_id: the warp that releases this one clears
+	 * bar_id under the lock) */
+	if (w->bar_waited >= 0) {
+		const unsigned id = (unsigned)w->bar_waited;
 		cv = &s->cv[id];
 		for (int i = 0; i < SPIN_LIMIT; i++)
 			if (atomic_load_explicit(&s->phase[id], memory_order_acquire) != w->bar_phase ||

@@ -96,6 +96,9 @@ typedef struct we_warp {
 	/* ---- barrier unit, per warp (seed 000) ------------------------ */
 	int8_t bar_id;                /* barrier waited on, -1 if none     */
 	uint32_t bar_phase;           /* phase of that barrier when joined */
+	int8_t bar_waited;            /* the barrier it last blocked on, -1: a
+					 named barrier (the warp's own copy:
+					 whoever releases it clears bar_id) */
 	uint32_t warp_bar_state;      /* WarpBARState: the barrier state word
 					 (bar.h) of the last completed BAR.RED,
 					 holding its result; B2R.WARP / R2B.WARP
