@@ -84,8 +84,25 @@ expect 0 'placement scatter' -- "$we" info --placement scatter
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 8 --block 64 --engine warp-threads \
 	--placement none --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000 \
 	--expect c=iota:f32:500:0.5
+# the launch limits are the library's (we_launch_check): the largest shapes
+# pass (the huge grid then stops at its --timeout), one past them is a usage
+# error that names the value and the limit
+printf 'EXIT ;\n' > "$tmp/exit.we"
+expect 7 'wall-clock limit' -- "$we" run "$tmp/exit.we" --grid 2147483647,65535,65535 --block 32 --timeout 0.05
+for b in 1024 1,1024 16,1,64; do
+	expect 0 '1 CTAs' -- "$we" run "$tmp/exit.we" --grid 1 --block $b
+done
+for g in 2147483648 1,65536 1,1,65536 0 1,0 1,1,0; do
+	expect 2 "grid \\($(printf '%s' "$g,1,1" | cut -d, -f1-3)\\) is outside the limits 1\\.\\.2147483647 x 1\\.\\.65535 x 1\\.\\.65535" -- \
+		"$we" run "$tmp/exit.we" --grid $g --block 32
+done
+for b in 1025 1,1025 1,1,65 32,32,2 1024,1024,64 0; do
+	expect 2 "block \\($(printf '%s' "$b,1,1" | cut -d, -f1-3)\\) is outside the limits \\(x,y <= 1024, z <= 64, x\\*y\\*z <= 1024\\)" -- \
+		"$we" run "$tmp/exit.we" --grid 1 --block $b
+done
+expect 2 'block \(2000,1,1\) is outside the limits' -- "$we" info --block 2000
 # lockstep groups: 1..32 warps, the same result as one warp at a time
-expect 2 '--lockstep: 33 is too large \(max 32\)' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
+expect 2 'lockstep groups of 33 warps: at most 32' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
 	--lockstep 33 --arg in=iota:u32:1024 --arg out=zeros:16
 expect 2 '--lockstep' -- "$we" run "$k/reduce.we" --grid 4 --block 256 --lockstep x \
 	--arg in=iota:u32:1024 --arg out=zeros:16
@@ -94,7 +111,7 @@ for n in 0 1 2 8 32; do
 		--arg in=fill:u32:4096:3 --arg out=zeros:16 --expect out=fill:u32:4:3072
 done
 # CTA batches: 1..32 CTAs side by side, the same result
-expect 2 '--batch: 33 is too large \(max 32\)' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
+expect 2 'batches of 33 CTAs: at most 32' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
 	--batch 33 --arg in=iota:u32:1024 --arg out=zeros:16
 for n in 0 1 3 32; do
 	expect 0 'check out: OK' -- "$we" run "$k/reduce.we" --grid 7 --block 256 --threads 1 --batch "$n" \

@@ -168,52 +168,6 @@ START_TEST(test_dim3_invalid)
 }
 END_TEST
 
-START_TEST(test_grid_limits)
-{
-	we_dim3 g = { 2147483647u, 65535, 65535 };
-	cli_err e;
-
-	ck_assert(cli_check_grid(&g, &e));
-	g.x = 2147483648u;
-	ck_assert(!cli_check_grid(&g, &e));
-	ck_assert_ptr_nonnull(strstr(e.msg, "grid x"));
-	g.x = 1;
-	g.y = 65536;
-	ck_assert(!cli_check_grid(&g, &e));
-	g.y = 1;
-	g.z = 0;
-	ck_assert(!cli_check_grid(&g, &e));
-	ck_assert_ptr_nonnull(strstr(e.msg, "grid z"));
-	g.x = 0;
-	g.z = 1;
-	ck_assert(!cli_check_grid(&g, &e));
-}
-END_TEST
-
-START_TEST(test_block_limits)
-{
-	we_dim3 b = { 1024, 1, 1 };
-	cli_err e;
-
-	ck_assert(cli_check_block(&b, &e));
-	b = (we_dim3){ 1, 1024, 1 };
-	ck_assert(cli_check_block(&b, &e));
-	b = (we_dim3){ 16, 1, 64 };
-	ck_assert(cli_check_block(&b, &e));
-	b = (we_dim3){ 1025, 1, 1 };
-	ck_assert(!cli_check_block(&b, &e));
-	b = (we_dim3){ 1, 1, 65 };
-	ck_assert(!cli_check_block(&b, &e));
-	b = (we_dim3){ 32, 32, 2 };
-	ck_assert(!cli_check_block(&b, &e));
-	ck_assert_ptr_nonnull(strstr(e.msg, "2048 threads"));
-	b = (we_dim3){ 1024, 1024, 64 };
-	ck_assert(!cli_check_block(&b, &e));
-	b = (we_dim3){ 0, 1, 1 };
-	ck_assert(!cli_check_block(&b, &e));
-}
-END_TEST
-
 /* ---- element values ---------------------------------------------------- */
 
 START_TEST(test_elem_type)
@@ -955,8 +909,6 @@ static Suite *args_suite(void)
 	tcase_add_test(num, test_size);
 	tcase_add_test(num, test_dim3_valid);
 	tcase_add_test(num, test_dim3_invalid);
-	tcase_add_test(num, test_grid_limits);
-	tcase_add_test(num, test_block_limits);
 	tcase_add_test(val, test_elem_type);
 	tcase_add_test(val, test_int_values);
 	tcase_add_test(val, test_float_values);

@@ -208,38 +208,6 @@ bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e)
 	return true;
 }
 
-static bool check_dim(const char *what, char axis, uint32_t v, uint32_t max,
-		      cli_err *e)
-{
-	if (v >= 1 && v <= max)
-		return true;
-	return fail(e, "%s %c must be 1..%" PRIu32 ", got %" PRIu32,
-		    what, axis, max, v);
-}
-
-bool cli_check_grid(const we_dim3 *g, cli_err *e)
-{
-	return check_dim("grid", 'x', g->x, CLI_GRID_X_MAX, e) &&
-	       check_dim("grid", 'y', g->y, CLI_GRID_YZ_MAX, e) &&
-	       check_dim("grid", 'z', g->z, CLI_GRID_YZ_MAX, e);
-}
-
-bool cli_check_block(const we_dim3 *b, cli_err *e)
-{
-	uint64_t threads;
-
-	if (!check_dim("block", 'x', b->x, CLI_BLOCK_XY_MAX, e) ||
-	    !check_dim("block", 'y', b->y, CLI_BLOCK_XY_MAX, e) ||
-	    !check_dim("block", 'z', b->z, CLI_BLOCK_Z_MAX, e))
-		return false;
-	threads = (uint64_t)b->x * b->y * b->z;
-	if (threads > CLI_BLOCK_THREADS_MAX)
-		return fail(e, "block %" PRIu32 "x%" PRIu32 "x%" PRIu32
-			    " has %" PRIu64 " threads (max %" PRIu32 ")",
-			    b->x, b->y, b->z, threads, CLI_BLOCK_THREADS_MAX);
-	return true;
-}
-
 /* ---- engines and placements ------------------------------------------- */
 
 bool cli_parse_engine(const char *s, we_engine *out, cli_err *e)

@@ -32,13 +32,6 @@ typedef enum cli_exit {
 
 cli_exit cli_exit_for_status(we_status s);
 
-/* Launch limits checked by the CLI before launching. */
-#define CLI_GRID_X_MAX UINT32_C(2147483647)
-#define CLI_GRID_YZ_MAX UINT32_C(65535)
-#define CLI_BLOCK_XY_MAX UINT32_C(1024)
-#define CLI_BLOCK_Z_MAX UINT32_C(64)
-#define CLI_BLOCK_THREADS_MAX UINT32_C(1024)
-
 /* Binary modules start with these 8 bytes. */
 #define CLI_MODULE_MAGIC "WEMODULE"
 #define CLI_MODULE_MAGIC_LEN 8u
@@ -53,10 +46,9 @@ bool cli_parse_s64(const char *s, size_t n, int64_t *out, cli_err *e);
 /* Byte count: unsigned number with an optional K, M or G suffix
  * (binary multiples: 1K = 1024).  zeros:BYTES takes the same syntax. */
 bool cli_parse_size(const char *s, uint64_t *out, cli_err *e);
-/* "X[,Y,Z]": missing components are 1; each must fit in 32 bits. */
+/* "X[,Y,Z]": missing components are 1; each must fit in 32 bits.  The
+ * launch limits are the library's (we_launch_check). */
 bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e);
-bool cli_check_grid(const we_dim3 *g, cli_err *e);
-bool cli_check_block(const we_dim3 *b, cli_err *e);
 
 /* ---- engines and placements ------------------------------------------ */
 /* "scheduler" or "warp-threads" (WE_ENGINE_DEFAULT is the option left

@@ -1,0 +1,300 @@
+/* buffers.c — kernel parameters from --arg, the device buffers of the
+ * pointer parameters, and the buffers --out, --print and --expect name.
+ */
+#include "cli/run.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================
+ * Parameters
+ * ====================================================================== */
+
+static void print_param_list(FILE *f, const we_kernel_info *k)
+{
+	if (k->nparams == 0)
+		fputs("no parameters", f);
+	for (unsigned i = 0; i < k->nparams; i++)
+		fprintf(f, "%s%s (%s)", i ? ", " : "", k->params[i].name,
+			cli_param_type_name(k->params[i].type));
+}
+
+static int param_err(const run_ctx *c, const char *opt, const char *text, const char *fmt, ...)
+	CLI_PRINTF(4, 5);
+
+/* Usage error about a parameter, followed by the kernel's list. */
+static int param_err(const run_ctx *c, const char *opt, const char *text, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	if (opt)
+		fprintf(stderr, "%s %.80s: ", opt, text);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n" PROG ": kernel %s takes: ", c->k->name);
+	print_param_list(stderr, c->k);
+	fputc('\n', stderr);
+	try_help(c->cmd);
+	return CLI_EXIT_USAGE;
+}
+
+static unsigned find_param(const we_kernel_info *k, const char *name, size_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < k->nparams; i++)
+		if (cli_name_eq(name, n, k->params[i].name))
+			break;
+	return i;
+}
+
+static int bind_pointer(run_ctx *c, unsigned i, const char *text)
+{
+	param_slot *s = &c->slots[i];
+	const we_param_info *p = &c->k->params[i];
+	cli_err e;
+
+	if (cli_parse_spec(s->value, false, &s->spec, &e))
+		return CLI_EXIT_OK;
+	if (cli_looks_like_number(s->value))
+		return param_err(c, "--arg", text, "parameter '%s' is a pointer: give a buffer spec "
+				 "(@FILE, zeros:BYTES, fill:..., iota:..., random:...), not a number",
+				 p->name);
+	return param_err(c, "--arg", text, "%s", e.msg);
+}
+
+static int bind_scalar(run_ctx *c, unsigned i, const char *text)
+{
+	const we_param_info *p = &c->k->params[i];
+	uint8_t bytes[8];
+	cli_err e;
+
+	if (cli_looks_like_spec(c->slots[i].value))
+		return param_err(c, "--arg", text, "parameter '%s' is a scalar (%s), not a buffer",
+				 p->name, cli_param_type_name(p->type));
+	if (!cli_parse_scalar(p->type, c->slots[i].value, bytes, &e))
+		return param_err(c, "--arg", text, "%s", e.msg);
+	memcpy(c->params + p->offset, bytes, p->size);
+	return CLI_EXIT_OK;
+}
+
+static int bind_arg(run_ctx *c, const char *text)
+{
+	cli_assign a;
+	cli_err e;
+	unsigned i;
+
+	if (!cli_parse_assign(text, &a, &e))
+		return usage_errf(c->cmd, "--arg: %s", e.msg);
+	i = find_param(c->k, a.name, a.namelen);
+	if (i == c->k->nparams)
+		return param_err(c, "--arg", text, "kernel %s has no parameter '%.*s'", c->k->name,
+				 (int)(a.namelen > 80 ? 80 : a.namelen), a.name);
+	if (c->slots[i].value)
+		return param_err(c, "--arg", text, "parameter '%s' is given more than once",
+				 c->k->params[i].name);
+	c->slots[i].value = a.value;
+	if (c->k->params[i].type == WE_PARAM_PTR)
+		return bind_pointer(c, i, text);
+	return bind_scalar(c, i, text);
+}
+
+int run_bind_args(run_ctx *c)
+{
+	const strlist *args = OPTS(c, ARG);
+	int rc;
+
+	c->slots = calloc_n(c->k->nparams, sizeof *c->slots);
+	c->params = calloc_n(c->k->param_bytes, 1);
+	if (!c->slots || !c->params)
+		return nomem("parameters");
+	for (size_t i = 0; i < args->n; i++)
+		if ((rc = bind_arg(c, args->v[i])) != 0)
+			return rc;
+	for (unsigned i = 0; i < c->k->nparams; i++)
+		if (!c->slots[i].value)
+			return param_err(c, NULL, NULL, "missing --arg for parameter '%s' (%s)",
+					 c->k->params[i].name,
+					 cli_param_type_name(c->k->params[i].type));
+	return CLI_EXIT_OK;
+}
+
+/* Resolve NAME of --out/--print/--expect to a pointer parameter. */
+static int buffer_slot(const run_ctx *c, const char *opt, const char *text, const char *name,
+		       size_t n, unsigned *slot)
+{
+	unsigned i = find_param(c->k, name, n);
+
+	if (i == c->k->nparams || c->k->params[i].type != WE_PARAM_PTR)
+		return param_err(c, opt, text, "'%.*s' is not a pointer parameter of kernel %s",
+				 (int)(n > 80 ? 80 : n), name, c->k->name);
+	*slot = i;
+	return CLI_EXIT_OK;
+}
+
+int run_bind_requests(run_ctx *c)
+{
+	int rc;
+
+	for (size_t i = 0; i < OPTS(c, OUT)->n; i++)
+		if ((rc = buffer_slot(c, "--out", OPTS(c, OUT)->v[i], c->outs[i].a.name,
+				      c->outs[i].a.namelen, &c->outs[i].slot)) != 0)
+			return rc;
+	for (size_t i = 0; i < OPTS(c, PRINT)->n; i++)
+		if ((rc = buffer_slot(c, "--print", OPTS(c, PRINT)->v[i], c->prints[i].p.name,
+				      c->prints[i].p.namelen, &c->prints[i].slot)) != 0)
+			return rc;
+	for (size_t i = 0; i < OPTS(c, EXPECT)->n; i++)
+		if ((rc = buffer_slot(c, "--expect", OPTS(c, EXPECT)->v[i], c->expects[i].a.name,
+				      c->expects[i].a.namelen, &c->expects[i].slot)) != 0)
+			return rc;
+	return CLI_EXIT_OK;
+}
+
+/* ======================================================================
+ * Buffers
+ * ====================================================================== */
+
+/* The initial contents of a pointer parameter: the bytes of a file or
+ * the generated spec (zeros need none). */
+static int slot_load(param_slot *s)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (s->spec.kind == CLI_SPEC_FILE) {
+		rc = read_file(s->spec.path, &data, &len);
+		if (rc)
+			return rc;
+		s->init = data;
+		s->bytes = len;
+		return CLI_EXIT_OK;
+	}
+	s->bytes = s->spec.bytes;
+	if (s->spec.kind == CLI_SPEC_ZEROS || s->bytes == 0)
+		return CLI_EXIT_OK;
+	s->init = malloc((size_t)s->bytes);
+	if (!s->init)
+		return nomem("buffer contents");
+	cli_spec_generate(&s->spec, s->init);
+	return CLI_EXIT_OK;
+}
+
+we_status slot_upload(we_device *dev, const param_slot *s, we_devptr *ptr, bool *allocated)
+{
+	we_status st;
+
+	*allocated = false;
+	st = we_malloc(dev, s->bytes ? (size_t)s->bytes : 1, ptr);
+	if (st != WE_OK)
+		return st;
+	*allocated = true;
+	if (s->bytes == 0)
+		return WE_OK;
+	if (!s->init)
+		return we_memset(dev, *ptr, 0, (size_t)s->bytes);
+	return we_memcpy_htod(dev, *ptr, s->init, (size_t)s->bytes);
+}
+
+void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr)
+{
+	cli_value v;
+
+	v.u = ptr;
+	cli_store_elem(CLI_U64, params + p->offset, v);
+}
+
+/* run: load, upload and let the host copy go.  stress: load only; every
+ * run uploads the contents to its own device. */
+static int make_buffer(run_ctx *c, unsigned i)
+{
+	param_slot *s = &c->slots[i];
+	we_status st;
+	int rc = slot_load(s);
+
+	if (rc || c->stress)
+		return rc;
+	st = slot_upload(c->dev, s, &s->ptr, &s->allocated);
+	free(s->init);
+	s->init = NULL;
+	if (st != WE_OK)
+		return api_err(c->dev, st);
+	store_ptr(c->params, &c->k->params[i], s->ptr);
+	return CLI_EXIT_OK;
+}
+
+int run_make_buffers(run_ctx *c)
+{
+	int rc;
+
+	for (unsigned i = 0; i < c->k->nparams; i++)
+		if (c->k->params[i].type == WE_PARAM_PTR && (rc = make_buffer(c, i)) != 0)
+			return rc;
+	return CLI_EXIT_OK;
+}
+
+static int check_print(run_ctx *c, print_req *r, const char *text)
+{
+	uint64_t size = cli_elem_size(r->p.type);
+	uint64_t avail = c->slots[r->slot].bytes / size;
+
+	if (!r->p.has_count) {
+		r->p.count = avail;
+		return CLI_EXIT_OK;
+	}
+	if (r->p.count <= avail)
+		return CLI_EXIT_OK;
+	return param_err(c, "--print", text, "buffer '%s' holds %" PRIu64 " bytes, only %" PRIu64
+			 " %s elements", c->k->params[r->slot].name, c->slots[r->slot].bytes, avail,
+			 cli_elem_type_name(r->p.type));
+}
+
+static int load_expected(expect_req *x)
+{
+	size_t len;
+	int rc;
+
+	if (x->spec.kind == CLI_SPEC_FILE) {
+		rc = read_file(x->spec.path, &x->data, &len);
+		x->bytes = len;
+		x->spec.count = len;
+		return rc;
+	}
+	x->bytes = x->spec.bytes;
+	x->data = malloc(x->bytes ? (size_t)x->bytes : 1);
+	if (!x->data)
+		return nomem("expected data");
+	cli_spec_generate(&x->spec, x->data);
+	return CLI_EXIT_OK;
+}
+
+static int check_expect(run_ctx *c, expect_req *x, const char *text)
+{
+	uint64_t have = c->slots[x->slot].bytes;
+	int rc = load_expected(x);
+
+	if (rc)
+		return rc;
+	if (x->bytes <= have)
+		return CLI_EXIT_OK;
+	return param_err(c, "--expect", text, "expected data has %" PRIu64 " bytes but buffer '%s' "
+			 "holds only %" PRIu64, x->bytes, c->k->params[x->slot].name, have);
+}
+
+int run_prepare_checks(run_ctx *c)
+{
+	int rc;
+
+	for (size_t i = 0; i < OPTS(c, PRINT)->n; i++)
+		if ((rc = check_print(c, &c->prints[i], OPTS(c, PRINT)->v[i])) != 0)
+			return rc;
+	for (size_t i = 0; i < OPTS(c, EXPECT)->n; i++)
+		if ((rc = check_expect(c, &c->expects[i], OPTS(c, EXPECT)->v[i])) != 0)
+			return rc;
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,814 @@
+/* stress.c — warpemu stress: one launch under many seeded schedules.
+ *
+ * Jobs (host threads) take the runs in seed order, each on its own
+ * device, and finish them in any order; the verdicts are then settled in
+ * seed order (the first ok run, by seed, is the reference the later ones
+ * are compared with), so the outcome does not depend on the number of
+ * jobs or on timing.  A job waits before starting a run while more than
+ * STRESS_WINDOW_PER_JOB runs per job lie between the last settled one and
+ * it, which bounds the buffers held in memory.
+ */
+#include "cli/run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/strbuf.h"
+
+#define STRESS_WINDOW_PER_JOB 4
+#define STRESS_FAILS_SHOWN 20      /* in the table */
+#define STRESS_FAILS_KEPT 1000     /* in --stats=json */
+#define REASON_TEXT 256
+#define PROGRESS_INTERVAL 0.1      /* seconds between progress updates */
+
+typedef struct stress_run {
+	uint64_t seed;
+	bool done;                 /* finished, waiting to be settled */
+	cli_class cls;
+	uint8_t **bufs;            /* per parameter: contents after OK */
+	uint64_t warnings;
+	char reason[REASON_TEXT];
+	char warning[REASON_TEXT]; /* its first --check line */
+} stress_run;
+
+typedef struct stress_fail {
+	uint64_t seed;
+	cli_class cls;
+	char reason[REASON_TEXT];
+	bool replayed;             /* jitter: rerun under its seeded schedule, */
+	cli_class replay_cls;      /* which gave this class                    */
+} stress_fail;
+
+/* Consecutive failing seeds of one class. */
+typedef struct seed_range {
+	uint64_t first, last;
+	cli_class cls;
+} seed_range;
+
+typedef struct stress_ctx {
+	const run_ctx *c;          /* the prototype, read-only */
+	uint64_t runs;
+	unsigned jobs;
+	bool progress;             /* stderr is a terminal */
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	/* under lock */
+	uint64_t next, completed, settled, failing;
+	stress_run *win;           /* run i is win[i % nwin] */
+	size_t nwin;
+	uint8_t **ref;             /* the reference run's buffers */
+	uint64_t ref_seed;
+	uint64_t count[CLI_NCLASS];
+	stress_fail *fails;
+	size_t nfails;
+	seed_range *ranges;        /* every failing run, in seed order */
+	size_t nranges, ranges_cap;
+	bool ranges_oom;           /* some seeds could not be kept */
+	size_t rnext;              /* jitter: next failure to replay */
+	uint64_t warnings, warned_runs, warned_seed;
+	char warning[REASON_TEXT];
+	int fatal;                 /* exit status of an error, or 0 */
+	char fatal_msg[512];
+	bool stop;
+	double last_progress;
+	bool progress_shown;
+} stress_ctx;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0.0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A lock, wait or signal that fails leaves the jobs' state unknown. */
+static void pthread_die(const char *what, int err)
+{
+	fprintf(stderr, PROG ": internal error: %s failed (error %d)\n", what,
+		err);
+	_Exit(CLI_EXIT_INTERNAL);
+}
+
+static void stress_lock(stress_ctx *sc)
+{
+	int e = pthread_mutex_lock(&sc->lock);
+
+	if (e)
+		pthread_die("pthread_mutex_lock", e);
+}
+
+static void stress_unlock(stress_ctx *sc)
+{
+	int e = pthread_mutex_unlock(&sc->lock);
+
+	if (e)
+		pthread_die("pthread_mutex_unlock", e);
+}
+
+static void stress_wait(stress_ctx *sc)
+{
+	int e = pthread_cond_wait(&sc->cv, &sc->lock);
+
+	if (e)
+		pthread_die("pthread_cond_wait", e);
+}
+
+static void stress_wake(stress_ctx *sc)
+{
+	int e = pthread_cond_broadcast(&sc->cv);
+
+	if (e)
+		pthread_die("pthread_cond_broadcast", e);
+}
+
+static void free_bufs(uint8_t **bufs, unsigned n)
+{
+	if (!bufs)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		free(bufs[i]);
+	free(bufs);
+}
+
+/* Copy the first line of text into buf. */
+static void copy_line(char *buf, size_t len, const char *text)
+{
+	snprintf(buf, len, "%.*s", first_line(text), text);
+}
+
+/* After an OK launch: read every buffer back. */
+static we_status stress_read_back(const run_ctx *c, we_device *dev,
+				  const we_devptr *ptrs, stress_run *r)
+{
+	for (unsigned i = 0; i < c->k->nparams; i++) {
+		const param_slot *s = &c->slots[i];
+
+		if (c->k->params[i].type != WE_PARAM_PTR)
+			continue;
+		r->bufs[i] = malloc(s->bytes ? (size_t)s->bytes : 1);
+		if (!r->bufs[i])
+			return WE_ERR_NOMEM;
+		if (s->bytes) {
+			we_status st = we_memcpy_dtoh(dev, r->bufs[i], ptrs[i],
+						      (size_t)s->bytes);
+
+			if (st != WE_OK)
+				return st;
+		}
+	}
+	return WE_OK;
+}
+
+/* The --expect checks of an OK run; the first failing one makes it
+ * differ. */
+static void stress_expect(const run_ctx *c, stress_run *r)
+{
+	for (size_t i = 0; i < OPTS(c, EXPECT)->n; i++) {
+		const expect_req *x = &c->expects[i];
+		uint64_t count = x->bytes / cli_elem_size(x->spec.type), bad;
+		char got[VALUE_TEXT], exp[VALUE_TEXT];
+		cli_mismatch m;
+
+		bad = cli_compare(x->spec.type, r->bufs[x->slot], x->data, count,
+				  x->spec.tol, &m, 1);
+		if (bad == 0)
+			continue;
+		cli_format_elem(x->spec.type, m.got, got, sizeof got);
+		cli_format_elem(x->spec.type, m.exp, exp, sizeof exp);
+		snprintf(r->reason, sizeof r->reason, "check %.*s: %" PRIu64
+			 " of %" PRIu64 " elements differ, first [%" PRIu64
+			 "] got %s, expected %s", (int)x->a.namelen, x->a.name,
+			 bad, count, m.index, got, exp);
+		r->cls = CLI_CLASS_DIFFERS;
+		return;
+	}
+}
+
+/* Upload the buffers, launch with r->seed (its seeded schedule, or with
+ * jitter its random delays) and classify the outcome as far as one run
+ * can tell (the comparison with the reference comes when the run is
+ * settled).  Returns 0, or the exit status of an error that is no verdict
+ * on the kernel, with its message in msg. */
+static int stress_one(const run_ctx *c, stress_run *r, bool jitter, char *msg,
+		      size_t msglen)
+{
+	unsigned np = c->k->nparams;
+	we_devptr *ptrs = calloc_n(np, sizeof *ptrs);
+	bool *alloc = calloc_n(np, sizeof *alloc);
+	uint8_t *params = calloc_n(c->k->param_bytes, 1);
+	we_device_config dc;
+	we_launch_config cfg;
+	we_launch_stats stats;
+	we_device *dev = NULL;
+	we_module *mod = NULL;
+	we_status st = WE_ERR_NOMEM;
+	int rc = CLI_EXIT_OK;
+
+	r->bufs = calloc_n(np, sizeof *r->bufs);
+	memset(&dc, 0, sizeof dc);
+	dc.max_memory = c->max_memory;
+	dc.threads = 1;
+	if (ptrs && alloc && params && r->bufs)
+		st = we_device_create(&dc, &dev);
+	if (st == WE_OK)
+		st = load_module_data(dev, c->image, c->image_len, c->o.file,
+				      &mod);
+	if (st == WE_OK && c->k->param_bytes)
+		memcpy(params, c->params, c->k->param_bytes);
+	for (unsigned i = 0; st == WE_OK && i < np; i++) {
+		if (c->k->params[i].type != WE_PARAM_PTR)
+			continue;
+		st = slot_upload(dev, &c->slots[i], &ptrs[i], &alloc[i]);
+		store_ptr(params, &c->k->params[i], ptrs[i]);
+	}
+	if (st == WE_OK) {
+		launch_config(c, &cfg);
+		cfg.schedule_seeded = !jitter;
+		cfg.jitter = jitter;
+		cfg.schedule_seed = r->seed;
+		memset(&stats, 0, sizeof stats);
+		cli_intr_watch(c->intr, dev);
+		st = we_launch(dev, mod, c->k->name, &cfg, params,
+			       c->k->param_bytes, &stats);
+		cli_intr_unwatch(c->intr, dev);
+		r->warnings = stats.warnings;
+		copy_line(r->warning, sizeof r->warning, we_last_warnings(dev));
+		if (is_verdict(st)) {
+			cli_class_for_status(st, &r->cls);
+			copy_line(r->reason, sizeof r->reason,
+				  *we_last_error(dev) ? we_last_error(dev)
+						      : we_status_name(st));
+			st = WE_OK;
+		} else if (st == WE_OK) {
+			r->cls = CLI_CLASS_OK;
+			st = stress_read_back(c, dev, ptrs, r);
+			if (st == WE_OK)
+				stress_expect(c, r);
+		}
+	}
+	if (st != WE_OK) {
+		rc = cli_exit_for_status(st);
+		copy_line(msg, msglen, dev && *we_last_error(dev)
+				       ? we_last_error(dev)
+				       : st == WE_ERR_NOMEM ? "out of memory"
+				       : we_status_name(st));
+	}
+	for (unsigned i = 0; i < np; i++)
+		if (alloc[i] && we_free(dev, ptrs[i]) != WE_OK && !rc) {
+			rc = CLI_EXIT_INTERNAL;
+			copy_line(msg, msglen, we_last_error(dev));
+		}
+	we_module_destroy(mod);
+	we_device_destroy(dev);
+	free(params);
+	free(alloc);
+	free(ptrs);
+	return rc;
+}
+
+/* Compare an OK run with the reference; the first difference makes it
+ * differ. */
+static void stress_compare(const stress_ctx *sc, stress_run *r)
+{
+	const run_ctx *c = sc->c;
+
+	for (unsigned i = 0; i < c->k->nparams; i++) {
+		const param_slot *s = &c->slots[i];
+		cli_elem_type t = s->spec.type;
+		size_t size = cli_elem_size(t), j = 0;
+		char got[VALUE_TEXT], ref[VALUE_TEXT];
+
+		if (c->k->params[i].type != WE_PARAM_PTR ||
+		    memcmp(sc->ref[i], r->bufs[i], (size_t)s->bytes) == 0)
+			continue;
+		while (sc->ref[i][j] == r->bufs[i][j])
+			j++;
+		j -= j % size;
+		cli_format_elem(t, cli_load_elem(t, r->bufs[i] + j), got,
+				sizeof got);
+		cli_format_elem(t, cli_load_elem(t, sc->ref[i] + j), ref,
+				sizeof ref);
+		snprintf(r->reason, sizeof r->reason, "buffer %s differs at "
+			 "element %zu (%s): %s, but %s in seed %" PRIu64,
+			 c->k->params[i].name, j / size, cli_elem_type_name(t),
+			 got, ref, sc->ref_seed);
+		r->cls = CLI_CLASS_DIFFERS;
+		return;
+	}
+}
+
+/* Add a failing run's seed to the ranges (under lock; seeds come in
+ * order). */
+static void stress_range_add(stress_ctx *sc, uint64_t seed, cli_class cls)
+{
+	seed_range *last = sc->nranges ? &sc->ranges[sc->nranges - 1] : NULL;
+
+	if (last && last->cls == cls && last->last + 1 == seed) {
+		last->last = seed;
+		return;
+	}
+	if (sc->nranges == sc->ranges_cap) {
+		size_t cap = sc->ranges_cap ? 2 * sc->ranges_cap : 64;
+		seed_range *p = realloc(sc->ranges, cap * sizeof *p);
+
+		if (!p) {
+			sc->ranges_oom = true;
+			return;
+		}
+		sc->ranges = p;
+		sc->ranges_cap = cap;
+	}
+	sc->ranges[sc->nranges++] = (seed_range){ seed, seed, cls };
+}
+
+/* Settle the verdict of the lowest unsettled run (under lock). */
+static void stress_settle(stress_ctx *sc, stress_run *r)
+{
+	if (r->cls == CLI_CLASS_OK && !sc->ref) {
+		sc->ref = r->bufs;
+		sc->ref_seed = r->seed;
+		r->bufs = NULL;
+	} else if (r->cls == CLI_CLASS_OK) {
+		stress_compare(sc, r);
+		if (r->cls != CLI_CLASS_OK)
+			sc->failing++;
+	}
+	sc->count[r->cls]++;
+	if (r->warnings) {
+		sc->warnings += r->warnings;
+		if (sc->warned_runs++ == 0) {
+			sc->warned_seed = r->seed;
+			memcpy(sc->warning, r->warning, sizeof sc->warning);
+		}
+	}
+	if (r->cls != CLI_CLASS_OK)
+		stress_range_add(sc, r->seed, r->cls);
+	if (r->cls != CLI_CLASS_OK && sc->nfails < STRESS_FAILS_KEPT) {
+		stress_fail *f = &sc->fails[sc->nfails++];
+
+		f->seed = r->seed;
+		f->cls = r->cls;
+		memcpy(f->reason, r->reason, sizeof f->reason);
+	}
+	free_bufs(r->bufs, sc->c->k->nparams);
+	r->bufs = NULL;
+	r->done = false;
+}
+
+/* "\r"-updated progress on a terminal (under lock). */
+static void stress_progress(stress_ctx *sc, bool last)
+{
+	double t;
+
+	if (!sc->progress)
+		return;
+	t = now_s();
+	if (!last && t - sc->last_progress < PROGRESS_INTERVAL)
+		return;
+	sc->last_progress = t;
+	sc->progress_shown = true;
+	fprintf(stderr, "\r" PROG ": stress: %" PRIu64 "/%" PRIu64
+		" runs, %" PRIu64 " failing%s", sc->completed, sc->runs,
+		sc->failing, last ? "\n" : "");
+}
+
+/* Record a run just finished and settle what can be settled. */
+static void stress_done(stress_ctx *sc, uint64_t i, stress_run *r)
+{
+	stress_run *w;
+
+	r->done = true;
+	sc->win[i % sc->nwin] = *r;
+	sc->completed++;
+	if (r->cls != CLI_CLASS_OK)
+		sc->failing++;
+	while (sc->settled < sc->next &&
+	       (w = &sc->win[sc->settled % sc->nwin])->done) {
+		stress_settle(sc, w);
+		sc->settled++;
+	}
+	stress_progress(sc, false);
+}
+
+/* Under the lock: run failure rc (message msg) stops every job; the
+ * first one is reported. */
+static void stress_fatal(stress_ctx *sc, int rc, const char *msg)
+{
+	if (!sc->fatal) {
+		sc->fatal = rc;
+		snprintf(sc->fatal_msg, sizeof sc->fatal_msg, "%s", msg);
+	}
+	sc->stop = true;
+}
+
+static void *stress_job(void *arg)
+{
+	stress_ctx *sc = arg;
+	stress_run r;
+	char msg[sizeof sc->fatal_msg];
+	uint64_t i;
+	int rc;
+
+	for (;;) {
+		stress_lock(sc);
+		while (!sc->stop && sc->next < sc->runs &&
+		       sc->next - sc->settled >= sc->nwin)
+			stress_wait(sc);
+		if (sc->stop || sc->next >= sc->runs) {
+			stress_unlock(sc);
+			return NULL;
+		}
+		i = sc->next++;
+		stress_unlock(sc);
+		memset(&r, 0, sizeof r);
+		r.seed = sc->c->first_seed + i;
+		msg[0] = '\0';
+		rc = stress_one(sc->c, &r, sc->c->jitter, msg, sizeof msg);
+		stress_lock(sc);
+		if (rc) {
+			stress_fatal(sc, rc, msg);
+			free_bufs(r.bufs, sc->c->k->nparams);
+		} else {
+			stress_done(sc, i, &r);
+		}
+		stress_wake(sc);
+		stress_unlock(sc);
+	}
+}
+
+/* Jitter: rerun a listed failing run under its seeded schedule, which
+ * replays exactly when it gives the same class (the reference buffers
+ * are fixed by now: no lock to compare with them). */
+static void *stress_replay_job(void *arg)
+{
+	stress_ctx *sc = arg;
+	stress_run r;
+	char msg[sizeof sc->fatal_msg];
+	size_t i;
+	int rc;
+
+	for (;;) {
+		stress_lock(sc);
+		if (sc->stop || sc->rnext >= sc->nfails) {
+			stress_unlock(sc);
+			return NULL;
+		}
+		i = sc->rnext++;
+		stress_unlock(sc);
+		memset(&r, 0, sizeof r);
+		r.seed = sc->fails[i].seed;
+		msg[0] = '\0';
+		rc = stress_one(sc->c, &r, false, msg, sizeof msg);
+		if (!rc && r.cls == CLI_CLASS_OK && sc->ref)
+			stress_compare(sc, &r);
+		stress_lock(sc);
+		if (rc) {
+			stress_fatal(sc, rc, msg);
+		} else {
+			sc->fails[i].replayed = true;
+			sc->fails[i].replay_cls = r.cls;
+		}
+		stress_unlock(sc);
+		free_bufs(r.bufs, sc->c->k->nparams);
+	}
+}
+
+/* ---- the replay command -------------------------------------------------- */
+
+/* Append word to the command line, quoted for a POSIX shell. */
+static void add_word(void *ctx, const char *word)
+{
+	strbuf *b = ctx;
+	size_t n = cli_shell_quote(word, NULL, 0);
+	char *q = malloc(n + 1);
+
+	if (!q) {
+		b->oom = true;
+		return;
+	}
+	cli_shell_quote(word, q, n + 1);
+	if (b->n)
+		sb_add(b, " ", 1);
+	sb_add(b, q, n);
+	free(q);
+}
+
+/* "warpemu run FILE <the launch options> --threads 1 --schedule=seed:N":
+ * the command line that reruns one stress run exactly; with jitter,
+ * "--schedule=jitter:N", which reruns it with the same delays but not the
+ * same timing (malloc'd, NULL when out of memory).  The options are the
+ * table's replayed ones (options.h). */
+static char *replay_command(const run_ctx *c, uint64_t seed, bool jitter)
+{
+	strbuf b = { NULL, 0, 0, false, false };
+	const char *file = c->o.file;
+	char word[64];
+
+	add_word(&b, PROG);
+	add_word(&b, "run");
+	if (file[0] == '-' && file[1] != '\0') {
+		/* given after "--": the same file as ./-NAME */
+		char *dot = malloc(strlen(file) + 3);
+
+		if (!dot) {
+			free(sb_take(&b));
+			return NULL;
+		}
+		sprintf(dot, "./%s", file);
+		add_word(&b, dot);
+		free(dot);
+	} else {
+		add_word(&b, file);
+	}
+	opts_replay(&c->o, add_word, &b);
+	add_word(&b, "--threads");
+	add_word(&b, "1");
+	snprintf(word, sizeof word, "--schedule=%s:%" PRIu64, jitter ? "jitter" : "seed", seed);
+	add_word(&b, word);
+	return sb_take(&b);
+}
+
+/* ---- the summary ---------------------------------------------------------- */
+
+/* The seeds of the failing runs after `after` (those the table does not
+ * list), class by class, consecutive ones as ranges, wrapped. */
+static void print_more_seeds(const stress_ctx *sc, uint64_t n, uint64_t after)
+{
+	printf("  and %" PRIu64 " more, by class:\n", n);
+	for (unsigned k = 1; k < CLI_NCLASS; k++) {
+		size_t col = 0;
+
+		for (size_t i = 0; i < sc->nranges; i++) {
+			const seed_range *r = &sc->ranges[i];
+			uint64_t first = r->first > after ? r->first : after + 1;
+			char item[48];
+			int len;
+
+			if (r->cls != (cli_class)k || r->last <= after)
+				continue;
+			if (first == r->last)
+				len = snprintf(item, sizeof item, "%" PRIu64, first);
+			else
+				len = snprintf(item, sizeof item, "%" PRIu64 "-%" PRIu64,
+					       first, r->last);
+			if (col == 0) {
+				col = (size_t)printf("    %s seeds %s",
+						     cli_class_name((cli_class)k),
+						     item);
+			} else if (col + (size_t)len + 2 > 78) {
+				printf(",\n");
+				col = (size_t)printf("      %s", item);
+			} else {
+				col += (size_t)printf(", %s", item);
+			}
+		}
+		if (col)
+			putchar('\n');
+	}
+	if (sc->ranges_oom)
+		printf("    (out of memory: not every seed is listed)\n");
+}
+
+static void print_stress_table(const stress_ctx *sc, double seconds)
+{
+	const run_ctx *c = sc->c;
+	size_t shown = sc->nfails < STRESS_FAILS_SHOWN ? sc->nfails
+						       : STRESS_FAILS_SHOWN;
+	uint64_t failing = sc->runs - sc->count[CLI_CLASS_OK];
+
+	printf("stress: kernel %s, grid %" PRIu32 ",%" PRIu32 ",%" PRIu32
+	       ", block %" PRIu32 ",%" PRIu32 ",%" PRIu32 ", %" PRIu64
+	       " run%s (seeds %" PRIu64 "..%" PRIu64 "%s), %u job%s, %.2f s\n",
+	       c->k->name, c->grid.x, c->grid.y, c->grid.z, c->block.x,
+	       c->block.y, c->block.z, sc->runs, sc->runs == 1 ? "" : "s",
+	       c->first_seed, c->first_seed + (sc->runs - 1),
+	       c->jitter ? ", jitter" : "", sc->jobs, sc->jobs == 1 ? "" : "s",
+	       seconds);
+	for (unsigned k = 0; k < CLI_NCLASS; k++)
+		printf("  %-10s %10" PRIu64 "\n", cli_class_name((cli_class)k),
+		       sc->count[k]);
+	if (OPT(c, CHECK)) {
+		printf("  check: %" PRIu64 " hazard%s in %" PRIu64 " run%s\n",
+		       sc->warnings, sc->warnings == 1 ? "" : "s",
+		       sc->warned_runs, sc->warned_runs == 1 ? "" : "s");
+		if (sc->warned_runs)
+			printf("    first (seed %" PRIu64 "): %s\n",
+			       sc->warned_seed, sc->warning);
+	}
+	if (failing == 0)
+		return;
+	printf("failing runs%s:\n", c->jitter ? " (jitter: real thread timing, "
+	       "not replayable exactly)" : "");
+	for (size_t i = 0; i < shown; i++) {
+		const stress_fail *f = &sc->fails[i];
+		char *cmd = replay_command(c, f->seed, c->jitter);
+		char *exact = c->jitter && f->replayed && f->replay_cls == f->cls
+			      ? replay_command(c, f->seed, false) : NULL;
+
+		printf("  seed %" PRIu64 ": %s: %s\n", f->seed,
+		       cli_class_name(f->cls), f->reason);
+		if (!c->jitter) {
+			printf("    replay: %s\n", cmd ? cmd : "(out of memory)");
+		} else {
+			printf("    rerun: %s\n", cmd ? cmd : "(out of memory)");
+			if (f->replayed && f->replay_cls == f->cls)
+				printf("    seeded replay (also %s, exact): %s\n",
+				       cli_class_name(f->cls),
+				       exact ? exact : "(out of memory)");
+			else if (f->replayed)
+				printf("    no exact replay: its seeded schedule "
+				       "gives %s\n", cli_class_name(f->replay_cls));
+		}
+		free(cmd);
+		free(exact);
+	}
+	if (failing > shown)
+		print_more_seeds(sc, failing - shown,
+				 shown ? sc->fails[shown - 1].seed : 0);
+}
+
+static void print_stress_json(const stress_ctx *sc, double seconds)
+{
+	const run_ctx *c = sc->c;
+
+	fputs("{\"kernel\":", stdout);
+	json_string(c->k->name);
+	printf(",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
+	       c->grid.x, c->grid.y, c->grid.z);
+	printf(",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
+	       c->block.x, c->block.y, c->block.z);
+	printf(",\"runs\":%" PRIu64 ",\"first_seed\":%" PRIu64
+	       ",\"jobs\":%u", sc->runs, c->first_seed, sc->jobs);
+	json_number("seconds", seconds, true);
+	for (unsigned k = 0; k < CLI_NCLASS; k++)
+		printf(",\"%s\":%" PRIu64, cli_class_name((cli_class)k),
+		       sc->count[k]);
+	printf(",\"jitter\":%s,\"warnings\":%" PRIu64,
+	       c->jitter ? "true" : "false", sc->warnings);
+	if (sc->ref)
+		printf(",\"reference_seed\":%" PRIu64, sc->ref_seed);
+	else
+		fputs(",\"reference_seed\":null", stdout);
+	fputs(",\"failures\":[", stdout);
+	for (size_t i = 0; i < sc->nfails; i++) {
+		const stress_fail *f = &sc->fails[i];
+		bool exact = !c->jitter || (f->replayed && f->replay_cls == f->cls);
+		char *cmd = exact ? replay_command(c, f->seed, false) : NULL;
+
+		printf("%s{\"seed\":%" PRIu64 ",\"class\":\"%s\",\"reason\":",
+		       i ? "," : "", f->seed, cli_class_name(f->cls));
+		json_string(f->reason);
+		fputs(",\"replay\":", stdout);
+		if (cmd)
+			json_string(cmd);
+		else
+			fputs("null", stdout);
+		free(cmd);
+		if (c->jitter) {
+			cmd = replay_command(c, f->seed, true);
+			fputs(",\"rerun\":", stdout);
+			if (cmd)
+				json_string(cmd);
+			else
+				fputs("null", stdout);
+			free(cmd);
+			if (f->replayed)
+				printf(",\"seeded_class\":\"%s\"",
+				       cli_class_name(f->replay_cls));
+		}
+		putchar('}');
+	}
+	printf("],\"failures_not_listed\":%" PRIu64,
+	       sc->runs - sc->count[CLI_CLASS_OK] - sc->nfails);
+	fputs(",\"failing_seeds\":[", stdout);
+	for (size_t i = 0; i < sc->nranges; i++)
+		printf("%s{\"class\":\"%s\",\"first\":%" PRIu64 ",\"last\":%"
+		       PRIu64 "}", i ? "," : "",
+		       cli_class_name(sc->ranges[i].cls), sc->ranges[i].first,
+		       sc->ranges[i].last);
+	printf("],\"failing_seeds_complete\":%s}\n",
+	       sc->ranges_oom ? "false" : "true");
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > (long)CLI_JOBS_MAX ? CLI_JOBS_MAX : (unsigned)n;
+}
+
+static int stress_alloc(stress_ctx *sc, const run_ctx *c)
+{
+	uint64_t kept = c->runs < STRESS_FAILS_KEPT ? c->runs
+						    : STRESS_FAILS_KEPT;
+
+	memset(sc, 0, sizeof *sc);
+	sc->c = c;
+	sc->runs = c->runs;
+	sc->jobs = c->jobs ? c->jobs : online_cpus();
+	if (sc->jobs > sc->runs)
+		sc->jobs = (unsigned)sc->runs;
+	sc->nwin = (size_t)sc->jobs * STRESS_WINDOW_PER_JOB;
+	sc->progress = !OPT(c, QUIET) && isatty(STDERR_FILENO);
+	sc->win = calloc(sc->nwin, sizeof *sc->win);
+	sc->fails = calloc((size_t)kept, sizeof *sc->fails);
+	if (sc->win && sc->fails)
+		return CLI_EXIT_OK;
+	free(sc->win);
+	free(sc->fails);
+	return nomem("stress");
+}
+
+/* Start the jobs (fn) and wait for them; 0 or the exit status of an
+ * error that stopped them (message printed). */
+static int stress_jobs(stress_ctx *sc, void *(*fn)(void *))
+{
+	pthread_t *tids = calloc(sc->jobs, sizeof *tids);
+	unsigned started = 0;
+	int e;
+
+	if (!tids)
+		return nomem("stress jobs");
+	for (; started < sc->jobs; started++) {
+		e = pthread_create(&tids[started], NULL, fn, sc);
+		if (e == 0)
+			continue;
+		stress_lock(sc);
+		if (!sc->fatal) {
+			sc->fatal = CLI_EXIT_INTERNAL;
+			snprintf(sc->fatal_msg, sizeof sc->fatal_msg, "cannot "
+				 "start stress job %u: %s", started, strerror(e));
+		}
+		sc->stop = true;
+		stress_wake(sc);
+		stress_unlock(sc);
+		break;
+	}
+	for (unsigned i = 0; i < started; i++)
+		if ((e = pthread_join(tids[i], NULL)) != 0)
+			pthread_die("pthread_join", e);
+	free(tids);
+	if (sc->progress_shown)
+		stress_progress(sc, true);
+	if (sc->fatal)
+		return errorf(sc->fatal, "stress: %s", sc->fatal_msg);
+	return CLI_EXIT_OK;
+}
+
+int stress_main(const run_ctx *c)
+{
+	stress_ctx sc;
+	double t0, seconds;
+	int rc = stress_alloc(&sc, c), e;
+
+	if (rc)
+		return rc;
+	if ((e = pthread_mutex_init(&sc.lock, NULL)) != 0) {
+		rc = errorf(CLI_EXIT_INTERNAL, "pthread_mutex_init: %s",
+			    strerror(e));
+	} else if ((e = pthread_cond_init(&sc.cv, NULL)) != 0) {
+		rc = errorf(CLI_EXIT_INTERNAL, "pthread_cond_init: %s",
+			    strerror(e));
+		if ((e = pthread_mutex_destroy(&sc.lock)) != 0)
+			errorf(CLI_EXIT_INTERNAL, "pthread_mutex_destroy: %s",
+			       strerror(e));
+	} else {
+		t0 = now_s();
+		rc = stress_jobs(&sc, stress_job);
+		if (rc == CLI_EXIT_OK && c->jitter && sc.nfails)
+			rc = stress_jobs(&sc, stress_replay_job);
+		seconds = now_s() - t0;
+		if (rc == CLI_EXIT_OK) {
+			if (!OPT(c, QUIET))
+				print_stress_table(&sc, seconds);
+			if (c->json)
+				print_stress_json(&sc, seconds);
+			rc = cli_stress_exit(sc.count);
+		}
+		if ((e = pthread_cond_destroy(&sc.cv)) != 0)
+			rc = worse(rc, errorf(CLI_EXIT_INTERNAL,
+					      "pthread_cond_destroy: %s",
+					      strerror(e)));
+		if ((e = pthread_mutex_destroy(&sc.lock)) != 0)
+			rc = worse(rc, errorf(CLI_EXIT_INTERNAL,
+					      "pthread_mutex_destroy: %s",
+					      strerror(e)));
+	}
+	for (size_t i = 0; i < sc.nwin; i++)
+		free_bufs(sc.win[i].bufs, c->k->nparams);
+	free_bufs(sc.ref, c->k->nparams);
+	free(sc.win);
+	free(sc.fails);
+	free(sc.ranges);
+	return rc;
+}
+
