@@ -40,6 +40,34 @@ for e in scheduler warp-threads; do
 	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted$' "$tmp/intr.out"; then pass=$((pass + 1)); else
 		fail=$((fail + 1)); echo "FAIL: SIGINT ($e) -> status $st (want 130):"; sed 's/^/    /' "$tmp/intr.out"; fi
 done
+# every read is bounded (issue 15, item 2): a module or source file by 64 MiB,
+# without reading a regular file that is larger; a read waiting for a pipe
+# stops on SIGINT
+expect 7 '^warpemu: /dev/zero: more than 67108864 bytes: a module or source file may have at most 64 MiB$' -- \
+	timeout 60 "$we" disasm /dev/zero
+truncate -s 65M "$tmp/huge.we"
+expect 7 'huge.we: more than 67108864 bytes' -- "$we" asm "$tmp/huge.we" -o "$tmp/huge.bin"
+printf '.param ptr p\n EXIT ;\n' > "$tmp/p.we"
+mkfifo "$tmp/fifo" || fail=$((fail + 1))
+for src in stdin fifo; do
+	sleep 30 > "$tmp/fifo" &
+	spid=$!
+	if [ $src = fifo ]; then
+		timeout -s KILL 30 "$we" run "$tmp/p.we" --grid 1 --block 32 --arg p=@"$tmp/fifo" > "$tmp/pipe.out" 2>&1 &
+	else
+		timeout -s KILL 30 "$we" run "$tmp/p.we" --grid 1 --block 32 --arg p=@- < "$tmp/fifo" > "$tmp/pipe.out" 2>&1 &
+	fi
+	tpid=$!
+	sleep 1
+	kill -INT $tpid
+	wait $tpid
+	st=$?
+	kill $spid 2>/dev/null
+	wait $spid 2>/dev/null
+	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted' "$tmp/pipe.out"; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); echo "FAIL: SIGINT while reading a buffer from a $src -> status $st (want 130):"
+		sed 's/^/    /' "$tmp/pipe.out"; fi
+done
 expect 2 'grid' -- "$we" run "$k/vecadd.we" --block 32
 expect 2 'n' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --arg a=zeros:4 --arg b=zeros:4 --arg c=zeros:4
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 40 --block 256 --arg n=10000 \

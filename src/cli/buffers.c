@@ -159,23 +159,55 @@ int run_bind_requests(run_ctx *c)
  * Buffers
  * ====================================================================== */
 
+/* What the device memory limit leaves for slot i's buffer: run has made
+ * the buffers before it on the device; stress makes them on every run's
+ * fresh device. */
+static uint64_t buffer_room(const run_ctx *c, unsigned i)
+{
+	uint64_t limit, used;
+
+	we_device_memory(c->dev, &limit, &used);
+	for (unsigned j = 0; c->stress && j < i; j++)
+		if (c->k->params[j].type == WE_PARAM_PTR)
+			used += c->slots[j].bytes ? c->slots[j].bytes : 1;
+	return used < limit ? limit - used : 0;
+}
+
+/* A buffer over the room is refused before it is read or generated. */
+static int too_big(const run_ctx *c, unsigned i, uint64_t bytes, bool more)
+{
+	uint64_t limit, used;
+
+	we_device_memory(c->dev, &limit, &used);
+	return errorf(CLI_EXIT_LIMIT, "--arg %s=%.120s: %s%" PRIu64 " bytes would exceed the device "
+		      "memory limit of %" PRIu64 " bytes (%" PRIu64 " in use; %s)",
+		      c->k->params[i].name, c->slots[i].value, more ? "more than " : "", bytes, limit,
+		      limit - buffer_room(c, i), OPT(c, MAX_MEMORY) ? "raise --max-memory"
+		      : "the default: --max-memory BYTES sets it");
+}
+
 /* The initial contents of a pointer parameter: the bytes of a file or
  * the generated spec (zeros need none). */
-static int slot_load(param_slot *s)
+static int slot_load(run_ctx *c, unsigned i)
 {
+	param_slot *s = &c->slots[i];
+	uint64_t room = buffer_room(c, i);
 	uint8_t *data = NULL;
 	size_t len = 0;
+	bool over;
 	int rc;
 
 	if (s->spec.kind == CLI_SPEC_FILE) {
-		rc = read_file(s->spec.path, &data, &len);
-		if (rc)
-			return rc;
+		rc = read_file(s->spec.path, room, c->intr, &data, &len, &over);
+		if (rc || over)
+			return rc ? rc : too_big(c, i, room, true);
 		s->init = data;
 		s->bytes = len;
 		return CLI_EXIT_OK;
 	}
 	s->bytes = s->spec.bytes;
+	if (s->bytes > room)
+		return too_big(c, i, s->bytes, false);
 	if (s->spec.kind == CLI_SPEC_ZEROS || s->bytes == 0)
 		return CLI_EXIT_OK;
 	s->init = malloc((size_t)s->bytes);
@@ -215,7 +247,7 @@ static int make_buffer(run_ctx *c, unsigned i)
 {
 	param_slot *s = &c->slots[i];
 	we_status st;
-	int rc = slot_load(s);
+	int rc = slot_load(c, i);
 
 	if (rc || c->stress)
 		return rc;
@@ -254,13 +286,16 @@ static int check_print(run_ctx *c, print_req *r, const char *text)
 			 cli_elem_type_name(r->p.type));
 }
 
-static int load_expected(expect_req *x)
+/* The expected data of x, at most have bytes (the buffer's) when read
+ * from a file: *over when there are more. */
+static int load_expected(run_ctx *c, expect_req *x, uint64_t have, bool *over)
 {
-	size_t len;
+	size_t len = 0;
 	int rc;
 
+	*over = false;
 	if (x->spec.kind == CLI_SPEC_FILE) {
-		rc = read_file(x->spec.path, &x->data, &len);
+		rc = read_file(x->spec.path, have, c->intr, &x->data, &len, over);
 		x->bytes = len;
 		x->spec.count = len;
 		return rc;
@@ -276,14 +311,16 @@ static int load_expected(expect_req *x)
 static int check_expect(run_ctx *c, expect_req *x, const char *text)
 {
 	uint64_t have = c->slots[x->slot].bytes;
-	int rc = load_expected(x);
+	bool over;
+	int rc = load_expected(c, x, have, &over);
 
 	if (rc)
 		return rc;
-	if (x->bytes <= have)
+	if (!over && x->bytes <= have)
 		return CLI_EXIT_OK;
-	return param_err(c, "--expect", text, "expected data has %" PRIu64 " bytes but buffer '%s' "
-			 "holds only %" PRIu64, x->bytes, c->k->params[x->slot].name, have);
+	return param_err(c, "--expect", text, "expected data has %s%" PRIu64 " bytes but buffer '%s' "
+			 "holds only %" PRIu64, over ? "more than " : "", over ? have : x->bytes,
+			 c->k->params[x->slot].name, have);
 }
 
 int run_prepare_checks(run_ctx *c)

@@ -62,7 +62,7 @@ void print_launch_limits(FILE *f, const char *indent);
 int create_device(uint64_t max_memory, unsigned threads, we_device **dev);
 /* Read path and load it (text or binary); with keep, hand its bytes over
  * in *keep. */
-int load_module(we_device *dev, const char *path, we_module **mod, uint8_t **keep,
-		size_t *keep_len);
+int load_module(we_device *dev, const char *path, const cli_intr *intr, we_module **mod,
+		uint8_t **keep, size_t *keep_len);
 
 #endif

@@ -6,12 +6,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define READ_CHUNK ((size_t)1 << 16)
+/* A read that waits for a pipe looks at the signals this often (ms). */
+#define WAIT_SLICE_MS 100
+/* A read of a file of unknown size starts with a buffer this large. */
+#define READ_START ((size_t)1 << 16)
 #define STREAM_BUFFER ((size_t)1 << 18)
 
 const char *display_name(const char *path)
@@ -19,73 +24,129 @@ const char *display_name(const char *path)
 	return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
+static bool fail(cli_err *e, int code, const char *fmt, ...) CLI_PRINTF(3, 4);
+
+static bool fail(cli_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	return code == 0;
+}
+
 /* ---- inputs --------------------------------------------------------------- */
 
-static int grow(uint8_t **buf, size_t *cap)
+int in_open(in_file *f, const char *path)
 {
-	size_t ncap = *cap ? *cap * 2 : READ_CHUNK;
-	uint8_t *nb;
+	struct stat st;
 
-	if (ncap < *cap)
-		return ENOMEM;
-	nb = realloc(*buf, ncap);
-	if (!nb)
-		return ENOMEM;
-	*buf = nb;
-	*cap = ncap;
-	return 0;
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	f->fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return errorf(CLI_EXIT_IO, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		f->regular = true;
+		f->size = (uint64_t)st.st_size;
+	}
+	return CLI_EXIT_OK;
 }
 
-/* Read all of f into a malloc'd, NUL-terminated buffer; 0 or an errno. */
-static int read_stream(FILE *f, uint8_t **data, size_t *len)
+int in_read(in_file *f, void *buf, size_t n, size_t *got, const cli_intr *intr, cli_err *e)
 {
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-	int err = 0;
-
+	*got = 0;
 	for (;;) {
-		size_t want, got;
+		ssize_t k;
 
-		if (n + 1 >= cap && (err = grow(&buf, &cap)) != 0)
-			break;
-		want = cap - n - 1;
-		got = fread(buf + n, 1, want, f);
-		n += got;
-		if (got < want) {
-			if (ferror(f))
-				err = errno ? errno : EIO;
-			break;
+		if (cli_intr_fired(intr)) {
+			e->msg[0] = '\0';
+			return CLI_EXIT_INTERRUPTED;
+		}
+		if (!f->regular) {
+			/* wait in slices, so that a signal ends the wait */
+			struct pollfd p = { .fd = f->fd, .events = POLLIN };
+			int r = poll(&p, 1, WAIT_SLICE_MS);
+
+			if (r == 0 || (r < 0 && errno == EINTR))
+				continue;
+		}
+		k = read(f->fd, buf, n);
+		if (k >= 0) {
+			*got = (size_t)k;
+			return CLI_EXIT_OK;
+		}
+		if (errno != EINTR && errno != EAGAIN) {
+			fail(e, CLI_EXIT_IO, "cannot read '%s': %s", display_name(f->path), strerror(errno));
+			return CLI_EXIT_IO;
 		}
 	}
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
-	return 0;
 }
 
-int read_file(const char *path, uint8_t **data, size_t *len)
+void in_close(in_file *f)
 {
-	bool is_stdin = strcmp(path, "-") == 0;
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	int err;
+	if (f->fd > STDIN_FILENO)
+		close(f->fd);
+	f->fd = -1;
+}
 
-	if (!f)
-		return errorf(CLI_EXIT_IO, "cannot open '%s': %s", path, strerror(errno));
-	errno = 0;
-	err = read_stream(f, data, len);
-	if (!is_stdin && fclose(f) != 0 && err == 0) {
-		err = errno ? errno : EIO;
-		free(*data);
+/* Read f to its end into a malloc'd, NUL-terminated *buf of at most max
+ * bytes; *over (and no buffer) when it holds more. */
+static int read_to_end(in_file *f, uint64_t max, const cli_intr *intr, uint8_t **buf,
+		       size_t *len, bool *over)
+{
+	uint64_t limit = max < SIZE_MAX - 2 ? max + 2 : SIZE_MAX;
+	size_t cap = f->regular && f->size < limit ? (size_t)f->size + 2 : READ_START, n = 0, got;
+	cli_err e;
+	int rc;
+
+	if (!(*buf = malloc(cap)))
+		return nomem(display_name(f->path));
+	while (n <= max) {
+		if (n + 1 == cap) {
+			size_t ncap = cap < limit / 2 ? cap * 2 : (size_t)limit;
+			uint8_t *nb = ncap > cap ? realloc(*buf, ncap) : NULL;
+
+			if (!nb)
+				return nomem(display_name(f->path));
+			*buf = nb;
+			cap = ncap;
+		}
+		if ((rc = in_read(f, *buf + n, cap - n - 1, &got, intr, &e)) != 0)
+			return rc == CLI_EXIT_INTERRUPTED ? rc : errorf(rc, "%s", e.msg);
+		if (got == 0) {
+			(*buf)[n] = '\0';
+			*len = n;
+			return CLI_EXIT_OK;
+		}
+		n += got;
 	}
-	if (err == ENOMEM)
-		return nomem(display_name(path));
-	if (err)
-		return errorf(CLI_EXIT_IO, "cannot read '%s': %s", display_name(path), strerror(err));
+	*over = true;
 	return CLI_EXIT_OK;
+}
+
+int read_file(const char *path, uint64_t max, const cli_intr *intr, uint8_t **data, size_t *len,
+	      bool *over)
+{
+	in_file f;
+	uint8_t *buf = NULL;
+	int rc = in_open(&f, path);
+
+	*data = NULL;
+	*over = false;
+	if (rc)
+		return rc;
+	if (f.regular && f.size > max)
+		*over = true;
+	else
+		rc = read_to_end(&f, max, intr, &buf, len, over);
+	in_close(&f);
+	if (rc || *over)
+		free(buf);
+	else
+		*data = buf;
+	return rc;
 }
 
 /* ---- outputs ---------------------------------------------------------------- */

@@ -1,5 +1,11 @@
-/* io.h — host files of the CLI: inputs read whole, outputs written
- * atomically (a temporary file renamed over the target).
+/* io.h — host files of the CLI.
+ *
+ * Every read is bounded: a module or source file by CLI_FILE_MAX, a
+ * buffer by what the device memory limit leaves, so that an endless input
+ * (/dev/zero, a pipe) ends with an error, not with the OOM killer.  A
+ * pipe or terminal is waited on in short slices, so that SIGINT/SIGTERM
+ * stop a read that waits for data.  Outputs are written atomically (a
+ * temporary file renamed over the target).
  */
 #ifndef WE_CLI_IO_H
 #define WE_CLI_IO_H
@@ -11,12 +17,32 @@
 
 #include "cli/cli.h"
 
+/* The most bytes of a module or source file (doc/warpemu.1, FILES). */
+#define CLI_FILE_MAX ((uint64_t)64 << 20)
+
 /* "<stdin>" for "-", else path. */
 const char *display_name(const char *path);
 
-/* The whole of path ("-" = standard input) in a malloc'd, NUL-terminated
- * buffer: 0 or an exit status (printed). */
-int read_file(const char *path, uint8_t **data, size_t *len);
+/* ---- inputs --------------------------------------------------------------- */
+typedef struct in_file {
+	int fd;
+	const char *path;
+	bool regular;       /* a regular file: its size is known up front */
+	uint64_t size;      /* regular: its size                          */
+} in_file;
+
+/* Open path ("-" = standard input): 0 or an exit status (printed). */
+int in_open(in_file *f, const char *path);
+/* Up to n bytes: *got = 0 at the end.  0, CLI_EXIT_INTERRUPTED (nothing
+ * printed) or CLI_EXIT_IO with the message in e. */
+int in_read(in_file *f, void *buf, size_t n, size_t *got, const cli_intr *intr, cli_err *e);
+void in_close(in_file *f);
+
+/* The whole of path ("-" = standard input), at most max bytes, in a
+ * malloc'd, NUL-terminated buffer: 0 or an exit status (printed); when
+ * the file holds more than max bytes, 0 with *over and no buffer. */
+int read_file(const char *path, uint64_t max, const cli_intr *intr, uint8_t **data, size_t *len,
+	      bool *over);
 
 /* ---- outputs ---------------------------------------------------------------- */
 /* A file written through a large stdio buffer: a regular file (or a new

@@ -222,17 +222,21 @@ we_status load_module_data(we_device *dev, const uint8_t *data, size_t len, cons
 	return we_module_load_text(dev, (const char *)data, len, display_name(path), mod);
 }
 
-int load_module(we_device *dev, const char *path, we_module **mod, uint8_t **keep,
-		size_t *keep_len)
+int load_module(we_device *dev, const char *path, const cli_intr *intr, we_module **mod,
+		uint8_t **keep, size_t *keep_len)
 {
 	uint8_t *data;
 	size_t len;
 	we_status s;
-	int rc = read_file(path, &data, &len);
+	bool over;
+	int rc = read_file(path, CLI_FILE_MAX, intr, &data, &len, &over);
 
 	*mod = NULL;
 	if (rc)
 		return rc;
+	if (over)
+		return errorf(CLI_EXIT_LIMIT, "%s: more than %" PRIu64 " bytes: a module or source file "
+			      "may have at most 64 MiB", display_name(path), CLI_FILE_MAX);
 	s = load_module_data(dev, data, len, path, mod);
 	if (keep) {
 		*keep = data;
@@ -355,7 +359,7 @@ static int run_setup(run_ctx *c)
 	int rc;
 
 	if ((rc = create_device(c->max_memory, (unsigned)c->threads, &c->dev)) != 0 ||
-	    (rc = load_module(c->dev, c->o.file, &c->mod, c->stress ? &c->image : NULL,
+	    (rc = load_module(c->dev, c->o.file, c->intr, &c->mod, c->stress ? &c->image : NULL,
 			      &c->image_len)) != 0 ||
 	    (rc = select_kernel(c->mod, c->o.file, OPT(c, KERNEL), &c->k)) != 0 ||
 	    (rc = check_kernel_info(c->k)) != 0 ||

@@ -7,11 +7,11 @@
 #include "cli/io.h"
 #include "cli/options.h"
 
-static int open_module(const char *file, we_device **dev, we_module **mod)
+static int open_module(const char *file, const cli_intr *intr, we_device **dev, we_module **mod)
 {
 	int rc = create_device(0, 0, dev);
 
-	return rc ? rc : load_module(*dev, file, mod, NULL, NULL);
+	return rc ? rc : load_module(*dev, file, intr, mod, NULL, NULL);
 }
 
 /* Scan a command's arguments; *done when there is nothing more to do
@@ -32,14 +32,14 @@ static int scan(cli_opts *o, unsigned cmd, const char *name, int argc, char **ar
 
 /* ---- asm ------------------------------------------------------------------ */
 
-static int assemble(const char *file, const char *output)
+static int assemble(const char *file, const char *output, const cli_intr *intr)
 {
 	we_device *dev = NULL;
 	we_module *mod = NULL;
 	void *image = NULL;
 	size_t len = 0;
 	we_status st;
-	int rc = open_module(file, &dev, &mod);
+	int rc = open_module(file, intr, &dev, &mod);
 
 	if (rc == CLI_EXIT_OK) {
 		st = we_module_save_binary(mod, &image, &len);
@@ -60,7 +60,7 @@ int cmd_asm(cli_intr *intr, int argc, char **argv)
 	if (!done && !o.value[OPT_OUTPUT])
 		rc = usage_err("asm", "missing -o OUT");
 	else if (!done)
-		rc = assemble(o.file, o.value[OPT_OUTPUT]);
+		rc = assemble(o.file, o.value[OPT_OUTPUT], intr);
 	opts_free(&o);
 	return rc;
 }
@@ -77,7 +77,7 @@ int cmd_disasm(cli_intr *intr, int argc, char **argv)
 	bool done;
 	int rc = scan(&o, CLI_DISASM, "disasm", argc, argv, &done);
 
-	if (!done && (rc = open_module(o.file, &dev, &mod)) == CLI_EXIT_OK) {
+	if (!done && (rc = open_module(o.file, intr, &dev, &mod)) == CLI_EXIT_OK) {
 		st = we_module_disassemble(mod, &text);
 		rc = st == WE_OK ? write_stdout(text, strlen(text)) : api_err(dev, st);
 	}
@@ -118,11 +118,11 @@ static void print_kernel(const we_kernel_info *k)
 	putchar('\n');
 }
 
-static int print_module(const char *file)
+static int print_module(const char *file, const cli_intr *intr)
 {
 	we_device *dev = NULL;
 	we_module *mod = NULL;
-	int rc = open_module(file, &dev, &mod);
+	int rc = open_module(file, intr, &dev, &mod);
 
 	if (rc == CLI_EXIT_OK) {
 		unsigned n = we_module_kernel_count(mod);
@@ -157,7 +157,7 @@ static int describe(we_engine eng, we_placement place, we_dim3 blk, char **text)
 	return rc;
 }
 
-static int info(const cli_opts *o)
+static int info(const cli_opts *o, const cli_intr *intr)
 {
 	we_engine eng = WE_ENGINE_DEFAULT;
 	we_placement place = WE_PLACE_DEFAULT;
@@ -186,7 +186,7 @@ static int info(const cli_opts *o)
 		p += n + (p[n] == '\n');
 	}
 	free(text);
-	return o->file ? print_module(o->file) : CLI_EXIT_OK;
+	return o->file ? print_module(o->file, intr) : CLI_EXIT_OK;
 }
 
 int cmd_info(cli_intr *intr, int argc, char **argv)
@@ -196,7 +196,7 @@ int cmd_info(cli_intr *intr, int argc, char **argv)
 	int rc = scan(&o, CLI_INFO, "info", argc, argv, &done);
 
 	if (!done)
-		rc = info(&o);
+		rc = info(&o, intr);
 	opts_free(&o);
 	return rc;
 }
