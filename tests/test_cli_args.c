@@ -489,6 +489,39 @@ START_TEST(test_spec_overflow)
 }
 END_TEST
 
+/* A buffer made chunk by chunk is the buffer made at once: every kind,
+ * chunks of any number of elements. */
+START_TEST(test_spec_range)
+{
+	static const char *const specs[] = {
+		"random:u32:1000:7", "random:f64:333", "random:u8:1001:3", "iota:s16:700:-5:3",
+		"iota:f32:500:0.5:0.25", "fill:u64:300:0x1234", "zeros:1000",
+	};
+	static const uint64_t chunks[] = { 1, 7, 64, 999 };
+
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		cli_spec sp;
+		uint8_t *whole = generate(specs[i], &sp);
+		uint8_t *part = malloc(sp.bytes);
+		size_t size = cli_elem_size(sp.type);
+
+		ck_assert_ptr_nonnull(part);
+		for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+			memset(part, 0xa5, sp.bytes);
+			for (uint64_t first = 0; first < sp.count; first += chunks[c]) {
+				uint64_t n = sp.count - first < chunks[c] ? sp.count - first : chunks[c];
+
+				cli_spec_generate_range(&sp, first, n, part + first * size);
+			}
+			ck_assert_msg(memcmp(whole, part, sp.bytes) == 0, "%s in chunks of %llu",
+				      specs[i], (unsigned long long)chunks[c]);
+		}
+		free(part);
+		free(whole);
+	}
+}
+END_TEST
+
 START_TEST(test_spec_garbage)
 {
 	static const char *const bad[] = {
@@ -923,6 +956,7 @@ static Suite *args_suite(void)
 	tcase_add_test(spec, test_spec_random);
 	tcase_add_test(spec, test_splitmix);
 	tcase_add_test(spec, test_spec_overflow);
+	tcase_add_test(spec, test_spec_range);
 	tcase_add_test(spec, test_spec_garbage);
 	tcase_add_test(spec, test_spec_tolerance);
 	tcase_add_test(misc, test_assign);

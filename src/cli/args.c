@@ -724,24 +724,30 @@ static cli_value iota_value(const cli_spec *sp, uint64_t i)
 	return v;
 }
 
-void cli_spec_generate(const cli_spec *sp, uint8_t *buf)
+void cli_spec_generate_range(const cli_spec *sp, uint64_t first, uint64_t n, uint8_t *buf)
 {
 	size_t size = cli_elem_size(sp->type);
-	uint64_t state = sp->seed;
+	/* splitmix64's state after i outputs is seed + i * its increment */
+	uint64_t state = sp->seed + first * UINT64_C(0x9e3779b97f4a7c15);
 
 	if (sp->kind == CLI_SPEC_ZEROS || sp->kind == CLI_SPEC_FILE) {
-		memset(buf, 0, sp->bytes);
+		memset(buf, 0, (size_t)(n * size));
 		return;
 	}
-	for (uint64_t i = 0; i < sp->count; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		cli_value v = sp->value;
 
 		if (sp->kind == CLI_SPEC_IOTA)
-			v = iota_value(sp, i);
+			v = iota_value(sp, first + i);
 		else if (sp->kind == CLI_SPEC_RANDOM)
 			v = random_value(sp->type, &state);
 		cli_store_elem(sp->type, buf + i * size, v);
 	}
+}
+
+void cli_spec_generate(const cli_spec *sp, uint8_t *buf)
+{
+	cli_spec_generate_range(sp, 0, sp->count, buf);
 }
 
 /* ---- NAME=VALUE and NAME[:TYPE[:COUNT]] ------------------------------- */

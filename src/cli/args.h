@@ -118,6 +118,10 @@ bool cli_parse_spec(const char *s, bool allow_tol, cli_spec *out,
 		    cli_err *e);
 /* Fill buf[0..sp->bytes) from a non-FILE spec. */
 void cli_spec_generate(const cli_spec *sp, uint8_t *buf);
+/* Elements first..first+n-1 of it into buf: the same bytes as those of
+ * cli_spec_generate at that offset, so that a buffer can be made chunk
+ * by chunk. */
+void cli_spec_generate_range(const cli_spec *sp, uint64_t first, uint64_t n, uint8_t *buf);
 
 /* The PRNG behind random: specs (splitmix64). */
 uint64_t cli_splitmix64(uint64_t *state);

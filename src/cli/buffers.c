@@ -58,7 +58,7 @@ static int bind_pointer(run_ctx *c, unsigned i, const char *text)
 	const we_param_info *p = &c->k->params[i];
 	cli_err e;
 
-	if (cli_parse_spec(s->value, false, &s->spec, &e))
+	if (cli_parse_spec(s->value, false, &s->c.spec, &e))
 		return CLI_EXIT_OK;
 	if (cli_looks_like_number(s->value))
 		return param_err(c, "--arg", text, "parameter '%s' is a pointer: give a buffer spec "
@@ -156,6 +156,85 @@ int run_bind_requests(run_ctx *c)
 }
 
 /* ======================================================================
+ * Contents
+ * ====================================================================== */
+
+static void close_file(contents *ct)
+{
+	if (ct->open)
+		in_close(&ct->file);
+	ct->open = false;
+}
+
+void contents_free(contents *ct)
+{
+	close_file(ct);
+	held_free(&ct->held);
+	ct->is_held = false;
+}
+
+/* Size ct up to max bytes (*over: more): a file opened, and held when
+ * its size is known only at its end or when every stress run needs it. */
+static int contents_open(run_ctx *c, contents *ct, uint64_t max, bool *over)
+{
+	cli_err e;
+	int rc;
+
+	*over = false;
+	if (ct->spec.kind != CLI_SPEC_FILE) {
+		ct->bytes = ct->spec.bytes;
+		*over = ct->bytes > max;
+		return CLI_EXIT_OK;
+	}
+	if ((rc = in_open(&ct->file, ct->spec.path)) != 0)
+		return rc;
+	ct->open = true;
+	if (ct->file.regular && !c->stress) {
+		ct->bytes = ct->file.size;
+		*over = ct->bytes > max;
+		return CLI_EXIT_OK;
+	}
+	ct->is_held = true;
+	rc = held_read(&ct->held, &ct->file, max, over, c->intr, &e);
+	close_file(ct);
+	ct->bytes = ct->held.len;
+	return rc && rc != CLI_EXIT_INTERRUPTED ? errorf(rc, "%s", e.msg) : rc;
+}
+
+int feed_next(feed *f, uint8_t *buf, size_t n, cli_err *e)
+{
+	const contents *ct = f->c;
+	size_t got;
+	int rc;
+
+	e->msg[0] = '\0';
+	if (cli_intr_fired(f->intr))
+		return CLI_EXIT_INTERRUPTED;
+	if (ct->spec.kind != CLI_SPEC_FILE) {
+		size_t size = cli_elem_size(ct->spec.type);
+
+		cli_spec_generate_range(&ct->spec, f->pos / size, n / size, buf);
+	} else if (ct->is_held) {
+		held_get(&ct->held, f->pos, buf, n);
+		if (f->own)
+			held_release(&f->own->held, f->pos + n);
+	} else {
+		for (size_t done = 0; done < n; done += got) {
+			if ((rc = in_read(&f->own->file, buf + done, n - done, &got, f->intr, e)) != 0)
+				return rc;
+			if (got == 0) {
+				snprintf(e->msg, sizeof e->msg, "'%s' ended after %" PRIu64 " of its %" PRIu64
+					 " bytes (it changed while being read)", ct->spec.path,
+					 f->pos + done, ct->bytes);
+				return CLI_EXIT_IO;
+			}
+		}
+	}
+	f->pos += n;
+	return CLI_EXIT_OK;
+}
+
+/* ======================================================================
  * Buffers
  * ====================================================================== */
 
@@ -169,7 +248,7 @@ static uint64_t buffer_room(const run_ctx *c, unsigned i)
 	we_device_memory(c->dev, &limit, &used);
 	for (unsigned j = 0; c->stress && j < i; j++)
 		if (c->k->params[j].type == WE_PARAM_PTR)
-			used += c->slots[j].bytes ? c->slots[j].bytes : 1;
+			used += c->slots[j].c.bytes ? c->slots[j].c.bytes : 1;
 	return used < limit ? limit - used : 0;
 }
 
@@ -186,51 +265,39 @@ static int too_big(const run_ctx *c, unsigned i, uint64_t bytes, bool more)
 		      : "the default: --max-memory BYTES sets it");
 }
 
-/* The initial contents of a pointer parameter: the bytes of a file or
- * the generated spec (zeros need none). */
-static int slot_load(run_ctx *c, unsigned i)
+int slot_upload(we_device *dev, const param_slot *s, param_slot *own, const cli_intr *intr,
+		we_devptr *ptr, bool *allocated, cli_err *e)
 {
-	param_slot *s = &c->slots[i];
-	uint64_t room = buffer_room(c, i);
-	uint8_t *data = NULL;
-	size_t len = 0;
-	bool over;
-	int rc;
-
-	if (s->spec.kind == CLI_SPEC_FILE) {
-		rc = read_file(s->spec.path, room, c->intr, &data, &len, &over);
-		if (rc || over)
-			return rc ? rc : too_big(c, i, room, true);
-		s->init = data;
-		s->bytes = len;
-		return CLI_EXIT_OK;
-	}
-	s->bytes = s->spec.bytes;
-	if (s->bytes > room)
-		return too_big(c, i, s->bytes, false);
-	if (s->spec.kind == CLI_SPEC_ZEROS || s->bytes == 0)
-		return CLI_EXIT_OK;
-	s->init = malloc((size_t)s->bytes);
-	if (!s->init)
-		return nomem("buffer contents");
-	cli_spec_generate(&s->spec, s->init);
-	return CLI_EXIT_OK;
-}
-
-we_status slot_upload(we_device *dev, const param_slot *s, we_devptr *ptr, bool *allocated)
-{
+	uint64_t bytes = s->c.bytes;
+	size_t n = bytes < CLI_CHUNK ? (size_t)bytes : CLI_CHUNK;
+	feed f = { &s->c, own ? &own->c : NULL, 0, intr };
+	uint8_t *buf;
 	we_status st;
+	int rc = CLI_EXIT_OK;
 
 	*allocated = false;
-	st = we_malloc(dev, s->bytes ? (size_t)s->bytes : 1, ptr);
-	if (st != WE_OK)
-		return st;
+	if ((st = we_malloc(dev, bytes ? (size_t)bytes : 1, ptr)) != WE_OK) {
+		snprintf(e->msg, sizeof e->msg, "%s", we_last_error(dev));
+		return cli_exit_for_status(st);
+	}
 	*allocated = true;
-	if (s->bytes == 0)
-		return WE_OK;
-	if (!s->init)
-		return we_memset(dev, *ptr, 0, (size_t)s->bytes);
-	return we_memcpy_htod(dev, *ptr, s->init, (size_t)s->bytes);
+	/* we_malloc'd memory reads as zeros (warpemu.h) */
+	if (s->c.spec.kind == CLI_SPEC_ZEROS || bytes == 0)
+		return CLI_EXIT_OK;
+	if (!(buf = malloc(n))) {
+		snprintf(e->msg, sizeof e->msg, "out of host memory");
+		return CLI_EXIT_LIMIT;
+	}
+	for (uint64_t off = 0; off < bytes && !rc; off += n) {
+		n = bytes - off < CLI_CHUNK ? (size_t)(bytes - off) : CLI_CHUNK;
+		if ((rc = feed_next(&f, buf, n, e)) == 0 &&
+		    (st = we_memcpy_htod(dev, *ptr + off, buf, n)) != WE_OK) {
+			snprintf(e->msg, sizeof e->msg, "%s", we_last_error(dev));
+			rc = cli_exit_for_status(st);
+		}
+	}
+	free(buf);
+	return rc;
 }
 
 void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr)
@@ -241,23 +308,29 @@ void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr)
 	cli_store_elem(CLI_U64, params + p->offset, v);
 }
 
-/* run: load, upload and let the host copy go.  stress: load only; every
- * run uploads the contents to its own device. */
+/* run: size the contents, then fill a device buffer with them straight
+ * away, so that the host never holds the whole buffer (a pipe's bytes
+ * go as they are uploaded).  stress: size only (files held); every run
+ * makes the buffer on its own device. */
 static int make_buffer(run_ctx *c, unsigned i)
 {
 	param_slot *s = &c->slots[i];
-	we_status st;
-	int rc = slot_load(c, i);
+	uint64_t room = buffer_room(c, i);
+	bool over;
+	cli_err e;
+	int rc = contents_open(c, &s->c, room, &over);
 
-	if (rc || c->stress)
-		return rc;
-	st = slot_upload(c->dev, s, &s->ptr, &s->allocated);
-	free(s->init);
-	s->init = NULL;
-	if (st != WE_OK)
-		return api_err(c->dev, st);
-	store_ptr(c->params, &c->k->params[i], s->ptr);
-	return CLI_EXIT_OK;
+	if (rc || over)
+		return rc ? rc : too_big(c, i, s->c.is_held ? room : s->c.bytes, s->c.is_held);
+	if (c->stress)
+		return CLI_EXIT_OK;
+	rc = slot_upload(c->dev, s, s, c->intr, &s->ptr, &s->allocated, &e);
+	contents_free(&s->c);
+	if (rc && e.msg[0])
+		errorf(rc, "--arg %s=%.120s: %s", c->k->params[i].name, s->value, e.msg);
+	if (rc == CLI_EXIT_OK)
+		store_ptr(c->params, &c->k->params[i], s->ptr);
+	return rc;
 }
 
 int run_make_buffers(run_ctx *c)
@@ -273,7 +346,7 @@ int run_make_buffers(run_ctx *c)
 static int check_print(run_ctx *c, print_req *r, const char *text)
 {
 	uint64_t size = cli_elem_size(r->p.type);
-	uint64_t avail = c->slots[r->slot].bytes / size;
+	uint64_t avail = c->slots[r->slot].c.bytes / size;
 
 	if (!r->p.has_count) {
 		r->p.count = avail;
@@ -282,45 +355,27 @@ static int check_print(run_ctx *c, print_req *r, const char *text)
 	if (r->p.count <= avail)
 		return CLI_EXIT_OK;
 	return param_err(c, "--print", text, "buffer '%s' holds %" PRIu64 " bytes, only %" PRIu64
-			 " %s elements", c->k->params[r->slot].name, c->slots[r->slot].bytes, avail,
+			 " %s elements", c->k->params[r->slot].name, c->slots[r->slot].c.bytes, avail,
 			 cli_elem_type_name(r->p.type));
 }
 
-/* The expected data of x, at most have bytes (the buffer's) when read
- * from a file: *over when there are more. */
-static int load_expected(run_ctx *c, expect_req *x, uint64_t have, bool *over)
-{
-	size_t len = 0;
-	int rc;
-
-	*over = false;
-	if (x->spec.kind == CLI_SPEC_FILE) {
-		rc = read_file(x->spec.path, have, c->intr, &x->data, &len, over);
-		x->bytes = len;
-		x->spec.count = len;
-		return rc;
-	}
-	x->bytes = x->spec.bytes;
-	x->data = malloc(x->bytes ? (size_t)x->bytes : 1);
-	if (!x->data)
-		return nomem("expected data");
-	cli_spec_generate(&x->spec, x->data);
-	return CLI_EXIT_OK;
-}
-
+/* The expected data may be shorter than its buffer, not longer: a file is
+ * read no further than the buffer's length. */
 static int check_expect(run_ctx *c, expect_req *x, const char *text)
 {
-	uint64_t have = c->slots[x->slot].bytes;
+	uint64_t have = c->slots[x->slot].c.bytes;
 	bool over;
-	int rc = load_expected(c, x, have, &over);
+	int rc = contents_open(c, &x->c, have, &over);
 
 	if (rc)
 		return rc;
-	if (!over && x->bytes <= have)
+	if (x->c.spec.kind == CLI_SPEC_FILE)
+		x->c.spec.count = x->c.bytes;   /* bytes (u8) */
+	if (!over)
 		return CLI_EXIT_OK;
 	return param_err(c, "--expect", text, "expected data has %s%" PRIu64 " bytes but buffer '%s' "
-			 "holds only %" PRIu64, over ? "more than " : "", over ? have : x->bytes,
-			 c->k->params[x->slot].name, have);
+			 "holds only %" PRIu64, x->c.is_held ? "more than " : "",
+			 x->c.is_held ? have : x->c.bytes, c->k->params[x->slot].name, have);
 }
 
 int run_prepare_checks(run_ctx *c)

@@ -15,6 +15,9 @@
 
 /* A read that waits for a pipe looks at the signals this often (ms). */
 #define WAIT_SLICE_MS 100
+/* Held bytes come in chunks this large: glibc's malloc maps each on its
+ * own, so that releasing one gives its memory back to the system. */
+#define HELD_CHUNK ((size_t)8 << 20)
 /* A read of a file of unknown size starts with a buffer this large. */
 #define READ_START ((size_t)1 << 16)
 #define STREAM_BUFFER ((size_t)1 << 18)
@@ -147,6 +150,79 @@ int read_file(const char *path, uint64_t max, const cli_intr *intr, uint8_t **da
 	else
 		*data = buf;
 	return rc;
+}
+
+int held_read(held *h, in_file *f, uint64_t max, bool *over, const cli_intr *intr, cli_err *e)
+{
+	memset(h, 0, sizeof *h);
+	*over = false;
+	for (;;) {
+		size_t at = (size_t)(h->len % HELD_CHUNK), got;
+		uint64_t want = HELD_CHUNK - at;
+		int rc;
+
+		if (h->len > max) {
+			*over = true;
+			return CLI_EXIT_OK;
+		}
+		if (want > max + 1 - h->len)
+			want = max + 1 - h->len;
+		if (at == 0) {
+			if (h->n == h->cap) {
+				size_t ncap = h->cap ? 2 * h->cap : 16;
+				uint8_t **nc = realloc(h->chunk, ncap * sizeof *nc);
+
+				if (!nc) {
+					fail(e, 0, "out of host memory");
+					return CLI_EXIT_LIMIT;
+				}
+				h->chunk = nc;
+				h->cap = ncap;
+			}
+			if (!(h->chunk[h->n] = malloc(HELD_CHUNK))) {
+				fail(e, 0, "out of host memory");
+				return CLI_EXIT_LIMIT;
+			}
+			h->n++;
+		}
+		rc = in_read(f, h->chunk[h->n - 1] + at, (size_t)want, &got, intr, e);
+		if (rc)
+			return rc;
+		if (got == 0)
+			return CLI_EXIT_OK;
+		h->len += got;
+	}
+}
+
+void held_get(const held *h, uint64_t off, void *dst, size_t n)
+{
+	uint8_t *d = dst;
+
+	while (n > 0) {
+		size_t i = (size_t)(off / HELD_CHUNK), at = (size_t)(off % HELD_CHUNK);
+		size_t k = HELD_CHUNK - at < n ? HELD_CHUNK - at : n;
+
+		memcpy(d, h->chunk[i] + at, k);
+		d += k;
+		off += k;
+		n -= k;
+	}
+}
+
+void held_release(held *h, uint64_t off)
+{
+	for (size_t i = 0; i < h->n && (i + 1) * (uint64_t)HELD_CHUNK <= off; i++) {
+		free(h->chunk[i]);
+		h->chunk[i] = NULL;
+	}
+}
+
+void held_free(held *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		free(h->chunk[i]);
+	free(h->chunk);
+	memset(h, 0, sizeof *h);
 }
 
 /* ---- outputs ---------------------------------------------------------------- */

@@ -19,6 +19,8 @@
 
 /* The most bytes of a module or source file (doc/warpemu.1, FILES). */
 #define CLI_FILE_MAX ((uint64_t)64 << 20)
+/* Device data passes through host buffers of this size. */
+#define CLI_CHUNK ((size_t)1 << 20)
 
 /* "<stdin>" for "-", else path. */
 const char *display_name(const char *path);
@@ -43,6 +45,24 @@ void in_close(in_file *f);
  * the file holds more than max bytes, 0 with *over and no buffer. */
 int read_file(const char *path, uint64_t max, const cli_intr *intr, uint8_t **data, size_t *len,
 	      bool *over);
+
+/* Bytes held on the host, in chunks that go back to the system one by
+ * one as they are released. */
+typedef struct held {
+	uint8_t **chunk;
+	size_t n, cap;
+	uint64_t len;
+} held;
+
+/* Read f to its end into h, at most max bytes: *over when there are more
+ * (h then holds max + 1).  0, CLI_EXIT_INTERRUPTED, CLI_EXIT_IO or
+ * CLI_EXIT_LIMIT (no host memory), with the message in e. */
+int held_read(held *h, in_file *f, uint64_t max, bool *over, const cli_intr *intr, cli_err *e);
+/* Copy [off, off + n) out of h. */
+void held_get(const held *h, uint64_t off, void *dst, size_t n);
+/* Give back the chunks that lie wholly before off. */
+void held_release(held *h, uint64_t off);
+void held_free(held *h);
 
 /* ---- outputs ---------------------------------------------------------------- */
 /* A file written through a large stdio buffer: a regular file (or a new

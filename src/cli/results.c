@@ -79,100 +79,142 @@ static void print_json(const run_ctx *c)
 	fputs("}\n", stdout);
 }
 
-/* Read a buffer back once; later requests reuse the copy. */
-static int fetch_result(run_ctx *c, unsigned i)
+/* A buffer read back chunk by chunk, so that the host never holds it
+ * whole. */
+typedef struct reader {
+	run_ctx *c;
+	unsigned slot;
+	uint64_t pos, end;
+	uint8_t *buf;
+} reader;
+
+static int reader_open(reader *r, run_ctx *c, unsigned slot, uint64_t end)
 {
-	param_slot *s = &c->slots[i];
+	r->c = c;
+	r->slot = slot;
+	r->pos = 0;
+	r->end = end;
+	r->buf = malloc(end < CLI_CHUNK ? (size_t)(end ? end : 1) : CLI_CHUNK);
+	return r->buf ? CLI_EXIT_OK : nomem("buffer read-back");
+}
+
+/* The next chunk (*n bytes, 0 at the end): 0 or an exit status. */
+static int reader_next(reader *r, size_t *n)
+{
 	we_status st;
 
-	if (s->result)
+	*n = r->end - r->pos < CLI_CHUNK ? (size_t)(r->end - r->pos) : CLI_CHUNK;
+	if (*n == 0)
 		return CLI_EXIT_OK;
-	s->result = malloc(s->bytes ? (size_t)s->bytes : 1);
-	if (!s->result)
-		return nomem("buffer read-back");
-	if (s->bytes == 0)
-		return CLI_EXIT_OK;
-	st = we_memcpy_dtoh(c->dev, s->result, s->ptr, (size_t)s->bytes);
-	if (st == WE_OK)
-		return CLI_EXIT_OK;
-	free(s->result);
-	s->result = NULL;
-	return api_err(c->dev, st);
+	st = we_memcpy_dtoh(r->c->dev, r->buf, r->c->slots[r->slot].ptr + r->pos, *n);
+	if (st != WE_OK)
+		return api_err(r->c->dev, st);
+	r->pos += *n;
+	return CLI_EXIT_OK;
 }
 
-static int write_out(run_ctx *c, const out_req *r)
+static int write_out(run_ctx *c, const out_req *o)
 {
-	int rc = fetch_result(c, r->slot);
+	reader r;
+	out_stream s;
+	size_t n = 1;
+	int rc = reader_open(&r, c, o->slot, c->slots[o->slot].c.bytes);
 
-	if (rc)
-		return rc;
-	return write_file_atomic(r->a.value, c->slots[r->slot].result,
-				 (size_t)c->slots[r->slot].bytes);
-}
-
-static void print_values(const print_req *r, const uint8_t *p)
-{
-	size_t size = cli_elem_size(r->p.type);
-	bool rows = r->p.count > PRINT_COLUMN_MIN;
-	char buf[VALUE_TEXT];
-
-	printf("# %.*s: %" PRIu64 " x %s\n", (int)r->p.namelen, r->p.name, r->p.count,
-	       cli_elem_type_name(r->p.type));
-	for (uint64_t i = 0; i < r->p.count; i++) {
-		cli_format_elem(r->p.type, cli_load_elem(r->p.type, p + i * size), buf, sizeof buf);
-		if (!rows)
-			printf("%s\n", buf);
-		else if (i % PRINT_PER_ROW == 0)
-			printf("%s%8" PRIu64 ": %s", i ? "\n" : "", i, buf);
-		else
-			printf(" %s", buf);
+	if (rc == CLI_EXIT_OK && (rc = stream_open(&s, o->a.value)) == CLI_EXIT_OK) {
+		while (rc == CLI_EXIT_OK && n && (rc = reader_next(&r, &n)) == CLI_EXIT_OK)
+			stream_write(&s, r.buf, n);
+		rc = worse(rc, stream_close(&s, rc == CLI_EXIT_OK));
 	}
-	if (rows)
-		putchar('\n');
-}
-
-static int print_buffer(run_ctx *c, const print_req *r)
-{
-	int rc = fetch_result(c, r->slot);
-
-	if (rc == CLI_EXIT_OK)
-		print_values(r, c->slots[r->slot].result);
+	free(r.buf);
 	return rc;
 }
 
-static void report_mismatches(const expect_req *x, const cli_mismatch *m, uint64_t bad,
-			      uint64_t count)
+static int print_buffer(run_ctx *c, const print_req *p)
 {
-	char got[VALUE_TEXT], exp[VALUE_TEXT];
-	uint64_t shown = bad < MISMATCHES_SHOWN ? bad : MISMATCHES_SHOWN;
+	size_t size = cli_elem_size(p->p.type), n = 1;
+	bool rows = p->p.count > PRINT_COLUMN_MIN;
+	char val[VALUE_TEXT];
+	uint64_t i = 0;
+	reader r;
+	int rc = reader_open(&r, c, p->slot, p->p.count * size);
 
-	printf("check %.*s: FAILED, %" PRIu64 " of %" PRIu64 " elements differ\n",
-	       (int)x->a.namelen, x->a.name, bad, count);
-	for (uint64_t i = 0; i < shown; i++) {
-		cli_format_elem(x->spec.type, m[i].got, got, sizeof got);
-		cli_format_elem(x->spec.type, m[i].exp, exp, sizeof exp);
-		printf("  [%" PRIu64 "] got %s, expected %s\n", m[i].index, got, exp);
+	printf("# %.*s: %" PRIu64 " x %s\n", (int)p->p.namelen, p->p.name, p->p.count,
+	       cli_elem_type_name(p->p.type));
+	while (rc == CLI_EXIT_OK && n && (rc = reader_next(&r, &n)) == CLI_EXIT_OK) {
+		for (size_t at = 0; at < n; at += size, i++) {
+			cli_format_elem(p->p.type, cli_load_elem(p->p.type, r.buf + at), val, sizeof val);
+			if (!rows)
+				printf("%s\n", val);
+			else if (i % PRINT_PER_ROW == 0)
+				printf("%s%8" PRIu64 ": %s", i ? "\n" : "", i, val);
+			else
+				printf(" %s", val);
+		}
 	}
-	if (bad > shown)
-		printf("  ... and %" PRIu64 " more\n", bad - shown);
+	if (rows)
+		putchar('\n');
+	free(r.buf);
+	return rc;
 }
 
-static int check_buffer(run_ctx *c, const expect_req *x)
+/* Compare buffer and expected data chunk by chunk: x->bad mismatches,
+ * the first MISMATCHES_SHOWN in x->m. */
+static int compare(run_ctx *c, expect_req *x)
 {
-	cli_mismatch m[MISMATCHES_SHOWN];
-	uint64_t count = x->bytes / cli_elem_size(x->spec.type), bad;
-	int rc = fetch_result(c, x->slot);
+	size_t size = cli_elem_size(x->c.spec.type), n = 1;
+	feed f = { &x->c, &x->c, 0, c->intr };
+	uint8_t *exp = malloc(x->c.bytes < CLI_CHUNK ? (size_t)(x->c.bytes ? x->c.bytes : 1)
+			      : CLI_CHUNK);
+	reader r;
+	cli_err e;
+	int rc = exp ? reader_open(&r, c, x->slot, x->c.bytes) : nomem("expected data");
+
+	x->count = x->c.bytes / size;
+	x->bad = 0;
+	while (exp && rc == CLI_EXIT_OK && n && (rc = reader_next(&r, &n)) == CLI_EXIT_OK && n) {
+		size_t shown = x->bad < MISMATCHES_SHOWN ? (size_t)x->bad : MISMATCHES_SHOWN;
+		uint64_t first = (r.pos - n) / size, bad;
+
+		if ((rc = feed_next(&f, exp, n, &e)) != 0) {
+			if (e.msg[0])
+				errorf(rc, "--expect %.*s: %s", (int)x->a.namelen, x->a.name, e.msg);
+			break;
+		}
+		bad = cli_compare(x->c.spec.type, r.buf, exp, n / size, x->c.spec.tol, x->m + shown,
+				  MISMATCHES_SHOWN - shown);
+		for (size_t k = shown; k < MISMATCHES_SHOWN && k < shown + bad; k++)
+			x->m[k].index += first;
+		x->bad += bad;
+	}
+	if (exp)
+		free(r.buf);
+	free(exp);
+	return rc;
+}
+
+static int check_buffer(run_ctx *c, expect_req *x)
+{
+	char got[VALUE_TEXT], exp[VALUE_TEXT];
+	uint64_t shown;
+	int rc = compare(c, x);
 
 	if (rc)
 		return rc;
-	bad = cli_compare(x->spec.type, c->slots[x->slot].result, x->data, count, x->spec.tol, m,
-			  MISMATCHES_SHOWN);
-	if (bad == 0) {
+	if (x->bad == 0) {
 		printf("check %.*s: OK (%" PRIu64 " elements)\n", (int)x->a.namelen, x->a.name,
-		       count);
+		       x->count);
 		return CLI_EXIT_OK;
 	}
-	report_mismatches(x, m, bad, count);
+	printf("check %.*s: FAILED, %" PRIu64 " of %" PRIu64 " elements differ\n",
+	       (int)x->a.namelen, x->a.name, x->bad, x->count);
+	shown = x->bad < MISMATCHES_SHOWN ? x->bad : MISMATCHES_SHOWN;
+	for (uint64_t i = 0; i < shown; i++) {
+		cli_format_elem(x->c.spec.type, x->m[i].got, got, sizeof got);
+		cli_format_elem(x->c.spec.type, x->m[i].exp, exp, sizeof exp);
+		printf("  [%" PRIu64 "] got %s, expected %s\n", x->m[i].index, got, exp);
+	}
+	if (x->bad > shown)
+		printf("  ... and %" PRIu64 " more\n", x->bad - shown);
 	return CLI_EXIT_CHECK;
 }
 

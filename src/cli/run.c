@@ -158,7 +158,7 @@ static int run_parse_requests(run_ctx *c)
 
 		if (!cli_parse_assign(expects->v[i], &x->a, &e))
 			return opt_err(c, "--expect", &e);
-		if (!cli_parse_spec(x->a.value, true, &x->spec, &e))
+		if (!cli_parse_spec(x->a.value, true, &x->c.spec, &e))
 			return req_err(c, "--expect", expects->v[i], &e);
 	}
 	return CLI_EXIT_OK;
@@ -175,7 +175,8 @@ static int run_check_stdin(const run_ctx *c)
 		if (cli_parse_assign(OPTS(c, ARG)->v[i], &a, &e) && strcmp(a.value, "@-") == 0)
 			uses++;
 	for (size_t i = 0; i < OPTS(c, EXPECT)->n; i++)
-		if (c->expects[i].spec.kind == CLI_SPEC_FILE && strcmp(c->expects[i].spec.path, "-") == 0)
+		if (c->expects[i].c.spec.kind == CLI_SPEC_FILE &&
+		    strcmp(c->expects[i].c.spec.path, "-") == 0)
 			uses++;
 	if (uses > 1)
 		return usage_err(c->cmd, "standard input ('-') can be read only once");
@@ -462,11 +463,10 @@ static int run_free(run_ctx *c, int rc)
 
 		if (st != WE_OK)
 			rc = worse(rc, api_err(c->dev, st));
-		free(c->slots[i].result);
-		free(c->slots[i].init);
+		contents_free(&c->slots[i].c);
 	}
 	for (size_t i = 0; c->expects && i < OPTS(c, EXPECT)->n; i++)
-		free(c->expects[i].data);
+		contents_free(&c->expects[i].c);
 	free(c->slots);
 	free(c->params);
 	free(c->outs);

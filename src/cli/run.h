@@ -16,26 +16,51 @@
 #define OPT(c, ID) ((c)->o.value[OPT_##ID])
 #define OPTS(c, ID) (&(c)->o.list[OPT_##ID])
 
+/* A buffer's contents: its spec, generated as the bytes are needed, or
+ * for @FILE the file, read as it goes (run, a regular file) or held on
+ * the host (a pipe, whose size is known only at its end; stress, whose
+ * every run needs the bytes). */
+typedef struct contents {
+	cli_spec spec;
+	uint64_t bytes;
+	in_file file;        /* FILE read as it goes, when open */
+	bool open;
+	held held;           /* FILE held, when is_held */
+	bool is_held;
+} contents;
+
+/* The bytes of contents in order, chunk by chunk.  own: the contents
+ * themselves when this feed may read their file or release their held
+ * bytes as they go (run); NULL when others read them too (stress). */
+typedef struct feed {
+	const contents *c;
+	contents *own;
+	uint64_t pos;
+	const cli_intr *intr;
+} feed;
+
+/* The next n bytes (a whole number of elements unless the last): 0, or
+ * an exit status with the message in e (none for an interruption). */
+int feed_next(feed *f, uint8_t *buf, size_t n, cli_err *e);
+
 /* Parsed --out, --print and --expect; slot = parameter index. */
 typedef struct out_req { cli_assign a; unsigned slot; } out_req;
 typedef struct print_req { cli_print p; unsigned slot; } print_req;
 typedef struct expect_req {
 	cli_assign a;
-	cli_spec spec;
+	contents c;          /* the expected bytes */
 	unsigned slot;
-	uint8_t *data;       /* expected bytes */
-	uint64_t bytes;
+	/* run: the outcome */
+	uint64_t count, bad;
+	cli_mismatch m[MISMATCHES_SHOWN];
 } expect_req;
 
 /* One per kernel parameter; buffer fields are used for pointers only. */
 typedef struct param_slot {
 	const char *value;   /* from --arg, NULL until bound */
-	cli_spec spec;
-	uint64_t bytes;
-	uint8_t *init;       /* initial contents; NULL: zeros (or uploaded) */
-	we_devptr ptr;
+	contents c;          /* the initial contents */
+	we_devptr ptr;       /* run: the device buffer */
 	bool allocated;
-	uint8_t *result;     /* buffer contents after the run */
 } param_slot;
 
 typedef struct run_ctx {
@@ -84,9 +109,13 @@ int run_bind_args(run_ctx *c);
 int run_bind_requests(run_ctx *c);
 int run_make_buffers(run_ctx *c);
 int run_prepare_checks(run_ctx *c);
-/* Allocate a device buffer for s and fill it; *allocated tells whether
- * *ptr must be freed, also on failure. */
-we_status slot_upload(we_device *dev, const param_slot *s, we_devptr *ptr, bool *allocated);
+/* Allocate a device buffer for s on dev and fill it chunk by chunk:
+ * 0, or an exit status with the message in e.  *allocated tells whether
+ * *ptr must be freed, also on failure.  own: s itself, when its file may
+ * be read or its held bytes released as they go (run). */
+int slot_upload(we_device *dev, const param_slot *s, param_slot *own, const cli_intr *intr,
+		we_devptr *ptr, bool *allocated, cli_err *e);
+void contents_free(contents *ct);
 void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr);
 
 /* ---- results.c ------------------------------------------------------------- */

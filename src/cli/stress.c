@@ -143,124 +143,149 @@ static void copy_line(char *buf, size_t len, const char *text)
 	snprintf(buf, len, "%.*s", first_line(text), text);
 }
 
-/* After an OK launch: read every buffer back. */
-static we_status stress_read_back(const run_ctx *c, we_device *dev,
-				  const we_devptr *ptrs, stress_run *r)
+/* After an OK launch: read every buffer back (kept to compare with the
+ * reference run's). */
+static we_status stress_read_back(const run_ctx *c, we_device *dev, const we_devptr *ptrs,
+				  stress_run *r)
 {
 	for (unsigned i = 0; i < c->k->nparams; i++) {
-		const param_slot *s = &c->slots[i];
+		uint64_t bytes = c->slots[i].c.bytes;
+		we_status st;
 
 		if (c->k->params[i].type != WE_PARAM_PTR)
 			continue;
-		r->bufs[i] = malloc(s->bytes ? (size_t)s->bytes : 1);
-		if (!r->bufs[i])
+		if (!(r->bufs[i] = malloc(bytes ? (size_t)bytes : 1)))
 			return WE_ERR_NOMEM;
-		if (s->bytes) {
-			we_status st = we_memcpy_dtoh(dev, r->bufs[i], ptrs[i],
-						      (size_t)s->bytes);
-
-			if (st != WE_OK)
-				return st;
-		}
+		if (bytes && (st = we_memcpy_dtoh(dev, r->bufs[i], ptrs[i], (size_t)bytes)) != WE_OK)
+			return st;
 	}
 	return WE_OK;
 }
 
-/* The --expect checks of an OK run; the first failing one makes it
- * differ. */
-static void stress_expect(const run_ctx *c, stress_run *r)
+/* The --expect checks of an OK run, the expected data made chunk by
+ * chunk; the first failing one makes it differ.  0 or an exit status. */
+static int stress_expect(const run_ctx *c, stress_run *r)
 {
-	for (size_t i = 0; i < OPTS(c, EXPECT)->n; i++) {
-		const expect_req *x = &c->expects[i];
-		uint64_t count = x->bytes / cli_elem_size(x->spec.type), bad;
-		char got[VALUE_TEXT], exp[VALUE_TEXT];
-		cli_mismatch m;
+	uint8_t *exp = malloc(CLI_CHUNK);
+	int rc = exp ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
 
-		bad = cli_compare(x->spec.type, r->bufs[x->slot], x->data, count,
-				  x->spec.tol, &m, 1);
-		if (bad == 0)
+	for (size_t i = 0; i < OPTS(c, EXPECT)->n && !rc && r->cls == CLI_CLASS_OK; i++) {
+		const expect_req *x = &c->expects[i];
+		size_t size = cli_elem_size(x->c.spec.type);
+		feed f = { &x->c, NULL, 0, c->intr };
+		uint64_t bad = 0, count = x->c.bytes / size;
+		cli_mismatch m = { 0, { 0 }, { 0 } };
+		char got[VALUE_TEXT], want[VALUE_TEXT];
+		cli_err e;
+
+		for (uint64_t off = 0; off < x->c.bytes && !rc; off += CLI_CHUNK) {
+			size_t n = x->c.bytes - off < CLI_CHUNK ? (size_t)(x->c.bytes - off) : CLI_CHUNK;
+			cli_mismatch first;
+			uint64_t k;
+
+			if ((rc = feed_next(&f, exp, n, &e)) != 0)
+				break;
+			k = cli_compare(x->c.spec.type, r->bufs[x->slot] + off, exp, n / size,
+					x->c.spec.tol, &first, 1);
+			if (k && !bad) {
+				m = first;
+				m.index += off / size;
+			}
+			bad += k;
+		}
+		if (rc || bad == 0)
 			continue;
-		cli_format_elem(x->spec.type, m.got, got, sizeof got);
-		cli_format_elem(x->spec.type, m.exp, exp, sizeof exp);
-		snprintf(r->reason, sizeof r->reason, "check %.*s: %" PRIu64
-			 " of %" PRIu64 " elements differ, first [%" PRIu64
-			 "] got %s, expected %s", (int)x->a.namelen, x->a.name,
-			 bad, count, m.index, got, exp);
+		cli_format_elem(x->c.spec.type, m.got, got, sizeof got);
+		cli_format_elem(x->c.spec.type, m.exp, want, sizeof want);
+		snprintf(r->reason, sizeof r->reason, "check %.*s: %" PRIu64 " of %" PRIu64 " elements "
+			 "differ, first [%" PRIu64 "] got %s, expected %s", (int)x->a.namelen, x->a.name,
+			 bad, count, m.index, got, want);
 		r->cls = CLI_CLASS_DIFFERS;
-		return;
 	}
+	free(exp);
+	return rc;
 }
 
-/* Upload the buffers, launch with r->seed (its seeded schedule, or with
- * jitter its random delays) and classify the outcome as far as one run
- * can tell (the comparison with the reference comes when the run is
- * settled).  Returns 0, or the exit status of an error that is no verdict
- * on the kernel, with its message in msg. */
-static int stress_one(const run_ctx *c, stress_run *r, bool jitter, char *msg,
-		      size_t msglen)
+/* A run's device with the module and every buffer made: 0, or an exit
+ * status with its message in e. */
+static int stress_device(const run_ctx *c, we_device **dev, we_module **mod, we_devptr *ptrs,
+			 bool *alloc, uint8_t *params, cli_err *e)
+{
+	we_device_config dc = { .max_memory = c->max_memory, .threads = 1 };
+	we_status st = we_device_create(&dc, dev);
+	int rc = CLI_EXIT_OK;
+
+	if (st == WE_OK)
+		st = load_module_data(*dev, c->image, c->image_len, c->o.file, mod);
+	if (st != WE_OK) {
+		snprintf(e->msg, sizeof e->msg, "%s", *dev && *we_last_error(*dev)
+			 ? we_last_error(*dev) : we_status_name(st));
+		return cli_exit_for_status(st);
+	}
+	if (c->k->param_bytes)
+		memcpy(params, c->params, c->k->param_bytes);
+	for (unsigned i = 0; !rc && i < c->k->nparams; i++) {
+		if (c->k->params[i].type != WE_PARAM_PTR)
+			continue;
+		rc = slot_upload(*dev, &c->slots[i], NULL, c->intr, &ptrs[i], &alloc[i], e);
+		store_ptr(params, &c->k->params[i], ptrs[i]);
+	}
+	return rc;
+}
+
+/* Make the device and buffers, launch with r->seed (its seeded schedule,
+ * or with jitter its random delays) and classify the outcome as far as
+ * one run can tell (the comparison with the reference comes when the run
+ * is settled).  Returns 0, or the exit status of an error that is no
+ * verdict on the kernel, with its message in msg (none for an
+ * interruption). */
+static int stress_one(const run_ctx *c, stress_run *r, bool jitter, char *msg, size_t msglen)
 {
 	unsigned np = c->k->nparams;
 	we_devptr *ptrs = calloc_n(np, sizeof *ptrs);
 	bool *alloc = calloc_n(np, sizeof *alloc);
 	uint8_t *params = calloc_n(c->k->param_bytes, 1);
-	we_device_config dc;
 	we_launch_config cfg;
 	we_launch_stats stats;
 	we_device *dev = NULL;
 	we_module *mod = NULL;
-	we_status st = WE_ERR_NOMEM;
-	int rc = CLI_EXIT_OK;
+	we_status st = WE_OK;
+	cli_err e = { "out of host memory" };
+	int rc = CLI_EXIT_LIMIT;
 
 	r->bufs = calloc_n(np, sizeof *r->bufs);
-	memset(&dc, 0, sizeof dc);
-	dc.max_memory = c->max_memory;
-	dc.threads = 1;
 	if (ptrs && alloc && params && r->bufs)
-		st = we_device_create(&dc, &dev);
-	if (st == WE_OK)
-		st = load_module_data(dev, c->image, c->image_len, c->o.file,
-				      &mod);
-	if (st == WE_OK && c->k->param_bytes)
-		memcpy(params, c->params, c->k->param_bytes);
-	for (unsigned i = 0; st == WE_OK && i < np; i++) {
-		if (c->k->params[i].type != WE_PARAM_PTR)
-			continue;
-		st = slot_upload(dev, &c->slots[i], &ptrs[i], &alloc[i]);
-		store_ptr(params, &c->k->params[i], ptrs[i]);
-	}
-	if (st == WE_OK) {
+		rc = stress_device(c, &dev, &mod, ptrs, alloc, params, &e);
+	if (rc == CLI_EXIT_OK) {
 		launch_config(c, &cfg);
 		cfg.schedule_seeded = !jitter;
 		cfg.jitter = jitter;
 		cfg.schedule_seed = r->seed;
 		memset(&stats, 0, sizeof stats);
 		cli_intr_watch(c->intr, dev);
-		st = we_launch(dev, mod, c->k->name, &cfg, params,
-			       c->k->param_bytes, &stats);
+		st = we_launch(dev, mod, c->k->name, &cfg, params, c->k->param_bytes, &stats);
 		cli_intr_unwatch(c->intr, dev);
 		r->warnings = stats.warnings;
 		copy_line(r->warning, sizeof r->warning, we_last_warnings(dev));
 		if (is_verdict(st)) {
 			cli_class_for_status(st, &r->cls);
 			copy_line(r->reason, sizeof r->reason,
-				  *we_last_error(dev) ? we_last_error(dev)
-						      : we_status_name(st));
+				  *we_last_error(dev) ? we_last_error(dev) : we_status_name(st));
 			st = WE_OK;
 		} else if (st == WE_OK) {
 			r->cls = CLI_CLASS_OK;
-			st = stress_read_back(c, dev, ptrs, r);
-			if (st == WE_OK)
-				stress_expect(c, r);
+			if ((st = stress_read_back(c, dev, ptrs, r)) == WE_OK)
+				rc = stress_expect(c, r);
+		}
+		if (st != WE_OK) {
+			rc = cli_exit_for_status(st);
+			snprintf(e.msg, sizeof e.msg, "%s", *we_last_error(dev) ? we_last_error(dev)
+				 : st == WE_ERR_NOMEM ? "out of memory" : we_status_name(st));
 		}
 	}
-	if (st != WE_OK) {
-		rc = cli_exit_for_status(st);
-		copy_line(msg, msglen, dev && *we_last_error(dev)
-				       ? we_last_error(dev)
-				       : st == WE_ERR_NOMEM ? "out of memory"
-				       : we_status_name(st));
-	}
-	for (unsigned i = 0; i < np; i++)
+	if (rc)
+		copy_line(msg, msglen, e.msg);
+	for (unsigned i = 0; alloc && i < np; i++)
 		if (alloc[i] && we_free(dev, ptrs[i]) != WE_OK && !rc) {
 			rc = CLI_EXIT_INTERNAL;
 			copy_line(msg, msglen, we_last_error(dev));
@@ -281,12 +306,12 @@ static void stress_compare(const stress_ctx *sc, stress_run *r)
 
 	for (unsigned i = 0; i < c->k->nparams; i++) {
 		const param_slot *s = &c->slots[i];
-		cli_elem_type t = s->spec.type;
+		cli_elem_type t = s->c.spec.type;
 		size_t size = cli_elem_size(t), j = 0;
 		char got[VALUE_TEXT], ref[VALUE_TEXT];
 
 		if (c->k->params[i].type != WE_PARAM_PTR ||
-		    memcmp(sc->ref[i], r->bufs[i], (size_t)s->bytes) == 0)
+		    memcmp(sc->ref[i], r->bufs[i], (size_t)s->c.bytes) == 0)
 			continue;
 		while (sc->ref[i][j] == r->bufs[i][j])
 			j++;
