@@ -26,6 +26,20 @@ expect() {
 k=$src/kernels
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# wait_ready PID NAME: wait (at most 20 s) until the warpemu that PID (a
+# `timeout`) runs takes signals on its own thread and has a file whose name
+# contains NAME open, so that a signal sent next finds it reading or
+# running, whatever the machine's load
+wait_ready() {
+	i=0
+	while [ $i -lt 200 ]; do
+		c=$(pgrep -P "$1" 2>/dev/null | head -n 1)
+		if [ -n "$c" ] && [ "$(ls "/proc/$c/task" 2>/dev/null | wc -l)" -ge 2 ] &&
+			ls -l "/proc/$c/fd" 2>/dev/null | grep -q -- "$2"; then return 0; fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 expect 0 'warpemu' -- "$we" --version
 expect 0 'run' -- "$we" --help
 expect 2 'usage|unknown' -- "$we" frobnicate
@@ -36,6 +50,7 @@ for e in scheduler warp-threads; do
 	timeout -s KILL 30 "$we" run "$tmp/intr.we" --grid 1 --block 32 --engine $e > "$tmp/intr.out" 2>&1 &
 	tpid=$!
 	sleep 1
+	wait_ready $tpid intr.out
 	kill -INT $tpid
 	wait $tpid
 	st=$?
@@ -60,7 +75,7 @@ for src in stdin fifo; do
 		timeout -s KILL 30 "$we" run "$tmp/p.we" --grid 1 --block 32 --arg p=@- < "$tmp/fifo" > "$tmp/pipe.out" 2>&1 &
 	fi
 	tpid=$!
-	sleep 1
+	wait_ready $tpid fifo
 	kill -INT $tpid
 	wait $tpid
 	st=$?
@@ -121,6 +136,29 @@ expect 0 'check c: OK \(300000 elements\)' -- "$we" run "$k/vecadd.we" $va4 --ex
 expect 0 '^  299992: 299992.5 299993.5 ' -- "$we" run "$k/vecadd.we" $va4 --print c:f32:300000
 if [ "$(wc -c < "$tmp/c4.bin")" -eq 1600000 ] && cmp -s "$tmp/c4.bin" - < "$tmp/c4.bin"; then ok; else
 	bad "--out of a 1.6 MB buffer"; fi
+# no output may overwrite an input or another output (issue 15, item 5):
+# usage error, nothing written, the input unchanged; devices may repeat
+cl=$tmp/clobber
+mkdir "$cl" && cp "$k/vecadd.we" "$cl/v.we" && cp "$k/vecadd.we" "$cl/orig.we"
+head -c 32 /dev/zero > "$cl/in.bin"
+ln "$cl/v.we" "$cl/hard.we" && ln -s v.we "$cl/sym.we"
+v8="--grid 1 --block 32 --arg n=8 --arg a=iota:u32:8 --arg b=zeros:32"
+expect 2 '^warpemu: -o .*v.we would overwrite FILE .*v.we \(the same file\)' -- "$we" asm "$cl/v.we" -o "$cl/v.we"
+expect 2 'would overwrite FILE' -- "$we" asm "$cl/v.we" -o "$cl/../clobber/sym.we"
+expect 2 '^warpemu: --trace .*/F would overwrite --out c=.*/F' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 \
+	--out c="$cl/F" --trace "$cl/F"
+expect 2 '^warpemu: --out b=.*/G would overwrite --out c=.*/G' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 \
+	--out c="$cl/G" --out b="$cl/./G"
+expect 2 '^warpemu: --out c=.*in.bin would overwrite --arg c=@.*in.bin' -- "$we" run "$cl/v.we" $v8 \
+	--arg c=@"$cl/in.bin" --out c="$cl/in.bin"
+expect 2 'would overwrite --expect c=@' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 \
+	--expect c=@"$cl/in.bin" --out a="$cl/in.bin"
+for name in v.we hard.we sym.we; do
+	expect 2 'would overwrite FILE' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 --out c="$cl/$name"
+done
+if cmp -s "$cl/v.we" "$cl/orig.we" && [ ! -e "$cl/F" ] && [ ! -e "$cl/G" ] && [ "$(wc -c < "$cl/in.bin")" -eq 32 ] &&
+	[ -z "$(ls "$cl" | grep tmp)" ]; then ok; else bad "a refused output was written: $(ls "$cl")"; fi
+expect 0 'CTAs' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 --out c=/dev/null --out b=/dev/null --trace /dev/null
 # assembly errors: file:line:col and status 3
 printf 'MOV R1, R2\nFROB R1\nIADD3 R1, R2\n' > "$tmp/bad.we"
 expect 3 'bad.we:2:1: error' -- "$we" run "$tmp/bad.we" --grid 1 --block 32

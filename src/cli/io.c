@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -365,4 +366,73 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 		return rc;
 	stream_write(&s, data, len);
 	return stream_close(&s, true);
+}
+
+/* ---- no output over an input ------------------------------------------- */
+
+/* Who a path is: a regular file by device and inode; a file not there
+ * yet by its directory's device and inode and its name.  Other files
+ * (devices, FIFOs: /dev/null twice is fine) are nobody. */
+typedef struct file_id {
+	bool known;
+	dev_t dev;
+	ino_t ino;
+	char *name;          /* not there yet: malloc'd base name */
+} file_id;
+
+static file_id identify(const char *path)
+{
+	file_id id = { false, 0, 0, NULL };
+	struct stat st;
+	char *dir, *base;
+
+	if (strcmp(path, "-") == 0)
+		return id;
+	if (stat(path, &st) == 0) {
+		id.known = S_ISREG(st.st_mode);
+		id.dev = st.st_dev;
+		id.ino = st.st_ino;
+		return id;
+	}
+	if (errno != ENOENT || !(dir = strdup(path)))
+		return id;
+	if (!(base = strdup(path))) {
+		free(dir);
+		return id;
+	}
+	if (stat(dirname(dir), &st) == 0 && (id.name = strdup(basename(base))) != NULL) {
+		id.known = true;
+		id.dev = st.st_dev;
+		id.ino = st.st_ino;
+	}
+	free(dir);
+	free(base);
+	return id;
+}
+
+static bool same_file(const file_id *a, const file_id *b)
+{
+	return a->known && b->known && a->dev == b->dev && a->ino == b->ino &&
+	       (a->name ? b->name && strcmp(a->name, b->name) == 0 : !b->name);
+}
+
+int check_clobber(const char *cmd, const file_use *u, size_t n)
+{
+	file_id *ids = calloc(n ? n : 1, sizeof *ids);
+	int rc = CLI_EXIT_OK;
+
+	if (!ids)
+		return nomem("file names");
+	for (size_t i = 0; i < n; i++)
+		ids[i] = identify(u[i].path);
+	for (size_t i = 0; i < n && !rc; i++)
+		for (size_t j = 0; j < n && !rc; j++)
+			if (u[i].output && j != i && (!u[j].output || j < i) && same_file(&ids[i], &ids[j]))
+				rc = usage_errf(cmd, "%s %s would overwrite %s %s (the same file): an "
+						"output may replace neither an input nor another output",
+						u[i].opt, u[i].text, u[j].opt, u[j].text);
+	for (size_t i = 0; i < n; i++)
+		free(ids[i].name);
+	free(ids);
+	return rc;
 }

@@ -5,7 +5,8 @@
  * (/dev/zero, a pipe) ends with an error, not with the OOM killer.  A
  * pipe or terminal is waited on in short slices, so that SIGINT/SIGTERM
  * stop a read that waits for data.  Outputs are written atomically (a
- * temporary file renamed over the target).
+ * temporary file renamed over the target), and no output may be an
+ * input or another output (check_clobber).
  */
 #ifndef WE_CLI_IO_H
 #define WE_CLI_IO_H
@@ -86,5 +87,18 @@ int stream_close(out_stream *s, bool keep);
 /* path ("-" = stdout) written at once, atomically. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int write_stdout(const void *data, size_t len);
+
+/* ---- no output over an input ------------------------------------------- */
+typedef struct file_use {
+	const char *path;    /* "-" (standard input or output) is left out */
+	const char *opt;     /* how it was given, for messages: "--out", */
+	const char *text;    /* "c=F"                                     */
+	bool output;
+} file_use;
+
+/* A usage error (exit status 2, nothing written) when an output is the
+ * same file as an input or another output: the same device and inode,
+ * or for a file not there yet the same directory and name. */
+int check_clobber(const char *cmd, const file_use *u, size_t n);
 
 #endif

@@ -183,6 +183,35 @@ static int run_check_stdin(const run_ctx *c)
 	return CLI_EXIT_OK;
 }
 
+/* No output of run may overwrite an input or another output: checked
+ * before anything is read or written. */
+static int run_check_clobber(const run_ctx *c)
+{
+	const strlist *args = OPTS(c, ARG), *outs = OPTS(c, OUT), *exps = OPTS(c, EXPECT);
+	file_use *u = calloc_n(2 + args->n + outs->n + exps->n, sizeof *u);
+	size_t n = 0;
+	cli_assign a;
+	cli_err e;
+	int rc;
+
+	if (!u)
+		return nomem("file names");
+	u[n++] = (file_use){ c->o.file, "FILE", c->o.file, false };
+	for (size_t i = 0; i < args->n; i++)
+		if (cli_parse_assign(args->v[i], &a, &e) && a.value[0] == '@')
+			u[n++] = (file_use){ a.value + 1, "--arg", args->v[i], false };
+	for (size_t i = 0; i < exps->n; i++)
+		if (c->expects[i].c.spec.kind == CLI_SPEC_FILE)
+			u[n++] = (file_use){ c->expects[i].c.spec.path, "--expect", exps->v[i], false };
+	for (size_t i = 0; i < outs->n; i++)
+		u[n++] = (file_use){ c->outs[i].a.value, "--out", outs->v[i], true };
+	if (OPT(c, TRACE))
+		u[n++] = (file_use){ OPT(c, TRACE), "--trace", OPT(c, TRACE), true };
+	rc = check_clobber(c->cmd, u, n);
+	free(u);
+	return rc;
+}
+
 static int run_options(run_ctx *c, int argc, char **argv)
 {
 	int rc = opts_scan(&c->o, c->stress ? CLI_STRESS : CLI_RUN, c->cmd, argc, argv);
@@ -192,9 +221,9 @@ static int run_options(run_ctx *c, int argc, char **argv)
 	if (!c->o.file)
 		return usage_err(c->cmd, "missing FILE");
 	if ((rc = run_check_dims(c)) != 0 || (rc = run_check_numbers(c)) != 0 ||
-	    (rc = run_parse_requests(c)) != 0)
+	    (rc = run_parse_requests(c)) != 0 || (rc = run_check_stdin(c)) != 0)
 		return rc;
-	return run_check_stdin(c);
+	return run_check_clobber(c);
 }
 
 /* ======================================================================

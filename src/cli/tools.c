@@ -57,10 +57,15 @@ int cmd_asm(cli_intr *intr, int argc, char **argv)
 	bool done;
 	int rc = scan(&o, CLI_ASM, "asm", argc, argv, &done);
 
-	if (!done && !o.value[OPT_OUTPUT])
+	if (!done && !o.value[OPT_OUTPUT]) {
 		rc = usage_err("asm", "missing -o OUT");
-	else if (!done)
-		rc = assemble(o.file, o.value[OPT_OUTPUT], intr);
+	} else if (!done) {
+		const file_use u[] = { { o.file, "FILE", o.file, false },
+				       { o.value[OPT_OUTPUT], "-o", o.value[OPT_OUTPUT], true } };
+
+		if ((rc = check_clobber("asm", u, 2)) == CLI_EXIT_OK)
+			rc = assemble(o.file, o.value[OPT_OUTPUT], intr);
+	}
 	opts_free(&o);
 	return rc;
 }
