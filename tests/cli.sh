@@ -43,19 +43,31 @@ wait_ready() {
 expect 0 'warpemu' -- "$we" --version
 expect 0 'run' -- "$we" --help
 expect 2 'usage|unknown' -- "$we" frobnicate
-# SIGINT during a launch (an endless loop): status 130 and "interrupted",
-# on both engines; timeout kills a run that ignores the signal
+# SIGINT or SIGTERM during a launch (an endless loop) or a stress run:
+# status 130 or 143 and "interrupted by SIGxxx", on both engines, and no
+# report of a runtime exception at some CTA and PC (issue 15, item 6);
+# timeout kills a run that ignores the signal
 printf '.l:\nBRA `(.l)\n' > "$tmp/intr.we"
 for e in scheduler warp-threads; do
-	timeout -s KILL 30 "$we" run "$tmp/intr.we" --grid 1 --block 32 --engine $e > "$tmp/intr.out" 2>&1 &
-	tpid=$!
-	sleep 1
-	wait_ready $tpid intr.out
-	kill -INT $tpid
-	wait $tpid
-	st=$?
-	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted$' "$tmp/intr.out"; then pass=$((pass + 1)); else
-		fail=$((fail + 1)); echo "FAIL: SIGINT ($e) -> status $st (want 130):"; sed 's/^/    /' "$tmp/intr.out"; fi
+	for sig in INT TERM; do
+		want=130
+		[ $sig = TERM ] && want=143
+		for cmd in run stress; do
+			more=
+			[ $cmd = stress ] && more="--runs 4 --jobs 2"
+			timeout -s KILL 30 "$we" $cmd "$tmp/intr.we" --grid 1 --block 32 --engine $e $more \
+				> "$tmp/intr.out" 2>&1 &
+			tpid=$!
+			wait_ready $tpid intr.out
+			sleep 0.2
+			kill -$sig $tpid
+			wait $tpid
+			st=$?
+			if [ $st -eq $want ] && grep -q "^warpemu: interrupted by SIG$sig: stopped cleanly (exit status $want)\$" \
+				"$tmp/intr.out" && [ "$(wc -l < "$tmp/intr.out")" -eq 1 ]; then ok; else
+				bad "SIG$sig during $cmd ($e) -> status $st (want $want):"; sed 's/^/    /' "$tmp/intr.out"; fi
+		done
+	done
 done
 # every read is bounded (issue 15, item 2): a module or source file by 64 MiB,
 # without reading a regular file that is larger; a read waiting for a pipe
@@ -81,7 +93,7 @@ for src in stdin fifo; do
 	st=$?
 	kill $spid 2>/dev/null
 	wait $spid 2>/dev/null
-	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted' "$tmp/pipe.out"; then pass=$((pass + 1)); else
+	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted by SIGINT' "$tmp/pipe.out"; then pass=$((pass + 1)); else
 		fail=$((fail + 1)); echo "FAIL: SIGINT while reading a buffer from a $src -> status $st (want 130):"
 		sed 's/^/    /' "$tmp/pipe.out"; fi
 done

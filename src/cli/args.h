@@ -27,7 +27,7 @@ typedef enum cli_exit {
 	CLI_EXIT_IO = 6,         /* host file I/O                           */
 	CLI_EXIT_LIMIT = 7,      /* watchdog, launch limit, out of memory   */
 	CLI_EXIT_INTERNAL = 70,  /* bug in warpemu                          */
-	CLI_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM (128 + SIGINT)         */
+	CLI_EXIT_INTERRUPTED = 130 /* SIGINT (SIGTERM: 143; main sets 128 + the signal) */
 } cli_exit;
 
 cli_exit cli_exit_for_status(we_status s);

@@ -1,5 +1,6 @@
 /* main.c — warpemu(1): the commands, their help and the exit status. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ static const char help_main[] =
 "   6  I/O error\n"
 "   7  watchdog or limit exceeded (instruction budget, launch limit, memory)\n"
 "  70  internal error\n"
+" 130  interrupted by SIGINT (143: by SIGTERM)\n"
 "\n"
 "Run 'warpemu COMMAND --help' for the options of a command; see warpemu(1).\n";
 
@@ -60,7 +62,8 @@ static const char run_notes[] =
 static const char run_status[] =
 "\n"
 "Exit status: 0 ok, 1 check failed, 2 usage, 3 assembly/load, 4 exception,\n"
-"5 deadlock, 6 I/O, 7 watchdog/limit/memory, 70 internal error.\n";
+"5 deadlock, 6 I/O, 7 watchdog/limit/memory, 70 internal error, 130 SIGINT,\n"
+"143 SIGTERM.\n";
 
 static const char stress_usage[] =
 "Usage: warpemu stress FILE --grid X[,Y,Z] --block X[,Y,Z] --runs N\n"
@@ -182,9 +185,13 @@ int main(int argc, char **argv)
 	cli_intr *intr = cli_intr_start();
 	int rc = dispatch(intr, argc, argv);
 
+	/* an interruption is reported as such, whatever stopped with it */
 	if (cli_intr_fired(intr)) {
-		errorf(CLI_EXIT_INTERRUPTED, "interrupted");
-		rc = CLI_EXIT_INTERRUPTED;
+		int sig = cli_intr_signal(intr);
+
+		rc = sig ? 128 + sig : CLI_EXIT_INTERRUPTED;
+		errorf(rc, "interrupted by %s: stopped cleanly (exit status %d)",
+		       sig == SIGTERM ? "SIGTERM" : "SIGINT", rc);
 	}
 	cli_intr_stop(intr);
 	errno = 0;

@@ -478,7 +478,9 @@ static int run_launch(run_ctx *c)
 	print_notice(c);
 	if (OPT(c, CHECK))
 		print_warnings(c);
-	rc = st == WE_OK ? CLI_EXIT_OK : launch_err(c, st);
+	/* an interruption has no report: main says what happened */
+	rc = st == WE_OK ? CLI_EXIT_OK : st == WE_ERR_INTERRUPTED ? CLI_EXIT_INTERRUPTED
+			 : launch_err(c, st);
 	/* the partial trace of a failed launch is the useful one: kept */
 	if (OPT(c, TRACE))
 		rc = worse(rc, stream_close(&trace, true));

@@ -277,7 +277,10 @@ static int stress_one(const run_ctx *c, stress_run *r, bool jitter, char *msg, s
 			if ((st = stress_read_back(c, dev, ptrs, r)) == WE_OK)
 				rc = stress_expect(c, r);
 		}
-		if (st != WE_OK) {
+		if (st == WE_ERR_INTERRUPTED) {
+			rc = CLI_EXIT_INTERRUPTED;
+			e.msg[0] = '\0';   /* main reports it */
+		} else if (st != WE_OK) {
 			rc = cli_exit_for_status(st);
 			snprintf(e.msg, sizeof e.msg, "%s", *we_last_error(dev) ? we_last_error(dev)
 				 : st == WE_ERR_NOMEM ? "out of memory" : we_status_name(st));
@@ -784,8 +787,10 @@ static int stress_jobs(stress_ctx *sc, void *(*fn)(void *))
 	free(tids);
 	if (sc->progress_shown)
 		stress_progress(sc, true);
-	if (sc->fatal)
+	if (sc->fatal && sc->fatal_msg[0])
 		return errorf(sc->fatal, "stress: %s", sc->fatal_msg);
+	if (sc->fatal)
+		return sc->fatal;   /* interrupted: main reports it */
 	return CLI_EXIT_OK;
 }
 
