@@ -273,6 +273,51 @@ expect 2 'timeout' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --timeout=1s
 if [ $? -eq 5 ] && grep -q 'BAR.SYNC 0x3, 0x40' "$tmp/dl.trace" &&
 	! ls "$tmp" | grep -q 'dl.trace.tmp'; then ok; else bad "--trace of a deadlocked launch"; fi
 expect 6 'cannot create' -- "$we" run "$k/reduce.we" $red --trace "$tmp/no/such/dir/t"
+# ---- --stats=json: stdout is exactly one JSON document (issue 15, item 8) ----
+# one_json FILE SCHEMA [JQ-TEST]: FILE holds one JSON document of SCHEMA (with
+# jq: it parses, and JQ-TEST holds; without jq: one line, an object, SCHEMA)
+one_json() {
+	if command -v jq >/dev/null 2>&1; then
+		jq -e -s "length == 1 and .[0].schema == \"$2\" and (.[0] | ${3:-true})" "$1" >/dev/null
+	else
+		[ "$(wc -l < "$1")" -eq 1 ] && grep -q "^{\"schema\":\"$2\",.*}\$" "$1"
+	fi
+}
+va8="--grid 1 --block 32 --arg n=8 --arg a=iota:f32:8 --arg b=fill:f32:8:0.5 --arg c=zeros:32"
+"$we" run "$k/vecadd.we" $va8 --expect c=iota:f32:8:0.5 --print c:f32:4 --print c:u8:2 --stats=json \
+	> "$tmp/j.out" 2> "$tmp/j.err"
+st=$?
+if [ $st -eq 0 ] && one_json "$tmp/j.out" warpemu.run/1 \
+	'.status == "ok" and .exit_status == 0 and .checks[0].ok and .checks[0].elements == 8 and
+	 .prints[0].values == [0.5,1.5,2.5,3.5] and .prints[1].values == [0,0] and .report == null' &&
+	grep -q '^check c: OK (8 elements)$' "$tmp/j.err"; then ok; else
+	bad "--stats=json with --expect and --print (status $st):"; cat "$tmp/j.out" "$tmp/j.err" | sed 's/^/    /'; fi
+"$we" run "$k/vecadd.we" $va8 --expect c=iota:f32:8:1 --stats=json --quiet > "$tmp/j.out" 2>/dev/null
+st=$?
+if [ $st -eq 1 ] && one_json "$tmp/j.out" warpemu.run/1 \
+	'.exit_status == 1 and .checks[0].mismatches == 8 and .checks[0].first[0] == {"index":0,"got":0.5,"expected":1}'
+then ok; else bad "--stats=json of a failed check (status $st): $(cat "$tmp/j.out")"; fi
+printf 'S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\nBAR.SYNC 0x3, 0x40\nEXIT\n' > "$tmp/dlj.we"
+"$we" run "$tmp/dlj.we" --grid 1 --block 64 --stats=json --report=json > "$tmp/j.out" 2>/dev/null
+st=$?
+if [ $st -eq 5 ] && one_json "$tmp/j.out" warpemu.run/1 \
+	'.status == "deadlock" and .exit_status == 5 and .report.verdict == "deadlock"'; then ok; else
+	bad "--stats=json --report=json of a deadlock (status $st): $(cat "$tmp/j.out")"; fi
+"$we" run "$tmp/dlj.we" --grid 1 --block 64 --stats=json > "$tmp/j.out" 2> "$tmp/j.err"
+if one_json "$tmp/j.out" warpemu.run/1 '.status == "deadlock" and .report == null' &&
+	grep -q 'deadlock in kernel' "$tmp/j.err"; then ok; else bad "--stats=json, text report: $(cat "$tmp/j.out")"; fi
+"$we" run "$k/vecadd.we" $va8 --stats=json --quiet --print c:f32:2 > "$tmp/j.out" 2>/dev/null
+if one_json "$tmp/j.out" warpemu.run/1 '.prints[0].values == [0.5,1.5]'; then ok; else
+	bad "--print in JSON: $(cat "$tmp/j.out")"; fi
+printf '.param ptr p\nMOV R0, 0x7fc00000 ;\nMOV R2, c[0x0][0x0] ;\nMOV R3, c[0x0][0x4] ;\nSTG [R2.64], R0 ;\nEXIT ;\n' > "$tmp/nan.we"
+"$we" run "$tmp/nan.we" --grid 1 --block 1 --arg p=zeros:4 --print p:f32 --stats=json --quiet > "$tmp/j.out" 2>/dev/null
+if one_json "$tmp/j.out" warpemu.run/1 '.prints[0].values == ["nan"]'; then ok; else
+	bad "a NaN in JSON: $(cat "$tmp/j.out")"; fi
+expect 2 'standard output holds the --stats=json document' -- "$we" run "$k/vecadd.we" $va8 --out c=- --stats=json
+expect 2 'standard output holds the --stats=json document' -- "$we" run "$k/vecadd.we" $va8 --trace - --stats=json
+"$we" stress "$tmp/dlj.we" --grid 1 --block 64 --runs 3 --stats=json > "$tmp/j.out" 2> "$tmp/j.err"
+if one_json "$tmp/j.out" warpemu.stress/1 '.deadlock == 3' && grep -q '^  deadlock  *3$' "$tmp/j.err"; then ok; else
+	bad "stress --stats=json: $(cat "$tmp/j.out")"; fi
 # ---- stress ------------------------------------------------------------------
 expect 0 'ok +4$' -- "$we" stress "$k/reduce.we" $red --runs 4 --jobs 2
 expect 0 '"ok":3,"differs":0' -- "$we" stress "$k/reduce.we" $red --runs 3 --seed 0x10 --quiet --stats=json \

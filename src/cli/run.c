@@ -183,6 +183,21 @@ static int run_check_stdin(const run_ctx *c)
 	return CLI_EXIT_OK;
 }
 
+/* With --stats=json, stdout is that one document: nothing else may go
+ * there. */
+static int run_check_stdout(const run_ctx *c)
+{
+	if (!c->json)
+		return CLI_EXIT_OK;
+	for (size_t i = 0; i < OPTS(c, OUT)->n; i++)
+		if (strcmp(c->outs[i].a.value, "-") == 0)
+			return usage_errf(c->cmd, "--out %s: standard output holds the --stats=json "
+					  "document", OPTS(c, OUT)->v[i]);
+	if (OPT(c, TRACE) && strcmp(OPT(c, TRACE), "-") == 0)
+		return usage_err(c->cmd, "--trace -: standard output holds the --stats=json document");
+	return CLI_EXIT_OK;
+}
+
 /* No output of run may overwrite an input or another output: checked
  * before anything is read or written. */
 static int run_check_clobber(const run_ctx *c)
@@ -221,7 +236,8 @@ static int run_options(run_ctx *c, int argc, char **argv)
 	if (!c->o.file)
 		return usage_err(c->cmd, "missing FILE");
 	if ((rc = run_check_dims(c)) != 0 || (rc = run_check_numbers(c)) != 0 ||
-	    (rc = run_parse_requests(c)) != 0 || (rc = run_check_stdin(c)) != 0)
+	    (rc = run_parse_requests(c)) != 0 || (rc = run_check_stdin(c)) != 0 ||
+	    (rc = run_check_stdout(c)) != 0)
 		return rc;
 	return run_check_clobber(c);
 }
@@ -435,7 +451,8 @@ static void print_warnings(const run_ctx *c)
 }
 
 /* A failed launch: its report as text on stderr or, with --report=json,
- * as JSON on stdout with the report's first line on stderr. */
+ * as JSON on stdout (inside the --stats=json document when there is one)
+ * with the report's first line on stderr. */
 static int launch_err(const run_ctx *c, we_status st)
 {
 	const char *json = we_last_report_json(c->dev);
@@ -444,7 +461,8 @@ static int launch_err(const run_ctx *c, we_status st)
 
 	if (c->report != CLI_REPORT_JSON || !is_verdict(st) || n == 0)
 		return api_err(c->dev, st);
-	printf("%s%s", json, json[n - 1] == '\n' ? "" : "\n");
+	if (!c->json)
+		printf("%s%s", json, json[n - 1] == '\n' ? "" : "\n");
 	if (*text)
 		fprintf(stderr, PROG ": %.*s\n", first_line(text), text);
 	else
@@ -475,6 +493,7 @@ static int run_launch(run_ctx *c)
 	cli_intr_watch(c->intr, c->dev);
 	st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params, c->k->param_bytes, &c->stats);
 	cli_intr_unwatch(c->intr, c->dev);
+	c->launch_status = st;
 	print_notice(c);
 	if (OPT(c, CHECK))
 		print_warnings(c);
@@ -524,8 +543,7 @@ static int run_command(const char *cmd, cli_intr *intr, int argc, char **argv)
 	if (rc == CLI_EXIT_OK && OPT(&c, HELP))
 		print_help(cmd);
 	else if (rc == CLI_EXIT_OK && (rc = run_setup(&c)) == CLI_EXIT_OK)
-		rc = c.stress ? stress_main(&c)
-			      : (rc = run_launch(&c)) == CLI_EXIT_OK ? run_results(&c) : rc;
+		rc = c.stress ? stress_main(&c) : run_results(&c, run_launch(&c));
 	return run_free(&c, rc);
 }
 

@@ -51,6 +51,7 @@ typedef struct expect_req {
 	contents c;          /* the expected bytes */
 	unsigned slot;
 	/* run: the outcome */
+	bool checked;
 	uint64_t count, bad;
 	cli_mismatch m[MISMATCHES_SHOWN];
 } expect_req;
@@ -91,6 +92,7 @@ typedef struct run_ctx {
 	param_slot *slots;
 	uint8_t *params;
 	we_launch_stats stats;
+	we_status launch_status;
 } run_ctx;
 
 /* ---- run.c ---------------------------------------------------------------- */
@@ -119,9 +121,8 @@ void contents_free(contents *ct);
 void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr);
 
 /* ---- results.c ------------------------------------------------------------- */
-int run_results(run_ctx *c);
-void json_string(const char *s);
-void json_number(const char *key, double v, bool valid);
+/* After the launch, whose outcome is rc. */
+int run_results(run_ctx *c, int rc);
 
 /* ---- stress.c -------------------------------------------------------------- */
 int stress_main(const run_ctx *c);

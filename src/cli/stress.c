@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "cli/json.h"
 
 #define STRESS_WINDOW_PER_JOB 4
 #define STRESS_FAILS_SHOWN 20      /* in the table */
@@ -567,9 +568,9 @@ static char *replay_command(const run_ctx *c, uint64_t seed, bool jitter)
 
 /* The seeds of the failing runs after `after` (those the table does not
  * list), class by class, consecutive ones as ranges, wrapped. */
-static void print_more_seeds(const stress_ctx *sc, uint64_t n, uint64_t after)
+static void print_more_seeds(FILE *out, const stress_ctx *sc, uint64_t n, uint64_t after)
 {
-	printf("  and %" PRIu64 " more, by class:\n", n);
+	fprintf(out, "  and %" PRIu64 " more, by class:\n", n);
 	for (unsigned k = 1; k < CLI_NCLASS; k++) {
 		size_t col = 0;
 
@@ -587,31 +588,32 @@ static void print_more_seeds(const stress_ctx *sc, uint64_t n, uint64_t after)
 				len = snprintf(item, sizeof item, "%" PRIu64 "-%" PRIu64,
 					       first, r->last);
 			if (col == 0) {
-				col = (size_t)printf("    %s seeds %s",
+				col = (size_t)fprintf(out, "    %s seeds %s",
 						     cli_class_name((cli_class)k),
 						     item);
 			} else if (col + (size_t)len + 2 > 78) {
-				printf(",\n");
-				col = (size_t)printf("      %s", item);
+				fprintf(out, ",\n");
+				col = (size_t)fprintf(out, "      %s", item);
 			} else {
-				col += (size_t)printf(", %s", item);
+				col += (size_t)fprintf(out, ", %s", item);
 			}
 		}
 		if (col)
-			putchar('\n');
+			putc('\n', out);
 	}
 	if (sc->ranges_oom)
-		printf("    (out of memory: not every seed is listed)\n");
+		fprintf(out, "    (out of memory: not every seed is listed)\n");
 }
 
-static void print_stress_table(const stress_ctx *sc, double seconds)
+/* The table (on stdout, or on stderr when stdout holds --stats=json). */
+static void print_stress_table(FILE *out, const stress_ctx *sc, double seconds)
 {
 	const run_ctx *c = sc->c;
 	size_t shown = sc->nfails < STRESS_FAILS_SHOWN ? sc->nfails
 						       : STRESS_FAILS_SHOWN;
 	uint64_t failing = sc->runs - sc->count[CLI_CLASS_OK];
 
-	printf("stress: kernel %s, grid %" PRIu32 ",%" PRIu32 ",%" PRIu32
+	fprintf(out, "stress: kernel %s, grid %" PRIu32 ",%" PRIu32 ",%" PRIu32
 	       ", block %" PRIu32 ",%" PRIu32 ",%" PRIu32 ", %" PRIu64
 	       " run%s (seeds %" PRIu64 "..%" PRIu64 "%s), %u job%s, %.2f s\n",
 	       c->k->name, c->grid.x, c->grid.y, c->grid.z, c->block.x,
@@ -620,19 +622,19 @@ static void print_stress_table(const stress_ctx *sc, double seconds)
 	       c->jitter ? ", jitter" : "", sc->jobs, sc->jobs == 1 ? "" : "s",
 	       seconds);
 	for (unsigned k = 0; k < CLI_NCLASS; k++)
-		printf("  %-10s %10" PRIu64 "\n", cli_class_name((cli_class)k),
+		fprintf(out, "  %-10s %10" PRIu64 "\n", cli_class_name((cli_class)k),
 		       sc->count[k]);
 	if (OPT(c, CHECK)) {
-		printf("  check: %" PRIu64 " hazard%s in %" PRIu64 " run%s\n",
+		fprintf(out, "  check: %" PRIu64 " hazard%s in %" PRIu64 " run%s\n",
 		       sc->warnings, sc->warnings == 1 ? "" : "s",
 		       sc->warned_runs, sc->warned_runs == 1 ? "" : "s");
 		if (sc->warned_runs)
-			printf("    first (seed %" PRIu64 "): %s\n",
+			fprintf(out, "    first (seed %" PRIu64 "): %s\n",
 			       sc->warned_seed, sc->warning);
 	}
 	if (failing == 0)
 		return;
-	printf("failing runs%s:\n", c->jitter ? " (jitter: real thread timing, "
+	fprintf(out, "failing runs%s:\n", c->jitter ? " (jitter: real thread timing, "
 	       "not replayable exactly)" : "");
 	for (size_t i = 0; i < shown; i++) {
 		const stress_fail *f = &sc->fails[i];
@@ -640,89 +642,93 @@ static void print_stress_table(const stress_ctx *sc, double seconds)
 		char *exact = c->jitter && f->replayed && f->replay_cls == f->cls
 			      ? replay_command(c, f->seed, false) : NULL;
 
-		printf("  seed %" PRIu64 ": %s: %s\n", f->seed,
+		fprintf(out, "  seed %" PRIu64 ": %s: %s\n", f->seed,
 		       cli_class_name(f->cls), f->reason);
 		if (!c->jitter) {
-			printf("    replay: %s\n", cmd ? cmd : "(out of memory)");
+			fprintf(out, "    replay: %s\n", cmd ? cmd : "(out of memory)");
 		} else {
-			printf("    rerun: %s\n", cmd ? cmd : "(out of memory)");
+			fprintf(out, "    rerun: %s\n", cmd ? cmd : "(out of memory)");
 			if (f->replayed && f->replay_cls == f->cls)
-				printf("    seeded replay (also %s, exact): %s\n",
+				fprintf(out, "    seeded replay (also %s, exact): %s\n",
 				       cli_class_name(f->cls),
 				       exact ? exact : "(out of memory)");
 			else if (f->replayed)
-				printf("    no exact replay: its seeded schedule "
+				fprintf(out, "    no exact replay: its seeded schedule "
 				       "gives %s\n", cli_class_name(f->replay_cls));
 		}
 		free(cmd);
 		free(exact);
 	}
 	if (failing > shown)
-		print_more_seeds(sc, failing - shown,
+		print_more_seeds(out, sc, failing - shown,
 				 shown ? sc->fails[shown - 1].seed : 0);
 }
 
+/* A replay command as a member (null when out of memory). */
+static void json_command(jw *w, const char *key, char *cmd)
+{
+	if (cmd)
+		jw_str(w, key, cmd);
+	else
+		jw_null(w, key);
+	free(cmd);
+}
+
+/* The warpemu.stress/1 document (doc/json.md). */
 static void print_stress_json(const stress_ctx *sc, double seconds)
 {
 	const run_ctx *c = sc->c;
+	jw w;
 
-	fputs("{\"kernel\":", stdout);
-	json_string(c->k->name);
-	printf(",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
-	       c->grid.x, c->grid.y, c->grid.z);
-	printf(",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]",
-	       c->block.x, c->block.y, c->block.z);
-	printf(",\"runs\":%" PRIu64 ",\"first_seed\":%" PRIu64
-	       ",\"jobs\":%u", sc->runs, c->first_seed, sc->jobs);
-	json_number("seconds", seconds, true);
+	jw_begin(&w, stdout);
+	jw_object(&w, NULL);
+	jw_str(&w, "schema", "warpemu.stress/1");
+	jw_str(&w, "kernel", c->k->name);
+	jw_dim3(&w, "grid", c->grid);
+	jw_dim3(&w, "block", c->block);
+	jw_u64(&w, "runs", sc->runs);
+	jw_u64(&w, "first_seed", c->first_seed);
+	jw_u64(&w, "jobs", sc->jobs);
+	jw_num(&w, "seconds", seconds, true);
 	for (unsigned k = 0; k < CLI_NCLASS; k++)
-		printf(",\"%s\":%" PRIu64, cli_class_name((cli_class)k),
-		       sc->count[k]);
-	printf(",\"jitter\":%s,\"warnings\":%" PRIu64,
-	       c->jitter ? "true" : "false", sc->warnings);
+		jw_u64(&w, cli_class_name((cli_class)k), sc->count[k]);
+	jw_bool(&w, "jitter", c->jitter);
+	jw_u64(&w, "warnings", sc->warnings);
 	if (sc->ref)
-		printf(",\"reference_seed\":%" PRIu64, sc->ref_seed);
+		jw_u64(&w, "reference_seed", sc->ref_seed);
 	else
-		fputs(",\"reference_seed\":null", stdout);
-	fputs(",\"failures\":[", stdout);
+		jw_null(&w, "reference_seed");
+	jw_array(&w, "failures");
 	for (size_t i = 0; i < sc->nfails; i++) {
 		const stress_fail *f = &sc->fails[i];
 		bool exact = !c->jitter || (f->replayed && f->replay_cls == f->cls);
-		char *cmd = exact ? replay_command(c, f->seed, false) : NULL;
 
-		printf("%s{\"seed\":%" PRIu64 ",\"class\":\"%s\",\"reason\":",
-		       i ? "," : "", f->seed, cli_class_name(f->cls));
-		json_string(f->reason);
-		fputs(",\"replay\":", stdout);
-		if (cmd)
-			json_string(cmd);
-		else
-			fputs("null", stdout);
-		free(cmd);
+		jw_object(&w, NULL);
+		jw_u64(&w, "seed", f->seed);
+		jw_str(&w, "class", cli_class_name(f->cls));
+		jw_str(&w, "reason", f->reason);
+		json_command(&w, "replay", exact ? replay_command(c, f->seed, false) : NULL);
 		if (c->jitter) {
-			cmd = replay_command(c, f->seed, true);
-			fputs(",\"rerun\":", stdout);
-			if (cmd)
-				json_string(cmd);
-			else
-				fputs("null", stdout);
-			free(cmd);
+			json_command(&w, "rerun", replay_command(c, f->seed, true));
 			if (f->replayed)
-				printf(",\"seeded_class\":\"%s\"",
-				       cli_class_name(f->replay_cls));
+				jw_str(&w, "seeded_class", cli_class_name(f->replay_cls));
 		}
-		putchar('}');
+		jw_end(&w);
 	}
-	printf("],\"failures_not_listed\":%" PRIu64,
-	       sc->runs - sc->count[CLI_CLASS_OK] - sc->nfails);
-	fputs(",\"failing_seeds\":[", stdout);
-	for (size_t i = 0; i < sc->nranges; i++)
-		printf("%s{\"class\":\"%s\",\"first\":%" PRIu64 ",\"last\":%"
-		       PRIu64 "}", i ? "," : "",
-		       cli_class_name(sc->ranges[i].cls), sc->ranges[i].first,
-		       sc->ranges[i].last);
-	printf("],\"failing_seeds_complete\":%s}\n",
-	       sc->ranges_oom ? "false" : "true");
+	jw_end(&w);
+	jw_u64(&w, "failures_not_listed", sc->runs - sc->count[CLI_CLASS_OK] - sc->nfails);
+	jw_array(&w, "failing_seeds");
+	for (size_t i = 0; i < sc->nranges; i++) {
+		jw_object(&w, NULL);
+		jw_str(&w, "class", cli_class_name(sc->ranges[i].cls));
+		jw_u64(&w, "first", sc->ranges[i].first);
+		jw_u64(&w, "last", sc->ranges[i].last);
+		jw_end(&w);
+	}
+	jw_end(&w);
+	jw_bool(&w, "failing_seeds_complete", !sc->ranges_oom);
+	jw_end(&w);
+	putchar('\n');
 }
 
 static unsigned online_cpus(void)
@@ -819,7 +825,7 @@ int stress_main(const run_ctx *c)
 		seconds = now_s() - t0;
 		if (rc == CLI_EXIT_OK) {
 			if (!OPT(c, QUIET))
-				print_stress_table(&sc, seconds);
+				print_stress_table(c->json ? stderr : stdout, &sc, seconds);
 			if (c->json)
 				print_stress_json(&sc, seconds);
 			rc = cli_stress_exit(sc.count);
