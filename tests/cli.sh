@@ -193,6 +193,12 @@ expect 0 '"ctas": ?2' -- "$we" run "$tmp/ifelse.bin" --grid 2 --block 32 --arg n
 	"$we" disasm "$tmp/ifelse2.bin" > "$tmp/ifelse2.dis" 2>&1 &&
 	[ "$(tail -n +2 "$tmp/ifelse.dis")" = "$(tail -n +2 "$tmp/ifelse2.dis")" ]
 if [ $? -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: disasm/asm round trip of ifelse"; fi
+# a corrupt binary module: its file named once, its fault in the image once
+# ("bad module image: bad module image:" before; issue 15, item 9)
+"$we" asm "$k/ifelse.we" -o "$tmp/bad.bin" 2>/dev/null
+printf '\377\377\377\177' | dd of="$tmp/bad.bin" bs=1 seek=20 conv=notrunc 2>/dev/null
+expect 3 '^warpemu: .*/bad.bin: bad module image: 2147483647 kernels$' -- "$we" run "$tmp/bad.bin" --grid 1 --block 32
+if "$we" disasm "$tmp/bad.bin" 2>&1 | grep -q 'module image.*module image'; then bad "doubled words"; else ok; fi
 # engines and placement
 expect 2 'engine' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --engine bogus --arg n=8 \
 	--arg a=zeros:32 --arg b=zeros:32 --arg c=zeros:32

@@ -284,13 +284,18 @@ int load_module(we_device *dev, const char *path, const cli_intr *intr, we_modul
 		return errorf(CLI_EXIT_LIMIT, "%s: more than %" PRIu64 " bytes: a module or source file "
 			      "may have at most 64 MiB", display_name(path), CLI_FILE_MAX);
 	s = load_module_data(dev, data, len, path, mod);
+	/* assembly errors name their file:line:col; a binary image's errors
+	 * are given the file's name */
+	if (s != WE_OK)
+		rc = cli_is_binary_module(data, len) ? api_err_in(dev, s, display_name(path))
+						     : api_err(dev, s);
 	if (keep) {
 		*keep = data;
 		*keep_len = len;
 	} else {
 		free(data);
 	}
-	return s == WE_OK ? CLI_EXIT_OK : api_err(dev, s);
+	return rc;
 }
 
 static void print_kernel_names(FILE *f, const we_module *m)
