@@ -38,6 +38,13 @@ cli_exit cli_exit_for_status(we_status s);
 
 typedef struct cli_err { char msg[320]; } cli_err;
 
+/* Set e's message from the format; false. */
+bool cli_fail(cli_err *e, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 /* ---- numbers ------------------------------------------------------- */
 /* Strict: no whitespace, no trailing characters, overflow is an error.
  * Unsigned: decimal or 0x hex.  Signed: optional '-' then the same. */

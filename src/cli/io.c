@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,18 +25,6 @@
 const char *display_name(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
-static bool fail(cli_err *e, int code, const char *fmt, ...) CLI_PRINTF(3, 4);
-
-static bool fail(cli_err *e, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-	va_end(ap);
-	return code == 0;
 }
 
 /* ---- inputs --------------------------------------------------------------- */
@@ -82,7 +69,7 @@ int in_read(in_file *f, void *buf, size_t n, size_t *got, const cli_intr *intr, 
 			return CLI_EXIT_OK;
 		}
 		if (errno != EINTR && errno != EAGAIN) {
-			fail(e, CLI_EXIT_IO, "cannot read '%s': %s", display_name(f->path), strerror(errno));
+			cli_fail(e, "cannot read '%s': %s", display_name(f->path), strerror(errno));
 			return CLI_EXIT_IO;
 		}
 	}
@@ -174,14 +161,14 @@ int held_read(held *h, in_file *f, uint64_t max, bool *over, const cli_intr *int
 				uint8_t **nc = realloc(h->chunk, ncap * sizeof *nc);
 
 				if (!nc) {
-					fail(e, 0, "out of host memory");
+					cli_fail(e, "out of host memory");
 					return CLI_EXIT_LIMIT;
 				}
 				h->chunk = nc;
 				h->cap = ncap;
 			}
 			if (!(h->chunk[h->n] = malloc(HELD_CHUNK))) {
-				fail(e, 0, "out of host memory");
+				cli_fail(e, "out of host memory");
 				return CLI_EXIT_LIMIT;
 			}
 			h->n++;

@@ -1,7 +1,6 @@
 /* options.c — the option table and what is made of it (see options.h). */
 #include "cli/options.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,20 +31,8 @@ typedef struct scanner {
 	bool only_positional;      /* after "--" */
 	bool help;
 	const cli_opt *refused;    /* the first option the command refuses */
-	char msg[320];
+	cli_err e;
 } scanner;
-
-static bool fail(scanner *sc, const char *fmt, ...) CLI_PRINTF(2, 3);
-
-static bool fail(scanner *sc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(sc->msg, sizeof sc->msg, fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 /* The option a ("--name", "--name=VALUE" or "-x") names; *inline_value
  * is the VALUE after '=' or NULL. */
@@ -75,7 +62,7 @@ static const cli_opt *find_opt(const scanner *sc, const char *a, const char **in
 static bool take_positional(scanner *sc, const char *a)
 {
 	if (sc->o->file)
-		return fail(sc, "unexpected argument '%.60s'", a);
+		return cli_fail(&sc->e, "unexpected argument '%.60s'", a);
 	sc->o->file = a;
 	return true;
 }
@@ -95,7 +82,7 @@ static bool take_value(scanner *sc, const cli_opt *d, const char *val)
 		return true;
 	case CLI_ONCE:
 		if (o->value[id]) {
-			return fail(sc, "option --%s given more than once", d->name);
+			return cli_fail(&sc->e, "option --%s given more than once", d->name);
 		}
 		o->value[id] = val;
 		return true;
@@ -106,7 +93,7 @@ static bool take_value(scanner *sc, const cli_opt *d, const char *val)
 	return true;
 }
 
-/* One argument; false with sc->msg on a usage error. */
+/* One argument; false with sc->e on a usage error. */
 static bool scan_one(scanner *sc)
 {
 	const char *a = sc->argv[sc->i++], *val;
@@ -120,13 +107,13 @@ static bool scan_one(scanner *sc)
 	}
 	d = find_opt(sc, a, &val);
 	if (!d)
-		return fail(sc, "unknown option '%.60s'", a);
+		return cli_fail(&sc->e, "unknown option '%.60s'", a);
 	if (!d->value && val) {
-		return fail(sc, "option --%s takes no value", d->name);
+		return cli_fail(&sc->e, "option --%s takes no value", d->name);
 	}
 	if (d->value && !val) {
 		if (sc->i >= sc->argc) {
-			return fail(sc, "option --%s needs a value", d->name);
+			return cli_fail(&sc->e, "option --%s needs a value", d->name);
 		}
 		val = sc->argv[sc->i++];
 	}
@@ -145,15 +132,13 @@ int opts_scan(cli_opts *o, unsigned cmd, const char *name, int argc, char **argv
 			return nomem("arguments");
 	while (sc.i < argc && !sc.help)
 		if (!scan_one(&sc))
-			return usage_err(name, sc.msg);
+			return usage_err(name, sc.e.msg);
 	if (sc.help) {
 		o->value[OPT_HELP] = "";
 		return CLI_EXIT_OK;
 	}
-	if (sc.refused) {
-		snprintf(sc.msg, sizeof sc.msg, "--%s %s", sc.refused->name, sc.refused->refusal);
-		return usage_err(name, sc.msg);
-	}
+	if (sc.refused)
+		return usage_errf(name, "--%s %s", sc.refused->name, sc.refused->refusal);
 	return CLI_EXIT_OK;
 }
 

@@ -3,8 +3,6 @@
  */
 #include "cli/run.h"
 
-#include "cli/json.h"
-
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -177,6 +175,16 @@ static int check_buffer(run_ctx *c, expect_req *x)
 
 /* ---- the --stats=json document (warpemu.run/1, doc/json.md) ------------- */
 
+void json_head(jw *w, const char *schema, const run_ctx *c)
+{
+	jw_begin(w, stdout);
+	jw_object(w, NULL);
+	jw_str(w, "schema", schema);
+	jw_str(w, "kernel", c->k->name);
+	jw_dim3(w, "grid", c->grid);
+	jw_dim3(w, "block", c->block);
+}
+
 static const char *status_name(we_status st)
 {
 	switch (st) {
@@ -267,12 +275,7 @@ static int print_document(run_ctx *c, int rc)
 	bool timed = s->seconds > 0;
 	jw w;
 
-	jw_begin(&w, stdout);
-	jw_object(&w, NULL);
-	jw_str(&w, "schema", "warpemu.run/1");
-	jw_str(&w, "kernel", c->k->name);
-	jw_dim3(&w, "grid", c->grid);
-	jw_dim3(&w, "block", c->block);
+	json_head(&w, "warpemu.run/1", c);
 	jw_str(&w, "status", status_name(c->launch_status));
 	jw_u64(&w, "ctas", s->ctas);
 	jw_u64(&w, "warp_instructions", s->warp_insns);

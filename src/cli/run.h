@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/io.h"
+#include "cli/json.h"
 #include "cli/options.h"
 
 #define MISMATCHES_SHOWN 8
@@ -123,6 +124,9 @@ void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr);
 /* ---- results.c ------------------------------------------------------------- */
 /* After the launch, whose outcome is rc. */
 int run_results(run_ctx *c, int rc);
+/* A JSON document on stdout opened with its schema, kernel, grid and
+ * block (doc/json.md). */
+void json_head(jw *w, const char *schema, const run_ctx *c);
 
 /* ---- stress.c -------------------------------------------------------------- */
 int stress_main(const run_ctx *c);

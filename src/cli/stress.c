@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
-#include "cli/json.h"
 
 #define STRESS_WINDOW_PER_JOB 4
 #define STRESS_FAILS_SHOWN 20      /* in the table */
@@ -89,44 +88,34 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A lock, wait or signal that fails leaves the jobs' state unknown. */
-static void pthread_die(const char *what, int err)
+/* Every pthread call's return is checked: a lock, wait, signal or join
+ * that fails leaves the jobs' state unknown, which is fatal. */
+static void pthread_ok(int e, const char *what)
 {
-	fprintf(stderr, PROG ": internal error: %s failed (error %d)\n", what,
-		err);
+	if (!e)
+		return;
+	fprintf(stderr, PROG ": internal error: %s failed (error %d)\n", what, e);
 	_Exit(CLI_EXIT_INTERNAL);
 }
 
 static void stress_lock(stress_ctx *sc)
 {
-	int e = pthread_mutex_lock(&sc->lock);
-
-	if (e)
-		pthread_die("pthread_mutex_lock", e);
+	pthread_ok(pthread_mutex_lock(&sc->lock), "pthread_mutex_lock");
 }
 
 static void stress_unlock(stress_ctx *sc)
 {
-	int e = pthread_mutex_unlock(&sc->lock);
-
-	if (e)
-		pthread_die("pthread_mutex_unlock", e);
+	pthread_ok(pthread_mutex_unlock(&sc->lock), "pthread_mutex_unlock");
 }
 
 static void stress_wait(stress_ctx *sc)
 {
-	int e = pthread_cond_wait(&sc->cv, &sc->lock);
-
-	if (e)
-		pthread_die("pthread_cond_wait", e);
+	pthread_ok(pthread_cond_wait(&sc->cv, &sc->lock), "pthread_cond_wait");
 }
 
 static void stress_wake(stress_ctx *sc)
 {
-	int e = pthread_cond_broadcast(&sc->cv);
-
-	if (e)
-		pthread_die("pthread_cond_broadcast", e);
+	pthread_ok(pthread_cond_broadcast(&sc->cv), "pthread_cond_broadcast");
 }
 
 static void free_bufs(uint8_t **bufs, unsigned n)
@@ -680,12 +669,7 @@ static void print_stress_json(const stress_ctx *sc, double seconds)
 	const run_ctx *c = sc->c;
 	jw w;
 
-	jw_begin(&w, stdout);
-	jw_object(&w, NULL);
-	jw_str(&w, "schema", "warpemu.stress/1");
-	jw_str(&w, "kernel", c->k->name);
-	jw_dim3(&w, "grid", c->grid);
-	jw_dim3(&w, "block", c->block);
+	json_head(&w, "warpemu.stress/1", c);
 	jw_u64(&w, "runs", sc->runs);
 	jw_u64(&w, "first_seed", c->first_seed);
 	jw_u64(&w, "jobs", sc->jobs);
@@ -788,8 +772,7 @@ static int stress_jobs(stress_ctx *sc, void *(*fn)(void *))
 		break;
 	}
 	for (unsigned i = 0; i < started; i++)
-		if ((e = pthread_join(tids[i], NULL)) != 0)
-			pthread_die("pthread_join", e);
+		pthread_ok(pthread_join(tids[i], NULL), "pthread_join");
 	free(tids);
 	if (sc->progress_shown)
 		stress_progress(sc, true);
