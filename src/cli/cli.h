@@ -5,15 +5,18 @@
  * parsers of args.h and the base layer's strbuf; it alone touches argv,
  * stdout, stderr and the exit status.  doc/warpemu.1 is its interface.
  *
- *   main.c      commands, help, exit status
- *   options.c   the option table: scanning, help, replay options
- *   run.c       run: options, set-up, the launch check, the launch
- *   buffers.c   kernel parameters and device buffers (made in chunks)
- *   results.c   summary, --out, --print, --expect, the JSON document
+ * From the top (each file uses only those below it):
+ *   main.c      the commands and the exit status
  *   stress.c    stress: seeded runs on jobs, verdicts, replay commands
+ *   run.c       run: options, set-up, the launch check, the launch
+ *   results.c   summary, --out, --print, --expect, the JSON document
+ *   buffers.c   kernel parameters and device buffers (made in chunks)
  *   tools.c     asm, disasm, info
+ *   help.c      every command's help;  load.c  devices and modules
+ *   options.c   the option table: scanning, help, replay options
  *   io.c        host files: bounded reads, atomic writes, clobbering
- *   json.c      JSON text;   msg.c  messages;   intr.c  SIGINT/SIGTERM
+ *   json.c      JSON text;  msg.c  messages;  intr.c  SIGINT/SIGTERM;
+ *   args.c      the pure parsers of argument values
  */
 #ifndef WE_CLI_H
 #define WE_CLI_H
@@ -53,15 +56,27 @@ int cmd_asm(cli_intr *intr, int argc, char **argv);
 int cmd_disasm(cli_intr *intr, int argc, char **argv);
 int cmd_info(cli_intr *intr, int argc, char **argv);
 
-/* main.c: the help of command cmd on stdout. */
-void print_help(const char *cmd);
-/* tools.c: the launch limits (warpemu.h), for info and the help. */
+/* Small helpers of msg.c: calloc of at least one element; the length of
+ * text's first line; a status that is a verdict on the kernel
+ * (exception, deadlock, timeout). */
+void *calloc_n(size_t n, size_t size);
+int first_line(const char *text);
+bool is_verdict(we_status st);
+
+/* ---- help.c --------------------------------------------------------------- */
+void print_main_help(void);
+/* The help of the command cmd (CLI_RUN, ... of options.h) on stdout. */
+void print_help(unsigned cmd);
+/* The launch limits (warpemu.h), for info and the help. */
 void print_launch_limits(FILE *f, const char *indent);
 
-/* ---- run.c: devices and modules ------------------------------------------ */
+/* ---- load.c: devices and modules -------------------------------------------- */
 int create_device(uint64_t max_memory, unsigned threads, we_device **dev);
-/* Read path and load it (text or binary); with keep, hand its bytes over
- * in *keep. */
+/* Load a module from bytes (text or binary); path names it. */
+we_status load_module_data(we_device *dev, const uint8_t *data, size_t len, const char *path,
+			   we_module **mod);
+/* Read path (bounded, io.h) and load it; with keep, hand its bytes over
+ * in *keep.  0 or an exit status (printed). */
 int load_module(we_device *dev, const char *path, const cli_intr *intr, we_module **mod,
 		uint8_t **keep, size_t *keep_len);
 

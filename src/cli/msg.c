@@ -1,6 +1,8 @@
 /* msg.c — diagnostics on stderr and exit statuses (see cli.h). */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -67,4 +69,21 @@ int nomem(const char *what)
 int worse(int rc, int next)
 {
 	return rc == CLI_EXIT_OK || rc == CLI_EXIT_CHECK ? (next ? next : rc) : rc;
+}
+
+void *calloc_n(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+int first_line(const char *text)
+{
+	size_t n = strcspn(text, "\n");
+
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+bool is_verdict(we_status st)
+{
+	return st == WE_ERR_EXCEPTION || st == WE_ERR_DEADLOCK || st == WE_ERR_TIMEOUT;
 }

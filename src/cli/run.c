@@ -10,23 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *calloc_n(size_t n, size_t size)
-{
-	return calloc(n ? n : 1, size);
-}
-
-int first_line(const char *text)
-{
-	size_t n = strcspn(text, "\n");
-
-	return n > INT_MAX ? INT_MAX : (int)n;
-}
-
-bool is_verdict(we_status st)
-{
-	return st == WE_ERR_EXCEPTION || st == WE_ERR_DEADLOCK || st == WE_ERR_TIMEOUT;
-}
-
 /* ======================================================================
  * Options
  * ====================================================================== */
@@ -246,58 +229,6 @@ static int run_options(run_ctx *c, int argc, char **argv)
  * Device, module, kernel
  * ====================================================================== */
 
-int create_device(uint64_t max_memory, unsigned threads, we_device **dev)
-{
-	we_device_config cfg;
-	we_status s;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.max_memory = max_memory;
-	cfg.threads = threads;
-	*dev = NULL;
-	s = we_device_create(&cfg, dev);
-	return s == WE_OK ? CLI_EXIT_OK : api_err(*dev, s);
-}
-
-we_status load_module_data(we_device *dev, const uint8_t *data, size_t len, const char *path,
-			   we_module **mod)
-{
-	*mod = NULL;
-	if (cli_is_binary_module(data, len))
-		return we_module_load_binary(dev, data, len, mod);
-	return we_module_load_text(dev, (const char *)data, len, display_name(path), mod);
-}
-
-int load_module(we_device *dev, const char *path, const cli_intr *intr, we_module **mod,
-		uint8_t **keep, size_t *keep_len)
-{
-	uint8_t *data;
-	size_t len;
-	we_status s;
-	bool over;
-	int rc = read_file(path, CLI_FILE_MAX, intr, &data, &len, &over);
-
-	*mod = NULL;
-	if (rc)
-		return rc;
-	if (over)
-		return errorf(CLI_EXIT_LIMIT, "%s: more than %" PRIu64 " bytes: a module or source file "
-			      "may have at most 64 MiB", display_name(path), CLI_FILE_MAX);
-	s = load_module_data(dev, data, len, path, mod);
-	/* assembly errors name their file:line:col; a binary image's errors
-	 * are given the file's name */
-	if (s != WE_OK)
-		rc = cli_is_binary_module(data, len) ? api_err_in(dev, s, display_name(path))
-						     : api_err(dev, s);
-	if (keep) {
-		*keep = data;
-		*keep_len = len;
-	} else {
-		free(data);
-	}
-	return rc;
-}
-
 static void print_kernel_names(FILE *f, const we_module *m)
 {
 	unsigned n = we_module_kernel_count(m);
@@ -511,7 +442,7 @@ static int run_launch(run_ctx *c)
 	return rc;
 }
 
-static int run_free(run_ctx *c, int rc)
+int run_free(run_ctx *c, int rc)
 {
 	for (unsigned i = 0; c->slots && i < c->k->nparams; i++) {
 		we_status st = c->slots[i].allocated ? we_free(c->dev, c->slots[i].ptr) : WE_OK;
@@ -534,30 +465,30 @@ static int run_free(run_ctx *c, int rc)
 	return rc;
 }
 
-/* run and stress: the options, the set-up, then the command's own part. */
-static int run_command(const char *cmd, cli_intr *intr, int argc, char **argv)
+int run_prepare(run_ctx *c, bool stress, cli_intr *intr, int argc, char **argv, bool *help)
 {
-	run_ctx c;
 	int rc;
 
-	memset(&c, 0, sizeof c);
-	c.intr = intr;
-	c.cmd = cmd;
-	c.stress = strcmp(cmd, "stress") == 0;
-	rc = run_options(&c, argc, argv);
-	if (rc == CLI_EXIT_OK && OPT(&c, HELP))
-		print_help(cmd);
-	else if (rc == CLI_EXIT_OK && (rc = run_setup(&c)) == CLI_EXIT_OK)
-		rc = c.stress ? stress_main(&c) : run_results(&c, run_launch(&c));
-	return run_free(&c, rc);
+	memset(c, 0, sizeof *c);
+	c->intr = intr;
+	c->stress = stress;
+	c->cmd = stress ? "stress" : "run";
+	rc = run_options(c, argc, argv);
+	*help = rc == CLI_EXIT_OK && OPT(c, HELP);
+	if (*help)
+		print_help(stress ? CLI_STRESS : CLI_RUN);
+	else if (rc == CLI_EXIT_OK)
+		rc = run_setup(c);
+	return rc;
 }
 
 int cmd_run(cli_intr *intr, int argc, char **argv)
 {
-	return run_command("run", intr, argc, argv);
-}
+	run_ctx c;
+	bool help;
+	int rc = run_prepare(&c, false, intr, argc, argv, &help);
 
-int cmd_stress(cli_intr *intr, int argc, char **argv)
-{
-	return run_command("stress", intr, argc, argv);
+	if (rc == CLI_EXIT_OK && !help)
+		rc = run_results(&c, run_launch(&c));
+	return run_free(&c, rc);
 }

@@ -97,15 +97,16 @@ typedef struct run_ctx {
 } run_ctx;
 
 /* ---- run.c ---------------------------------------------------------------- */
-/* The launch configuration of the options (stress overrides a few). */
+/* run and stress: scan and check the options and print the help when it
+ * is asked for (*help), else make the device, module, kernel, parameters
+ * and buffers (stress: the prototype of its runs).  0 or an exit status
+ * (printed); run_free(c) in either case. */
+int run_prepare(run_ctx *c, bool stress, cli_intr *intr, int argc, char **argv, bool *help);
+/* Free c: rc, or the status of an error in doing so. */
+int run_free(run_ctx *c, int rc);
+/* The launch configuration of the options (stress's: one thread,
+ * unbound, a seeded schedule; stress_one sets the seed). */
 void launch_config(const run_ctx *c, we_launch_config *cfg);
-bool is_verdict(we_status st);
-/* The first line of text (without its newline). */
-int first_line(const char *text);
-/* Load a module from bytes (text or binary). */
-we_status load_module_data(we_device *dev, const uint8_t *data, size_t len, const char *path,
-			   we_module **mod);
-void *calloc_n(size_t n, size_t size);
 
 /* ---- buffers.c -------------------------------------------------------------- */
 int run_bind_args(run_ctx *c);
@@ -127,8 +128,5 @@ int run_results(run_ctx *c, int rc);
 /* A JSON document on stdout opened with its schema, kernel, grid and
  * block (doc/json.md). */
 void json_head(jw *w, const char *schema, const run_ctx *c);
-
-/* ---- stress.c -------------------------------------------------------------- */
-int stress_main(const run_ctx *c);
 
 #endif

@@ -783,7 +783,7 @@ static int stress_jobs(stress_ctx *sc, void *(*fn)(void *))
 	return CLI_EXIT_OK;
 }
 
-int stress_main(const run_ctx *c)
+static int stress_main(const run_ctx *c)
 {
 	stress_ctx sc;
 	double t0, seconds;
@@ -831,3 +831,13 @@ int stress_main(const run_ctx *c)
 	return rc;
 }
 
+int cmd_stress(cli_intr *intr, int argc, char **argv)
+{
+	run_ctx c;
+	bool help;
+	int rc = run_prepare(&c, true, intr, argc, argv, &help);
+
+	if (rc == CLI_EXIT_OK && !help)
+		rc = stress_main(&c);
+	return run_free(&c, rc);
+}

@@ -22,7 +22,7 @@ static int scan(cli_opts *o, unsigned cmd, const char *name, int argc, char **ar
 
 	*done = true;
 	if (rc == CLI_EXIT_OK && o->value[OPT_HELP])
-		print_help(name);
+		print_help(cmd);
 	else if (rc == CLI_EXIT_OK && !o->file && cmd != CLI_INFO)
 		rc = usage_err(name, "missing FILE");
 	else
@@ -94,19 +94,6 @@ int cmd_disasm(cli_intr *intr, int argc, char **argv)
 }
 
 /* ---- info ------------------------------------------------------------------ */
-
-void print_launch_limits(FILE *f, const char *indent)
-{
-	fprintf(f, "%sgrid             x 1..%u, y 1..%u, z 1..%u CTAs\n", indent, WE_GRID_X_MAX,
-		WE_GRID_YZ_MAX, WE_GRID_YZ_MAX);
-	fprintf(f, "%sblock            x 1..%u, y 1..%u, z 1..%u, at most %u threads\n", indent,
-		WE_BLOCK_XY_MAX, WE_BLOCK_XY_MAX, WE_BLOCK_Z_MAX, WE_BLOCK_THREADS_MAX);
-	fprintf(f, "%sshared memory    at most %u bytes per CTA, static + --shared\n", indent,
-		WE_SHARED_MAX);
-	fprintf(f, "%slocal memory     at most %u bytes per thread\n", indent, WE_LOCAL_MAX);
-	fprintf(f, "%s--lockstep       at most %u warps; --batch at most %u CTAs\n", indent,
-		WE_LOCKSTEP_MAX, WE_BATCH_MAX);
-}
 
 static void print_kernel(const we_kernel_info *k)
 {
