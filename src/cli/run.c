@@ -6,7 +6,6 @@
 
 #include <inttypes.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,18 +89,18 @@ static int run_check_debug(run_ctx *c)
  * limits (--lockstep, --batch, --shared). */
 static int run_check_numbers(run_ctx *c)
 {
-	static const struct { cli_opt_id id; uint64_t max; size_t field; } nums[] = {
-		{ OPT_MAX_INSNS, UINT64_MAX, offsetof(run_ctx, max_insns) },
-		{ OPT_THREADS, UINT_MAX, offsetof(run_ctx, threads) },
-		{ OPT_LOCKSTEP, UINT_MAX, offsetof(run_ctx, lockstep) },
-		{ OPT_BATCH, UINT_MAX, offsetof(run_ctx, batch) },
+	const struct { cli_opt_id id; uint64_t max; uint64_t *out; } nums[] = {
+		{ OPT_MAX_INSNS, UINT64_MAX, &c->max_insns },
+		{ OPT_THREADS, UINT_MAX, &c->threads },
+		{ OPT_LOCKSTEP, UINT_MAX, &c->lockstep },
+		{ OPT_BATCH, UINT_MAX, &c->batch },
 	};
 	cli_err e;
 
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		const char *v = c->o.value[nums[i].id];
 
-		if (v && !parse_u64_opt(v, nums[i].max, (uint64_t *)((char *)c + nums[i].field), &e))
+		if (v && !parse_u64_opt(v, nums[i].max, nums[i].out, &e))
 			return usage_errf(c->cmd, "--%s: %s", cli_opts_table[nums[i].id].name, e.msg);
 	}
 	if (OPT(c, SHARED) && !cli_parse_size(OPT(c, SHARED), &c->shared, &e))
