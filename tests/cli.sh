@@ -24,21 +24,78 @@ expect() {
 }
 
 k=$src/kernels
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# wait_ready PID NAME: wait (at most 20 s) until the warpemu that PID (a
+# `timeout`) runs takes signals on its own thread and has a file whose name
+# contains NAME open, so that a signal sent next finds it reading or
+# running, whatever the machine's load
+wait_ready() {
+	i=0
+	while [ $i -lt 200 ]; do
+		c=$(pgrep -P "$1" 2>/dev/null | head -n 1)
+		if [ -n "$c" ] && [ "$(ls "/proc/$c/task" 2>/dev/null | wc -l)" -ge 2 ] &&
+			ls -l "/proc/$c/fd" 2>/dev/null | grep -q -- "$2"; then return 0; fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 expect 0 'warpemu' -- "$we" --version
 expect 0 'run' -- "$we" --help
 expect 2 'usage|unknown' -- "$we" frobnicate
-# SIGINT during a launch (an endless loop): status 130 and "interrupted",
-# on both engines; timeout kills a run that ignores the signal
+# SIGINT or SIGTERM during a launch (an endless loop) or a stress run:
+# status 130 or 143 and "interrupted by SIGxxx", on both engines, and no
+# report of a runtime exception at some CTA and PC (issue 15, item 6);
+# timeout kills a run that ignores the signal
 printf '.l:\nBRA `(.l)\n' > "$tmp/intr.we"
 for e in scheduler warp-threads; do
-	timeout -s KILL 30 "$we" run "$tmp/intr.we" --grid 1 --block 32 --engine $e > "$tmp/intr.out" 2>&1 &
+	for sig in INT TERM; do
+		want=130
+		[ $sig = TERM ] && want=143
+		for cmd in run stress; do
+			more=
+			[ $cmd = stress ] && more="--runs 4 --jobs 2"
+			timeout -s KILL 30 "$we" $cmd "$tmp/intr.we" --grid 1 --block 32 --engine $e $more \
+				> "$tmp/intr.out" 2>&1 &
+			tpid=$!
+			wait_ready $tpid intr.out
+			sleep 0.2
+			kill -$sig $tpid
+			wait $tpid
+			st=$?
+			if [ $st -eq $want ] && grep -q "^warpemu: interrupted by SIG$sig: stopped cleanly (exit status $want)\$" \
+				"$tmp/intr.out" && [ "$(wc -l < "$tmp/intr.out")" -eq 1 ]; then ok; else
+				bad "SIG$sig during $cmd ($e) -> status $st (want $want):"; sed 's/^/    /' "$tmp/intr.out"; fi
+		done
+	done
+done
+# every read is bounded (issue 15, item 2): a module or source file by 64 MiB,
+# without reading a regular file that is larger; a read waiting for a pipe
+# stops on SIGINT
+expect 7 '^warpemu: /dev/zero: more than 67108864 bytes: a module or source file may have at most 64 MiB$' -- \
+	timeout 60 "$we" disasm /dev/zero
+truncate -s 65M "$tmp/huge.we"
+expect 7 'huge.we: more than 67108864 bytes' -- "$we" asm "$tmp/huge.we" -o "$tmp/huge.bin"
+printf '.param ptr p\n EXIT ;\n' > "$tmp/p.we"
+mkfifo "$tmp/fifo" || fail=$((fail + 1))
+for src in stdin fifo; do
+	sleep 30 > "$tmp/fifo" &
+	spid=$!
+	if [ $src = fifo ]; then
+		timeout -s KILL 30 "$we" run "$tmp/p.we" --grid 1 --block 32 --arg p=@"$tmp/fifo" > "$tmp/pipe.out" 2>&1 &
+	else
+		timeout -s KILL 30 "$we" run "$tmp/p.we" --grid 1 --block 32 --arg p=@- < "$tmp/fifo" > "$tmp/pipe.out" 2>&1 &
+	fi
 	tpid=$!
-	sleep 1
+	wait_ready $tpid fifo
 	kill -INT $tpid
 	wait $tpid
 	st=$?
-	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted$' "$tmp/intr.out"; then pass=$((pass + 1)); else
-		fail=$((fail + 1)); echo "FAIL: SIGINT ($e) -> status $st (want 130):"; sed 's/^/    /' "$tmp/intr.out"; fi
+	kill $spid 2>/dev/null
+	wait $spid 2>/dev/null
+	if [ $st -eq 130 ] && grep -q '^warpemu: interrupted by SIGINT' "$tmp/pipe.out"; then pass=$((pass + 1)); else
+		fail=$((fail + 1)); echo "FAIL: SIGINT while reading a buffer from a $src -> status $st (want 130):"
+		sed 's/^/    /' "$tmp/pipe.out"; fi
 done
 expect 2 'grid' -- "$we" run "$k/vecadd.we" --block 32
 expect 2 'n' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --arg a=zeros:4 --arg b=zeros:4 --arg c=zeros:4
@@ -55,6 +112,68 @@ expect 0 '"ctas": ?40' -- "$we" run "$k/vecadd.we" --grid 40 --block 256 --arg n
 	--arg c=zeros:32 --out c="$tmp/c.bin" --quiet >/dev/null 2>&1
 if [ -s "$tmp/c.bin" ] && [ "$(wc -c < "$tmp/c.bin")" -eq 32 ]; then pass=$((pass + 1)); else
 	fail=$((fail + 1)); echo "FAIL: --out did not write 32 bytes"; fi
+# buffers are made straight in device memory, chunk by chunk (issue 15,
+# item 4): the peak memory of a run with a 64 MiB input is about one copy of
+# it (two before: a host copy beside the device's), whether generated, read
+# from a file or from a pipe; a buffer over --max-memory is refused before
+# it is generated
+# (not under a sanitizer, whose shadow memory and quarantine are no measure)
+if grep -q -e __asan_init -e __tsan_init "$bld"/src/.libs/libwarpemu.so* 2>/dev/null; then
+	echo "cli: notice: a sanitizer build: peak memory not measured"
+elif [ -x /usr/bin/time ]; then
+	big="--grid 65536 --block 256 --arg out=zeros:262144 --quiet"
+	head -c 67108864 /dev/zero | tr '\0' '\1' > "$tmp/in64.bin"
+	for arg in in=random:u32:16777216 in=@"$tmp/in64.bin" in=@-; do
+		kb=$(/usr/bin/time -f '%M' "$we" run "$k/reduce.we" $big --arg "$arg" < "$tmp/in64.bin" 2>&1 >/dev/null |
+			tail -n 1)
+		if [ "$kb" -gt 0 ] 2>/dev/null && [ "$kb" -lt 98304 ]; then ok; else
+			bad "--arg $arg (64 MiB): peak memory ${kb} KiB, more than 1.5 copies"; fi
+	done
+	out=$(/usr/bin/time -f '%M' "$we" run "$k/reduce.we" $big --arg in=random:u32:16777216 --max-memory 32M 2>&1)
+	kb=$(printf '%s\n' "$out" | tail -n 1)
+	if printf '%s\n' "$out" | grep -q 'would exceed the device memory limit' && [ "$kb" -lt 16384 ]; then ok; else
+		bad "random: over --max-memory: peak ${kb} KiB: $out"; fi
+	rm -f "$tmp/in64.bin"
+else
+	echo "cli: notice: /usr/bin/time not found: peak memory not measured"
+fi
+# buffers larger than a chunk (1 MiB): --out, --print and --expect read them
+# back piece by piece; a mismatch past the first chunk is found at its index
+va4="--grid 1563 --block 256 --arg n=400000 --arg a=iota:f32:400000 --arg b=fill:f32:400000:0.5"
+va4="$va4 --arg c=zeros:1600000 --quiet"
+"$we" run "$k/vecadd.we" $va4 --out c="$tmp/c4.bin" >/dev/null 2>&1
+cp "$tmp/c4.bin" "$tmp/c4x.bin"
+printf '\377' | dd of="$tmp/c4x.bin" bs=1 seek=1200001 conv=notrunc 2>/dev/null
+expect 0 'check c: OK \(1600000 elements\)' -- "$we" run "$k/vecadd.we" $va4 --expect c=@"$tmp/c4.bin"
+expect 1 'check c: FAILED, 1 of 1600000 elements differ' -- "$we" run "$k/vecadd.we" $va4 --expect c=@"$tmp/c4x.bin"
+expect 1 '\[1200001\] got ' -- "$we" run "$k/vecadd.we" $va4 --expect c=@"$tmp/c4x.bin"
+expect 0 'check c: OK \(300000 elements\)' -- "$we" run "$k/vecadd.we" $va4 --expect c=iota:f32:300000:0.5
+expect 0 '^  299992: 299992.5 299993.5 ' -- "$we" run "$k/vecadd.we" $va4 --print c:f32:300000
+if [ "$(wc -c < "$tmp/c4.bin")" -eq 1600000 ] && cmp -s "$tmp/c4.bin" - < "$tmp/c4.bin"; then ok; else
+	bad "--out of a 1.6 MB buffer"; fi
+# no output may overwrite an input or another output (issue 15, item 5):
+# usage error, nothing written, the input unchanged; devices may repeat
+cl=$tmp/clobber
+mkdir "$cl" && cp "$k/vecadd.we" "$cl/v.we" && cp "$k/vecadd.we" "$cl/orig.we"
+head -c 32 /dev/zero > "$cl/in.bin"
+ln "$cl/v.we" "$cl/hard.we" && ln -s v.we "$cl/sym.we"
+v8="--grid 1 --block 32 --arg n=8 --arg a=iota:u32:8 --arg b=zeros:32"
+expect 2 '^warpemu: -o .*v.we would overwrite FILE .*v.we \(the same file\)' -- "$we" asm "$cl/v.we" -o "$cl/v.we"
+expect 2 'would overwrite FILE' -- "$we" asm "$cl/v.we" -o "$cl/../clobber/sym.we"
+expect 2 '^warpemu: --trace .*/F would overwrite --out c=.*/F' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 \
+	--out c="$cl/F" --trace "$cl/F"
+expect 2 '^warpemu: --out b=.*/G would overwrite --out c=.*/G' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 \
+	--out c="$cl/G" --out b="$cl/./G"
+expect 2 '^warpemu: --out c=.*in.bin would overwrite --arg c=@.*in.bin' -- "$we" run "$cl/v.we" $v8 \
+	--arg c=@"$cl/in.bin" --out c="$cl/in.bin"
+expect 2 'would overwrite --expect c=@' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 \
+	--expect c=@"$cl/in.bin" --out a="$cl/in.bin"
+for name in v.we hard.we sym.we; do
+	expect 2 'would overwrite FILE' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 --out c="$cl/$name"
+done
+if cmp -s "$cl/v.we" "$cl/orig.we" && [ ! -e "$cl/F" ] && [ ! -e "$cl/G" ] && [ "$(wc -c < "$cl/in.bin")" -eq 32 ] &&
+	[ -z "$(ls "$cl" | grep tmp)" ]; then ok; else bad "a refused output was written: $(ls "$cl")"; fi
+expect 0 'CTAs' -- "$we" run "$cl/v.we" $v8 --arg c=zeros:32 --out c=/dev/null --out b=/dev/null --trace /dev/null
 # assembly errors: file:line:col and status 3
 printf 'MOV R1, R2\nFROB R1\nIADD3 R1, R2\n' > "$tmp/bad.we"
 expect 3 'bad.we:2:1: error' -- "$we" run "$tmp/bad.we" --grid 1 --block 32
@@ -77,6 +196,12 @@ expect 0 '"ctas": ?2' -- "$we" run "$tmp/ifelse.bin" --grid 2 --block 32 --arg n
 	"$we" disasm "$tmp/ifelse2.bin" > "$tmp/ifelse2.dis" 2>&1 &&
 	[ "$(tail -n +2 "$tmp/ifelse.dis")" = "$(tail -n +2 "$tmp/ifelse2.dis")" ]
 if [ $? -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: disasm/asm round trip of ifelse"; fi
+# a corrupt binary module: its file named once, its fault in the image once
+# ("bad module image: bad module image:" before; issue 15, item 9)
+"$we" asm "$k/ifelse.we" -o "$tmp/bad.bin" 2>/dev/null
+printf '\377\377\377\177' | dd of="$tmp/bad.bin" bs=1 seek=20 conv=notrunc 2>/dev/null
+expect 3 '^warpemu: .*/bad.bin: bad module image: 2147483647 kernels$' -- "$we" run "$tmp/bad.bin" --grid 1 --block 32
+if "$we" disasm "$tmp/bad.bin" 2>&1 | grep -q 'module image.*module image'; then bad "doubled words"; else ok; fi
 # engines and placement
 expect 2 'engine' -- "$we" run "$k/vecadd.we" --grid 1 --block 32 --engine bogus --arg n=8 \
 	--arg a=zeros:32 --arg b=zeros:32 --arg c=zeros:32
@@ -84,8 +209,25 @@ expect 0 'placement scatter' -- "$we" info --placement scatter
 expect 0 'check c: OK' -- "$we" run "$k/vecadd.we" --grid 8 --block 64 --engine warp-threads \
 	--placement none --arg n=500 --arg a=iota:f32:500 --arg b=fill:f32:500:0.5 --arg c=zeros:2000 \
 	--expect c=iota:f32:500:0.5
+# the launch limits are the library's (we_launch_check): the largest shapes
+# pass (the huge grid then stops at its --timeout), one past them is a usage
+# error that names the value and the limit
+printf 'EXIT ;\n' > "$tmp/exit.we"
+expect 7 'wall-clock limit' -- "$we" run "$tmp/exit.we" --grid 2147483647,65535,65535 --block 32 --timeout 0.05
+for b in 1024 1,1024 16,1,64; do
+	expect 0 '1 CTAs' -- "$we" run "$tmp/exit.we" --grid 1 --block $b
+done
+for g in 2147483648 1,65536 1,1,65536 0 1,0 1,1,0; do
+	expect 2 "grid \\($(printf '%s' "$g,1,1" | cut -d, -f1-3)\\) is outside the limits 1\\.\\.2147483647 x 1\\.\\.65535 x 1\\.\\.65535" -- \
+		"$we" run "$tmp/exit.we" --grid $g --block 32
+done
+for b in 1025 1,1025 1,1,65 32,32,2 1024,1024,64 0; do
+	expect 2 "block \\($(printf '%s' "$b,1,1" | cut -d, -f1-3)\\) is outside the limits \\(x,y <= 1024, z <= 64, x\\*y\\*z <= 1024\\)" -- \
+		"$we" run "$tmp/exit.we" --grid 1 --block $b
+done
+expect 2 'block \(2000,1,1\) is outside the limits' -- "$we" info --block 2000
 # lockstep groups: 1..32 warps, the same result as one warp at a time
-expect 2 '--lockstep: 33 is too large \(max 32\)' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
+expect 2 'lockstep groups of 33 warps: at most 32' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
 	--lockstep 33 --arg in=iota:u32:1024 --arg out=zeros:16
 expect 2 '--lockstep' -- "$we" run "$k/reduce.we" --grid 4 --block 256 --lockstep x \
 	--arg in=iota:u32:1024 --arg out=zeros:16
@@ -94,15 +236,13 @@ for n in 0 1 2 8 32; do
 		--arg in=fill:u32:4096:3 --arg out=zeros:16 --expect out=fill:u32:4:3072
 done
 # CTA batches: 1..32 CTAs side by side, the same result
-expect 2 '--batch: 33 is too large \(max 32\)' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
+expect 2 'batches of 33 CTAs: at most 32' -- "$we" run "$k/reduce.we" --grid 4 --block 256 \
 	--batch 33 --arg in=iota:u32:1024 --arg out=zeros:16
 for n in 0 1 3 32; do
 	expect 0 'check out: OK' -- "$we" run "$k/reduce.we" --grid 7 --block 256 --threads 1 --batch "$n" \
 		--arg in=fill:u32:1792:2 --arg out=zeros:28 --expect out=fill:u32:7:512
 done
 # ---- schedules, check mode, reports, watchdog, traces ----------------------
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 red="--grid 2 --block 64 --arg in=iota:u32:128 --arg out=zeros:8"
 # the same seed twice: the same buffers and the same trace, byte for byte
 for i in 1 2; do
@@ -142,6 +282,51 @@ expect 2 'timeout' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --timeout=1s
 if [ $? -eq 5 ] && grep -q 'BAR.SYNC 0x3, 0x40' "$tmp/dl.trace" &&
 	! ls "$tmp" | grep -q 'dl.trace.tmp'; then ok; else bad "--trace of a deadlocked launch"; fi
 expect 6 'cannot create' -- "$we" run "$k/reduce.we" $red --trace "$tmp/no/such/dir/t"
+# ---- --stats=json: stdout is exactly one JSON document (issue 15, item 8) ----
+# one_json FILE SCHEMA [JQ-TEST]: FILE holds one JSON document of SCHEMA (with
+# jq: it parses, and JQ-TEST holds; without jq: one line, an object, SCHEMA)
+one_json() {
+	if command -v jq >/dev/null 2>&1; then
+		jq -e -s "length == 1 and .[0].schema == \"$2\" and (.[0] | ${3:-true})" "$1" >/dev/null
+	else
+		[ "$(wc -l < "$1")" -eq 1 ] && grep -q "^{\"schema\":\"$2\",.*}\$" "$1"
+	fi
+}
+va8="--grid 1 --block 32 --arg n=8 --arg a=iota:f32:8 --arg b=fill:f32:8:0.5 --arg c=zeros:32"
+"$we" run "$k/vecadd.we" $va8 --expect c=iota:f32:8:0.5 --print c:f32:4 --print c:u8:2 --stats=json \
+	> "$tmp/j.out" 2> "$tmp/j.err"
+st=$?
+if [ $st -eq 0 ] && one_json "$tmp/j.out" warpemu.run/1 \
+	'.status == "ok" and .exit_status == 0 and .checks[0].ok and .checks[0].elements == 8 and
+	 .prints[0].values == [0.5,1.5,2.5,3.5] and .prints[1].values == [0,0] and .report == null' &&
+	grep -q '^check c: OK (8 elements)$' "$tmp/j.err"; then ok; else
+	bad "--stats=json with --expect and --print (status $st):"; cat "$tmp/j.out" "$tmp/j.err" | sed 's/^/    /'; fi
+"$we" run "$k/vecadd.we" $va8 --expect c=iota:f32:8:1 --stats=json --quiet > "$tmp/j.out" 2>/dev/null
+st=$?
+if [ $st -eq 1 ] && one_json "$tmp/j.out" warpemu.run/1 \
+	'.exit_status == 1 and .checks[0].mismatches == 8 and .checks[0].first[0] == {"index":0,"got":0.5,"expected":1}'
+then ok; else bad "--stats=json of a failed check (status $st): $(cat "$tmp/j.out")"; fi
+printf 'S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\nBAR.SYNC 0x3, 0x40\nEXIT\n' > "$tmp/dlj.we"
+"$we" run "$tmp/dlj.we" --grid 1 --block 64 --stats=json --report=json > "$tmp/j.out" 2>/dev/null
+st=$?
+if [ $st -eq 5 ] && one_json "$tmp/j.out" warpemu.run/1 \
+	'.status == "deadlock" and .exit_status == 5 and .report.verdict == "deadlock"'; then ok; else
+	bad "--stats=json --report=json of a deadlock (status $st): $(cat "$tmp/j.out")"; fi
+"$we" run "$tmp/dlj.we" --grid 1 --block 64 --stats=json > "$tmp/j.out" 2> "$tmp/j.err"
+if one_json "$tmp/j.out" warpemu.run/1 '.status == "deadlock" and .report == null' &&
+	grep -q 'deadlock in kernel' "$tmp/j.err"; then ok; else bad "--stats=json, text report: $(cat "$tmp/j.out")"; fi
+"$we" run "$k/vecadd.we" $va8 --stats=json --quiet --print c:f32:2 > "$tmp/j.out" 2>/dev/null
+if one_json "$tmp/j.out" warpemu.run/1 '.prints[0].values == [0.5,1.5]'; then ok; else
+	bad "--print in JSON: $(cat "$tmp/j.out")"; fi
+printf '.param ptr p\nMOV R0, 0x7fc00000 ;\nMOV R2, c[0x0][0x0] ;\nMOV R3, c[0x0][0x4] ;\nSTG [R2.64], R0 ;\nEXIT ;\n' > "$tmp/nan.we"
+"$we" run "$tmp/nan.we" --grid 1 --block 1 --arg p=zeros:4 --print p:f32 --stats=json --quiet > "$tmp/j.out" 2>/dev/null
+if one_json "$tmp/j.out" warpemu.run/1 '.prints[0].values == ["nan"]'; then ok; else
+	bad "a NaN in JSON: $(cat "$tmp/j.out")"; fi
+expect 2 'standard output holds the --stats=json document' -- "$we" run "$k/vecadd.we" $va8 --out c=- --stats=json
+expect 2 'standard output holds the --stats=json document' -- "$we" run "$k/vecadd.we" $va8 --trace - --stats=json
+"$we" stress "$tmp/dlj.we" --grid 1 --block 64 --runs 3 --stats=json > "$tmp/j.out" 2> "$tmp/j.err"
+if one_json "$tmp/j.out" warpemu.stress/1 '.deadlock == 3' && grep -q '^  deadlock  *3$' "$tmp/j.err"; then ok; else
+	bad "stress --stats=json: $(cat "$tmp/j.out")"; fi
 # ---- stress ------------------------------------------------------------------
 expect 0 'ok +4$' -- "$we" stress "$k/reduce.we" $red --runs 4 --jobs 2
 expect 0 '"ok":3,"differs":0' -- "$we" stress "$k/reduce.we" $red --runs 3 --seed 0x10 --quiet --stats=json \

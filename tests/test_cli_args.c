@@ -168,52 +168,6 @@ START_TEST(test_dim3_invalid)
 }
 END_TEST
 
-START_TEST(test_grid_limits)
-{
-	we_dim3 g = { 2147483647u, 65535, 65535 };
-	cli_err e;
-
-	ck_assert(cli_check_grid(&g, &e));
-	g.x = 2147483648u;
-	ck_assert(!cli_check_grid(&g, &e));
-	ck_assert_ptr_nonnull(strstr(e.msg, "grid x"));
-	g.x = 1;
-	g.y = 65536;
-	ck_assert(!cli_check_grid(&g, &e));
-	g.y = 1;
-	g.z = 0;
-	ck_assert(!cli_check_grid(&g, &e));
-	ck_assert_ptr_nonnull(strstr(e.msg, "grid z"));
-	g.x = 0;
-	g.z = 1;
-	ck_assert(!cli_check_grid(&g, &e));
-}
-END_TEST
-
-START_TEST(test_block_limits)
-{
-	we_dim3 b = { 1024, 1, 1 };
-	cli_err e;
-
-	ck_assert(cli_check_block(&b, &e));
-	b = (we_dim3){ 1, 1024, 1 };
-	ck_assert(cli_check_block(&b, &e));
-	b = (we_dim3){ 16, 1, 64 };
-	ck_assert(cli_check_block(&b, &e));
-	b = (we_dim3){ 1025, 1, 1 };
-	ck_assert(!cli_check_block(&b, &e));
-	b = (we_dim3){ 1, 1, 65 };
-	ck_assert(!cli_check_block(&b, &e));
-	b = (we_dim3){ 32, 32, 2 };
-	ck_assert(!cli_check_block(&b, &e));
-	ck_assert_ptr_nonnull(strstr(e.msg, "2048 threads"));
-	b = (we_dim3){ 1024, 1024, 64 };
-	ck_assert(!cli_check_block(&b, &e));
-	b = (we_dim3){ 0, 1, 1 };
-	ck_assert(!cli_check_block(&b, &e));
-}
-END_TEST
-
 /* ---- element values ---------------------------------------------------- */
 
 START_TEST(test_elem_type)
@@ -532,6 +486,39 @@ START_TEST(test_spec_overflow)
 	ck_assert(!spec_ok("iota:f64:99999999999999999999999", false, &sp));
 	ck_assert(!spec_ok("random:u16:9223372036854775808", false, &sp));
 	ck_assert(spec_ok("zeros:18446744073709551615", false, &sp));
+}
+END_TEST
+
+/* A buffer made chunk by chunk is the buffer made at once: every kind,
+ * chunks of any number of elements. */
+START_TEST(test_spec_range)
+{
+	static const char *const specs[] = {
+		"random:u32:1000:7", "random:f64:333", "random:u8:1001:3", "iota:s16:700:-5:3",
+		"iota:f32:500:0.5:0.25", "fill:u64:300:0x1234", "zeros:1000",
+	};
+	static const uint64_t chunks[] = { 1, 7, 64, 999 };
+
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		cli_spec sp;
+		uint8_t *whole = generate(specs[i], &sp);
+		uint8_t *part = malloc(sp.bytes);
+		size_t size = cli_elem_size(sp.type);
+
+		ck_assert_ptr_nonnull(part);
+		for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+			memset(part, 0xa5, sp.bytes);
+			for (uint64_t first = 0; first < sp.count; first += chunks[c]) {
+				uint64_t n = sp.count - first < chunks[c] ? sp.count - first : chunks[c];
+
+				cli_spec_generate_range(&sp, first, n, part + first * size);
+			}
+			ck_assert_msg(memcmp(whole, part, sp.bytes) == 0, "%s in chunks of %llu",
+				      specs[i], (unsigned long long)chunks[c]);
+		}
+		free(part);
+		free(whole);
+	}
 }
 END_TEST
 
@@ -955,8 +942,6 @@ static Suite *args_suite(void)
 	tcase_add_test(num, test_size);
 	tcase_add_test(num, test_dim3_valid);
 	tcase_add_test(num, test_dim3_invalid);
-	tcase_add_test(num, test_grid_limits);
-	tcase_add_test(num, test_block_limits);
 	tcase_add_test(val, test_elem_type);
 	tcase_add_test(val, test_int_values);
 	tcase_add_test(val, test_float_values);
@@ -971,6 +956,7 @@ static Suite *args_suite(void)
 	tcase_add_test(spec, test_spec_random);
 	tcase_add_test(spec, test_splitmix);
 	tcase_add_test(spec, test_spec_overflow);
+	tcase_add_test(spec, test_spec_range);
 	tcase_add_test(spec, test_spec_garbage);
 	tcase_add_test(spec, test_spec_tolerance);
 	tcase_add_test(misc, test_assign);

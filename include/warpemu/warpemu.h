@@ -71,11 +71,16 @@ const char *we_device_notice(const we_device *dev);
 void we_device_interrupt(we_device *dev);
 
 /* ---- global memory ---------------------------------------------------- */
+/* Memory from we_malloc reads as zeros until written. */
 we_status we_malloc(we_device *dev, size_t bytes, we_devptr *out);
 we_status we_free(we_device *dev, we_devptr p);
 we_status we_memcpy_htod(we_device *dev, we_devptr dst, const void *src, size_t n);
 we_status we_memcpy_dtoh(we_device *dev, void *dst, we_devptr src, size_t n);
 we_status we_memset(we_device *dev, we_devptr dst, int byte, size_t n);
+/* The global memory limit of dev (we_device_config.max_memory, or the
+ * default when that is 0) and the bytes allocated now: a caller can
+ * refuse a buffer, or stop reading one, before we_malloc would. */
+void we_device_memory(const we_device *dev, uint64_t *limit, uint64_t *used);
 
 /* ---- modules ---------------------------------------------------------- */
 /* filename is used in diagnostics only (may be NULL). */

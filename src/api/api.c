@@ -55,7 +55,8 @@ we_status we_module_load_binary(we_device *dev, const void *image, size_t len, w
 	char err[512];
 	we_status st = module_load(image, len, &m, err, sizeof err);
 	if (st != WE_OK) {
-		dev_error(dev, "bad module image: %s", err);
+		/* (module_load's messages name the image themselves) */
+		dev_error(dev, "%s", err);
 		return st;
 	}
 	return finish_load(dev, m, out);
@@ -118,6 +119,14 @@ static const we_kernel *launch_kernel(we_device *dev, const we_module *m, const 
 	else
 		dev_error(dev, "the module has %u kernels: name one", m->nkernels);
 	return NULL;
+}
+
+void we_device_memory(const we_device *dev, uint64_t *limit, uint64_t *used)
+{
+	if (limit)
+		*limit = dev ? dev->max_memory : 0;
+	if (used)
+		*used = dev ? dev->used : 0;
 }
 
 we_status we_launch_check(we_device *dev, const we_module *m, const char *kernel,

@@ -23,9 +23,7 @@
 #define CLI_PRINTF(a, b)
 #endif
 
-static bool fail(cli_err *e, const char *fmt, ...) CLI_PRINTF(2, 3);
-
-static bool fail(cli_err *e, const char *fmt, ...)
+bool cli_fail(cli_err *e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -120,12 +118,12 @@ bool cli_parse_u64(const char *s, size_t n, uint64_t *out, cli_err *e)
 	case SCAN_OK:
 		return true;
 	case SCAN_RANGE:
-		return fail(e, "number '%.*s%s' is too large (max %" PRIu64 ")",
+		return cli_fail(e, "number '%.*s%s' is too large (max %" PRIu64 ")",
 			    show(n), s, ellipsis(n), UINT64_MAX);
 	case SCAN_SYNTAX:
 		break;
 	}
-	return fail(e, "invalid number '%.*s%s' (expected a decimal or 0x "
+	return cli_fail(e, "invalid number '%.*s%s' (expected a decimal or 0x "
 		    "hexadecimal integer)", show(n), s, ellipsis(n));
 }
 
@@ -137,10 +135,10 @@ bool cli_parse_s64(const char *s, size_t n, int64_t *out, cli_err *e)
 	if (!cli_parse_u64(s + neg, n - neg, &mag, e))
 		return false;
 	if (neg && mag > (uint64_t)INT64_MAX + 1)
-		return fail(e, "number '%.*s%s' is too small (min %" PRId64 ")",
+		return cli_fail(e, "number '%.*s%s' is too small (min %" PRId64 ")",
 			    show(n), s, ellipsis(n), INT64_MIN);
 	if (!neg && mag > (uint64_t)INT64_MAX)
-		return fail(e, "number '%.*s%s' is too large (max %" PRId64 ")",
+		return cli_fail(e, "number '%.*s%s' is too large (max %" PRId64 ")",
 			    show(n), s, ellipsis(n), INT64_MAX);
 	if (neg)
 		*out = mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN
@@ -167,7 +165,7 @@ static bool parse_size_span(const char *s, size_t n, uint64_t *out,
 	if (!cli_parse_u64(s, n - (shift != 0), &v, e))
 		return false;
 	if (shift && v > (UINT64_MAX >> shift))
-		return fail(e, "size '%.*s%s' is too large", show(n), s,
+		return cli_fail(e, "size '%.*s%s' is too large", show(n), s,
 			    ellipsis(n));
 	*out = v << shift;
 	return true;
@@ -190,12 +188,12 @@ bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e)
 		uint64_t v;
 
 		if (i == 3)
-			return fail(e, "'%.*s%s': at most 3 dimensions X,Y,Z",
+			return cli_fail(e, "'%.*s%s': at most 3 dimensions X,Y,Z",
 				    show(strlen(s)), s, ellipsis(strlen(s)));
 		if (!cli_parse_u64(p, n, &v, e))
 			return false;
 		if (v > UINT32_MAX)
-			return fail(e, "dimension %" PRIu64 " is too large "
+			return cli_fail(e, "dimension %" PRIu64 " is too large "
 				    "(max %" PRIu32 ")", v, UINT32_MAX);
 		d[i++] = (uint32_t)v;
 		if (!comma)
@@ -205,38 +203,6 @@ bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e)
 	out->x = d[0];
 	out->y = d[1];
 	out->z = d[2];
-	return true;
-}
-
-static bool check_dim(const char *what, char axis, uint32_t v, uint32_t max,
-		      cli_err *e)
-{
-	if (v >= 1 && v <= max)
-		return true;
-	return fail(e, "%s %c must be 1..%" PRIu32 ", got %" PRIu32,
-		    what, axis, max, v);
-}
-
-bool cli_check_grid(const we_dim3 *g, cli_err *e)
-{
-	return check_dim("grid", 'x', g->x, CLI_GRID_X_MAX, e) &&
-	       check_dim("grid", 'y', g->y, CLI_GRID_YZ_MAX, e) &&
-	       check_dim("grid", 'z', g->z, CLI_GRID_YZ_MAX, e);
-}
-
-bool cli_check_block(const we_dim3 *b, cli_err *e)
-{
-	uint64_t threads;
-
-	if (!check_dim("block", 'x', b->x, CLI_BLOCK_XY_MAX, e) ||
-	    !check_dim("block", 'y', b->y, CLI_BLOCK_XY_MAX, e) ||
-	    !check_dim("block", 'z', b->z, CLI_BLOCK_Z_MAX, e))
-		return false;
-	threads = (uint64_t)b->x * b->y * b->z;
-	if (threads > CLI_BLOCK_THREADS_MAX)
-		return fail(e, "block %" PRIu32 "x%" PRIu32 "x%" PRIu32
-			    " has %" PRIu64 " threads (max %" PRIu32 ")",
-			    b->x, b->y, b->z, threads, CLI_BLOCK_THREADS_MAX);
 	return true;
 }
 
@@ -251,7 +217,7 @@ bool cli_parse_engine(const char *s, we_engine *out, cli_err *e)
 	else if (strcmp(s, "warp-threads") == 0)
 		*out = WE_ENGINE_WARP_THREADS;
 	else
-		return fail(e, "unknown engine '%.*s%s' (expected scheduler or "
+		return cli_fail(e, "unknown engine '%.*s%s' (expected scheduler or "
 			    "warp-threads)", show(n), s, ellipsis(n));
 	return true;
 }
@@ -267,7 +233,7 @@ bool cli_parse_placement(const char *s, we_placement *out, cli_err *e)
 	else if (strcmp(s, "none") == 0)
 		*out = WE_PLACE_NONE;
 	else
-		return fail(e, "unknown placement '%.*s%s' (expected compact, "
+		return cli_fail(e, "unknown placement '%.*s%s' (expected compact, "
 			    "scatter or none)", show(n), s, ellipsis(n));
 	return true;
 }
@@ -303,7 +269,7 @@ bool cli_parse_elem_type(const char *s, size_t n, cli_elem_type *out,
 			return true;
 		}
 	}
-	return fail(e, "unknown type '%.*s%s' (expected u8, s8, u16, s16, "
+	return cli_fail(e, "unknown type '%.*s%s' (expected u8, s8, u16, s16, "
 		    "u32, s32, u64, s64, f32 or f64)", show(n), s, ellipsis(n));
 }
 
@@ -338,18 +304,18 @@ static bool parse_float(cli_elem_type t, const char *s, size_t n,
 
 	if (n == 0 || n > FLOAT_TEXT_MAX || s[0] == ' ' || s[0] == '\t' ||
 	    s[0] == '\n' || s[0] == '\r' || s[0] == '\v' || s[0] == '\f')
-		return fail(e, "invalid %s value '%.*s%s'",
+		return cli_fail(e, "invalid %s value '%.*s%s'",
 			    cli_elem_type_name(t), show(n), s, ellipsis(n));
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	errno = 0;
 	v = strtod(buf, &end);
 	if (end != buf + n)
-		return fail(e, "invalid %s value '%.*s%s'",
+		return cli_fail(e, "invalid %s value '%.*s%s'",
 			    cli_elem_type_name(t), show(n), s, ellipsis(n));
 	if ((errno == ERANGE && fabs(v) == HUGE_VAL) ||
 	    (t == CLI_F32 && isfinite(v) && fabs(v) > FLT_MAX))
-		return fail(e, "%s value '%.*s%s' is out of range",
+		return cli_fail(e, "%s value '%.*s%s' is out of range",
 			    cli_elem_type_name(t), show(n), s, ellipsis(n));
 	*out = v;
 	return true;
@@ -361,10 +327,10 @@ static bool range_error(cli_elem_type t, const char *s, size_t n,
 	uint64_t mask = width_mask(t);
 
 	if (!elem_descs[t].is_signed)
-		return fail(e, "%s value '%.*s%s' is out of range (0..%" PRIu64
+		return cli_fail(e, "%s value '%.*s%s' is out of range (0..%" PRIu64
 			    ")", cli_elem_type_name(t), show(n), s,
 			    ellipsis(n), mask);
-	return fail(e, "%s value '%.*s%s' is out of range (-%" PRIu64
+	return cli_fail(e, "%s value '%.*s%s' is out of range (-%" PRIu64
 		    "..%" PRIu64 ", or 0x0..0x%" PRIx64 ")",
 		    cli_elem_type_name(t), show(n), s, ellipsis(n),
 		    (mask >> 1) + 1, mask >> 1, mask);
@@ -378,7 +344,7 @@ static bool parse_int(cli_elem_type t, const char *s, size_t n,
 	enum scan r = scan_u64(s + neg, n - neg, &v, &hex);
 
 	if (r == SCAN_SYNTAX)
-		return fail(e, "invalid %s value '%.*s%s' (expected a decimal "
+		return cli_fail(e, "invalid %s value '%.*s%s' (expected a decimal "
 			    "or 0x hexadecimal integer)",
 			    cli_elem_type_name(t), show(n), s, ellipsis(n));
 	if (r == SCAN_RANGE || (neg && !elem_descs[t].is_signed))
@@ -518,7 +484,7 @@ bool cli_parse_scalar(we_param_type t, const char *s, uint8_t out[8],
 	cli_value v;
 
 	if (!scalar_elem_type(t, &et))
-		return fail(e, "a %s parameter takes a buffer spec, not a "
+		return cli_fail(e, "a %s parameter takes a buffer spec, not a "
 			    "scalar value", cli_param_type_name(t));
 	if (!cli_parse_elem_value(et, s, strlen(s), &v, e))
 		return false;
@@ -563,7 +529,7 @@ static bool split_fields(const char *s, size_t n, fields *f, cli_err *e)
 		if (i < n && s[i] != ':')
 			continue;
 		if (f->count == SPEC_FIELDS_MAX)
-			return fail(e, "too many ':' fields in '%.*s%s'",
+			return cli_fail(e, "too many ':' fields in '%.*s%s'",
 				    show(n), s, ellipsis(n));
 		f->p[f->count] = s + start;
 		f->n[f->count] = i - start;
@@ -580,7 +546,7 @@ static bool parse_count(cli_spec *sp, const char *s, size_t n, cli_err *e)
 	if (!cli_parse_u64(s, n, &sp->count, e))
 		return false;
 	if (sp->count > SIZE_MAX / size)
-		return fail(e, "%" PRIu64 " elements of %s (%zu bytes each) "
+		return cli_fail(e, "%" PRIu64 " elements of %s (%zu bytes each) "
 			    "is too large", sp->count,
 			    cli_elem_type_name(sp->type), size);
 	sp->bytes = sp->count * size;
@@ -614,7 +580,7 @@ static bool arity(const fields *f, unsigned min, unsigned max,
 {
 	if (f->count >= min && f->count <= max)
 		return true;
-	return fail(e, "wrong number of fields: expected %s", usage);
+	return cli_fail(e, "wrong number of fields: expected %s", usage);
 }
 
 static bool parse_zeros(cli_spec *sp, const fields *f, cli_err *e)
@@ -624,7 +590,7 @@ static bool parse_zeros(cli_spec *sp, const fields *f, cli_err *e)
 	    !parse_size_span(f->p[1], f->n[1], &sp->count, e))
 		return false;
 	if (sp->count > SIZE_MAX)
-		return fail(e, "zeros:%" PRIu64 " is too large", sp->count);
+		return cli_fail(e, "zeros:%" PRIu64 " is too large", sp->count);
 	sp->bytes = sp->count;
 	return true;
 }
@@ -680,7 +646,7 @@ static bool parse_generated(const char *s, size_t n, cli_spec *sp,
 		return parse_iota(sp, &f, e);
 	if (cli_name_eq(f.p[0], f.n[0], "random"))
 		return parse_random(sp, &f, e);
-	return fail(e, "invalid buffer spec '%.*s%s' (expected @FILE, "
+	return cli_fail(e, "invalid buffer spec '%.*s%s' (expected @FILE, "
 		    "zeros:BYTES, fill:TYPE:COUNT:VALUE, "
 		    "iota:TYPE:COUNT[:START[:STEP]] or random:TYPE:COUNT[:SEED])",
 		    show(n), s, ellipsis(n));
@@ -691,13 +657,13 @@ static bool parse_tol(cli_spec *sp, const char *s, cli_err *e)
 	size_t n = strlen(s);
 
 	if (!cli_elem_is_float(sp->type))
-		return fail(e, "a tolerance '~%.*s%s' applies only to f32 and "
+		return cli_fail(e, "a tolerance '~%.*s%s' applies only to f32 and "
 			    "f64 data, not %s", show(n), s, ellipsis(n),
 			    cli_elem_type_name(sp->type));
 	if (!parse_float(CLI_F64, s, n, &sp->tol, e))
 		return false;
 	if (!(sp->tol >= 0.0))
-		return fail(e, "tolerance '%.*s%s' must not be negative or NaN",
+		return cli_fail(e, "tolerance '%.*s%s' must not be negative or NaN",
 			    show(n), s, ellipsis(n));
 	return true;
 }
@@ -712,7 +678,7 @@ bool cli_parse_spec(const char *s, bool allow_tol, cli_spec *out,
 	out->type = CLI_U8;
 	if (s[0] == '@') {
 		if (s[1] == '\0')
-			return fail(e, "missing file name after '@'");
+			return cli_fail(e, "missing file name after '@'");
 		out->kind = CLI_SPEC_FILE;
 		out->path = s + 1;
 		return true;
@@ -756,24 +722,30 @@ static cli_value iota_value(const cli_spec *sp, uint64_t i)
 	return v;
 }
 
-void cli_spec_generate(const cli_spec *sp, uint8_t *buf)
+void cli_spec_generate_range(const cli_spec *sp, uint64_t first, uint64_t n, uint8_t *buf)
 {
 	size_t size = cli_elem_size(sp->type);
-	uint64_t state = sp->seed;
+	/* splitmix64's state after i outputs is seed + i * its increment */
+	uint64_t state = sp->seed + first * UINT64_C(0x9e3779b97f4a7c15);
 
 	if (sp->kind == CLI_SPEC_ZEROS || sp->kind == CLI_SPEC_FILE) {
-		memset(buf, 0, sp->bytes);
+		memset(buf, 0, (size_t)(n * size));
 		return;
 	}
-	for (uint64_t i = 0; i < sp->count; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		cli_value v = sp->value;
 
 		if (sp->kind == CLI_SPEC_IOTA)
-			v = iota_value(sp, i);
+			v = iota_value(sp, first + i);
 		else if (sp->kind == CLI_SPEC_RANDOM)
 			v = random_value(sp->type, &state);
 		cli_store_elem(sp->type, buf + i * size, v);
 	}
+}
+
+void cli_spec_generate(const cli_spec *sp, uint8_t *buf)
+{
+	cli_spec_generate_range(sp, 0, sp->count, buf);
 }
 
 /* ---- NAME=VALUE and NAME[:TYPE[:COUNT]] ------------------------------- */
@@ -789,13 +761,13 @@ bool cli_parse_assign(const char *s, cli_assign *out, cli_err *e)
 	size_t n = strlen(s);
 
 	if (!eq)
-		return fail(e, "'%.*s%s': expected NAME=VALUE", show(n), s,
+		return cli_fail(e, "'%.*s%s': expected NAME=VALUE", show(n), s,
 			    ellipsis(n));
 	if (eq == s)
-		return fail(e, "'%.*s%s': missing NAME before '='", show(n), s,
+		return cli_fail(e, "'%.*s%s': missing NAME before '='", show(n), s,
 			    ellipsis(n));
 	if (eq[1] == '\0')
-		return fail(e, "'%.*s%s': missing VALUE after '='", show(n), s,
+		return cli_fail(e, "'%.*s%s': missing VALUE after '='", show(n), s,
 			    ellipsis(n));
 	out->name = s;
 	out->namelen = (size_t)(eq - s);
@@ -810,10 +782,10 @@ bool cli_parse_print(const char *s, cli_print *out, cli_err *e)
 	if (!split_fields(s, strlen(s), &f, e))
 		return false;
 	if (f.count > 3)
-		return fail(e, "'%.*s%s': expected NAME[:TYPE[:COUNT]]",
+		return cli_fail(e, "'%.*s%s': expected NAME[:TYPE[:COUNT]]",
 			    show(strlen(s)), s, ellipsis(strlen(s)));
 	if (f.n[0] == 0)
-		return fail(e, "'%.*s%s': missing NAME", show(strlen(s)), s,
+		return cli_fail(e, "'%.*s%s': missing NAME", show(strlen(s)), s,
 			    ellipsis(strlen(s)));
 	out->name = f.p[0];
 	out->namelen = f.n[0];
@@ -827,7 +799,7 @@ bool cli_parse_print(const char *s, cli_print *out, cli_err *e)
 	if (!cli_parse_u64(f.p[2], f.n[2], &out->count, e))
 		return false;
 	if (out->count == 0)
-		return fail(e, "'%.*s%s': COUNT must be at least 1",
+		return cli_fail(e, "'%.*s%s': COUNT must be at least 1",
 			    show(strlen(s)), s, ellipsis(strlen(s)));
 	return true;
 }
@@ -884,7 +856,7 @@ bool cli_parse_schedule(const char *s, uint64_t *seed, bool *jitter, cli_err *e)
 	else if (strncmp(s, "jitter:", 7) == 0)
 		k = 7;
 	else
-		return fail(e, "unknown schedule '%.*s%s' (expected seed:N or "
+		return cli_fail(e, "unknown schedule '%.*s%s' (expected seed:N or "
 			    "jitter:N)", show(n), s, ellipsis(n));
 	if (!cli_parse_u64(s + k, n - k, &v, e))
 		return false;
@@ -916,10 +888,10 @@ bool cli_parse_seconds(const char *s, double *out, cli_err *e)
 	double v;
 
 	if (n > 0 && s[0] == '-' && decimal_text(s + 1, n - 1))
-		return fail(e, "seconds '%.*s%s' must not be negative",
+		return cli_fail(e, "seconds '%.*s%s' must not be negative",
 			    show(n), s, ellipsis(n));
 	if (!decimal_text(s, n) || !parse_float(CLI_F64, s, n, &v, e))
-		return fail(e, "invalid seconds '%.*s%s' (expected a decimal "
+		return cli_fail(e, "invalid seconds '%.*s%s' (expected a decimal "
 			    "number such as 0.5 or 10)", show(n), s,
 			    ellipsis(n));
 	*out = v;
@@ -935,7 +907,7 @@ bool cli_parse_report(const char *s, cli_report *out, cli_err *e)
 	else if (strcmp(s, "json") == 0)
 		*out = CLI_REPORT_JSON;
 	else
-		return fail(e, "unknown report format '%.*s%s' (expected text "
+		return cli_fail(e, "unknown report format '%.*s%s' (expected text "
 			    "or json)", show(n), s, ellipsis(n));
 	return true;
 }
@@ -949,7 +921,7 @@ bool cli_parse_runs(const char *s, uint64_t *out, cli_err *e)
 	if (!cli_parse_u64(s, strlen(s), &v, e))
 		return false;
 	if (v == 0)
-		return fail(e, "the number of runs must be at least 1");
+		return cli_fail(e, "the number of runs must be at least 1");
 	*out = v;
 	return true;
 }
@@ -961,7 +933,7 @@ bool cli_parse_jobs(const char *s, unsigned *out, cli_err *e)
 	if (!cli_parse_u64(s, strlen(s), &v, e))
 		return false;
 	if (v > CLI_JOBS_MAX)
-		return fail(e, "%" PRIu64 " jobs is too many (max %u; 0 = one "
+		return cli_fail(e, "%" PRIu64 " jobs is too many (max %u; 0 = one "
 			    "per online CPU)", v, CLI_JOBS_MAX);
 	*out = (unsigned)v;
 	return true;
@@ -971,7 +943,7 @@ bool cli_check_seeds(uint64_t first, uint64_t runs, cli_err *e)
 {
 	if (runs == 0 || runs - 1 <= UINT64_MAX - first)
 		return true;
-	return fail(e, "seeds %" PRIu64 " + %" PRIu64 " runs go past %"
+	return cli_fail(e, "seeds %" PRIu64 " + %" PRIu64 " runs go past %"
 		    PRIu64, first, runs, UINT64_MAX);
 }
 

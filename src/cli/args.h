@@ -27,23 +27,23 @@ typedef enum cli_exit {
 	CLI_EXIT_IO = 6,         /* host file I/O                           */
 	CLI_EXIT_LIMIT = 7,      /* watchdog, launch limit, out of memory   */
 	CLI_EXIT_INTERNAL = 70,  /* bug in warpemu                          */
-	CLI_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM (128 + SIGINT)         */
+	CLI_EXIT_INTERRUPTED = 130 /* SIGINT (SIGTERM: 143; main sets 128 + the signal) */
 } cli_exit;
 
 cli_exit cli_exit_for_status(we_status s);
-
-/* Launch limits checked by the CLI before launching. */
-#define CLI_GRID_X_MAX UINT32_C(2147483647)
-#define CLI_GRID_YZ_MAX UINT32_C(65535)
-#define CLI_BLOCK_XY_MAX UINT32_C(1024)
-#define CLI_BLOCK_Z_MAX UINT32_C(64)
-#define CLI_BLOCK_THREADS_MAX UINT32_C(1024)
 
 /* Binary modules start with these 8 bytes. */
 #define CLI_MODULE_MAGIC "WEMODULE"
 #define CLI_MODULE_MAGIC_LEN 8u
 
 typedef struct cli_err { char msg[320]; } cli_err;
+
+/* Set e's message from the format; false. */
+bool cli_fail(cli_err *e, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
 
 /* ---- numbers ------------------------------------------------------- */
 /* Strict: no whitespace, no trailing characters, overflow is an error.
@@ -53,10 +53,9 @@ bool cli_parse_s64(const char *s, size_t n, int64_t *out, cli_err *e);
 /* Byte count: unsigned number with an optional K, M or G suffix
  * (binary multiples: 1K = 1024).  zeros:BYTES takes the same syntax. */
 bool cli_parse_size(const char *s, uint64_t *out, cli_err *e);
-/* "X[,Y,Z]": missing components are 1; each must fit in 32 bits. */
+/* "X[,Y,Z]": missing components are 1; each must fit in 32 bits.  The
+ * launch limits are the library's (we_launch_check). */
 bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e);
-bool cli_check_grid(const we_dim3 *g, cli_err *e);
-bool cli_check_block(const we_dim3 *b, cli_err *e);
 
 /* ---- engines and placements ------------------------------------------ */
 /* "scheduler" or "warp-threads" (WE_ENGINE_DEFAULT is the option left
@@ -126,6 +125,10 @@ bool cli_parse_spec(const char *s, bool allow_tol, cli_spec *out,
 		    cli_err *e);
 /* Fill buf[0..sp->bytes) from a non-FILE spec. */
 void cli_spec_generate(const cli_spec *sp, uint8_t *buf);
+/* Elements first..first+n-1 of it into buf: the same bytes as those of
+ * cli_spec_generate at that offset, so that a buffer can be made chunk
+ * by chunk. */
+void cli_spec_generate_range(const cli_spec *sp, uint64_t first, uint64_t n, uint8_t *buf);
 
 /* The PRNG behind random: specs (splitmix64). */
 uint64_t cli_splitmix64(uint64_t *state);

@@ -14,6 +14,7 @@ struct cli_intr {
 	pthread_mutex_t lock;
 	we_device *devs[WATCH_MAX];
 	_Atomic bool fired;
+	_Atomic int signo;       /* the first signal taken */
 	sigset_t set;            /* SIGINT, SIGTERM, and SIGUSR1 to stop */
 };
 
@@ -26,6 +27,9 @@ static void *waiter(void *arg)
 			continue;
 		if (sig == SIGUSR1)
 			return NULL;
+		int none = 0;
+		atomic_compare_exchange_strong_explicit(&in->signo, &none, sig, memory_order_relaxed,
+							memory_order_relaxed);
 		atomic_store_explicit(&in->fired, true, memory_order_release);
 		if (pthread_mutex_lock(&in->lock) == 0) {
 			for (unsigned i = 0; i < WATCH_MAX; i++)
@@ -42,6 +46,7 @@ cli_intr *cli_intr_start(void)
 	if (!in)
 		return NULL;
 	atomic_init(&in->fired, false);
+	atomic_init(&in->signo, 0);
 	if (sigemptyset(&in->set) || sigaddset(&in->set, SIGINT) || sigaddset(&in->set, SIGTERM) ||
 	    sigaddset(&in->set, SIGUSR1) || pthread_mutex_init(&in->lock, NULL)) {
 		free(in);
@@ -107,4 +112,12 @@ void cli_intr_unwatch(cli_intr *in, we_device *dev)
 bool cli_intr_fired(const cli_intr *in)
 {
 	return in && atomic_load_explicit(&((cli_intr *)in)->fired, memory_order_acquire);
+}
+
+int cli_intr_signal(const cli_intr *in)
+{
+	/* (acquire on fired orders the relaxed store of signo before it) */
+	if (!cli_intr_fired(in))
+		return 0;
+	return atomic_load_explicit(&((cli_intr *)in)->signo, memory_order_relaxed);
 }

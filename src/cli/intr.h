@@ -2,7 +2,8 @@
  * blocked in every thread (set up before any other thread exists) and one
  * thread takes them with sigwait() and interrupts the registered devices
  * (we_device_interrupt), so a launch stops cleanly: every host thread is
- * joined, outputs are written atomically or not at all, exit status 130. */
+ * joined, outputs are written atomically or not at all, and the exit
+ * status is 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
 #ifndef WE_CLI_INTR_H
 #define WE_CLI_INTR_H
 
@@ -21,5 +22,7 @@ bool cli_intr_watch(cli_intr *in, we_device *dev);
 void cli_intr_unwatch(cli_intr *in, we_device *dev);
 /* A signal arrived. */
 bool cli_intr_fired(const cli_intr *in);
+/* The first signal that arrived (SIGINT or SIGTERM), or 0. */
+int cli_intr_signal(const cli_intr *in);
 
 #endif
