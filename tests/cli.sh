@@ -266,7 +266,7 @@ expect 0 '"warnings":1' -- "$we" run "$tmp/divbar.we" --grid 1 --block 32 --chec
 expect 0 'check: 0 hazards' -- "$we" run "$k/reduce.we" $red --check --quiet
 # --report=json: the JSON object on stdout, the report's first line on stderr
 out=$("$we" run "$tmp/dl.we" --grid 1 --block 64 --report=json 2>/dev/null); st=$?
-if [ $st -eq 5 ] && printf '%s\n' "$out" | grep -q '^{"verdict":"deadlock"'; then ok; else
+if [ $st -eq 5 ] && printf '%s\n' "$out" | grep -q '^{"schema":"warpemu.report/1","verdict":"deadlock"'; then ok; else
 	bad "--report=json on stdout (status $st): $out"; fi
 expect 5 '^warpemu: deadlock in kernel' -- "$we" run "$tmp/dl.we" --grid 1 --block 64 --report=json
 expect 4 '"verdict":"exception"' -- "$we" run "$tmp/fault.we" --grid 1 --block 32 --report=json

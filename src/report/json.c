@@ -119,7 +119,7 @@ char *report_json(const we_report *r)
 	char lanes[160];
 	rep_lanes_text(f->lanes, lanes, sizeof lanes);
 	strbuf j = { 0 };
-	sb_printf(&j, "{\"verdict\":\"%s\",\"schema\":\"%s\",\"kind\":", report_verdict(r), REPORT_SCHEMA);
+	sb_printf(&j, "{\"schema\":\"%s\",\"verdict\":\"%s\",\"kind\":", REPORT_SCHEMA, report_verdict(r));
 	sb_json_str(&j, we_fault_name(f->kind));
 	sb_printf(&j, ",\"kernel\":");
 	sb_json_str(&j, r->kernel);
