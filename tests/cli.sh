@@ -185,6 +185,13 @@ expect 4 'CTA \(0,0,0\) warp 0 lanes 0-31 PC 0x0010: LDG R1, \[R2.64\+0x8\]' -- 
 # deadlock: status 5
 printf 'S2R R0, SR_TID.X\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\nBAR.SYNC 0x3, 0x40\nEXIT\n' > "$tmp/dl.we"
 expect 5 'deadlock' -- "$we" run "$tmp/dl.we" --grid 1 --block 64
+# a stopped launch still writes --out: the memory as it was (issue 15)
+printf '.param ptr out\nS2R R0, SR_TID.X\nMOV R2, c[0x0][0x0]\nMOV R3, c[0x0][0x4]\nIMAD.WIDE.U32 R[2:3], R0, 0x4, R[2:3]\nIADD3 R1, R0, 0x1000, RZ\nSTG [R2.64], R1\nISETP.GE.U32.AND P0, PT, R0, 0x20, PT\n@P0 EXIT\nBAR.SYNC 0x3, 0x40\nEXIT\n' > "$tmp/dlout.we"
+rm -f "$tmp/dlout.bin"
+expect 5 'wrote the buffers as they were when the launch stopped' -- "$we" run "$tmp/dlout.we" --grid 1 --block 64 --arg out=zeros:256 --out "out=$tmp/dlout.bin"
+if [ "$(od -An -tx4 -v "$tmp/dlout.bin" 2>/dev/null | tr -s ' \n' ' ' | cut -d' ' -f2-4)" = "00001000 00001001 00001002" ] &&
+   [ "$(stat -c %s "$tmp/dlout.bin" 2>/dev/null)" = 256 ]; then ok; else bad "--out after a deadlock: $(od -An -tx4 "$tmp/dlout.bin" 2>&1 | head -2)"; fi
+expect 5 '"outputs_at_stop":true' -- "$we" run "$tmp/dlout.we" --grid 1 --block 64 --arg out=zeros:256 --out "out=$tmp/dlout.bin" --stats=json
 # watchdog: status 7
 printf '.l:\nBRA `(.l)\n' > "$tmp/loop.we"
 expect 7 'max-instructions' -- "$we" run "$tmp/loop.we" --grid 1 --block 32 --max-instructions 10000

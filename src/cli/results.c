@@ -291,6 +291,7 @@ static int print_document(run_ctx *c, int rc)
 		jw_null(&w, "schedule_seed");
 	if (c->jitter)
 		jw_u64(&w, "jitter_seed", c->seed);
+	jw_bool(&w, "outputs_at_stop", c->outs_at_stop);
 	json_checks(&w, c);
 	if (c->launch_status == WE_OK) {
 		rc = worse(rc, json_prints(&w, c));
@@ -321,6 +322,14 @@ int run_results(run_ctx *c, int rc)
 			rc = worse(rc, print_buffer(c, &c->prints[i]));
 		for (size_t i = 0; i < OPTS(c, EXPECT)->n; i++)
 			rc = worse(rc, check_buffer(c, &c->expects[i]));
+	} else if (is_verdict(c->launch_status) && OPTS(c, OUT)->n) {
+		/* the memory image where the launch stopped, to be looked at;
+		 * the exit status stays the launch's */
+		for (size_t i = 0; i < OPTS(c, OUT)->n; i++)
+			rc = worse(rc, write_out(c, &c->outs[i]));
+		c->outs_at_stop = true;
+		if (!OPT(c, QUIET))
+			fprintf(stderr, PROG ": --out: wrote the buffers as they were when the launch stopped\n");
 	}
 	return c->json ? print_document(c, rc) : rc;
 }

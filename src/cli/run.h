@@ -94,6 +94,7 @@ typedef struct run_ctx {
 	uint8_t *params;
 	we_launch_stats stats;
 	we_status launch_status;
+	bool outs_at_stop;           /* --out written after a stopped launch */
 } run_ctx;
 
 /* ---- run.c ---------------------------------------------------------------- */
