@@ -1,6 +1,7 @@
 /* test_isa — the generated ISA tables: 128-bit field access, encode /
  * decode round trips for every opcode, illegal encodings, no overlapping
- * encodings, and the seed values the descriptions must keep. */
+ * encodings, the seed values the descriptions must keep, and the
+ * instructions' properties (units, flags, operand names, register spans). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,166 @@ START_TEST(seed_facts)
 }
 END_TEST
 
+/* ---- properties ---------------------------------------------------------- */
+
+static bool optype_in(int op, const int *opts, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (isa_op_optype[op] == opts[k])
+			return true;
+	return false;
+}
+#define OPTYPE_IN(op, ...) \
+	optype_in(op, (const int[]){ __VA_ARGS__ }, sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
+
+/* Units are what the descriptions say: the group each reaches ALL by. */
+START_TEST(units)
+{
+	static const struct { int op, unit; } want[] = {
+		{ ISA_OP_BAR_I, ISA_UNIT_BCU }, { ISA_OP_BAR_SCAN_I, ISA_UNIT_BCU },
+		{ ISA_OP_BRA_X, ISA_UNIT_BRU }, { ISA_OP_NANOSLEEP_R, ISA_UNIT_BRU },
+		{ ISA_OP_NBARRIER_WAIT_I, ISA_UNIT_VISA }, { ISA_OP_NBARRIER_SIGNAL_II, ISA_UNIT_VISA },
+		{ ISA_OP_IADD3_R, ISA_UNIT_ALU }, { ISA_OP_FFMA_RRC, ISA_UNIT_FPU },
+		{ ISA_OP_S2R_X, ISA_UNIT_WARP }, { ISA_OP_LDG_R, ISA_UNIT_MEM },
+		{ ISA_OP_ULDC_C, ISA_UNIT_UNI },
+	};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+		ck_assert_int_eq(isa_opcodes[want[k].op].unit_id, want[k].unit);
+	for (int op = 0; op < ISA_NUM_OPCODES; op++) {
+		ck_assert_uint_lt(isa_opcodes[op].unit_id, ISA_NUM_UNITS);
+		ck_assert_str_eq(isa_unit_names[isa_opcodes[op].unit_id], isa_opcodes[op].unit);
+	}
+}
+END_TEST
+
+/* The flags a unit gives all its instructions, and only them. */
+START_TEST(flags_of_units)
+{
+	for (int op = 0; op < ISA_NUM_OPCODES; op++) {
+		const isa_opcode *o = &isa_opcodes[op];
+		const unsigned u = o->unit_id, f = o->flags;
+		const bool sync = u == ISA_UNIT_BCU || u == ISA_UNIT_VISA;
+		ck_assert_msg(!(f & ISA_F_BRANCH) == (u != ISA_UNIT_BRU), "%s: Branch", o->name);
+		ck_assert_msg(!(f & ISA_F_BARRIER) == !sync, "%s: Barrier", o->name);
+		/* memory accesses and barriers, named barriers too */
+		ck_assert_msg(!(f & ISA_F_PREEMPT) == !(sync || u == ISA_UNIT_MEM), "%s: Preempt", o->name);
+		if (sync)
+			ck_assert_msg(f & ISA_F_PER_CTA, "%s: PerCTA", o->name);
+	}
+}
+END_TEST
+
+/* Every instruction of the barrier and branch units that can block has
+ * MayBlock (000: BAR.SYNC and BAR.RED wait for the count; 003: BAR.SYNCALL;
+ * 002: NBARRIER.wait; 004: lanes park at BSYNC and WARPSYNC), and no
+ * other instruction has it. */
+START_TEST(may_block)
+{
+	for (int op = 0; op < ISA_NUM_OPCODES; op++) {
+		const bool blocks = OPTYPE_IN(op, ISA_OPT_BAR, ISA_OPT_BAR_RED, ISA_OPT_BAR_SYNCALL,
+					      ISA_OPT_NBARRIER_WAIT, ISA_OPT_BSYNC, ISA_OPT_WARPSYNC);
+		ck_assert_msg(!(isa_opcodes[op].flags & ISA_F_MAY_BLOCK) == !blocks, "%s: MayBlock",
+			      isa_opcodes[op].name);
+	}
+}
+END_TEST
+
+START_TEST(flags_of_instructions)
+{
+	for (int op = 0; op < ISA_NUM_OPCODES; op++) {
+		const isa_opcode *o = &isa_opcodes[op];
+		/* targets from registers, a stack or a trap handler */
+		const bool indirect = OPTYPE_IN(op, ISA_OPT_BRX, ISA_OPT_CALL, ISA_OPT_RET, ISA_OPT_TRAP, ISA_OPT_RTT);
+		ck_assert_msg(!(o->flags & ISA_F_INDIRECT) == !indirect, "%s: Indirect", o->name);
+		/* state of the CTA: ids, shared memory, barriers */
+		const bool cta = OPTYPE_IN(op, ISA_OPT_S2R, ISA_OPT_S2UR, ISA_OPT_LDS, ISA_OPT_STS, ISA_OPT_ATOMS) ||
+				 o->unit_id == ISA_UNIT_BCU || o->unit_id == ISA_UNIT_VISA;
+		ck_assert_msg(!(o->flags & ISA_F_PER_CTA) == !cta, "%s: PerCTA", o->name);
+		/* WritesPred: a P predicate in OutList<>, or R2P */
+		bool pred_out = isa_op_optype[op] == ISA_OPT_R2P;
+		for (unsigned j = 0; j < o->nfields; j++)
+			pred_out |= o->fields[j].kind == ISA_K_PRED && o->fields[j].is_out;
+		ck_assert_msg(!(o->flags & ISA_F_WRITES_PRED) == !pred_out, "%s: WritesPred", o->name);
+	}
+	ck_assert(isa_opcodes[ISA_OP_ISETP_R].flags & ISA_F_WRITES_PRED);
+	ck_assert(isa_opcodes[ISA_OP_B2R_RESULT_X].flags & ISA_F_WRITES_PRED);
+	ck_assert(!(isa_opcodes[ISA_OP_UISETP_U].flags & ISA_F_WRITES_PRED)); /* UP, not P */
+}
+END_TEST
+
+/* Operand names: one per operand after the guard, the same position
+ * whatever the form calls it. */
+START_TEST(roles)
+{
+	for (int op = 0; op < ISA_NUM_OPCODES; op++) {
+		const isa_opcode *o = &isa_opcodes[op];
+		unsigned n = 0;
+		for (unsigned k = 0; k < o->norder; k++)
+			n += strcmp(o->fields[o->order[k]].name, "pg") != 0;
+		ck_assert_msg(o->nroles == n, "%s: %u roles, %u operands", o->name, o->nroles, n);
+		for (unsigned k = 0; k < o->nroles; k++)
+			ck_assert_ptr_nonnull(o->roles[k]);
+	}
+	/* BAR: the barrier id first, the count second, in every form */
+	const int bars[] = { ISA_OP_BAR_I, ISA_OP_BAR_RR, ISA_OP_BAR_RRI, ISA_OP_BAR_RIR };
+	for (size_t k = 0; k < 4; k++) {
+		ck_assert_str_eq(isa_opcodes[bars[k]].roles[BAR_id], "id");
+		ck_assert_str_eq(isa_opcodes[bars[k]].roles[BAR_cnt], "cnt");
+	}
+	ck_assert_str_eq(isa_opcodes[ISA_OP_BAR_RR].fields[isa_opcodes[ISA_OP_BAR_RR].order[1 + BAR_id]].name, "ra");
+	ck_assert_str_eq(isa_opcodes[ISA_OP_BAR_RED_R].roles[BAR_RED_R_idcnt], "idcnt");
+	ck_assert_int_eq(BAR_RED_pp, 2);
+	ck_assert_int_eq(BRA_offset, 1);
+	ck_assert_int_eq(BRA_U_offset, 2);
+	ck_assert_str_eq(isa_opcodes[ISA_OP_NBARRIER_SIGNAL_RI].roles[NBAR_SIGNAL_BASE_nthreads], "nthreads");
+	ck_assert_str_eq(isa_opcodes[ISA_OP_NBARRIER_SIGNAL_RRIR].roles[NBAR_SIGNAL_ncons], "ncons");
+	/* names taken from Order<> where no Roles<> is given */
+	ck_assert_str_eq(isa_opcodes[ISA_OP_LDG_R].roles[LDG_ra], "ra");
+	ck_assert_int_eq(ATOMG_rc, 3);
+}
+END_TEST
+
+static unsigned span_of(int op, const char *field, const char *mod, int64_t v)
+{
+	const isa_opcode *o = &isa_opcodes[op];
+	we_insn in;
+	isa_insn_init(&in, op);
+	int fi = -1;
+	for (unsigned j = 0; j < o->nfields; j++) {
+		if (mod && !strcmp(o->fields[j].name, mod))
+			isa_insn_set(&in, o->fields[j].member, v);
+		if (!strcmp(o->fields[j].name, field))
+			fi = (int)j;
+	}
+	ck_assert_int_ge(fi, 0);
+	return isa_reg_span(&in, (unsigned)fi);
+}
+
+/* Registers an operand spans: Bitwidth<> as a number, or the width the
+ * size modifier names (Bitwidth<rd> = size). */
+START_TEST(register_spans)
+{
+	ck_assert_uint_eq(span_of(ISA_OP_LDG_R, "rd", "size", ISA_MemSize_32), 1);
+	ck_assert_uint_eq(span_of(ISA_OP_LDG_R, "rd", "size", ISA_MemSize_64), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_LDG_R, "rd", "size", ISA_MemSize_128), 4);
+	ck_assert_uint_eq(span_of(ISA_OP_LDG_R, "rd", "size", ISA_MemSize_U16), 1);
+	ck_assert_uint_eq(span_of(ISA_OP_LDG_R, "ra", "size", ISA_MemSize_128), 2); /* 64-bit address */
+	ck_assert_uint_eq(span_of(ISA_OP_LDS_R, "ra", "size", ISA_MemSize_128), 1);
+	ck_assert_uint_eq(span_of(ISA_OP_STS_R, "rb", "size", ISA_MemSize_128), 4);
+	ck_assert_uint_eq(span_of(ISA_OP_LDC_R, "rd", "size", ISA_MemSize_64), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_LDC_R, "ra", "size", ISA_MemSize_64), 1);
+	ck_assert_uint_eq(span_of(ISA_OP_ULDC_C, "urd", "size", ISA_MemSize_64), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_ATOMG_R, "rd", "type", ISA_AtomType_U64), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_ATOMG_R, "rc", "type", ISA_AtomType_S64), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_ATOMS_R, "rb", "type", ISA_AtomType_S32), 1);
+	ck_assert_uint_eq(span_of(ISA_OP_RED_R, "rb", "type", ISA_AtomType_U64), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_IMAD_WIDE_R, "rd", NULL, 0), 2);
+	ck_assert_uint_eq(span_of(ISA_OP_IMAD_R, "rd", NULL, 0), 1);
+	ck_assert_ptr_nonnull(isa_enums[ISA_ENUM_MemSize].widths);
+	ck_assert_ptr_null(isa_enums[ISA_ENUM_BARMode].widths);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("isa");
@@ -191,6 +352,15 @@ int main(void)
 	tcase_add_test(t, no_overlap);
 	tcase_add_test(t, seed_facts);
 	suite_add_tcase(s, t);
+	TCase *p = tcase_create("properties");
+	tcase_set_timeout(p, 120);
+	tcase_add_test(p, units);
+	tcase_add_test(p, flags_of_units);
+	tcase_add_test(p, may_block);
+	tcase_add_test(p, flags_of_instructions);
+	tcase_add_test(p, roles);
+	tcase_add_test(p, register_spans);
+	suite_add_tcase(s, p);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
 	int failed = srunner_ntests_failed(r);

@@ -89,7 +89,28 @@ typedef struct emitter {
 	int nops;
 	struct member mem[256];  /* the members of struct we_insn */
 	int nmem;
+	const char *units[256];  /* the units, in the order of the descriptions */
+	int nunits;
 } emitter;
+
+/* The units of the opcodes (the definitions their ancestry reaches ALL
+ * by), in the order of the descriptions; ALL itself last when an opcode
+ * has none. */
+static void collect_units(emitter *e)
+{
+	bool all = false;
+	for (int i = 0; i < e->g->ndef && e->nunits < 255; i++) {
+		bool used = false;
+		for (int k = 0; k < e->nops && !used; k++)
+			used = e->ops[k].unit_def == &e->g->defs[i];
+		if (used)
+			e->units[e->nunits++] = e->g->defs[i].name;
+	}
+	for (int k = 0; k < e->nops; k++)
+		all |= !e->ops[k].unit_def;
+	if (all)
+		e->units[e->nunits++] = "ALL";
+}
 
 /* One member of we_insn per distinct field name, as wide as its widest
  * field (signed when some field of that name is an SImm). */
@@ -159,6 +180,37 @@ static void header_lists(const emitter *e, FILE *h)
 	for (int i = 0, k = 0; i < g->ndef; i++)
 		if (has_opcode(e, &g->defs[i]))
 			fprintf(h, "\tISA_OPT_%s = %d,\n", g->defs[i].name, k++);
+	fprintf(h, "};\n\n");
+}
+
+/* isa_gen.h: units, flags and the names of operands */
+static void header_properties(const emitter *e, FILE *h)
+{
+	fprintf(h, "/* units: the groups whose parent is ALL */\nenum isa_unit {\n");
+	for (int u = 0; u < e->nunits; u++)
+		fprintf(h, "\tISA_UNIT_%s = %d,\n", e->units[u], u);
+	fprintf(h, "};\n#define ISA_NUM_UNITS %d\nextern const char *const isa_unit_names[ISA_NUM_UNITS];\n\n",
+		e->nunits);
+	fprintf(h, "/* __Properties Flags<> (isa_opcode.flags) */\nenum isa_flag {\n");
+	for (int f = 0; f < isa_nflags; f++)
+		fprintf(h, "\tISA_F_%s = 0x%x, /* %s: %s */\n", isa_flags[f].c, 1u << f, isa_flags[f].name,
+			isa_flags[f].meaning);
+	fprintf(h, "};\n\n/* The operands of an instruction after its guard by name: i->o[OWNER_role]\n"
+		   " * (Roles<>, else the names of Order<>) */\n");
+	for (int i = 0; i < e->nops; i++) {
+		const struct opc *o = &e->ops[i];
+		bool seen = o->nroles == 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = e->ops[j].roles_owner == o->roles_owner;
+		if (seen)
+			continue;
+		fprintf(h, "enum {");
+		for (int k = 0; k < o->nroles; k++)
+			fprintf(h, " %s_%s = %d,", o->roles_owner->name, o->roles[k], k);
+		fprintf(h, " }; /* %s at %s:%d */\n", o->roles_from_order ? "Order<>" : "Roles<>",
+			o->roles_file, o->roles_line);
+	}
+	fputc('\n', h);
 }
 
 /* isa_gen.h: the enum values, the decoded instruction, the functions */
@@ -167,7 +219,7 @@ static void header_types(const emitter *e, FILE *h)
 	gen *g = e->g;
 	const struct member *mem = e->mem;
 	const int nmem = e->nmem;
-	fprintf(h, "};\n\n/* values of every __DefBitFieldType */\n");
+	fprintf(h, "/* values of every __DefBitFieldType */\n");
 	for (int i = 0; i < g->nbft; i++) {
 		const struct bft *b = &g->bfts[i];
 		for (int v = 0; v < b->nvalues; v++) {
@@ -206,7 +258,11 @@ static void header_types(const emitter *e, FILE *h)
 	fprintf(h, "/* Reset *in to opcode op with every field at its default. */\n");
 	fprintf(h, "void isa_insn_init(we_insn *in, int op);\n");
 	fprintf(h, "/* __Exception checks: NULL when fine, else the message. */\n");
-	fprintf(h, "const char *isa_check(const we_insn *in);\n\n#endif\n");
+	fprintf(h, "const char *isa_check(const we_insn *in);\n");
+	fprintf(h, "/* How many consecutive registers register field `field` of in's opcode\n"
+		   " * spans: by its Bitwidth<>, a number or the width named by a modifier\n"
+		   " * (.64, .U64). */\n");
+	fprintf(h, "unsigned isa_reg_span(const we_insn *in, unsigned field);\n\n#endif\n");
 }
 
 static void emit_header(const emitter *e, const char *dir, int argc, char **files)
@@ -219,6 +275,7 @@ static void emit_header(const emitter *e, const char *dir, int argc, char **file
 	fprintf(h, ".\n * Do not edit: change the descriptions and rebuild. */\n");
 	fprintf(h, "#ifndef WE_ISA_GEN_H\n#define WE_ISA_GEN_H\n\n#include \"isa/isa.h\"\n\n");
 	header_lists(e, h);
+	header_properties(e, h);
 	header_types(e, h);
 	close_out(h, tmp);
 }
@@ -241,10 +298,20 @@ static void code_enums(const emitter *e, FILE *c)
 		}
 		fprintf(c, " };\n");
 	}
+	for (int i = 0; i < g->nbft; i++) {
+		const struct bft *b = &g->bfts[i];
+		if (!b->sized)
+			continue;
+		fprintf(c, "static const uint8_t width_%s[] = {", b->name);
+		for (int v = 0; v < b->nvalues; v++)
+			fprintf(c, "%s%d", v ? ", " : " ", b->values[v] ? value_width(b->values[v]) : 0);
+		fprintf(c, " };\n");
+	}
 	fprintf(c, "\nconst isa_enum isa_enums[%d] = {\n", g->nbft);
 	for (int i = 0; i < g->nbft; i++)
-		fprintf(c, "\t{ \"%s\", %d, %d, enum_%s },\n", g->bfts[i].name, g->bfts[i].width,
-			g->bfts[i].nvalues, g->bfts[i].name);
+		fprintf(c, "\t{ \"%s\", %d, %d, enum_%s, %s%s },\n", g->bfts[i].name, g->bfts[i].width,
+			g->bfts[i].nvalues, g->bfts[i].name, g->bfts[i].sized ? "width_" : "0",
+			g->bfts[i].sized ? g->bfts[i].name : "");
 	fprintf(c, "};\n\nconst char *const isa_member_names[ISA_M__COUNT] = {\n");
 	for (int i = 0; i < nmem; i++)
 		fprintf(c, "\t\"%s\",\n", mem[i].name);
@@ -262,13 +329,13 @@ static void code_opcode_fields(const emitter *e, FILE *c)
 			o->d->name);
 		for (int j = 0; j < o->nf; j++) {
 			const struct rfield *r = &o->fl[j];
-			fprintf(c, "\t{ \"%s\", %d, %d, %s, %d, %d, %d, %s, %s, %lld, %d, %d, %s, %s, %d },\n",
+			fprintf(c, "\t{ \"%s\", %d, %d, %s, %d, %d, %d, %s, %s, %lld, %d, %d, %s, %s, %d, %d },\n",
 				r->f.name, r->f.pos, r->f.width, kind_c[r->f.kind],
 				r->f.kind == K_ENUM ? r->f.bft : -1,
 				(r->f.kind == K_OPTYPE || r->f.kind == K_STYPE) ? -1 : r->member,
 				r->base, r->f.has_default ? "true" : "false", r->f.fixed ? "true" : "false",
 				(long long)r->f.value, r->bitwidth, r->asm_shift, r->is_out ? "true" : "false",
-				r->is_in ? "true" : "false", r->f.line);
+				r->is_in ? "true" : "false", r->f.line, r->span_by);
 		}
 		fprintf(c, "};\nstatic const int8_t order_%s[] = {", o->d->name);
 		for (int k = 0; k < o->norder; k++)
@@ -284,7 +351,10 @@ static void code_opcode_fields(const emitter *e, FILE *c)
 				r->pcrel_if_field, (long long)r->pcrel_if_value, r->mem_off, r->cmem_bank,
 				r->consumed ? "true" : "false");
 		}
-		fprintf(c, "};\n\n");
+		fprintf(c, "};\nstatic const char *const roles_%s[] = {", o->d->name);
+		for (int k = 0; k < o->nroles; k++)
+			fprintf(c, "%s\"%s\"", k ? ", " : " ", o->roles[k]);
+		fprintf(c, "%s};\n\n", o->nroles ? " " : "0");
 	}
 }
 
@@ -307,14 +377,18 @@ static void code_opcodes(const emitter *e, FILE *c)
 			o->d->name, o->d->file, o->d->line, o->unit, o->d->name,
 			(unsigned long long)o->used_lo, (unsigned long long)o->used_hi);
 		if (o->dialect)
-			fprintf(c, "\"%s\" },\n", o->dialect);
+			fprintf(c, "\"%s\",", o->dialect);
 		else
-			fprintf(c, "0 },\n");
+			fprintf(c, "0,");
+		fprintf(c, "\n\t  ISA_UNIT_%s, 0x%x, %d, roles_%s },\n", o->unit, o->flags, o->nroles, o->d->name);
 	}
 	fprintf(c, "};\n\nconst uint8_t isa_op_optype[ISA_NUM_OPCODES] = {\n");
 	for (int i = 0; i < nops; i++)
 		fprintf(c, "\tISA_OPT_%s,\n", ops[i].optype->name);
-	fprintf(c, "};\n\n");
+	fprintf(c, "};\n\nconst char *const isa_unit_names[ISA_NUM_UNITS] = {");
+	for (int u = 0; u < e->nunits; u++)
+		fprintf(c, "%s\"%s\"", u ? ", " : " ", e->units[u]);
+	fprintf(c, " };\n\n");
 }
 
 /* isa_gen.c: the opcode of a word (optype, stype, no stray bits) */
@@ -426,6 +500,18 @@ static void code_access(const emitter *e, FILE *c)
 		"\t\tuint64_t v = f->member < 0 ? (uint64_t)f->value : (uint64_t)isa_insn_get(in, f->member);\n"
 		"\t\tisa_set(w, f->pos, f->width, v);\n"
 		"\t}\n}\n\n");
+	fprintf(c,
+		"unsigned isa_reg_span(const we_insn *in, unsigned field)\n{\n"
+		"\tconst isa_opcode *o = &isa_opcodes[in->opcode];\n"
+		"\tconst isa_field *f = &o->fields[field];\n"
+		"\tunsigned bits = f->bitwidth;\n"
+		"\tif (f->span_by >= 0) {\n"
+		"\t\tconst isa_field *s = &o->fields[f->span_by];\n"
+		"\t\tconst isa_enum *e = &isa_enums[s->enum_id];\n"
+		"\t\tconst int64_t v = isa_insn_get(in, s->member);\n"
+		"\t\tbits = v >= 0 && v < (int64_t)e->nvalues ? e->widths[v] : 32u;\n"
+		"\t}\n"
+		"\treturn bits > 32u ? bits / 32u : 1u;\n}\n");
 }
 
 /* isa_gen.c: isa_check(), the __Exception conditions */
@@ -494,7 +580,9 @@ static void emit_ref(const emitter *e, const char *dir)
 			const struct rfield *r = &o->fl[o->order[k]];
 			fprintf(m, "%s%s:%s", k ? ", " : "", r->f.name,
 				r->f.kind == K_ENUM ? g->bfts[r->f.bft].name : kind_label(r->f.kind));
-			if ((r->f.kind == K_REG || r->f.kind == K_UREG) && r->bitwidth > 32)
+			if ((r->f.kind == K_REG || r->f.kind == K_UREG) && r->span_by >= 0)
+				fprintf(m, "(.%s)", o->fl[r->span_by].f.name);
+			else if ((r->f.kind == K_REG || r->f.kind == K_UREG) && r->bitwidth > 32)
 				fprintf(m, "%d", r->bitwidth);
 		}
 		fprintf(m, " |\n");
@@ -506,6 +594,11 @@ static void emit_ref(const emitter *e, const char *dir)
 			o->d->file, o->d->line, o->unit);
 		if (o->dialect)
 			fprintf(m, " Dialect `%s` only (`.dialect %s`).", o->dialect, o->dialect);
+		for (int f = 0, n = 0; f < isa_nflags; f++)
+			if (o->flags & (1u << f))
+				fprintf(m, "%s%s", n++ ? ", " : " Properties: ", isa_flags[f].name);
+		if (o->flags)
+			fputc('.', m);
 		if (o->optype->description)
 			fprintf(m, " %s", o->optype->description);
 		fprintf(m, "\n\n");
@@ -519,6 +612,14 @@ static void emit_ref(const emitter *e, const char *dir)
 				r->f.pos + r->f.width - 1, r->f.type, r->f.fixed ? "== " : "",
 				r->f.valtext ? r->f.valtext : "", r->f.kind == K_OPTYPE || r->f.kind == K_STYPE
 				? "" : "");
+		}
+		for (int k = 0, n = 0; k < o->norder; k++) {
+			const char *f = o->fl[o->order[k]].f.name;
+			if (!strcmp(f, "pg"))
+				continue;
+			fprintf(m, "%s`%s` = %s", n ? ", " : "\nOperands after the guard: ", o->roles[n], f);
+			if (++n == o->nroles)
+				fprintf(m, " (`%s_*`).\n", o->roles_owner->name);
 		}
 		for (int k = 0; k < o->nexc; k++)
 			fprintf(m, "\nEncoding error (%s): %s when `%s`.\n", o->excs[k]->kind,
@@ -544,6 +645,7 @@ void emit(gen *g, struct opc *ops, int nops, const char *dir, int nfiles, char *
 	e->ops = ops;
 	e->nops = nops;
 	collect_members(e);
+	collect_units(e);
 	emit_header(e, dir, nfiles, files);
 	emit_code(e, dir);
 	emit_ref(e, dir);

@@ -32,6 +32,8 @@ struct bft {                 /* __DefBitFieldType */
 	const char *file;
 	int line;
 	bool used;
+	bool sized;             /* a Bitwidth<x> = field names it: each
+				   value's name ends in its bit width */
 };
 
 enum fkind {
@@ -64,6 +66,11 @@ struct opinfo {
 	int nbitwidth;
 	struct kv asmfmt[MAXN];
 	int nasmfmt;
+	bool has_roles;         /* Roles<>: a name for each operand after pg */
+	int nroles;
+	char *roles[MAXN];
+	const char *roles_file;
+	int roles_line;
 };
 
 struct exc {
@@ -88,6 +95,8 @@ struct def {
 	char *dialect;          /* __Dialect NAME, or NULL (all)      */
 	char *examples;         /* __Examples code text               */
 	char *description;      /* first paragraph of __Description   */
+	unsigned flags;         /* __Properties Flags<>: 1 << index in isa_flags[] */
+	bool has_flags;
 	const char *file;
 	int line;
 	bool used;
@@ -122,12 +131,14 @@ struct rfield {               /* a field of a resolved opcode */
 	bool is_in, is_out;
 	int base;                /* NOT/BITNOT/NEG/ABS -> modified field  */
 	int member;
+	int span_by;             /* Bitwidth<x> = field: that field's index */
 };
 
 struct opc {                  /* a resolved opcode */
 	struct def *d;
 	struct def *optype;
-	const char *unit;
+	const struct def *unit_def; /* the ancestor whose parent is ALL, or NULL */
+	const char *unit;        /* its name, or "ALL" */
 	struct rfield fl[MAXN];
 	int nf;
 	int order[MAXN];
@@ -140,7 +151,24 @@ struct opc {                  /* a resolved opcode */
 	int nexc;
 	uint64_t used_lo, used_hi;
 	const char *dialect;
+	unsigned flags;          /* of every ancestor, and WritesPred from OutList<> */
+	int nroles;              /* the operands after the guard ...           */
+	char **roles;            /* ... their names: Roles<>, else Order<>'s  */
+	const struct def *roles_owner; /* where Roles<> is written (the optype
+				    for names from Order<>): the constants
+				    of the roles are OWNER_role */
+	const char *roles_file;
+	int roles_line;
+	bool roles_from_order;   /* no Roles<>: Order<>'s names */
 };
+
+/* The flags of __Properties (doc/isa-dsl.md): the DSL's name, the C name
+ * (ISA_F_<c>) and what it means. */
+struct flagdef { const char *name, *c, *meaning; };
+extern const struct flagdef isa_flags[];
+extern const int isa_nflags;
+/* index in isa_flags[] of the DSL's name, or -1 */
+int flag_index(const char *name);
 
 /* ---- util.c ------------------------------------------------------------ */
 
@@ -187,6 +215,15 @@ void apply_amends(gen *g);
 /* Merge d's ancestors into o and check everything; false after errors. */
 bool resolve_opcode(gen *g, struct def *d, struct opc *o);
 void set_mnemonics(gen *g, struct opc *o);
+
+/* The opcodes that take their operands' names from Order<> (no Roles<>)
+ * name them alike within their optype. */
+void check_roles(gen *g, const struct opc *ops, int nops);
+/* The bit width a value of a sized enum names (the number its name ends
+ * with: .64, .U64), or 0. */
+int value_width(const char *v);
+/* A role's name: lower case, digits and '_', a letter first. */
+bool role_name_ok(const char *r);
 
 /* ---- cexpr.c ----------------------------------------------------------- */
 

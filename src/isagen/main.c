@@ -39,6 +39,7 @@ static void check_all(gen *g, struct opc *ops, int nops, const char *first_file)
 		}
 	if (nops == 0)
 		err(g, first_file, 1, "no opcodes defined");
+	check_roles(g, ops, nops);
 }
 
 /* Every __Exception condition translates to C. */

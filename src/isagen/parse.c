@@ -10,7 +10,7 @@
 
 #include "isagen.h"
 
-enum section { S_NONE, S_ENCODING, S_OPINFO, S_EXCEPTION, S_SYNTAX,
+enum section { S_NONE, S_ENCODING, S_OPINFO, S_EXCEPTION, S_PROPERTIES, S_SYNTAX,
 	       S_EXAMPLES, S_DESCRIPTION, S_OTHER };
 
 typedef struct pstate {
@@ -350,6 +350,30 @@ static void parse_list_angle(pstate *ps, const char *s, const char *kw,
 	*has = true;
 }
 
+/* Roles<a, b, ...>: the operands after the guard, named for the
+ * handlers (lower case: OWNER_role constants cannot meet other names). */
+static void parse_roles(pstate *ps, struct opinfo *oi, const char *t)
+{
+	if (oi->has_roles) {
+		err(ps->g, ps->file, ps->line, "Roles given twice");
+		return;
+	}
+	parse_list_angle(ps, t, "Roles", oi->roles, &oi->nroles, &oi->has_roles);
+	if (!oi->has_roles)
+		return;
+	oi->roles_file = ps->file;
+	oi->roles_line = ps->line;
+	for (int i = 0; i < oi->nroles; i++) {
+		const char *r = oi->roles[i];
+		if (!role_name_ok(r))
+			err(ps->g, ps->file, ps->line,
+			    "bad role name '%s' in Roles<> (lower-case letters, digits and '_', a letter first)", r);
+		for (int k = 0; k < i; k++)
+			if (!strcmp(oi->roles[k], r))
+				err(ps->g, ps->file, ps->line, "Roles<> names '%s' twice", r);
+	}
+}
+
 static void parse_opinfo(pstate *ps, struct def *d, const char *s)
 {
 	const char *t = skipws(s);
@@ -362,6 +386,8 @@ static void parse_opinfo(pstate *ps, struct def *d, const char *s)
 		parse_list_angle(ps, t, "Order", oi->order, &oi->norder, &oi->has_order);
 		oi->norder_file = ps->file;
 		oi->norder_line = ps->line;
+	} else if (!strncmp(t, "Roles", 5)) {
+		parse_roles(ps, oi, t);
 	} else if (!strncmp(t, "Bitwidth", 8))
 		parse_kv_angle(ps, t, "Bitwidth", oi->bitwidth, &oi->nbitwidth);
 	else if (!strncmp(t, "AsmFormat", 9))
@@ -405,6 +431,35 @@ static void parse_exception(pstate *ps, struct def *d, const char *s)
 	e->expr = xstrndup(eq + 1, (size_t)(semi - eq - 1));
 	e->file = ps->file;
 	e->line = ps->line;
+}
+
+/* __Properties: Flags<Name, ...>; (the names of isa_flags[]) */
+static void parse_properties(pstate *ps, struct def *d, const char *t)
+{
+	char *items[MAXN];
+	int n = 0;
+	if (strncmp(t, "Flags", 5)) {
+		err(ps->g, ps->file, ps->line, "expected 'Flags<...>;' in __Properties");
+		return;
+	}
+	if (d->has_flags) {
+		err(ps->g, ps->file, ps->line, "Flags given twice");
+		return;
+	}
+	parse_list_angle(ps, t, "Flags", items, &n, &d->has_flags);
+	for (int i = 0; i < n; i++) {
+		int f = flag_index(items[i]);
+		if (f >= 0) {
+			d->flags |= 1u << f;
+		} else {
+			char known[256] = "";
+			for (int k = 0; k < isa_nflags; k++)
+				snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+					 k ? ", " : "", isa_flags[k].name);
+			err(ps->g, ps->file, ps->line, "unknown flag '%s' (known: %s)", items[i], known);
+		}
+		free(items[i]);
+	}
 }
 
 static bool starts_kw(const char *t, const char *kw)
@@ -496,7 +551,8 @@ static void section_line(pstate *ps, const char *t)
 {
 	static const struct { const char *kw; int section; } sections[] = {
 		{ "__Encoding", S_ENCODING }, { "__OperandInfo", S_OPINFO },
-		{ "__Exception", S_EXCEPTION }, { "__Syntax", S_SYNTAX },
+		{ "__Exception", S_EXCEPTION }, { "__Properties", S_PROPERTIES },
+		{ "__Syntax", S_SYNTAX },
 		{ "__Examples", S_EXAMPLES }, { "__Description", S_DESCRIPTION },
 		{ "__Semantics", S_OTHER }, { "__ModifierInfo", S_OTHER },
 	};
@@ -524,6 +580,9 @@ static void body_line(pstate *ps, struct def *d, const char *t)
 		break;
 	case S_EXCEPTION:
 		parse_exception(ps, d, t);
+		break;
+	case S_PROPERTIES:
+		parse_properties(ps, d, t);
 		break;
 	case S_DESCRIPTION:
 		if (!ps->desc_done && t[0] != '#' && t[0] != '|' && t[0] != '*') {

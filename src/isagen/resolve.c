@@ -211,6 +211,13 @@ static void merge_opinfo(struct opinfo *dst, const struct opinfo *src)
 		dst->bitwidth[dst->nbitwidth++] = src->bitwidth[i];
 	for (int i = 0; i < src->nasmfmt && dst->nasmfmt < MAXN; i++)
 		dst->asmfmt[dst->nasmfmt++] = src->asmfmt[i];
+	if (src->has_roles) {
+		memcpy(dst->roles, src->roles, sizeof dst->roles);
+		dst->nroles = src->nroles;
+		dst->has_roles = true;
+		dst->roles_file = src->roles_file;
+		dst->roles_line = src->roles_line;
+	}
 }
 
 /* An __Amend's field over d's: restated (only its default may change), or
@@ -252,6 +259,7 @@ void apply_amends(gen *g)
 		for (int i = 0; i < am->d.nfields; i++)
 			amend_field(g, d, &am->d.fields[i]);
 		merge_opinfo(&d->oi, &am->d.oi);
+		d->flags |= am->d.flags;
 		for (int i = 0; i < am->d.nexc && d->nexc < 8; i++)
 			d->excs[d->nexc++] = am->d.excs[i];
 		if (am->d.syntax && !d->syntax)
@@ -290,16 +298,16 @@ static void collect(gen *g, struct def *d, struct def **out, int *n, int depth, 
 		out[(*n)++] = d;
 }
 
-static const char *root_unit(gen *g, struct def *d, int depth)
+static const struct def *root_unit(gen *g, const struct def *d, int depth)
 {
 	if (depth > 32)
-		return d->name;
+		return d;
 	for (int i = 0; i < d->nparents; i++) {
 		if (!strcmp(d->parents[i], "ALL"))
-			return d->name;
-		struct def *p = get_def(g, d->parents[i]);
+			return d;
+		const struct def *p = get_def(g, d->parents[i]);
 		if (p) {
-			const char *u = root_unit(g, p, depth + 1);
+			const struct def *u = root_unit(g, p, depth + 1);
 			if (u)
 				return u;
 		}
@@ -361,6 +369,9 @@ static bool merge_ancestors(gen *g, struct def *d, struct opc *o, struct opinfo 
 		if (!merge_fields(g, d, o, x))
 			return false;
 		merge_opinfo(oi, &x->oi);
+		if (x->oi.has_roles)
+			o->roles_owner = x;
+		o->flags |= x->flags;
 		for (int i = 0; i < x->nexc && o->nexc < 16; i++)
 			o->excs[o->nexc++] = &x->excs[i];
 		if (x->dialect) {
@@ -392,6 +403,7 @@ static bool check_fields(gen *g, const struct def *d, struct opc *o)
 		r->mem_off = -1;
 		r->cmem_bank = -1;
 		r->pcrel_if_field = -1;
+		r->span_by = -1;
 		if (r->f.kind == K_OPTYPE)
 			optf = i;
 		if (r->f.kind == K_STYPE)
@@ -500,6 +512,48 @@ static bool resolve_lists(gen *g, const struct def *d, struct opc *o, const stru
 	return true;
 }
 
+/* The bit width a value of a sized enum names: the number its name ends
+ * with (MemSize .64, AtomType .U64); 0 when it has none. */
+int value_width(const char *v)
+{
+	size_t n = strlen(v), k = n;
+	while (k && isdigit((unsigned char)v[k - 1]))
+		k--;
+	if (k == n || n - k > 3)
+		return 0;
+	int w = atoi(v + k);
+	return w == 8 || w == 16 || w == 32 || w == 64 || w == 128 ? w : 0;
+}
+
+/* Bitwidth<x> = field: register x spans as many registers as the value of
+ * the enumerated field names bits (a load's .64, an atomic's .U64). */
+static bool bitwidth_by(gen *g, const struct def *d, struct opc *o, int j, const struct kv *kv)
+{
+	int s = rf_find(o, kv->val);
+	if (s < 0 || o->fl[s].f.kind != K_ENUM) {
+		err(g, kv->file, kv->line, "bad Bitwidth '%s' (a number, or an enumerated field of '%s')",
+		    kv->val, d->name);
+		return false;
+	}
+	if (o->fl[j].f.kind != K_REG && o->fl[j].f.kind != K_UREG) {
+		err(g, kv->file, kv->line, "Bitwidth<%s> = %s: only a register's width may follow a modifier",
+		    kv->key, kv->val);
+		return false;
+	}
+	struct bft *b = &g->bfts[o->fl[s].f.bft];
+	for (int v = 0; v < b->nvalues; v++)
+		if (b->values[v] && !value_width(b->values[v])) {
+			err(g, kv->file, kv->line,
+			    "Bitwidth<%s> = %s: value '%s' of %s names no width (8, 16, 32, 64 or 128 at its end)",
+			    kv->key, kv->val, b->values[v], b->name);
+			return false;
+		}
+	b->sized = true;
+	o->fl[j].span_by = s;
+	o->fl[j].bitwidth = 32;
+	return true;
+}
+
 static bool resolve_bitwidths(gen *g, const struct def *d, struct opc *o, const struct opinfo *oi)
 {
 	for (int i = 0; i < oi->nbitwidth; i++) {
@@ -510,14 +564,156 @@ static bool resolve_bitwidths(gen *g, const struct def *d, struct opc *o, const 
 			err(g, kv->file, kv->line, "Bitwidth<> names unknown field '%s' in '%s'", kv->key, d->name);
 			return false;
 		}
-		if (!parse_int(kv->val, &w) || (w != 1 && w != 4 && w != 8 && w != 12 &&
-						 w != 16 && w != 32 && w != 64 && w != 128)) {
+		if (!parse_int(kv->val, &w)) {
+			if (!bitwidth_by(g, d, o, j, kv))
+				return false;
+			continue;
+		}
+		if (w != 1 && w != 4 && w != 8 && w != 12 && w != 16 && w != 32 && w != 64 && w != 128) {
 			err(g, kv->file, kv->line, "bad Bitwidth '%s'", kv->val);
 			return false;
 		}
 		o->fl[j].bitwidth = (int)w;
+		o->fl[j].span_by = -1;
 	}
 	return true;
+}
+
+bool role_name_ok(const char *r)
+{
+	bool ok = islower((unsigned char)r[0]);
+	for (const char *c = r; ok && *c; c++)
+		ok = islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_';
+	return ok;
+}
+
+/* The names of the operands after the guard: Roles<> where an ancestor
+ * gives it (its count checked), else Order<>'s field names. */
+static bool resolve_roles(gen *g, const struct def *d, struct opc *o, struct opinfo *oi)
+{
+	int nopd = 0;
+	for (int k = 0; k < o->norder; k++)
+		nopd += strcmp(o->fl[o->order[k]].f.name, "pg") != 0;
+	if (!oi->has_roles) {
+		o->roles = xrealloc(NULL, sizeof(char *) * (size_t)(nopd ? nopd : 1));
+		o->roles_owner = o->optype;
+		o->roles_from_order = true;
+		o->roles_file = oi->norder_file;
+		o->roles_line = oi->norder_line;
+		for (int k = 0; k < o->norder; k++) {
+			char *name = o->fl[o->order[k]].f.name;
+			if (!strcmp(name, "pg"))
+				continue;
+			if (!role_name_ok(name)) {
+				err(g, o->roles_file, o->roles_line,
+				    "operand '%s' of '%s' cannot name a role (a lower-case letter first): give "
+				    "'%s' a Roles<>", name, d->name, o->optype->name);
+				return false;
+			}
+			o->roles[o->nroles++] = name;
+		}
+		return true;
+	}
+	o->roles = xrealloc(NULL, sizeof(char *) * (size_t)(oi->nroles ? oi->nroles : 1));
+	memcpy(o->roles, oi->roles, sizeof(char *) * (size_t)oi->nroles);
+	o->nroles = oi->nroles;
+	o->roles_file = oi->roles_file;
+	o->roles_line = oi->roles_line;
+	if (o->nroles != nopd) {
+		err(g, oi->norder_file, oi->norder_line,
+		    "'%s' has %d operand%s after the guard, but Roles<> of '%s' (%s:%d) names %d",
+		    d->name, nopd, nopd == 1 ? "" : "s", o->roles_owner->name, o->roles_file, o->roles_line,
+		    o->nroles);
+		return false;
+	}
+	return true;
+}
+
+/* WritesPred from OutList<>: an output of kind Pred. */
+static void derive_flags(struct opc *o)
+{
+	for (int i = 0; i < o->nf; i++)
+		if (o->fl[i].is_out && o->fl[i].f.kind == K_PRED)
+			o->flags |= 1u << flag_index("WritesPred");
+}
+
+static bool same_roles(const struct opc *a, const struct opc *b)
+{
+	if (a->nroles != b->nroles)
+		return false;
+	for (int k = 0; k < a->nroles; k++)
+		if (strcmp(a->roles[k], b->roles[k]))
+			return false;
+	return true;
+}
+
+static void roles_text(const struct opc *o, char *buf, size_t n)
+{
+	buf[0] = 0;
+	for (int k = 0; k < o->nroles; k++)
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", k ? ", " : "", o->roles[k]);
+}
+
+/* Opcodes that take their names from Order<> (their owner: the optype)
+ * name their operands alike. */
+static bool roles_agree(gen *g, const struct opc *ops, int nops)
+{
+	for (int i = 0; i < nops; i++)
+		for (int j = 0; j < i; j++) {
+			const struct opc *a = &ops[j], *b = &ops[i];
+			if (a->roles_owner != b->roles_owner || same_roles(a, b))
+				continue;
+			char ra[200], rb[200];
+			roles_text(a, ra, sizeof ra);
+			roles_text(b, rb, sizeof rb);
+			err(g, b->roles_file, b->roles_line,
+			    "'%s' and '%s' (%s:%d) of optype '%s' name their operands differently (%s / %s): "
+			    "give '%s' a Roles<>",
+			    b->d->name, a->d->name, a->roles_file, a->roles_line, b->optype->name, rb, ra,
+			    b->optype->name);
+			return false;
+		}
+	return true;
+}
+
+/* The constants OWNER_role are unique (owner A_B with role c and owner A
+ * with role b_c would not be): each owner's, once. */
+static void role_constants_unique(gen *g, const struct opc *ops, int nops)
+{
+	char **names = xrealloc(NULL, sizeof(char *) * (size_t)(nops * MAXN + 1));
+	const struct opc **from = xrealloc(NULL, sizeof(*from) * (size_t)(nops * MAXN + 1));
+	int n = 0;
+	for (int i = 0; i < nops; i++) {
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = ops[j].roles_owner == ops[i].roles_owner;
+		for (int k = 0; !seen && k < ops[i].nroles; k++) {
+			size_t len = strlen(ops[i].roles_owner->name) + strlen(ops[i].roles[k]) + 2;
+			names[n] = xrealloc(NULL, len);
+			snprintf(names[n], len, "%s_%s", ops[i].roles_owner->name, ops[i].roles[k]);
+			from[n++] = &ops[i];
+		}
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]) && from[i]->roles_owner != from[j]->roles_owner) {
+				err(g, from[i]->roles_file, from[i]->roles_line,
+				    "role constant %s of '%s' is also one of '%s' (%s:%d)", names[i],
+				    from[i]->roles_owner->name, from[j]->roles_owner->name, from[j]->roles_file,
+				    from[j]->roles_line);
+				i = n;
+				break;
+			}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(from);
+}
+
+void check_roles(gen *g, const struct opc *ops, int nops)
+{
+	if (roles_agree(g, ops, nops))
+		role_constants_unique(g, ops, nops);
 }
 
 /* CvtPCRelIf(x, shift, field == VALUE): args[1], args[2] */
@@ -654,11 +850,13 @@ bool resolve_opcode(gen *g, struct def *d, struct opc *o)
 	memset(&oi, 0, sizeof oi);
 	if (!merge_ancestors(g, d, o, &oi))
 		return false;
-	const char *unit = root_unit(g, d, 0);
-	o->unit = unit ? unit : "ALL";
+	o->unit_def = root_unit(g, d, 0);
+	o->unit = o->unit_def ? o->unit_def->name : "ALL";
 	if (!check_fields(g, d, o) || !check_overlaps(g, d, o) || !link_modifiers(g, d, o) ||
-	    !resolve_lists(g, d, o, &oi) || !resolve_bitwidths(g, d, o, &oi))
+	    !resolve_lists(g, d, o, &oi) || !resolve_bitwidths(g, d, o, &oi) ||
+	    !resolve_roles(g, d, o, &oi))
 		return false;
+	derive_flags(o);
 	for (int i = 0; i < oi.nasmfmt; i++)
 		if (!resolve_asmfmt(g, d, o, &oi.asmfmt[i]))
 			return false;

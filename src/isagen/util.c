@@ -179,3 +179,32 @@ char *cname(const char *s)
 			*p = '_';
 	return m;
 }
+
+/* ---- the flags of __Properties -------------------------------------- */
+
+/* Each replaces a list of instructions the executor or an engine would
+ * otherwise keep by hand; doc/isa-dsl.md says who reads which. */
+const struct flagdef isa_flags[] = {
+	{ "Branch", "BRANCH",
+	  "may move the warp's PC, change its masks or stop it (yield, sleep, exit)" },
+	{ "Barrier", "BARRIER",
+	  "reads or changes the CTA's barrier or named-barrier state: may block the warp or release others" },
+	{ "MayBlock", "MAY_BLOCK", "may leave the warp, or some of its lanes, waiting for other warps or lanes" },
+	{ "Preempt", "PREEMPT",
+	  "a preemption point: other warps see what it does (memory, barriers), so the order of warps "
+	  "around it matters" },
+	{ "PerCTA", "PER_CTA", "reads or writes state of the warp's own CTA (shared memory, CTA ids, barriers)" },
+	{ "Indirect", "INDIRECT",
+	  "control flow to a target the instruction does not hold (a register, a stack, a trap handler)" },
+	{ "WritesPred", "WRITES_PRED",
+	  "writes P predicates (set for every opcode with a Pred field in OutList<>)" },
+};
+const int isa_nflags = (int)(sizeof isa_flags / sizeof isa_flags[0]);
+
+int flag_index(const char *name)
+{
+	for (int i = 0; i < isa_nflags; i++)
+		if (!strcmp(isa_flags[i].name, name))
+			return i;
+	return -1;
+}
