@@ -1,12 +1,14 @@
 /* test_isa — the generated ISA tables: 128-bit field access, encode /
  * decode round trips for every opcode, illegal encodings, no overlapping
  * encodings, the seed values the descriptions must keep, and the
- * instructions' properties (units, flags, operand names, register spans). */
+ * instructions' properties (units, flags, operand names, register spans),
+ * with the seeded schedule's preemption points that follow a flag. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/isa_gen.h"
+#include "warpemu/warpemu.h"
 
 static uint64_t rnd64(void)
 {
@@ -341,6 +343,62 @@ START_TEST(register_spans)
 }
 END_TEST
 
+/* The seeded schedule preempts after every Preempt instruction, named
+ * barriers too: a producer warp that signals before it stores is caught
+ * by the consumer it releases when it is preempted right after the signal
+ * and the consumer runs next (9 of these 64 seeds; 2, by other paths,
+ * while NBARRIER was no preemption point). */
+static const char race_src[] =
+	".kernel race\n.param ptr out\n.shared 128\n.dialect visa\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        SHF.R.U32.HI R2, RZ, 0x5, R0 ;\n"
+	"        LOP3.LUT R3, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	"        IMAD R4, R3, 0x4, RZ ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R2, RZ, PT ;\n"
+	"   @P0  BRA `(.consumer) ;\n"
+	"        NBARRIER.signal 0x1, 0x1, 0x1, 0x1 ;\n" /* producer, too early */
+	"        IADD3 R5, R3, 0x64, RZ ;\n"
+	"        STS [R4], R5 ;\n"
+	"        EXIT ;\n"
+	".consumer:\n"
+	"        NBARRIER.signal 0x1, 0x2, 0x1, 0x1 ;\n" /* consumer */
+	"        NBARRIER.wait 0x1 ;\n"
+	"        LDS R6, [R4] ;\n"
+	"        MOV R8, c[0x0][0x0] ;\n"
+	"        MOV R9, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R4, 0x1, R[8:9] ;\n"
+	"        STG [R10.64], R6 ;\n"
+	"        EXIT ;\n.end\n";
+
+START_TEST(seeded_schedule_preempts_at_named_barriers)
+{
+	we_device *dev;
+	we_module *m;
+	we_devptr out;
+	ck_assert_int_eq(we_device_create(&(we_device_config){ .threads = 1 }, &dev), WE_OK);
+	ck_assert_int_eq(we_module_load_text(dev, race_src, strlen(race_src), "race", &m), WE_OK);
+	ck_assert_int_eq(we_malloc(dev, 128, &out), WE_OK);
+	unsigned early = 0, late = 0;
+	for (uint64_t seed = 1; seed <= 64; seed++) {
+		ck_assert_int_eq(we_memset(dev, out, 0, 128), WE_OK);
+		we_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .threads = 1,
+					 .engine = WE_ENGINE_SCHEDULER, .schedule_seeded = true,
+					 .schedule_seed = seed };
+		ck_assert_int_eq(we_launch(dev, m, "race", &cfg, &out, sizeof out, NULL), WE_OK);
+		uint32_t v[32];
+		ck_assert_int_eq(we_memcpy_dtoh(dev, v, out, sizeof v), WE_OK);
+		for (unsigned l = 0; l < 32; l++)
+			ck_assert(v[l] == (v[0] ? 100u + l : 0u));
+		early += v[0] == 0;
+		late += v[0] != 0;
+	}
+	ck_assert_uint_ge(early, 6);
+	ck_assert_uint_ge(late, 1);
+	we_module_destroy(m);
+	we_device_destroy(dev);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("isa");
@@ -360,6 +418,7 @@ int main(void)
 	tcase_add_test(p, flags_of_instructions);
 	tcase_add_test(p, roles);
 	tcase_add_test(p, register_spans);
+	tcase_add_test(p, seeded_schedule_preempts_at_named_barriers);
 	suite_add_tcase(s, p);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
