@@ -296,9 +296,12 @@ START_TEST(roles)
 	ck_assert_int_eq(BRA_U_offset, 2);
 	ck_assert_str_eq(isa_opcodes[ISA_OP_NBARRIER_SIGNAL_RI].roles[NBAR_SIGNAL_BASE_nthreads], "nthreads");
 	ck_assert_str_eq(isa_opcodes[ISA_OP_NBARRIER_SIGNAL_RRIR].roles[NBAR_SIGNAL_ncons], "ncons");
+	/* names of a group every load shares */
+	ck_assert_str_eq(isa_opcodes[ISA_OP_LDL_R].roles[LD_addr], "addr");
+	ck_assert_int_eq(ATOM_rc, 3);
 	/* names taken from Order<> where no Roles<> is given */
-	ck_assert_str_eq(isa_opcodes[ISA_OP_LDG_R].roles[LDG_ra], "ra");
-	ck_assert_int_eq(ATOMG_rc, 3);
+	ck_assert_str_eq(isa_opcodes[ISA_OP_B2R_I].roles[B2R_barid], "barid");
+	ck_assert_int_eq(S2R_sr, 1);
 }
 END_TEST
 

@@ -315,9 +315,9 @@ bool sem_lockstep_form(const xinsn *i)
 	case ISA_OPT_S2R:
 		return sem_s2r_lockstep(i);
 	case ISA_OPT_LOP3_LUT:
-		return i->o[0].row == 7;
+		return i->o[LOP3_LUT_pu].row == 7;
 	case ISA_OPT_SHF:
-		return i->o[2].kind != XO_REG;
+		return i->o[SHF_b].kind != XO_REG;
 	case ISA_OPT_LDS:
 	case ISA_OPT_STS:
 	case ISA_OPT_LDG:
@@ -325,7 +325,7 @@ bool sem_lockstep_form(const xinsn *i)
 		/* 32-bit; a store of a register's value (sem_mem.c run32_of,
 		 * shared_run_span) */
 		return i->in->size == ISA_MemSize_32 &&
-		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[1].kind == XO_REG);
+		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[ST_rb].kind == XO_REG);
 	default:
 		return false;
 	}

@@ -78,7 +78,8 @@ typedef struct xinsn {
 			      spanning CTAs runs it CTA by CTA             */
 	bool writes_pred;  /* writes a P predicate (not only PT): a guard
 			      may read another value after it             */
-	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
+	xopd o[XMAX_OPD];  /* the Order<> operands after the guard: read by
+			      name, o[OPTYPE_role] (Roles<>, isa_gen.h) */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
 } xinsn;
 

@@ -196,7 +196,8 @@ static void header_properties(const emitter *e, FILE *h)
 		fprintf(h, "\tISA_F_%s = 0x%x, /* %s: %s */\n", isa_flags[f].c, 1u << f, isa_flags[f].name,
 			isa_flags[f].meaning);
 	fprintf(h, "};\n\n/* The operands of an instruction after its guard by name: i->o[OWNER_role]\n"
-		   " * (Roles<>, else the names of Order<>) */\n");
+		   " * (Roles<>, else the names of Order<>; one enum, so that the positions of\n"
+		   " * two owners compare without casts) */\nenum isa_role {\n");
 	for (int i = 0; i < e->nops; i++) {
 		const struct opc *o = &e->ops[i];
 		bool seen = o->nroles == 0;
@@ -204,13 +205,13 @@ static void header_properties(const emitter *e, FILE *h)
 			seen = e->ops[j].roles_owner == o->roles_owner;
 		if (seen)
 			continue;
-		fprintf(h, "enum {");
-		for (int k = 0; k < o->nroles; k++)
-			fprintf(h, " %s_%s = %d,", o->roles_owner->name, o->roles[k], k);
-		fprintf(h, " }; /* %s at %s:%d */\n", o->roles_from_order ? "Order<>" : "Roles<>",
+		fprintf(h, "\t/* %s at %s:%d */\n\t", o->roles_from_order ? "Order<>" : "Roles<>",
 			o->roles_file, o->roles_line);
+		for (int k = 0; k < o->nroles; k++)
+			fprintf(h, "%s%s_%s = %d,", k ? " " : "", o->roles_owner->name, o->roles[k], k);
+		fputc('\n', h);
 	}
-	fputc('\n', h);
+	fprintf(h, "};\n\n");
 }
 
 /* isa_gen.h: the enum values, the decoded instruction, the functions */
