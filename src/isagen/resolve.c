@@ -20,26 +20,14 @@ static int lookup_kind(gen *g, const char *type, int width, int *bft, const char
 		}
 		return !strcmp(type, "Optype") ? K_OPTYPE : K_STYPE;
 	}
-	if (!strcmp(type, "Reg"))
-		return K_REG;
-	if (!strcmp(type, "UReg"))
-		return K_UREG;
-	if (!strcmp(type, "Pred"))
-		return K_PRED;
-	if (!strcmp(type, "UPred"))
-		return K_UPRED;
-	if (!strcmp(type, "PModi"))
-		return K_NOT;
-	if (!strcmp(type, "SignModi"))
-		return K_BITNOT;
-	if (!strcmp(type, "NegModi"))
-		return K_NEG;
-	if (!strcmp(type, "AbsModi"))
-		return K_ABS;
-	if (!strcmp(type, "CMem"))
-		return K_CMEM;
-	if (!strcmp(type, "F32Imm"))
-		return K_FIMM;
+	static const struct { const char *name; int kind; } fixed[] = {
+		{ "Reg", K_REG }, { "UReg", K_UREG }, { "Pred", K_PRED }, { "UPred", K_UPRED },
+		{ "PModi", K_NOT }, { "SignModi", K_BITNOT }, { "NegModi", K_NEG }, { "AbsModi", K_ABS },
+		{ "CMem", K_CMEM }, { "F32Imm", K_FIMM },
+	};
+	for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+		if (!strcmp(type, fixed[k].name))
+			return fixed[k].kind;
 	int64_t n;
 	if (!strncmp(type, "UImm", 4) && parse_int(type + 4, &n)) {
 		if (n != width)
