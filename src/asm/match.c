@@ -348,38 +348,24 @@ static int eval_op(mstate *ms, merr *me, int pos, int node, evalue *ev)
 	return 1;
 }
 
-/* Registers that register field f spans: its Bitwidth, except for the
- * data registers (not the address register ra) of an instruction with a
- * size modifier, MemSize or AtomType (the executor's rule, exec/decode.c
- * reg_span); *size names that modifier's value, else NULL. */
-static unsigned reg_span(const mstate *ms, const isa_field *f, const char **size)
+/* The name of the size modifier register field fi's span follows
+ * (Bitwidth<x> = size: ".64"), or NULL. */
+static const char *span_modifier(const mstate *ms, int fi)
 {
-	const isa_opcode *o = ms->o;
-	unsigned span = f->bitwidth > 32 ? f->bitwidth / 32u : 1u;
-	*size = NULL;
-	if ((f->kind != ISA_K_REG && f->kind != ISA_K_UREG) || !strcmp(f->name, "ra"))
-		return span;
-	for (unsigned j = 0; j < o->nfields; j++) {
-		const isa_field *g = &o->fields[j];
-		if (g->kind != ISA_K_ENUM || g->member < 0 ||
-		    (g->enum_id != ISA_ENUM_MemSize && g->enum_id != ISA_ENUM_AtomType))
-			continue;
-		int64_t v = get_field(&ms->in, g);
-		if (v >= 0 && (uint64_t)v < isa_enums[g->enum_id].nvalues)
-			*size = isa_enums[g->enum_id].values[v];
-		if (g->enum_id == ISA_ENUM_MemSize)
-			return v == ISA_MemSize_64 ? 2u : v == ISA_MemSize_128 ? 4u : 1u;
-		return v == ISA_AtomType_U64 || v == ISA_AtomType_S64 ? 2u : 1u;
-	}
-	return span;
+	const isa_field *f = &ms->o->fields[fi];
+	if (f->span_by < 0)
+		return NULL;
+	const isa_field *s = &ms->o->fields[f->span_by];
+	int64_t v = get_field(&ms->in, s);
+	return v >= 0 && (uint64_t)v < isa_enums[s->enum_id].nvalues ? isa_enums[s->enum_id].values[v] : NULL;
 }
 
 static int reg_value(mstate *ms, merr *me, int fi, int pos, const regref *r, uint32_t col,
 		     bool addr)
 {
 	const isa_field *f = &ms->o->fields[fi];
-	const char *size;
-	unsigned want = reg_span(ms, f, &size);
+	const char *size = span_modifier(ms, fi);
+	unsigned want = isa_reg_span(&ms->in, (unsigned)fi);
 	if (r->range && r->count != want && size)
 		return verr(me, pos, col, "a %u-bit operand (.%s) takes %u register%s, not %u",
 			    want * 32u, size, want, want == 1 ? "" : "s", r->count);

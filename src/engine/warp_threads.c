@@ -70,15 +70,15 @@ static void unlock(pthread_mutex_t *m)
 		abort();
 }
 
-/* Jitter: a barrier, named-barrier or memory instruction at pc (where the
- * seeded schedule may preempt too); false outside the kernel's code. */
+/* Jitter: a barrier, named-barrier or memory instruction at pc, where the
+ * seeded schedule may preempt too (ISA_F_PREEMPT); false outside the
+ * kernel's code. */
 static bool jitter_point(const we_cta *c, uint64_t pc)
 {
 	const we_launch_ctx *L = c->L;
 	if (pc < L->k->code_start || pc >= L->k->code_end || pc % WE_INST_SIZE)
 		return false;
-	const char *u = isa_opcodes[L->mod->x[pc / WE_INST_SIZE].opcode].unit;
-	return !strcmp(u, "MEM") || !strcmp(u, "BCU") || !strcmp(u, "VISA");
+	return (isa_opcodes[L->mod->x[pc / WE_INST_SIZE].opcode].flags & ISA_F_PREEMPT) != 0;
 }
 
 /* Jitter before the warp's next instruction: with probability 1/2 before
