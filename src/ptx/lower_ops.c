@@ -163,7 +163,7 @@ int lx_pred(lx *x, const ptx_opnd *o, bool *neg)
 	if (o->kind == PO_IMM) {
 		/* a constant predicate: PT or !PT through a temp */
 		int t = lx_tmp(x, RC_PRED);
-		emit(x, "dp", V(t), "ISETP.NE.AND $0, PT, RZ, %d, PT", o->imm ? 0 : 1);
+		emit(x, "dp", V(t), "ISETP.NE.AND $0, PT, RZ, %d, PT", o->imm ? 1 : 0);
 		return t;
 	}
 	lx_error(x, o, "expected a predicate");
@@ -1546,10 +1546,10 @@ static bool op_bar(lx *x)
 			emit(x, "", V(0), "WARPSYNC 0x%" PRIx32, (uint32_t)strtoll(b, NULL, 10));
 		return true;
 	}
-	if (barrier && !has(x, "aligned")) {
-		lx_unsupported(x, "non-aligned barrier.sync/arrive/red (per-thread arrival) is not supported yet");
-		return true;
-	}
+	/* barrier{.cta} without .aligned arrives per thread: TBAR (ptx.isa,
+	 * doc/spec-reading.md "PTX barriers (seed 001)"); bar.* and .aligned
+	 * are the warp's BAR */
+	const char *bar = barrier && !has(x, "aligned") ? "TBAR" : "BAR";
 	int v[6];
 	char sl[32] = "", ops[64];
 	if (has(x, "sync") || has(x, "arrive")) {
@@ -1557,7 +1557,7 @@ static bool op_bar(lx *x)
 		if (!nops(x, arrive ? 2 : 1, 2))
 			return true;
 		bar_ops(x, &in->o[0], in->no > 1 ? &in->o[1] : NULL, v, 0, sl, ops, sizeof ops);
-		emit(x, sl, v, "BAR.%s %s", arrive ? "ARV" : "SYNC", ops);
+		emit(x, sl, v, "%s.%s %s", bar, arrive ? "ARV" : "SYNC", ops);
 		return true;
 	}
 	if (has(x, "red")) {
@@ -1578,7 +1578,7 @@ static bool op_bar(lx *x)
 		bar_ops(x, &in->o[1], in->no == 4 ? &in->o[2] : NULL, v, 1, sl, ops, sizeof ops);
 		if (in->no == 3 && strchr(ops, ',') == NULL)
 			strcat(ops, ", 0x0");
-		emit(x, sl, v, "BAR.RED.%s %s, $0", op, ops);
+		emit(x, sl, v, "%s.RED.%s %s, $0", bar, op, ops);
 		x->varying_next = 0;
 		if (popc) {
 			emit(x, "dr", V(d), "BAR.RESULT $0, PT");

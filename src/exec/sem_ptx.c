@@ -1,0 +1,89 @@
+/* sem_ptx.c — the instructions of src/isa/ptx.isa, which the PTX front
+ * end (src/ptx/) needs beyond the seeds: TBAR, per-thread arrival at a
+ * CTA barrier (001 barrier{.cta} without .aligned; units/tbar.c). */
+#include <stdio.h>
+
+#include "units/bar.h"
+#include "units/bru.h"
+#include "units/tbar.h"
+#include "exec/sem.h"
+
+/* Intra-warp deadlock: every live lane is parked at a TBAR, not all at
+ * the same barrier (spec-reading decision 11: reported at once, nothing
+ * another warp does can move them). */
+static void tbar_stuck(xctx *x, unsigned id)
+{
+	we_warp *w = x->w;
+	char desc[460];
+	size_t len = 0;
+	desc[0] = 0;
+	for (uint32_t left = w->valid; left && len + 80 < sizeof desc;) {
+		uint64_t pc = bru_lane_pc(w, (unsigned)__builtin_ctz(left));
+		uint32_t g = 0;
+		for (uint32_t m = left; m; m &= m - 1)
+			if (bru_lane_pc(w, (unsigned)__builtin_ctz(m)) == pc)
+				g |= 1u << __builtin_ctz(m);
+		left &= ~g;
+		len += (size_t)snprintf(desc + len, sizeof desc - len, "%slanes 0x%08x at PC 0x%04llx", len ? ", " : "",
+					g, (unsigned long long)pc);
+	}
+	if (len + 80 < sizeof desc)
+		snprintf(desc + len, sizeof desc - len,
+			 " wait at per-thread barriers (TBAR) and not all at barrier %u", id);
+	/* every group waits (the report marks the groups of sync_seen as
+	 * parked, sem_bru.c) */
+	w->sync_seen = w->valid;
+	x->stop = true;
+	x->why = WE_STOP_FAULT;
+	cta_sync_deadlock(x->cta, w, x->pc, w->active, desc);
+}
+
+static void tbar(xctx *x, const xinsn *i, int kind, uint32_t pred)
+{
+	_Static_assert(TBAR_RED_id == TBAR_id && TBAR_RED_cnt == TBAR_cnt, "TBAR and TBAR.RED name the same positions");
+	we_warp *w = x->w;
+	unsigned id = xscalar(x, &i->o[TBAR_id], 0) & 0xfu;
+	unsigned cnt = xscalar(x, &i->o[TBAR_cnt], 0) & 0xfffu;
+	uint32_t was_active = w->active, before = w->tbar.arrived[id];
+	tbar_warp_arrival wa;
+	char msg[300];
+	tbar_result r = tbar_arrive(w, x->pc, x->pmask, id, cnt, kind, pred, &wa, msg, sizeof msg);
+	if (r == TBAR_FAULT) {
+		xfault(x, WE_FAULT_BARRIER, x->pmask, 0, "%s", msg);
+		return;
+	}
+	x->pc_set = true;
+	switch (r) {
+	case TBAR_STUCK:
+		tbar_stuck(x, id);
+		return;
+	case TBAR_SLEEP:
+		x->stop = true;
+		x->why = WE_STOP_SLEEP;
+		return;
+	case TBAR_CONT:
+		sem_sync_progress(x, was_active, w->tbar.arrived[id] != before);
+		return;
+	default:
+		break;
+	}
+	/* the warp arrives (+32, 000) as BAR.SYNC/ARV/RED would */
+	bar_arrival a = {
+		.id = id,
+		.cnt = wa.cnt,
+		.kind = wa.kind == TBAR_RED ? BAR_KIND_RED : BAR_KIND_SYNC,
+		.redop = wa.kind == TBAR_RED ? (uint8_t)i->in->redop : 0,
+		.wait = wa.kind != TBAR_ARV,
+		.lanes = wa.lanes,
+		.pred = wa.pred,
+		.pc = x->pc,
+		.per_thread = true,
+	};
+	sem_bar_arrive(x, &a);
+}
+
+/* TBAR.SYNC / TBAR.ARV SrcBarId, SrcCnt */
+XSEM(TBAR) { tbar(x, i, i->in->mode == ISA_BARMode_SYNC ? TBAR_SYNC : TBAR_ARV, 0); }
+
+/* TBAR.RED.op SrcBarId, SrcCnt, {!}Pp */
+XSEM(TBAR_RED) { tbar(x, i, TBAR_RED, xpred(x, &i->o[TBAR_RED_pp]) & x->pmask); }
