@@ -156,7 +156,7 @@ static void print_reg(strbuf *b, const lcode *c, const lslot *s)
 	}
 }
 
-static void print_ins(strbuf *b, const lcode *c, const lins *l)
+static void print_ins(strbuf *b, const lcode *c, const lins *l, unsigned kidx)
 {
 	sb_str(b, "        ");
 	if (l->guard >= 0)
@@ -170,24 +170,24 @@ static void print_ins(strbuf *b, const lcode *c, const lins *l)
 		}
 	}
 	if (l->kind == LK_BRA)
-		sb_printf(b, " `(.L%d)", l->target);
+		sb_printf(b, " `(.L%u_%d)", kidx, l->target);
 	sb_str(b, " ;\n");
 }
 
-static void print_code(strbuf *b, const lcode *c)
+static void print_code(strbuf *b, const lcode *c, unsigned kidx)
 {
 	uint32_t line = 0;
 	for (uint32_t i = 0; i < c->n; i++) {
 		const lins *l = &c->ins[i];
 		if (l->kind == LK_LABEL) {
-			sb_printf(b, ".L%d:\n", l->target);
+			sb_printf(b, ".L%u_%d:\n", kidx, l->target);
 			continue;
 		}
 		if (l->line && l->line != line) {
 			sb_printf(b, "        .loc %" PRIu32 "\n", l->line);
 			line = l->line;
 		}
-		print_ins(b, c, l);
+		print_ins(b, c, l, kidx);
 	}
 }
 
@@ -203,9 +203,17 @@ static void print_header(strbuf *b, lx *x, uint32_t local_bytes)
 		sb_printf(b, "        .local %" PRIu32 "\n", local_bytes);
 }
 
-static bool lower_kernel(const ptx_module *m, const ptx_func *f, ptx_diags *g, strbuf *out)
+/* the module's state the kernels share */
+typedef struct lmod {
+	unsigned nkernels;
+	strbuf tables;                /* brx.idx jump tables */
+	uint32_t table_bytes;
+} lmod;
+
+static bool lower_kernel(const ptx_module *m, const ptx_func *f, ptx_diags *g, strbuf *out, lmod *mod)
 {
-	lx x = { .m = m, .f = f, .g = g, .exit_label = -1 };
+	lx x = { .m = m, .f = f, .g = g, .exit_label = -1, .kidx = mod->nkernels++, .tables = &mod->tables,
+		 .table_bytes = &mod->table_bytes };
 	size_t errs = g->n;
 	x.rv = malloc(((size_t)f->nregs + 1) * sizeof *x.rv);
 	x.lab = malloc(((size_t)f->nlabels + 1) * sizeof *x.lab);
@@ -214,6 +222,7 @@ static bool lower_kernel(const ptx_module *m, const ptx_func *f, ptx_diags *g, s
 	bool ok = x.rv && x.lab && x.shared_off && x.fshared_off;
 	if (!ok)
 		g->oom = true;
+	x.c.kidx = x.kidx;
 	for (uint32_t i = 0; ok && i < f->nregs; i++)
 		x.rv[i] = -1;
 	for (uint32_t i = 0; ok && i < f->nlabels; i++)
@@ -241,7 +250,7 @@ static bool lower_kernel(const ptx_module *m, const ptx_func *f, ptx_diags *g, s
 	}
 	if (ok) {
 		print_header(out, &x, ri.local_bytes);
-		print_code(out, &x.c);
+		print_code(out, &x.c, x.kidx);
 		sb_str(out, ".end\n");
 	}
 	lcode_free(&x.c);
@@ -297,14 +306,23 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 		}
 	}
 	print_consts(m, out);
+	lmod mod = { 0 };
 	for (uint32_t i = 0; i < m->nfuncs && ok; i++) {
 		const ptx_func *f = &m->funcs[i];
 		if (!f->is_entry || !f->defined)
 			continue;
 		any = true;
-		if (!lower_kernel(m, f, g, out))
+		if (!lower_kernel(m, f, g, out, &mod))
 			ok = false;
 	}
+	if (mod.table_bytes) {
+		sb_printf(out, ".const %u\n", PTX_BRX_BANK);
+		sb_add(out, mod.tables.s, mod.tables.n);
+		sb_str(out, ".text\n");
+	}
+	if (mod.tables.oom)
+		out->oom = true;
+	free(mod.tables.s);
 	if (ok && !any) {
 		ptx_err(g, 0, 0, "the module defines no .entry kernel");
 		ok = false;

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 
+#include "base/strbuf.h"
 #include "ptx/ptx_int.h"
 
 /* generic address windows (doc/ptx.md): shared and local memory seen
@@ -14,6 +15,7 @@
 #define PTX_SHARED_WINDOW UINT64_C(0x01000000)
 #define PTX_LOCAL_WINDOW UINT64_C(0x02000000)
 #define PTX_CONST_BANK 3u            /* .const variables live in c[3] */
+#define PTX_BRX_BANK 2u              /* brx.idx jump tables live in c[2] */
 
 typedef struct lx {
 	const ptx_module *m;
@@ -33,6 +35,10 @@ typedef struct lx {
 	bool has_extern_shared;
 	int exit_label;               /* label of a pure-ret block, -1 */
 	int varying_next;             /* mark the next emitted lins varying */
+	/* the module's (every kernel's) */
+	unsigned kidx;                /* the kernel's index: its labels are .L<kidx>_<n> */
+	strbuf *tables;               /* brx.idx jump tables (c[PTX_BRX_BANK] data) */
+	uint32_t *table_bytes;        /* their size so far */
 } lx;
 
 #define V(...) ((const int[]){ __VA_ARGS__ })

@@ -1442,6 +1442,58 @@ static bool op_bra(lx *x)
 	return true;
 }
 
+/* brx.idx{.uni} index, tlist: the targets' offsets from the instruction
+ * after the BRX in a jump table in c[PTX_BRX_BANK] (004 BRX: TargetPC =
+ * next PC + the entry, the seed's `(.Base - .Next)` form with .Base = the
+ * next instruction) */
+static bool op_brx(lx *x)
+{
+	const ptx_ins *in = x->in;
+	if (!has(x, "idx") || in->guard >= 0) {
+		lx_unsupported(x, in->guard >= 0 ? "a guarded brx.idx" : NULL);
+		return true;
+	}
+	if (!nops(x, 2, 2))
+		return true;
+	const ptx_opnd *lo = &in->o[1];
+	int list = -1;
+	for (uint32_t i = 0; lo->kind == PO_SYM && i < x->f->nlabels && list < 0; i++)
+		if (!strcmp(x->f->labels[i].name, lo->sym))
+			list = x->f->labels[i].targets;
+	if (list < 0) {
+		lx_error(x, lo, "expected the label of a .branchtargets list");
+		return true;
+	}
+	uint32_t n = x->f->btn[list];
+	int *tg = malloc(((size_t)n + 1) * sizeof *tg);
+	if (!tg) {
+		x->c.oom = true;
+		return true;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if ((tg[k] = lx_label_of(x, x->f->btl[list][k], NULL)) < 0) {
+			lx_error(x, lo, "undefined label '%s' in .branchtargets", x->f->btl[list][k]);
+			free(tg);
+			return true;
+		}
+	int iv = lx_reg32(x, &in->o[0]), t = lx_tmp(x, RC_32), e = lx_tmp(x, RC_32);
+	emit(x, "dr ur", V(t, iv), "SHF.L.U32 $0, $1, 0x2, RZ");
+	emit(x, "dr ur", V(e, t), "LDC $0, c[0x%x][$1+0x%" PRIx32 "]", PTX_BRX_BANK, *x->table_bytes);
+	lins *b = emit(x, "ur", V(e), "BRX $0, 0x0");
+	b->kind = LK_BRX;
+	b->targets = tg;
+	b->ntargets = (int)n;
+	b->uniform = has(x, "uni");
+	int next = lc_label(&x->c);
+	lc_add(&x->c, LK_LABEL, in->line)->target = next;
+	sb_str(x->tables, "        .word ");
+	for (uint32_t k = 0; k < n; k++)
+		sb_printf(x->tables, "%s.L%u_%d - .L%u_%d", k ? ", " : "", x->kidx, tg[k], x->kidx, next);
+	sb_str(x->tables, "\n");
+	*x->table_bytes += 4 * n;
+	return true;
+}
+
 static bool op_ret(lx *x)
 {
 	if (!x->f->is_entry) {
@@ -1700,7 +1752,7 @@ static const struct {
 	{ "prmt", op_prmt }, { "lop3", op_lop3 }, { "setp", op_setp }, { "selp", op_selp },
 	{ "fma", op_farith },
 	{ "ld", op_ldst }, { "ldu", op_ldst }, { "st", op_ldst }, { "atom", op_atom }, { "red", op_atom },
-	{ "bra", op_bra }, { "ret", op_ret }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
+	{ "bra", op_bra }, { "brx", op_brx }, { "ret", op_ret }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
 	{ "nanosleep", op_misc }, { "trap", op_misc }, { "prefetch", op_misc }, { "prefetchu", op_misc },
 	{ "pmevent", op_misc },
 	{ "bar", op_bar }, { "barrier", op_bar }, { "shfl", op_shfl }, { "vote", op_vote },

@@ -224,6 +224,7 @@ typedef struct lcode {
 	uint32_t nv, capv;
 	uint32_t nlabels;
 	char **label_names;           /* optional names for readability */
+	unsigned kidx;                /* the kernel's index: labels print as .L<kidx>_<n> */
 	bool oom;
 } lcode;
 

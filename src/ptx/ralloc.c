@@ -360,6 +360,7 @@ static bool spill_code(lcode *c)
 	out.nv = c->nv;
 	out.capv = c->capv;
 	out.nlabels = c->nlabels;
+	out.kidx = c->kidx;
 	bool ok = true;
 	for (uint32_t i = 0; i < c->n && !out.oom; i++) {
 		lins *l = &c->ins[i];

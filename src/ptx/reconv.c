@@ -152,6 +152,7 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 	out.nv = c->nv;
 	out.capv = c->capv;
 	out.nlabels = c->nlabels;
+	out.kidx = c->kidx;
 	for (uint32_t i = 0; i < c->n && ok && !out.oom; i++) {
 		for (uint32_t k = 0; k < npts; k++)
 			if (bsync_at[k] == i) {
@@ -166,7 +167,7 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		if (pt_of[i] >= 0) {
 			lins *l = lc_add(&out, LK_INS, c->ins[i].line);
 			char buf[48];
-			snprintf(buf, sizeof buf, "BSSY B%d, `(.L%d)", pts[pt_of[i]].breg, pts[pt_of[i]].label);
+			snprintf(buf, sizeof buf, "BSSY B%d, `(.L%u_%d)", pts[pt_of[i]].breg, c->kidx, pts[pt_of[i]].label);
 			l->text = strdup(buf);
 			if (!l->text)
 				out.oom = true;
