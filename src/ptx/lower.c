@@ -55,7 +55,9 @@ static bool layout_shared(lx *x)
 static bool layout_local(lx *x)
 {
 	const ptx_func *f = x->f;
-	uint32_t off = 0;
+	/* a function's .local variables are in its frame, after its
+	 * arguments and saved registers (call.c) */
+	uint32_t off = f->is_entry ? 0 : call_frame_head(f);
 	for (uint32_t i = 0; i < f->nvars; i++) {
 		const ptx_var *v = &f->vars[i];
 		if (v->space != VS_LOCAL)
@@ -118,6 +120,11 @@ static void walk(lx *x)
 {
 	const ptx_func *f = x->f;
 	uint32_t li = 0;
+	if (x->f->is_entry && x->calls) {
+		/* the kernel's frame starts the stack (call.c) */
+		lins *l = emit_ng(x, "", V(0), "MOV R250, RZ");
+		l->line = f->line;
+	}
 	for (uint32_t i = 0; i <= f->nins && !x->c.oom; i++) {
 		for (; li < f->nlabels && f->labels[li].at == i; li++) {
 			lins *l = lc_add(&x->c, LK_LABEL, f->labels[li].line);
@@ -133,10 +140,14 @@ static void walk(lx *x)
 		if (!lower_ins(x))
 			lx_unsupported(x, NULL);
 	}
-	/* falling off the end of a kernel returns */
+	/* falling off the end of a kernel exits, of a function returns
+	 * (through its one epilogue: "RET", print_code) */
 	x->in = NULL;
-	lins *l = lc_add(&x->c, LK_EXIT, f->nins ? f->ins[f->nins - 1].line : f->line);
-	l->text = strdup("EXIT");
+	uint32_t line = f->nins ? f->ins[f->nins - 1].line : f->line;
+	if (!f->is_entry)
+		lc_add(&x->c, LK_LABEL, line)->target = x->ret_label;
+	lins *l = lc_add(&x->c, LK_EXIT, line);
+	l->text = strdup(f->is_entry ? "EXIT" : "RET");
 	if (!l->text)
 		x->c.oom = true;
 }
@@ -156,7 +167,22 @@ static void print_reg(strbuf *b, const lcode *c, const lslot *s)
 	}
 }
 
-static void print_ins(strbuf *b, const lcode *c, const lins *l, unsigned kidx)
+/* '#N' / '#-N' in a text: N plus the frame size, or its negation (an
+ * address or an SP adjustment past the unit's frame, call.c); returns
+ * the characters read */
+static size_t print_frame_off(strbuf *b, const lcode *c, const char *t)
+{
+	const char *p = t + 1;
+	bool neg = *p == '-';
+	if (neg)
+		p++;
+	char *end;
+	unsigned long long n = strtoull(p, &end, 10);
+	sb_printf(b, "%s0x%llx", neg ? "-" : "", n + c->frame);
+	return (size_t)(end - t);
+}
+
+static void print_ins(strbuf *b, const lcode *c, const lins *l)
 {
 	sb_str(b, "        ");
 	if (l->guard >= 0)
@@ -165,55 +191,97 @@ static void print_ins(strbuf *b, const lcode *c, const lins *l, unsigned kidx)
 		if (*t == '$' && t[1] >= '0' && t[1] <= '7' && t[1] - '0' < l->nslot) {
 			print_reg(b, c, &l->s[t[1] - '0']);
 			t++;
+		} else if (*t == '#') {
+			t += print_frame_off(b, c, t) - 1;
 		} else {
 			sb_add(b, t, 1);
 		}
 	}
 	if (l->kind == LK_BRA)
-		sb_printf(b, " `(.L%u_%d)", kidx, l->target);
+		sb_printf(b, " `(.L%u_%d)", c->kidx, l->target);
 	sb_str(b, " ;\n");
 }
 
-static void print_code(strbuf *b, const lcode *c, unsigned kidx)
+/* a lowered kernel or function */
+typedef struct lunit {
+	const ptx_func *f;
+	lcode c;
+	uint32_t shared_bytes;
+	uint32_t bused;               /* B registers its code uses */
+	bool ok;
+} lunit;
+
+static void print_code(strbuf *b, const lunit *u)
 {
+	const lcode *c = &u->c;
 	uint32_t line = 0;
+	if (!u->f->is_entry) {
+		sb_printf(b, ".L%u_entry:\n", c->kidx);
+		call_prologue(b, u->f);
+	}
 	for (uint32_t i = 0; i < c->n; i++) {
 		const lins *l = &c->ins[i];
 		if (l->kind == LK_LABEL) {
-			sb_printf(b, ".L%u_%d:\n", kidx, l->target);
+			sb_printf(b, ".L%u_%d:\n", c->kidx, l->target);
 			continue;
 		}
 		if (l->line && l->line != line) {
 			sb_printf(b, "        .loc %" PRIu32 "\n", l->line);
 			line = l->line;
 		}
-		print_ins(b, c, l, kidx);
+		if (l->kind == LK_EXIT && l->guard < 0 && l->text && !strcmp(l->text, "RET"))
+			call_epilogue(b, u->f);
+		else
+			print_ins(b, c, l);
 	}
 }
 
-static void print_header(strbuf *b, lx *x, uint32_t local_bytes)
+static void print_header(strbuf *b, const lunit *k, uint32_t local_bytes)
 {
-	const ptx_func *f = x->f;
+	const ptx_func *f = k->f;
 	sb_printf(b, "\n.kernel %s\n        .dialect ptx\n", f->name);
 	for (uint32_t i = 0; i < f->nparams; i++)
 		sb_printf(b, "        .param %s %s\n", param_type(&f->params[i]), f->params[i].name);
-	if (x->shared_bytes)
-		sb_printf(b, "        .shared %" PRIu32 "\n", x->shared_bytes);
+	if (k->shared_bytes)
+		sb_printf(b, "        .shared %" PRIu32 "\n", k->shared_bytes);
 	if (local_bytes)
 		sb_printf(b, "        .local %" PRIu32 "\n", local_bytes);
 }
 
 /* the module's state the kernels share */
 typedef struct lmod {
-	unsigned nkernels;
+	unsigned nspaces;             /* label spaces so far (kernels, function copies) */
 	strbuf tables;                /* brx.idx jump tables */
 	uint32_t table_bytes;
 } lmod;
 
-static bool lower_kernel(const ptx_module *m, const ptx_func *f, ptx_diags *g, strbuf *out, lmod *mod)
+static bool has_call(const ptx_func *f)
 {
-	lx x = { .m = m, .f = f, .g = g, .exit_label = -1, .kidx = mod->nkernels++, .tables = &mod->tables,
-		 .table_bytes = &mod->table_bytes };
+	for (uint32_t i = 0; i < f->nins; i++)
+		if (!strcmp(f->ins[i].op, "call"))
+			return true;
+	return false;
+}
+
+/* the B registers BSSY uses in c (a function saves them, call.c) */
+static uint32_t bregs_used(const lcode *c)
+{
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		const char *t = c->ins[i].text;
+		if (t && !strncmp(t, "BSSY B", 6))
+			m |= 1u << (atoi(t + 6) & 15);
+	}
+	return m;
+}
+
+/* lower kernel or function f into u (label space `space`, B registers
+ * from bbase on) */
+static void lower_unit(const ptx_module *m, const ptx_func *f, ptx_diags *g, lmod *mod, const int *fspace,
+		       unsigned space, uint32_t bbase, lunit *u)
+{
+	lx x = { .m = m, .f = f, .g = g, .exit_label = -1, .kidx = space, .tables = &mod->tables,
+		 .table_bytes = &mod->table_bytes, .fspace = fspace, .calls = has_call(f) };
 	size_t errs = g->n;
 	x.rv = malloc(((size_t)f->nregs + 1) * sizeof *x.rv);
 	x.lab = malloc(((size_t)f->nlabels + 1) * sizeof *x.lab);
@@ -223,41 +291,150 @@ static bool lower_kernel(const ptx_module *m, const ptx_func *f, ptx_diags *g, s
 	if (!ok)
 		g->oom = true;
 	x.c.kidx = x.kidx;
+	x.c.bbase = bbase;
+	x.c.stack = x.calls || !f->is_entry;
 	for (uint32_t i = 0; ok && i < f->nregs; i++)
 		x.rv[i] = -1;
 	for (uint32_t i = 0; ok && i < f->nlabels; i++)
 		x.lab[i] = lc_label(&x.c);
+	x.ret_label = lc_label(&x.c);
 	for (uint32_t i = 0; ok && i < m->nvars; i++)
 		x.shared_off[i] = UINT32_MAX;
-	for (uint32_t i = 0; ok && i < f->nvars; i++)
+	for (uint32_t i = 0; ok && i < f->nvars; i++) {
 		x.fshared_off[i] = UINT32_MAX;
-	ok = ok && check_params(&x) && layout_shared(&x) && layout_local(&x);
+		if (!f->is_entry && f->vars[i].space == VS_SHARED) {
+			ptx_err(g, f->vars[i].line, 1, ".shared variable %s inside function %s not supported",
+				f->vars[i].name, f->name);
+			g->unsupported = true;
+			ok = false;
+		}
+	}
+	ok = ok && (!f->is_entry || check_params(&x)) && layout_shared(&x) && layout_local(&x);
 	if (ok)
 		walk(&x);
 	ok = ok && g->n == errs && !x.c.oom;
 	ralloc_info ri = { .local_bytes = x.local_bytes };
 	if (ok && !reconv_place(&x.c)) {
-		ptx_err(g, f->line, f->col, "kernel %s: more than 16 nested divergent regions", f->name);
+		ptx_err(g, f->line, f->col, "%s: more than 16 reconvergence points (B registers) in the kernel "
+			"and the functions it calls", f->name);
 		ok = false;
 	}
+	u->bused = bregs_used(&x.c);
 	if (ok && !ralloc_run(&x.c, &ri))
 		g->oom = true;
 	ok = ok && !x.c.oom && !g->oom;
-	if (ok && ri.local_bytes > WE_LOCAL_MAX) {
-		ptx_err(g, f->line, f->col, "kernel %s: local memory with spills exceeds %u bytes", f->name,
-			WE_LOCAL_MAX);
+	x.c.frame = align_up(ri.local_bytes, 16);
+	if (ok && x.c.frame > WE_LOCAL_MAX) {
+		ptx_err(g, f->line, f->col, "%s: local memory with spills exceeds %u bytes", f->name, WE_LOCAL_MAX);
 		ok = false;
 	}
-	if (ok) {
-		print_header(out, &x, ri.local_bytes);
-		print_code(out, &x.c, x.kidx);
-		sb_str(out, ".end\n");
-	}
-	lcode_free(&x.c);
+	u->f = f;
+	u->c = x.c;
+	u->shared_bytes = x.shared_bytes;
+	u->ok = ok;
 	free(x.rv);
 	free(x.lab);
 	free(x.shared_off);
 	free(x.fshared_off);
+}
+
+/* the functions kernel k reaches, in the order of the module (reach[i]),
+ * and whether a call cycle (recursion) is among them */
+static bool reach_funcs(const ptx_module *m, const ptx_func *k, bool *reach)
+{
+	uint32_t *stack = malloc(((size_t)m->nfuncs + 1) * sizeof *stack), n = 0;
+	if (!stack)
+		return false;
+	memset(reach, 0, m->nfuncs * sizeof *reach);
+	stack[n++] = (uint32_t)(k - m->funcs);
+	while (n) {
+		const ptx_func *f = &m->funcs[stack[--n]];
+		for (uint32_t i = 0; i < f->nins; i++) {
+			const ptx_func *g = call_callee(m, &f->ins[i]);
+			if (g && !reach[g - m->funcs]) {
+				reach[g - m->funcs] = true;
+				stack[n++] = (uint32_t)(g - m->funcs);
+			}
+		}
+	}
+	free(stack);
+	return true;
+}
+
+/* the stack a call of f needs beyond the caller's frame: f's frame plus
+ * its deepest callee's; UINT32_MAX when f may recurse (depth: the
+ * functions on the current path, a cycle among them is recursion) */
+static uint32_t stack_need(const ptx_module *m, const lunit *units, uint32_t fi, uint8_t *onpath)
+{
+	if (onpath[fi])
+		return UINT32_MAX;
+	onpath[fi] = 1;
+	const ptx_func *f = &m->funcs[fi];
+	uint32_t deepest = 0;
+	for (uint32_t i = 0; i < f->nins && deepest != UINT32_MAX; i++) {
+		const ptx_func *g = call_callee(m, &f->ins[i]);
+		if (!g)
+			continue;
+		uint32_t s = stack_need(m, units, (uint32_t)(g - m->funcs), onpath);
+		if (s == UINT32_MAX || s > deepest)
+			deepest = s;
+	}
+	onpath[fi] = 0;
+	if (deepest == UINT32_MAX)
+		return UINT32_MAX;
+	return units[fi].c.frame + deepest;
+}
+
+static bool lower_kernel(const ptx_module *m, const ptx_func *k, ptx_diags *g, strbuf *out, lmod *mod)
+{
+	uint32_t nf = m->nfuncs;
+	bool *reach = calloc(nf + 1, sizeof *reach);
+	int *fspace = malloc((nf + 1) * sizeof *fspace);
+	lunit *units = calloc(nf + 1, sizeof *units);
+	uint8_t *onpath = calloc(nf + 1, 1);
+	bool ok = reach && fspace && units && onpath && reach_funcs(m, k, reach);
+	if (!ok)
+		g->oom = true;
+	unsigned kspace = mod->nspaces++;
+	for (uint32_t i = 0; ok && i < nf; i++)
+		fspace[i] = reach[i] ? (int)mod->nspaces++ : -1;
+	/* the kernel, then each function, on B registers of their own */
+	lunit ku = { 0 };
+	uint32_t bnext = 0;
+	if (ok) {
+		lower_unit(m, k, g, mod, fspace, kspace, bnext, &ku);
+		ok = ku.ok;
+		bnext = 32u - (uint32_t)__builtin_clz(ku.bused | 1u);
+	}
+	for (uint32_t i = 0; ok && i < nf; i++)
+		if (reach[i]) {
+			lower_unit(m, &m->funcs[i], g, mod, fspace, (unsigned)fspace[i], bnext, &units[i]);
+			ok = units[i].ok;
+			if (units[i].bused)
+				bnext = 32u - (uint32_t)__builtin_clz(units[i].bused);
+		}
+	if (ok) {
+		/* the kernel's frame, then its deepest chain of calls; with
+		 * recursion a fixed stack, whose overflow is an out-of-range
+		 * local access (a runtime exception) */
+		uint32_t need = stack_need(m, units, (uint32_t)(k - m->funcs), onpath); /* (units[k]: no frame) */
+		uint64_t local = (uint64_t)ku.c.frame + (need == UINT32_MAX ? PTX_RECURSION_STACK : need);
+		if (local > WE_LOCAL_MAX)
+			local = WE_LOCAL_MAX;
+		print_header(out, &ku, (uint32_t)local);
+		print_code(out, &ku);
+		for (uint32_t i = 0; i < nf; i++)
+			if (reach[i])
+				print_code(out, &units[i]);
+		sb_str(out, ".end\n");
+	}
+	lcode_free(&ku.c);
+	for (uint32_t i = 0; units && i < nf; i++)
+		lcode_free(&units[i].c);
+	free(reach);
+	free(fspace);
+	free(units);
+	free(onpath);
 	return ok;
 }
 

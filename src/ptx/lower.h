@@ -35,8 +35,12 @@ typedef struct lx {
 	bool has_extern_shared;
 	int exit_label;               /* label of a pure-ret block, -1 */
 	int varying_next;             /* mark the next emitted lins varying */
+	int ret_label;                /* a .func: the label of its epilogue */
+	const int *fspace;            /* per module function: the label space of its
+					 copy in this kernel's code, -1 */
+	bool calls;                   /* the unit has a call */
 	/* the module's (every kernel's) */
-	unsigned kidx;                /* the kernel's index: its labels are .L<kidx>_<n> */
+	unsigned kidx;                /* the unit's label space: its labels are .L<kidx>_<n> */
 	strbuf *tables;               /* brx.idx jump tables (c[PTX_BRX_BANK] data) */
 	uint32_t *table_bytes;        /* their size so far */
 } lx;
@@ -92,6 +96,22 @@ bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
 int64_t lx_param_off(lx *x, const char *sym);
 /* the lcode label of a PTX label, -1; *is_exit: a pure-ret block */
 int lx_label_of(lx *x, const char *name, bool *is_exit);
+
+/* ---- calls (call.c, doc/ptx.md "Calls") ---- */
+#define PTX_RECURSION_STACK 16384u   /* the stack of a kernel whose calls may recurse */
+/* the frame of .func f: the return address' offset, and the bytes before
+ * its .local variables */
+uint32_t call_ra_off(const ptx_func *f);
+uint32_t call_frame_head(const ptx_func *f);
+/* the .func a call instruction calls (defined in m), or NULL */
+const ptx_func *call_callee(const ptx_module *m, const ptx_ins *in);
+/* the local-memory address of a .param operand of a function: its own
+ * parameter or return value (SP + *off), or an argument of a call
+ * (*frame: SP + frame size + *off) */
+bool call_param(lx *x, const ptx_opnd *ao, bool store, int64_t *off, bool *frame);
+bool op_call(lx *x);
+void call_prologue(strbuf *b, const ptx_func *f);
+void call_epilogue(strbuf *b, const ptx_func *f);
 
 /* lowering of one instruction (lower_ops.c); false: unknown opcode */
 bool lower_ins(lx *x);

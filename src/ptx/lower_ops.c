@@ -66,6 +66,17 @@ static uint32_t f64_to_f32_bits(uint64_t b)
 	return u;
 }
 
+/* the address of a .local variable of a function: in its frame, SP +
+ * offset (call.c); a vreg (a pair when wide) */
+static int frame_addr(lx *x, uint64_t off, bool wide)
+{
+	int t = lx_tmp(x, wide ? RC_64 : RC_32);
+	emit(x, "dr", V(t), "IADD3 $0, R250, %" PRIu64 ", RZ", off);
+	if (wide)
+		emit(x, "dh", V(t), "MOV $0, RZ");
+	return t;
+}
+
 int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
 {
 	switch (o->kind) {
@@ -87,6 +98,8 @@ int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
 		ptx_space sp;
 		uint64_t a;
 		if (lx_var_addr(x, o->sym, &sp, &a)) {
+			if (sp == VS_LOCAL && !x->f->is_entry)
+				return frame_addr(x, a + (uint64_t)o->imm, false);
 			snprintf(buf, n, "%" PRIu64, a + (uint64_t)o->imm);
 			return -1;
 		}
@@ -134,6 +147,8 @@ static int src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n)
 			return lx_tmp(x, RC_64);
 		}
 		v += (uint64_t)o->imm;
+		if (sp == VS_LOCAL && !x->f->is_entry)
+			return frame_addr(x, v, true);
 	} else {
 		lx_error(x, o, "expected a 64-bit register or an immediate");
 		return lx_tmp(x, RC_64);
@@ -1143,10 +1158,12 @@ static mspace space_of(lx *x)
 
 /* an address operand: base vreg (-1 = RZ) and byte offset */
 typedef struct maddr {
-	int base;
+	int base;                     /* vreg, -1 RZ, MB_SP the stack pointer */
 	int64_t off;
 	char form;                    /* 'a' global (pair), 'r' 32-bit */
+	bool frame;                   /* off is from the end of the frame (call.c) */
 } maddr;
+#define MB_SP (-3)
 
 static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 {
@@ -1155,6 +1172,7 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 		return false;
 	}
 	a->base = -1;
+	a->frame = false;
 	a->off = o->imm;
 	bool wide = sp == SP_GLOBAL || sp == SP_GENERIC;
 	a->form = wide ? 'a' : 'r';
@@ -1183,6 +1201,8 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 			return false;
 		}
 		a->off += (int64_t)va;
+		if (vs == VS_LOCAL && !x->f->is_entry)
+			a->base = MB_SP; /* a function's frame (call.c) */
 	} else if (wide) {
 		lx_unsupported(x, "absolute global addresses");
 		return false;
@@ -1207,11 +1227,15 @@ static const char *size_sfx(ptype t)
 static void addr_text(const maddr *a, int slot, char *buf, size_t n)
 {
 	char base[16];
-	if (a->base < 0)
+	if (a->base == MB_SP)
+		snprintf(base, sizeof base, "R250"); /* call.c */
+	else if (a->base < 0)
 		snprintf(base, sizeof base, "RZ");
 	else
 		snprintf(base, sizeof base, "$%d", slot);
-	if (a->off)
+	if (a->frame)
+		snprintf(buf, n, "[%s+#%" PRId64 "]", base, a->off); /* + the frame size */
+	else if (a->off)
 		snprintf(buf, n, "[%s%s%" PRId64 "]", base, a->off < 0 ? "" : "+", a->off);
 	else
 		snprintf(buf, n, "[%s]", base);
@@ -1311,21 +1335,26 @@ static bool op_ldst(lx *x)
 		lx_unsupported(x, NULL);
 		return true;
 	}
+	maddr a;
 	if (sp == SP_PARAM) {
-		if (store || !x->f->is_entry) {
-			lx_unsupported(x, "st.param and .param of functions (calls)");
+		if (!store && x->f->is_entry && ao->kind == PO_ADDR && ao->sym && lx_param_off(x, ao->sym) >= 0) {
+			ld_param(x, t, vo, ao);
 			return true;
 		}
-		ld_param(x, t, vo, ao);
+		/* a function's arguments, and the arguments of a call: its frame
+		 * in local memory (call.c) */
+		if (!call_param(x, ao, store, &a.off, &a.frame))
+			return true;
+		a.base = MB_SP;
+		a.form = 'r';
+		sp = SP_LOCAL;
+	} else if (!resolve_addr(x, ao, sp, &a)) {
 		return true;
 	}
 	if (sp == SP_CONST && store) {
 		lx_error(x, ao, "st.const is not allowed");
 		return true;
 	}
-	maddr a;
-	if (!resolve_addr(x, ao, sp, &a))
-		return true;
 	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
 	int64_t es = t.bits / 8;
 	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
@@ -1497,7 +1526,11 @@ static bool op_brx(lx *x)
 static bool op_ret(lx *x)
 {
 	if (!x->f->is_entry) {
-		lx_unsupported(x, "functions (.func) are not supported yet");
+		/* one epilogue, so that a function's lanes reconverge before
+		 * they return (its BSYNCs post-dominate the branches) */
+		lins *b = emit(x, "", V(0), "BRA");
+		b->kind = LK_BRA;
+		b->target = x->ret_label;
 		return true;
 	}
 	lins *e = emit(x, "", V(0), "EXIT");
@@ -1752,7 +1785,7 @@ static const struct {
 	{ "prmt", op_prmt }, { "lop3", op_lop3 }, { "setp", op_setp }, { "selp", op_selp },
 	{ "fma", op_farith },
 	{ "ld", op_ldst }, { "ldu", op_ldst }, { "st", op_ldst }, { "atom", op_atom }, { "red", op_atom },
-	{ "bra", op_bra }, { "brx", op_brx }, { "ret", op_ret }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
+	{ "bra", op_bra }, { "brx", op_brx }, { "ret", op_ret }, { "call", op_call }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
 	{ "nanosleep", op_misc }, { "trap", op_misc }, { "prefetch", op_misc }, { "prefetchu", op_misc },
 	{ "pmevent", op_misc },
 	{ "bar", op_bar }, { "barrier", op_bar }, { "shfl", op_shfl }, { "vote", op_vote },

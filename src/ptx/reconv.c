@@ -125,9 +125,11 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		while (k < npts && pts[k].block != (uint32_t)p)
 			k++;
 		if (k == npts) {
-			if (npts == 16)
+			/* B registers from c->bbase on: a function's are not its
+			 * callers' (call.c) */
+			if (c->bbase + npts >= 16)
 				ok = false;
-			pts[npts++] = (rpoint){ (uint32_t)p, (int)(k % 16), c->ins[i].line, lc_label(c) };
+			pts[npts++] = (rpoint){ (uint32_t)p, (int)((c->bbase + k) % 16), c->ins[i].line, lc_label(c) };
 		}
 		pt_of[i] = (int)k;
 	}
@@ -147,12 +149,10 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		bsync_at[k] = at;
 	}
 	/* build the new code in one pass */
-	lcode out = { 0 };
-	out.v = c->v;
-	out.nv = c->nv;
-	out.capv = c->capv;
-	out.nlabels = c->nlabels;
-	out.kidx = c->kidx;
+	/* the same vregs, labels and frame; new instructions */
+	lcode out = *c;
+	out.ins = NULL;
+	out.n = out.cap = 0;
 	for (uint32_t i = 0; i < c->n && ok && !out.oom; i++) {
 		for (uint32_t k = 0; k < npts; k++)
 			if (bsync_at[k] == i) {
