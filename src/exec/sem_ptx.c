@@ -1,6 +1,7 @@
 /* sem_ptx.c — the instructions of src/isa/ptx.isa, which the PTX front
  * end (src/ptx/) needs beyond the seeds: TBAR, per-thread arrival at a
- * CTA barrier (001 barrier{.cta} without .aligned; units/tbar.c). */
+ * CTA barrier (001 barrier{.cta} without .aligned; units/tbar.c), and
+ * loads, stores and atomics at generic addresses. */
 #include <stdio.h>
 
 #include "units/bar.h"
@@ -87,3 +88,23 @@ XSEM(TBAR) { tbar(x, i, i->in->mode == ISA_BARMode_SYNC ? TBAR_SYNC : TBAR_ARV, 
 
 /* TBAR.RED.op SrcBarId, SrcCnt, {!}Pp */
 XSEM(TBAR_RED) { tbar(x, i, TBAR_RED, xpred(x, &i->o[TBAR_RED_pp]) & x->pmask); }
+
+/* ---- generic addresses ---------------------------------------------------------- */
+
+uint8_t *sem_xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (addr - WE_GENERIC_SHARED < WE_GENERIC_WINDOW)
+		return xshared(x, addr - WE_GENERIC_SHARED, size, lane);
+	if (addr - WE_GENERIC_LOCAL < WE_GENERIC_WINDOW)
+		return xlocal(x, addr - WE_GENERIC_LOCAL, size, lane);
+	return xglobal(x, addr, size, lane);
+}
+
+/* LD.size Rd, [Ra.64+off] */
+XSEM(GEN_LD) { sem_generic_load(x, i); }
+
+/* ST.size [Ra.64+off], Rb */
+XSEM(GEN_ST) { sem_generic_store(x, i); }
+
+/* ATOM.op.type Rd, [Ra.64+off], Rb {, Rc} */
+XSEM(GEN_ATOM) { sem_generic_atom(x, i); }

@@ -1247,6 +1247,7 @@ static const char *mnem(mspace sp, bool store)
 	case SP_SHARED: return store ? "STS" : "LDS";
 	case SP_LOCAL: return store ? "STL" : "LDL";
 	case SP_CONST: return "LDC";
+	case SP_GENERIC: return store ? "ST" : "LD"; /* by the address' window (ptx.isa) */
 	default: return store ? "STG.E" : "LDG.E";
 	}
 }
@@ -1405,10 +1406,10 @@ static bool op_atom(lx *x)
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
 		if (has(x, ops[i]))
 			op = ops[i];
-	if (!op || t.k == 'f' || (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") ||
-	    t.bits < 32) {
-		lx_unsupported(x, "atomics other than integer add/min/max/and/or/xor/exch/cas on .global or "
-				  ".shared addresses need instructions the ISA does not have yet");
+	if (!op || t.k == 'f' || (sp != SP_GLOBAL && sp != SP_SHARED && sp != SP_GENERIC) || has(x, "v2") ||
+	    has(x, "v4") || t.bits < 32) {
+		lx_unsupported(x, "atomics other than integer add/min/max/and/or/xor/exch/cas on .global, "
+				  ".shared or generic addresses need instructions the ISA does not have yet");
 		return true;
 	}
 	bool cas = !strcmp(op, "cas");
@@ -1437,7 +1438,8 @@ static bool op_atom(lx *x)
 	for (size_t i = 0; i <= strlen(op); i++)
 		op_up[i] = (char)(op[i] >= 'a' && op[i] <= 'z' ? op[i] - 32 : op[i]);
 	x->varying_next = 1;
-	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s", sp == SP_SHARED ? "ATOMS" : "ATOMG",
+	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s",
+	     sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
 	     op_up, type, at, cas ? ", $2" : "");
 	return true;
 }
