@@ -22,6 +22,15 @@ static bool layout_shared(lx *x)
 {
 	const ptx_module *m = x->m;
 	const ptx_func *f = x->f;
+	/* .const variables: their offsets in c[3], as print_consts lays them
+	 * out */
+	uint32_t coff = 0;
+	for (uint32_t i = 0; i < m->nvars; i++)
+		if (m->vars[i].space == VS_CONST) {
+			coff = align_up(coff, m->vars[i].align);
+			x->shared_off[i] = coff;
+			coff += m->vars[i].elsize * m->vars[i].count;
+		}
 	uint32_t off = 0;
 	for (uint32_t pass = 0; pass < 2; pass++)
 		for (uint32_t i = 0; i < (pass ? f->nvars : m->nvars); i++) {
@@ -79,6 +88,11 @@ static const char *param_type(const ptx_param *p)
 {
 	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "f64") && strcmp(p->type, "b8"))
 		return "ptr";
+	/* 8- and 16-bit parameters take a 32-bit slot (lx_param_off), and a
+	 * signed or unsigned value: nvcc declares a `short` .u16 and loads it
+	 * with ld.param.s16 */
+	if ((p->size == 1 || p->size == 2) && p->align <= p->size)
+		return "s32";
 	if (p->size == 4 && p->align <= 4) {
 		if (!strcmp(p->type, "f32"))
 			return "f32";
@@ -98,18 +112,20 @@ static bool check_params(lx *x)
 		const ptx_param *p = &f->params[i];
 		if (!param_type(p)) {
 			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes) not supported "
-				"(kernel parameters are 32-bit integers and floats or 64-bit integers and pointers)",
+				"(kernel parameters are 8-, 16- and 32-bit integers, 32-bit floats, 64-bit integers "
+				"and pointers)",
 				p->name, f->name, p->type, p->size);
 			x->g->unsupported = true;
 			return false;
 		}
-		off = align_up(off, p->size);
-		if (off + p->size > WE_PARAM_BYTES_MAX) {
+		uint32_t size = p->size < 4 ? 4 : p->size;
+		off = align_up(off, size);
+		if (off + size > WE_PARAM_BYTES_MAX) {
 			ptx_err(x->g, f->line, f->col, "parameters of %s exceed %u bytes", f->name,
 				WE_PARAM_BYTES_MAX);
 			return false;
 		}
-		off += p->size;
+		off += size;
 	}
 	return true;
 }

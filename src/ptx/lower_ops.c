@@ -240,6 +240,7 @@ int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
 		{ "lanemask_gt", "SR_GTMASK", 1 }, { "lanemask_ge", "SR_GEMASK", 1 },
 		{ "clock", "SR_CLOCKLO", 1 }, { "clock_hi", "SR_CLOCKHI", 1 },
 		{ "globaltimer_lo", "SR_GLOBALTIMERLO", 1 }, { "globaltimer_hi", "SR_GLOBALTIMERHI", 1 },
+		{ "dynamic_smem_size", "SR_DYNSMEM", 0 },
 	};
 	const char *s = o->sym;
 	if (!strcmp(s, "clock64") || !strcmp(s, "globaltimer")) {

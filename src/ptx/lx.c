@@ -143,11 +143,15 @@ int64_t lx_param_off(lx *x, const char *sym)
 {
 	uint32_t off = 0;
 	for (uint32_t i = 0; i < x->f->nparams; i++) {
+		/* the .we layout: 8- and 16-bit parameters in 32-bit slots
+		 * (lower.c, param_type), little-endian, so the value is at the
+		 * slot's start */
 		const ptx_param *p = &x->f->params[i];
-		off = align_up(off, p->size);
+		uint32_t size = p->size < 4 ? 4 : p->size;
+		off = align_up(off, size);
 		if (!strcmp(p->name, sym))
 			return off;
-		off += p->size;
+		off += size;
 	}
 	return -1;
 }
