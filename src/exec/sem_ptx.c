@@ -1,7 +1,7 @@
 /* sem_ptx.c — the instructions of src/isa/ptx.isa, which the PTX front
  * end (src/ptx/) needs beyond the seeds: TBAR, per-thread arrival at a
- * CTA barrier (001 barrier{.cta} without .aligned; units/tbar.c), and
- * loads, stores and atomics at generic addresses. */
+ * CTA barrier (001 barrier{.cta} without .aligned; units/tbar.c),
+ * loads, stores and atomics at generic addresses, MATCH and REDUX. */
 #include <stdio.h>
 
 #include "units/bar.h"
@@ -108,3 +108,56 @@ XSEM(GEN_ST) { sem_generic_store(x, i); }
 
 /* ATOM.op.type Rd, [Ra.64+off], Rb {, Rc} */
 XSEM(GEN_ATOM) { sem_generic_atom(x, i); }
+
+/* ---- match, redux -------------------------------------------------------------- */
+
+/* MATCH.{ANY,ALL}.{U32,U64} Pu, Rd, Ra over the active lanes */
+XSEM(MATCH)
+{
+	const uint32_t pm = x->pmask;
+	const bool w64 = i->in->width == ISA_MatchWidth_U64;
+	uint32_t t0[XLANES], t1[XLANES];
+	const uint32_t *lo = xsrc(x, &i->o[MATCH_ra], 0, t0, false);
+	const uint32_t *hi = w64 ? xsrc(x, &i->o[MATCH_ra], 1, t1, false) : lo;
+	uint32_t res[XLANES];
+	for_lanes(l) {
+		res[l] = 0;
+		if (!LANE_ON(pm, l))
+			continue;
+		for (uint32_t m = pm; m; m &= m - 1) {
+			const unsigned k = (unsigned)__builtin_ctz(m);
+			if (lo[k] == lo[l] && hi[k] == hi[l])
+				res[l] |= 1u << k;
+		}
+	}
+	if (i->in->mode == ISA_MatchMode_ALL) {
+		const bool all = res[xffs(pm)] == pm;
+		for_lanes(l) res[l] = all ? pm : 0u;
+		xset_pred(x, &i->o[MATCH_pu], all ? ~0u : 0u, pm);
+	}
+	xwrite(x, &i->o[MATCH_rd], 0, res, pm);
+}
+
+/* REDUX.op.type Rd, Ra over the active lanes */
+XSEM(REDUX)
+{
+	const uint32_t pm = x->pmask;
+	const bool sgn = i->in->type == ISA_ReduxType_S32;
+	uint32_t tmp[XLANES];
+	const uint32_t *a = xsrc(x, &i->o[REDUX_ra], 0, tmp, false);
+	uint32_t r = a[xffs(pm)];
+	for (uint32_t m = pm & (pm - 1u); m; m &= m - 1) {
+		const uint32_t v = a[__builtin_ctz(m)];
+		switch (i->in->op) {
+		case ISA_ReduxOp_SUM: r += v; break;
+		case ISA_ReduxOp_MIN: r = (sgn ? (int32_t)v < (int32_t)r : v < r) ? v : r; break;
+		case ISA_ReduxOp_MAX: r = (sgn ? (int32_t)v > (int32_t)r : v > r) ? v : r; break;
+		case ISA_ReduxOp_AND: r &= v; break;
+		case ISA_ReduxOp_OR: r |= v; break;
+		default: r ^= v; break; /* XOR */
+		}
+	}
+	uint32_t res[XLANES];
+	for_lanes(l) res[l] = r;
+	xwrite(x, &i->o[REDUX_rd], 0, res, pm);
+}

@@ -485,6 +485,19 @@ static void print_consts(const ptx_module *m, strbuf *out)
 		sb_str(out, ".text\n");
 }
 
+/* whether an instruction of m names variable `name` */
+static bool var_used(const ptx_module *m, const char *name)
+{
+	for (uint32_t f = 0; f < m->nfuncs; f++)
+		for (uint32_t i = 0; i < m->funcs[f].nins; i++) {
+			const ptx_ins *in = &m->funcs[f].ins[i];
+			for (int k = 0; k < in->no; k++)
+				if (in->o[k].sym && !strcmp(in->o[k].sym, name))
+					return true;
+		}
+	return false;
+}
+
 bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 {
 	bool ok = true, any = false;
@@ -492,7 +505,9 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 		  m->version_minor, m->target);
 	for (uint32_t i = 0; i < m->nvars; i++) {
 		const ptx_var *v = &m->vars[i];
-		if (v->space == VS_GLOBAL) {
+		/* (an unused one changes nothing: cooperative_groups.h brings a
+		 * dozen, libcu++'s customization point objects) */
+		if (v->space == VS_GLOBAL && var_used(m, v->name)) {
 			ptx_err(g, v->line, 1, ".global variable %s not supported", v->name);
 			g->unsupported = true;
 			ok = false;

@@ -1761,6 +1761,60 @@ static bool op_vote(lx *x)
 	return true;
 }
 
+/* match.{any,all}.sync.{b32,b64} d{|p}, a, membermask */
+static bool op_match(lx *x)
+{
+	const ptx_ins *in = x->in;
+	bool all = has(x, "all");
+	if (!has(x, "sync") || (!all && !has(x, "any"))) {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if (!nops(x, 3, 3))
+		return true;
+	bool w = lx_type(in).bits == 64;
+	int d = lx_dst(x, &in->o[0], RC_32);
+	int p = in->o[0].reg2 >= 0 ? lx_reg(x, in->o[0].reg2) : -1;
+	int a = w ? lx_reg64(x, &in->o[1]) : lx_reg32(x, &in->o[1]);
+	if (d < 0)
+		return true;
+	warpsync(x, &in->o[2]);
+	x->varying_next = 1;
+	const char *mode = all ? "ALL" : "ANY", *width = w ? "U64" : "U32";
+	if (p >= 0)
+		emit(x, w ? "dr uw dp" : "dr ur dp", V(d, a, p), "MATCH.%s.%s $2, $0, $1", mode, width);
+	else
+		emit(x, w ? "dr uw" : "dr ur", V(d, a), "MATCH.%s.%s PT, $0, $1", mode, width);
+	return true;
+}
+
+/* redux.sync.{add,min,max}.{u32,s32}, redux.sync.{and,or,xor}.b32 d, a, membermask */
+static bool op_redux(lx *x)
+{
+	const ptx_ins *in = x->in;
+	static const char *const ops[][2] = { { "add", "SUM" }, { "min", "MIN" }, { "max", "MAX" },
+					     { "and", "AND" }, { "or", "OR" },   { "xor", "XOR" } };
+	const char *op = NULL;
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (has(x, ops[k][0]))
+			op = ops[k][1];
+	ptype t = lx_type(in);
+	if (!has(x, "sync") || !op || t.bits != 32 || t.k == 'f') {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if (!nops(x, 3, 3))
+		return true;
+	int d = lx_dst(x, &in->o[0], RC_32);
+	int a = lx_reg32(x, &in->o[1]);
+	if (d < 0)
+		return true;
+	warpsync(x, &in->o[2]);
+	x->varying_next = 1;
+	emit(x, "dr ur", V(d, a), "REDUX.%s.%s $0, $1", op, t.k == 's' ? "S32" : "U32");
+	return true;
+}
+
 static bool op_activemask(lx *x)
 {
 	if (!nops(x, 1, 1))
@@ -1792,7 +1846,7 @@ static const struct {
 	{ "nanosleep", op_misc }, { "trap", op_misc }, { "prefetch", op_misc }, { "prefetchu", op_misc },
 	{ "pmevent", op_misc },
 	{ "bar", op_bar }, { "barrier", op_bar }, { "shfl", op_shfl }, { "vote", op_vote },
-	{ "activemask", op_activemask },
+	{ "activemask", op_activemask }, { "match", op_match }, { "redux", op_redux },
 };
 
 bool lower_ins(lx *x)
