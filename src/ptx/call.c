@@ -170,11 +170,13 @@ bool op_call(lx *x)
 		return true;
 	}
 	int space = x->fspace[g - x->m->funcs];
+	int skip = lx_guard_around(x);
 	emit(x, "", V(0), "IADD3 R250, R250, #0, RZ");
 	emit(x, "", V(0), "LEPC R[252:253], 0x20");
 	lins *c = emit(x, "", V(0), "CALL.REL `(.L%d_entry)", space);
 	c->kind = LK_CALL;
 	emit(x, "", V(0), "IADD3 R250, R250, #-0, RZ");
+	lx_guard_end(x, skip);
 	return true;
 }
 

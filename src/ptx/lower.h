@@ -90,6 +90,11 @@ int lx_pred(lx *x, const ptx_opnd *o, bool *neg);
 /* the destination register of operand o (must be a register), or -1 */
 int lx_dst(lx *x, const ptx_opnd *o, ptx_rclass rc);
 
+/* a guarded call or brx.idx: a branch over it (lx.c); the label to end
+ * it with lx_guard_end, -1 */
+int lx_guard_around(lx *x);
+void lx_guard_end(lx *x, int skip);
+
 /* the address of a .shared/.local/.const variable in its space */
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
 /* byte offset of a kernel parameter in c[0], or -1 */

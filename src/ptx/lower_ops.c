@@ -1481,8 +1481,8 @@ static bool op_bra(lx *x)
 static bool op_brx(lx *x)
 {
 	const ptx_ins *in = x->in;
-	if (!has(x, "idx") || in->guard >= 0) {
-		lx_unsupported(x, in->guard >= 0 ? "a guarded brx.idx" : NULL);
+	if (!has(x, "idx")) {
+		lx_unsupported(x, NULL);
 		return true;
 	}
 	if (!nops(x, 2, 2))
@@ -1509,6 +1509,7 @@ static bool op_brx(lx *x)
 			return true;
 		}
 	int iv = lx_reg32(x, &in->o[0]), t = lx_tmp(x, RC_32), e = lx_tmp(x, RC_32);
+	int skip = lx_guard_around(x);
 	emit(x, "dr ur", V(t, iv), "SHF.L.U32 $0, $1, 0x2, RZ");
 	emit(x, "dr ur", V(e, t), "LDC $0, c[0x%x][$1+0x%" PRIx32 "]", PTX_BRX_BANK, *x->table_bytes);
 	lins *b = emit(x, "ur", V(e), "BRX $0, 0x0");
@@ -1518,6 +1519,7 @@ static bool op_brx(lx *x)
 	b->uniform = has(x, "uni");
 	int next = lc_label(&x->c);
 	lc_add(&x->c, LK_LABEL, in->line)->target = next;
+	lx_guard_end(x, skip);
 	sb_str(x->tables, "        .word ");
 	for (uint32_t k = 0; k < n; k++)
 		sb_printf(x->tables, "%s.L%u_%d - .L%u_%d", k ? ", " : "", x->kidx, tg[k], x->kidx, next);

@@ -179,3 +179,27 @@ int lx_label_of(lx *x, const char *name, bool *is_exit)
 		}
 	return -1;
 }
+
+/* A guarded control transfer whose lanes must reconverge (call,
+ * brx.idx): `@!g BRA skip` before it, so that the lanes whose guard is
+ * false branch over it and the reconvergence analysis sees the branch;
+ * the instructions up to lx_guard_end are unguarded.  Returns the label
+ * to place after them, -1 without a guard. */
+int lx_guard_around(lx *x)
+{
+	if (x->guard < 0)
+		return -1;
+	int skip = lc_label(&x->c);
+	lins *b = emit(x, "", V(0), "BRA");
+	b->guard_neg = !b->guard_neg;
+	b->kind = LK_BRA;
+	b->target = skip;
+	x->guard = -1;
+	return skip;
+}
+
+void lx_guard_end(lx *x, int skip)
+{
+	if (skip >= 0)
+		lc_add(&x->c, LK_LABEL, x->in->line)->target = skip;
+}
