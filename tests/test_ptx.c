@@ -235,6 +235,10 @@ __attribute__((noinline)) static char *translate(const char *ptx)
 }
 
 #define HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
+/* out[%tid] = %r3 (%r1 = %tid, parameter o) */
+#define STORE_R3                                                                  \
+	" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"              \
+	" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %r3;\n"
 
 /* a value live across a call is in the caller's frame: stored before the
  * call, loaded after it, relative to SP (R250); the callee saves the
@@ -247,27 +251,28 @@ static const char *const call_ptx = HEAD
 	" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 7;\n"
 	" { .param .b32 p0;\n st.param.b32 [p0], %r1;\n .param .b32 r0;\n"
 	" @%p1 call.uni (r0), f, (p0);\n ld.param.b32 %r2, [r0];\n }\n"
-	" add.s32 %r3, %r2, %r1;\n ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"
-	" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %r3;\n"
-	" bar.sync 0;\n ret;\n}\n";
+	" add.s32 %r3, %r2, %r1;\n" STORE_R3 " bar.sync 0;\n ret;\n}\n";
+
+/* every string of the NULL-terminated parts is in text s */
+static void has_all(const char *s, const char *const *parts)
+{
+	for (; *parts; parts++)
+		if (!strstr(s, *parts))
+			ck_abort_msg("'%s' is not in the lowered text:\n%s", *parts, s);
+}
 
 START_TEST(lower_call)
 {
 	char *s = translate(call_ptx);
-	ck_assert_ptr_nonnull(strstr(s, "MOV R250, RZ"));
-	ck_assert_ptr_nonnull(strstr(s, "LEPC R[252:253], 0x20"));
-	ck_assert_ptr_nonnull(strstr(s, "CALL.REL `(.L1_entry)"));
-	ck_assert_ptr_nonnull(strstr(s, ".L1_entry:"));
-	ck_assert_ptr_nonnull(strstr(s, "STL.64 [R250+0x8], R[252:253]"));
-	ck_assert_ptr_nonnull(strstr(s, "RET.ABS R[252:253], 0x0"));
-	/* %r1 (the thread index) lives across the call: spilled in k's frame */
-	ck_assert_ptr_nonnull(strstr(s, "STL [R250+"));
+	/* %r1 (the thread index) lives across the call: spilled in k's frame
+	 * (STL [R250+..]); the guarded call is a branch over it: BSSY/BSYNC
+	 * reconverge the lanes before the barrier */
+	has_all(s, (const char *const[]){ "MOV R250, RZ", "LEPC R[252:253], 0x20", "CALL.REL `(.L1_entry)",
+					   ".L1_entry:", "STL.64 [R250+0x8], R[252:253]",
+					   "RET.ABS R[252:253], 0x0", "STL [R250+", "BSSY B", NULL });
 	size_t call = (size_t)(strstr(s, "CALL.REL") - s), st = (size_t)(strstr(s, "STL [R250+") - s);
 	ck_assert_uint_lt(st, call);
-	ck_assert_ptr_nonnull(strstr(s + call, "LDL R24"));
-	/* the guarded call is a branch over it: BSSY/BSYNC reconverge the
-	 * lanes before the barrier */
-	ck_assert_ptr_nonnull(strstr(s, "BSSY B"));
+	ck_assert_ptr_nonnull(strstr(s + call, "LDL R240, [R250+"));
 	free(s);
 }
 END_TEST
@@ -278,25 +283,18 @@ static const char *const brx_ptx = HEAD
 	".visible .entry k1(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
 	" mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 1;\n mov.u32 %r3, 5;\n"
 	" ts: .branchtargets A, B;\n brx.idx %r2, ts;\nA:\n mov.u32 %r3, 7;\n bra.uni C;\n"
-	"B:\n mov.u32 %r3, 9;\nC:\n ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"
-	" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %r3;\n ret;\n}\n"
+	"B:\n mov.u32 %r3, 9;\nC:\n" STORE_R3 " ret;\n}\n"
 	".visible .entry k2(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n .reg .pred %p<2>;\n"
 	" mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 3;\n mov.u32 %r3, 1;\n setp.ne.u32 %p1, %r2, 0;\n"
 	" add.s32 %r2, %r2, -1;\n ts: .branchtargets A, B, C;\n @%p1 brx.idx %r2, ts;\n mov.u32 %r3, 2;\n"
 	" bra.uni D;\n"
 	"A:\n mov.u32 %r3, 3;\n bra.uni D;\nB:\n mov.u32 %r3, 4;\n bra.uni D;\nC:\n mov.u32 %r3, 6;\n"
-	"D:\n bar.sync 0;\n ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"
-	" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %r3;\n ret;\n}\n";
+	"D:\n bar.sync 0;\n" STORE_R3 " ret;\n}\n";
 
 START_TEST(lower_brx)
 {
 	char *s = translate(brx_ptx);
-	ck_assert_ptr_nonnull(strstr(s, ".const 2"));
-	ck_assert_ptr_nonnull(strstr(s, "BRX R"));
-	ck_assert_ptr_nonnull(strstr(s, ".L0_"));
-	ck_assert_ptr_nonnull(strstr(s, ".L1_"));
-	ck_assert_ptr_nonnull(strstr(s, "LDC R"));
-	ck_assert_ptr_nonnull(strstr(s, "c[0x2][R"));
+	has_all(s, (const char *const[]){ ".const 2", "BRX R", ".L0_", ".L1_", "LDC R", "c[0x2][R", NULL });
 	free(s);
 }
 END_TEST
@@ -348,9 +346,8 @@ START_TEST(kernel_mov_pred)
 	static const char *const ptx = HEAD
 		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
 		" .reg .pred %p<3>;\n mov.u32 %r1, %tid.x;\n mov.pred %p1, 0;\n mov.pred %p2, 1;\n"
-		" selp.u32 %r2, 10, 20, %p1;\n selp.u32 %r3, 1, 2, %p2;\n add.s32 %r2, %r2, %r3;\n"
-		" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mul.wide.u32 %rd1, %r1, 4;\n"
-		" add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %r2;\n ret;\n}\n";
+		" selp.u32 %r2, 10, 20, %p1;\n selp.u32 %r3, 1, 2, %p2;\n add.s32 %r3, %r2, %r3;\n"
+		STORE_R3 " ret;\n}\n";
 	uint32_t out[32];
 	run_words(ptx, "k", 32, out);
 	for (uint32_t i = 0; i < 32; i++)
