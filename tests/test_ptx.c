@@ -29,14 +29,15 @@
 
 /* ---- tbar ------------------------------------------------------------------ */
 
-static void warp_at(we_warp *w, uint32_t valid, uint32_t active, uint64_t pc)
+/* a warp whose active lanes are at pc, the other valid ones at other */
+static void warp_at(we_warp *w, uint32_t valid, uint32_t active, uint64_t pc, uint64_t other)
 {
 	memset(w, 0, sizeof *w);
 	w->valid = valid;
 	w->active = active;
 	w->active_pc = pc;
 	for (unsigned l = 0; l < 32; l++)
-		w->rpc[l] = pc;
+		w->rpc[l] = (active >> l) & 1u ? pc : other;
 }
 
 /* A warp's halves reach barrier 0 through two instructions: the first
@@ -45,9 +46,7 @@ static void warp_at(we_warp *w, uint32_t valid, uint32_t active, uint64_t pc)
 START_TEST(tbar_two_pcs)
 {
 	we_warp w;
-	warp_at(&w, ALL, 0x0000ffffu, 0x100);
-	for (unsigned l = 16; l < 32; l++)
-		w.rpc[l] = 0x200;
+	warp_at(&w, ALL, 0x0000ffffu, 0x100, 0x200);
 	tbar_warp_arrival a;
 	char msg[256];
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x0000ffffu, 0, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
@@ -70,16 +69,14 @@ END_TEST
 START_TEST(tbar_exited)
 {
 	we_warp w;
-	warp_at(&w, 0x00ff00ffu, 0x00ff00ffu, 0x100);
+	warp_at(&w, 0x00ff00ffu, 0x00ff00ffu, 0x100, 0x100);
 	tbar_warp_arrival a;
 	char msg[256];
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x00ff00ffu, 3, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_WARP);
 	ck_assert_uint_eq(a.lanes, 0x00ff00ffu);
 	/* lanes that exit after others parked: the parked lanes, switched to
 	 * again (EXIT's switch), see the warp complete */
-	warp_at(&w, ALL, 0x0000ffffu, 0x100);
-	for (unsigned l = 16; l < 32; l++)
-		w.rpc[l] = 0x300;
+	warp_at(&w, ALL, 0x0000ffffu, 0x100, 0x300);
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x0000ffffu, 3, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
 	w.valid = 0x0000ffffu; /* the other half exited */
 	w.active = 0x0000ffffu;
@@ -95,7 +92,7 @@ END_TEST
 START_TEST(tbar_arrive_twice)
 {
 	we_warp w;
-	warp_at(&w, ALL, 0x0000000fu, 0x100);
+	warp_at(&w, ALL, 0x0000000fu, 0x100, 0x100);
 	tbar_warp_arrival a;
 	char msg[256];
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xfu, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_CONT);
@@ -109,7 +106,7 @@ START_TEST(tbar_arrive_twice)
 	ck_assert_int_eq(tbar_arrive(&w, 0x140, ~0xfu, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_WARP);
 	ck_assert_int_eq(a.kind, TBAR_ARV);
 	/* a lane arriving through barrier.sync makes the warp's arrival wait */
-	warp_at(&w, ALL, 0xfu, 0x100);
+	warp_at(&w, ALL, 0xfu, 0x100, 0x100);
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xfu, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_CONT);
 	w.active = ~0xfu;
 	ck_assert_int_eq(tbar_arrive(&w, 0x200, ~0xfu, 1, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_WARP);
@@ -123,9 +120,7 @@ START_TEST(tbar_mismatch)
 	we_warp w;
 	tbar_warp_arrival a;
 	char msg[256];
-	warp_at(&w, ALL, 0xffu, 0x100);
-	for (unsigned l = 8; l < 32; l++)
-		w.rpc[l] = 0x200;
+	warp_at(&w, ALL, 0xffu, 0x100, 0x200);
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffu, 2, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
 	ck_assert_int_eq(tbar_arrive(&w, 0x200, ~0xffu, 2, 96, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_FAULT);
 	ck_assert_ptr_nonnull(strstr(msg, "count 96"));
@@ -141,7 +136,7 @@ START_TEST(tbar_red_and_guard)
 	we_warp w;
 	tbar_warp_arrival a;
 	char msg[256];
-	warp_at(&w, ALL, ALL, 0x100);
+	warp_at(&w, ALL, ALL, 0x100, 0x100);
 	/* guard true in the low half: it parks, the high half falls through */
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffffu, 4, 0, TBAR_RED, 0x00f0u, &a, msg, sizeof msg), TBAR_CONT);
 	ck_assert_uint_eq(w.active, 0xffff0000u);
@@ -162,9 +157,7 @@ START_TEST(tbar_stuck)
 	we_warp w;
 	tbar_warp_arrival a;
 	char msg[256];
-	warp_at(&w, ALL, 0xffffu, 0x100);
-	for (unsigned l = 16; l < 32; l++)
-		w.rpc[l] = 0x200;
+	warp_at(&w, ALL, 0xffffu, 0x100, 0x200);
 	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffffu, 1, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
 	/* the low half again, as a switch would bring it back */
 	uint32_t hi = w.active;
