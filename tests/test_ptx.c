@@ -9,7 +9,8 @@
  *    prints (the frame, spills across a call, the per-kernel labels);
  *  - kernels: hand-written PTX run through the library (a guarded call
  *    and a guarded brx.idx reconverge before a barrier, two kernels with
- *    branches in one module, mov.pred of a constant).
+ *    branches in one module, mov.pred of a constant) and .global
+ *    variables that keep their values from one launch to the next.
  * The kernels nvcc wrote are tests/ptx.sh's.
  */
 #include <check.h>
@@ -348,6 +349,28 @@ START_TEST(kernel_mov_pred)
 }
 END_TEST
 
+/* .global variables live on the device with their module: a second
+ * launch sees the counter where the first left it (CUDA's __device__
+ * variables); the initialised tables are there from the load on */
+START_TEST(kernel_globals_persist)
+{
+	th_kernel t;
+	th_file(&t, "tests/ptx/globals.sm90.ptx", "globals");
+	we_devptr d = th_buf_new(&t, "globals_param_0", NULL, 4u * 193u, 0);
+	uint32_t out[193];
+	for (uint32_t run = 1; run <= 2; run++) {
+		we_launch_config cfg = th_cfg1(WE_ENGINE_SCHEDULER, 2, 96);
+		th_restore(&t);
+		th_launch_ok(&t, &cfg, NULL, "globals");
+		th_get(&t, out, d, sizeof out);
+		ck_assert_uint_eq(out[192], 192u * run);
+		ck_assert_uint_eq(out[0], 10u);
+		ck_assert_uint_eq(out[5], 60u + 5u + 16u);
+	}
+	th_close(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptx");
@@ -369,6 +392,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_guarded_call);
 	tcase_add_test(t, kernel_brx);
 	tcase_add_test(t, kernel_mov_pred);
+	tcase_add_test(t, kernel_globals_persist);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -22,14 +22,16 @@ static bool layout_shared(lx *x)
 {
 	const ptx_module *m = x->m;
 	const ptx_func *f = x->f;
-	/* .const variables: their offsets in c[3], as print_consts lays them
-	 * out */
-	uint32_t coff = 0;
+	/* .const variables: their offsets in c[3], as print_bank lays them
+	 * out; .global ones: their slots in c[PTX_GLOBAL_ADDR_BANK] */
+	uint32_t coff = 0, gslot = 0;
 	for (uint32_t i = 0; i < m->nvars; i++)
 		if (m->vars[i].space == VS_CONST) {
 			coff = align_up(coff, m->vars[i].align);
 			x->shared_off[i] = coff;
 			coff += m->vars[i].elsize * m->vars[i].count;
+		} else if (m->vars[i].space == VS_GLOBAL && !m->vars[i].is_extern) {
+			x->shared_off[i] = gslot++;
 		}
 	uint32_t off = 0;
 	for (uint32_t pass = 0; pass < 2; pass++)
@@ -454,33 +456,47 @@ static bool lower_kernel(const ptx_module *m, const ptx_func *k, ptx_diags *g, s
 	return ok;
 }
 
-/* .const variables with their data: c[3] (every kernel reads the same) */
-static void print_consts(const ptx_module *m, strbuf *out)
+/* the variables of one space with their data as a constant bank (.const
+ * variables: c[3], which every kernel reads; .global ones: their initial
+ * image), and for the .global ones each one's offset in the image and the
+ * slots of their addresses (PTX_GLOBAL_*_BANK) */
+static void print_bank(const ptx_module *m, strbuf *out, ptx_space space, unsigned bank)
 {
 	bool any = false;
-	uint32_t off = 0;
+	uint32_t off = 0, n = 0;
+	strbuf offs = { 0 };
 	for (uint32_t i = 0; i < m->nvars; i++) {
 		const ptx_var *v = &m->vars[i];
-		if (v->space != VS_CONST)
+		if (v->space != space || v->is_extern)
 			continue;
 		if (!any)
-			sb_printf(out, ".const %u\n", PTX_CONST_BANK);
+			sb_printf(out, ".const %u\n", bank);
 		any = true;
 		uint32_t a = align_up(off, v->align);
 		if (a > off)
 			sb_printf(out, "        .zero %" PRIu32 "\n", a - off);
 		off = a;
-		uint32_t n = v->elsize * v->count;
+		sb_printf(&offs, "        .dword %" PRIu32 "\n", off);
+		n++;
+		uint32_t size = v->elsize * v->count;
 		if (v->init) {
 			sb_str(out, "        .byte ");
-			for (uint32_t k = 0; k < n; k++)
+			for (uint32_t k = 0; k < size; k++)
 				sb_printf(out, "%s%u", k ? ", " : "", v->init[k]);
 			sb_str(out, "\n");
-		} else if (n) {
-			sb_printf(out, "        .zero %" PRIu32 "\n", n);
+		} else if (size) {
+			sb_printf(out, "        .zero %" PRIu32 "\n", size);
 		}
-		off += n;
+		off += size;
 	}
+	if (any && space == VS_GLOBAL) {
+		sb_printf(out, ".const %u\n", PTX_GLOBAL_OFF_BANK);
+		sb_add(out, offs.s, offs.n);
+		sb_printf(out, ".const %u\n        .zero %" PRIu32 "\n", PTX_GLOBAL_ADDR_BANK, 8 * n);
+	}
+	if (offs.oom)
+		out->oom = true;
+	free(offs.s);
 	if (any)
 		sb_str(out, ".text\n");
 }
@@ -505,15 +521,15 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 		  m->version_minor, m->target);
 	for (uint32_t i = 0; i < m->nvars; i++) {
 		const ptx_var *v = &m->vars[i];
-		/* (an unused one changes nothing: cooperative_groups.h brings a
-		 * dozen, libcu++'s customization point objects) */
-		if (v->space == VS_GLOBAL && var_used(m, v->name)) {
-			ptx_err(g, v->line, 1, ".global variable %s not supported", v->name);
+		if (v->space == VS_GLOBAL && v->is_extern && var_used(m, v->name)) {
+			ptx_err(g, v->line, 1, ".extern .global variable %s not supported (no other module defines it)",
+				v->name);
 			g->unsupported = true;
 			ok = false;
 		}
 	}
-	print_consts(m, out);
+	print_bank(m, out, VS_CONST, PTX_CONST_BANK);
+	print_bank(m, out, VS_GLOBAL, PTX_GLOBAL_IMAGE_BANK);
 	lmod mod = { 0 };
 	for (uint32_t i = 0; i < m->nfuncs && ok; i++) {
 		const ptx_func *f = &m->funcs[i];

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "base/strbuf.h"
+#include "ptx/ptx.h"
 #include "ptx/ptx_int.h"
 
 /* generic address windows (doc/ptx.md): shared and local memory seen
@@ -16,6 +17,7 @@
 #define PTX_LOCAL_WINDOW UINT64_C(0x02000000)
 #define PTX_CONST_BANK 3u            /* .const variables live in c[3] */
 #define PTX_BRX_BANK 2u              /* brx.idx jump tables live in c[2] */
+/* (.global variables: PTX_GLOBAL_*_BANK, ptx.h) */
 
 typedef struct lx {
 	const ptx_module *m;

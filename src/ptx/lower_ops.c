@@ -66,6 +66,16 @@ static uint32_t f64_to_f32_bits(uint64_t b)
 	return u;
 }
 
+/* the device address of .global variable slot `slot` (lower.h,
+ * PTX_GLOBAL_ADDR_BANK): a pair */
+static int global_addr(lx *x, uint64_t slot)
+{
+	int t = lx_tmp(x, RC_64);
+	emit(x, "dr", V(t), "MOV $0, c[0x%x][0x%" PRIx64 "]", PTX_GLOBAL_ADDR_BANK, 8 * slot);
+	emit(x, "dh", V(t), "MOV $0, c[0x%x][0x%" PRIx64 "]", PTX_GLOBAL_ADDR_BANK, 8 * slot + 4);
+	return t;
+}
+
 /* the address of a .local variable of a function: in its frame, SP +
  * offset (call.c); a vreg (a pair when wide) */
 static int frame_addr(lx *x, uint64_t off, bool wide)
@@ -100,6 +110,10 @@ int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
 		if (lx_var_addr(x, o->sym, &sp, &a)) {
 			if (sp == VS_LOCAL && !x->f->is_entry)
 				return frame_addr(x, a + (uint64_t)o->imm, false);
+			if (sp == VS_GLOBAL) {
+				lx_unsupported(x, "a 32-bit address of a .global variable");
+				return lx_tmp(x, RC_32);
+			}
 			snprintf(buf, n, "%" PRIu64, a + (uint64_t)o->imm);
 			return -1;
 		}
@@ -145,6 +159,11 @@ static int src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n)
 		if (!lx_var_addr(x, o->sym, &sp, &v)) {
 			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
 			return lx_tmp(x, RC_64);
+		}
+		if (sp == VS_GLOBAL) {
+			if (o->imm)
+				lx_unsupported(x, "the address of a .global variable plus an offset");
+			return global_addr(x, v);
 		}
 		v += (uint64_t)o->imm;
 		if (sp == VS_LOCAL && !x->f->is_entry)
@@ -1194,6 +1213,11 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 		if (!lx_var_addr(x, o->sym, &vs, &va)) {
 			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
 			return false;
+		}
+		if (vs == VS_GLOBAL && (sp == SP_GLOBAL || sp == SP_GENERIC)) {
+			/* its device address, from the module's c[5] (lower.h) */
+			a->base = global_addr(x, va);
+			return true;
 		}
 		bool match = (vs == VS_SHARED && sp == SP_SHARED) || (vs == VS_LOCAL && sp == SP_LOCAL) ||
 			     (vs == VS_CONST && sp == SP_CONST);

@@ -130,9 +130,10 @@ bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 		}
 	for (uint32_t i = 0; i < x->m->nvars; i++)
 		if (x->m->vars[i].name && !strcmp(x->m->vars[i].name, sym)) {
+			/* (a .global variable: its slot in c[PTX_GLOBAL_ADDR_BANK]) */
 			*space = x->m->vars[i].space;
 			*addr = x->shared_off[i];
-			return *space == VS_SHARED || *space == VS_CONST;
+			return *space == VS_SHARED || *space == VS_CONST || *space == VS_GLOBAL;
 		}
 	return false;
 }
