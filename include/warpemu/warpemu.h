@@ -191,7 +191,18 @@ typedef struct we_launch_config {
 	 * memory instructions), so that stress runs see real thread timing.
 	 * Not replayable exactly: the timing is the host's. */
 	bool jitter;
+	/* --check's memory checks, beside the barrier hazards of `check`:
+	 * WE_CHECK_RACES (data races between warps and CTAs, lanes writing
+	 * one address with different values) and WE_CHECK_UNINIT (reads of
+	 * shared or local memory that nothing wrote first); 0 = none.  Their
+	 * lines go with the hazards (we_last_warnings, stats.warnings).  The
+	 * launch then runs one warp at a time (no lockstep groups), every
+	 * instruction observed: several times slower. */
+	unsigned check_memory;
 } we_launch_config;
+
+#define WE_CHECK_RACES 1u
+#define WE_CHECK_UNINIT 2u
 
 #define WE_LOCKSTEP_DEFAULT 8u
 

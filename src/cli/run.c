@@ -277,6 +277,19 @@ static int check_kernel_info(const we_kernel_info *k)
 	return CLI_EXIT_OK;
 }
 
+/* Whether --check's value (validated by the scanner) names `kind`; no
+ * value names them all. */
+static bool check_names(const char *v, const char *kind)
+{
+	const size_t n = strlen(kind);
+	if (!*v)
+		return true;
+	for (; *v; v += strcspn(v, ","), v += *v == ',')
+		if (strcspn(v, ",") == n && !strncmp(v, kind, n))
+			return true;
+	return false;
+}
+
 void launch_config(const run_ctx *c, we_launch_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
@@ -292,7 +305,11 @@ void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->schedule_seeded = c->seeded;
 	cfg->schedule_seed = c->seed;
 	cfg->jitter = c->jitter;
-	cfg->check = OPT(c, CHECK) != NULL;
+	if (OPT(c, CHECK)) {
+		cfg->check = check_names(OPT(c, CHECK), "barriers");
+		cfg->check_memory = (check_names(OPT(c, CHECK), "races") ? WE_CHECK_RACES : 0u) |
+				    (check_names(OPT(c, CHECK), "uninit") ? WE_CHECK_UNINIT : 0u);
+	}
 	cfg->timeout = c->timeout;
 	if (c->stress) {
 		/* every stress run: one thread, unbound, its own schedule */

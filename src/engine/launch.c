@@ -99,7 +99,9 @@ static void launch_ctx(launch *lc, struct we_device *dev, const struct we_module
 	L->jitter = cfg->jitter; /* its delays drawn from L->seed */
 	L->trace = cfg->trace;
 	L->trace_ctx = cfg->trace_ctx;
-	L->hooked = L->seeded || L->trace;
+	L->memcheck = cfg->check_memory & (RACE_RACES | RACE_UNINIT);
+	/* the memory checks observe every instruction in the hooked loop */
+	L->hooked = L->seeded || L->trace || L->memcheck;
 	/* lockstep groups where the engine runs them, and not under a seeded
 	 * schedule or a trace (one warp at a time) */
 	L->lockstep = !lc->engine->groups || L->hooked ? 1u : cfg->lockstep ? cfg->lockstep : WE_LOCKSTEP_DEFAULT;
@@ -200,8 +202,16 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		dev_error(dev, "pthread_mutex_init: %s", strerror(e ? e : EAGAIN));
 		return WE_ERR_INTERNAL;
 	}
+	if (lc->L.memcheck && !(lc->race = lc->L.race = race_launch_new(&lc->L))) {
+		check_log_finish(&lc->checklog);
+		pthread_mutex_destroy(&lc->lock);
+		free(lc);
+		dev_error(dev, "out of memory for the --check state");
+		return WE_ERR_NOMEM;
+	}
 	double seconds = 0;
 	st = launch_run(lc, dev, out, &seconds);
+	race_launch_finish(lc->race, &lc->checklog);
 	out->warnings = check_log_finish(&lc->checklog);
 	free(lc->notice);
 	free(lc->report);

@@ -36,11 +36,15 @@ bool slot_alloc(cta_slot *s, const launch *lc)
 	bar_init(&s->cta.bars, L->warps_per_cta);
 	nbar_init(&s->cta.nbars, L->warps_per_cta);
 	s->rstride = L->warps_per_cta * WE_WARP_SIZE;
+	if (L->memcheck && !(s->race = race_cta_new(L)))
+		return false;
 	return buffers_alloc(lc, 1, &s->warps, &s->regs, &s->shared, &s->local);
 }
 
 void slot_free(cta_slot *s)
 {
+	race_cta_free(s->race);
+	s->race = NULL;
 	if (!s->batched) {
 		free(s->warps);
 		free(s->regs);
@@ -68,6 +72,8 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc)
 		nbar_init(&s->cta.nbars, nw);
 		s->batched = true;
 		s->rstride = n * nw * WE_WARP_SIZE;
+		if (L->memcheck && !(s->race = race_cta_new(L)))
+			ok = false;
 		if (!ok)
 			continue;
 		s->warps = b->warps + (size_t)k * nw;
@@ -154,12 +160,17 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
 		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
 		w->local_size = L->local_bytes;
 	}
+	c->race = s->race;
+	if (c->race)
+		race_cta_start(c);
 }
 
 void cta_finish(cta_slot *s, launch *lc)
 {
 	if (lc->L.check)
 		check_cta_end(&s->cta);
+	if (s->cta.race)
+		race_cta_end(&s->cta);
 	we_status st = cta_status(&s->cta);
 	for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
 		s->warp_insns += s->warps[wi].insns;

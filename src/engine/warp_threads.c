@@ -232,7 +232,8 @@ static void *wthread_main(void *arg)
 				break;
 			}
 			cta_start(&s->slot, lc, id, &s->sync, false);
-			s->sync.serial = lc->L.hooked;
+			/* (the memory checks run unserialised, under the CTA lock) */
+			s->sync.serial = lc->L.seeded || lc->L.trace;
 			s->sync.baton = -1;
 			if (s->sync.serial) {
 				uint64_t b = QUANTUM;

@@ -9,9 +9,11 @@
 #include "asm/asm.h"
 #include "exec/exec.h"
 #include "exec/loop.h"
+#include "exec/observe.h"
 
-/* The loop with hooks: the instruction trace, and the seeded schedule's
- * preemption after memory and barrier instructions. */
+/* The loop with hooks: the instruction trace, the seeded schedule's
+ * preemption after memory and barrier instructions, and --check's
+ * memory checks (each memory access and fence, observe.h). */
 static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 {
 	const we_launch_ctx *L = cta->L;
@@ -32,8 +34,14 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 		const xinsn *i = fetch(x, code, w->active_pc, start, end);
 		if (!i)
 			return x->why;
+		race_access acc;
+		const bool mem = L->memcheck && x->pmask && observe_mem(x, i, &acc);
 		if (x->pmask)
 			DISPATCH(x, i);
+		if (mem && !(x->stop && x->why == WE_STOP_FAULT))
+			race_access_mem(cta, w, &acc);
+		else if (L->memcheck && x->pmask && i->optype == ISA_OPT_MEMBAR)
+			race_fence(cta, w, x->pc, (unsigned)i->in->scope);
 		retire(x);
 		if (x->stop)
 			return x->why;
