@@ -137,7 +137,8 @@ race_cta *race_cta_new(const we_launch_ctx *L)
 	k->linit_bytes = ((size_t)L->local_bytes * L->warps_per_cta * WE_WARP_SIZE + 7u) / 8u;
 	k->linit = calloc(k->linit_bytes + 1u, 1);
 	k->lo = k->nwords;
-	if (!k->sh || !k->shinit || !k->linit) {
+	k->slock_made = k->sh && k->shinit && k->linit && !pthread_mutex_init(&k->slock, NULL);
+	if (!k->slock_made) {
 		race_cta_free(k);
 		return NULL;
 	}
@@ -164,6 +165,8 @@ void race_cta_free(race_cta *k)
 	for (unsigned b = 0; b < WE_BAR_SLOTS; b++)
 		free(k->bacq[b].v);
 	free(k->finds.f);
+	if (k->slock_made && pthread_mutex_destroy(&k->slock))
+		abort(); /* EBUSY: a broken invariant */
 	free(k);
 }
 
@@ -188,7 +191,9 @@ void race_cta_start(we_cta *c)
 		memset(k->ndone[__builtin_ctz(m)], 0, sizeof k->ndone[0]);
 	}
 	k->bused = k->nused = 0;
-	k->relmask = k->relgpu = k->pendmask = 0;
+	memset(k->relok, 0, sizeof k->relok);
+	memset(k->relgpu, 0, sizeof k->relgpu);
+	memset(k->pendok, 0, sizeof k->pendok);
 	if (k->hi > k->lo) {
 		memset(k->sh + (size_t)k->lo * CH_N, 0, (size_t)(k->hi - k->lo) * CH_N * sizeof *k->sh);
 		memset(k->shinit + k->lo, 0, k->hi - k->lo);
@@ -204,7 +209,7 @@ void race_cta_start(we_cta *c)
 		memset(k->linit, 0, k->linit_hi);
 	k->linit_hi = 0;
 	k->finds.n = 0;
-	k->oom = false;
+	atomic_store_explicit(&k->oom, false, memory_order_relaxed);
 	race_floors(c);
 }
 
@@ -245,7 +250,7 @@ static void release_into(race_cta *k, uint32_t w, uint32_t *acc, race_acq *acq)
 {
 	vc_join(acc, k->vc[w]);
 	if (!race_acq_merge(acq, &k->acq[w]))
-		k->oom = true;
+		race_set_oom(k);
 }
 
 /* The warps of recv acquire acc (and acq). */
@@ -255,7 +260,7 @@ static void acquire_from(race_cta *k, uint32_t recv, const uint32_t *acc, const 
 		const uint32_t r = (uint32_t)__builtin_ctz(m);
 		vc_join(k->vc[r], acc);
 		if (!race_acq_merge(&k->acq[r], acq))
-			k->oom = true;
+			race_set_oom(k);
 	}
 }
 
@@ -314,7 +319,7 @@ void race_nbar_signal(we_cta *c, const we_warp *w, uint64_t pc, uint32_t id, boo
 	memset(k->nacc[id], 0, sizeof k->nacc[id]);
 	k->ndacq[id].n = 0;
 	if (!race_acq_merge(&k->ndacq[id], &k->nacq[id]))
-		k->oom = true;
+		race_set_oom(k);
 	k->nacq[id].n = 0;
 	acquire_from(k, wake, k->ndone[id], &k->ndacq[id]);
 	race_floors(c);
@@ -358,7 +363,7 @@ static bool shared_sync_grow(race_cta *k)
 static uint32_t *shared_sync(race_cta *k, uint32_t word, bool make)
 {
 	if (make && k->svn * 2u >= k->svcap && !shared_sync_grow(k)) {
-		k->oom = true;
+		race_set_oom(k);
 		return NULL;
 	}
 	if (!k->svcap)
@@ -379,13 +384,37 @@ static uint32_t *shared_sync(race_cta *k, uint32_t word, bool make)
  * MEMBAR did, and acquires for its next one. */
 static void shared_atomic_sync(race_cta *k, uint32_t w, uint32_t word)
 {
-	uint32_t *s = shared_sync(k, word, (k->relmask >> w) & 1u);
+	uint32_t *s = shared_sync(k, word, k->relok[w]);
 	if (!s)
 		return;
-	if ((k->relmask >> w) & 1u)
+	if (k->relok[w])
 		vc_join(s, k->rel[w]);
 	vc_join(k->pend[w], s);
-	k->pendmask |= 1u << w;
+	k->pendok[w] = true;
+}
+
+void race_atomic_begin(we_cta *c, we_warp *w, const race_access *a)
+{
+	race_cta *k = c->race;
+	race_word u[32 * 4];
+	const unsigned n = race_words_of(a, u);
+	if (a->space == RACE_GLOBAL) {
+		race_global_atomic(c, w->id, u, n);
+		return;
+	}
+	if (c->sync && pthread_mutex_lock(&k->slock))
+		abort(); /* EINVAL/EDEADLK: a broken invariant */
+	for (unsigned j = 0; j < n; j++)
+		if (u[j].word < k->nwords)
+			shared_atomic_sync(k, w->id, (uint32_t)u[j].word);
+}
+
+void race_atomic_end(we_cta *c, const race_access *a)
+{
+	if (a->space == RACE_GLOBAL)
+		race_global_unlock(c);
+	else if (c->sync && pthread_mutex_unlock(&c->race->slock))
+		abort();
 }
 
 void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
@@ -394,20 +423,17 @@ void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
 	const uint32_t wi = w->id;
 	cta_lock(c);
 	/* acquire: the atomics since the last fence */
-	if ((k->pendmask >> wi) & 1u) {
+	if (k->pendok[wi]) {
 		vc_join(k->vc[wi], k->pend[wi]);
 		memset(k->pend[wi], 0, sizeof k->pend[wi]);
-		k->pendmask &= ~(1u << wi);
+		k->pendok[wi] = false;
 	}
 	race_global_fence(c, wi, scope);
 	race_floors(c);
 	/* release: what the warp did so far, for its next atomics */
 	memcpy(k->rel[wi], k->vc[wi], sizeof k->rel[wi]);
-	k->relmask |= 1u << wi;
-	if (scope)
-		k->relgpu |= 1u << wi;
-	else
-		k->relgpu &= ~(1u << wi);
+	k->relok[wi] = true;
+	k->relgpu[wi] = scope != 0;
 	race_tick(k, wi, pc);
 	cta_unlock(c);
 }
@@ -457,7 +483,7 @@ static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, ui
 	}
 	const uint32_t n = race_pool_get(&k->pool);
 	if (!n) {
-		k->oom = true;
+		race_set_oom(k);
 		return;
 	}
 	k->pool.e[n] = e;
@@ -533,7 +559,7 @@ static void lane_conflicts(we_cta *c, const we_warp *w, const race_access *a)
 				    .epoch = e.epoch, .kind = e.kind };
 		f.space = (uint8_t)a->space;
 		if (!race_finds_add(&c->race->finds, &f))
-			c->race->oom = true;
+			race_set_oom(c->race);
 		return; /* one finding per instruction */
 	}
 }
@@ -590,8 +616,6 @@ void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 	const unsigned n = race_words_of(a, u);
 	for (unsigned j = 0; j < n; j++) {
 		const uint32_t word = (uint32_t)u[j].word;
-		if (a->kind & RACE_ATOMIC)
-			shared_atomic_sync(k, w->id, word);
 		if (word < k->nwords &&
 		    race_seen_new(k, w->id, RACE_SHARED, word, (uint32_t)a->pc, a->kind, u[j].bytes))
 			shared_word(c, w->id, word, u[j].bytes, u[j].lanes, a->kind, a->pc);

@@ -94,6 +94,12 @@ void race_cta_end(struct we_cta *c);
 
 /* Warp w's access a, about to run (takes the CTA's lock). */
 void race_access_mem(struct we_cta *c, struct we_warp *w, const race_access *a);
+/* Around an atomic access a of warp w (after race_access_mem would be
+ * too late: another warp's atomic may see its value first): begin, its
+ * release and acquire, before it runs; end after (each takes and keeps
+ * the lock its memory needs). */
+void race_atomic_begin(struct we_cta *c, struct we_warp *w, const race_access *a);
+void race_atomic_end(struct we_cta *c, const race_access *a);
 /* Warp w's MEMBAR at pc with its scope (ISA_MembarScope_*: 0 = CTA). */
 void race_fence(struct we_cta *c, struct we_warp *w, uint64_t pc, unsigned scope);
 

@@ -107,7 +107,7 @@ void race_pair(race_cta *k, uint8_t fk, const race_ent *a, const race_ent *b, ui
 		f.nbytes = (unsigned)(32 - __builtin_clz(bytes) - __builtin_ctz(bytes));
 	}
 	if (!race_finds_add(&k->finds, &f))
-		k->oom = true;
+		race_set_oom(k);
 }
 
 /* ---- the launch -------------------------------------------------------- */

@@ -174,7 +174,7 @@ static uint32_t last_rec(const race_gshadow *g, uint32_t var, uint64_t cta)
 static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd)
 {
 	race_cta *k = c->race;
-	const bool rel = (k->relmask >> w) & 1u;
+	const bool rel = k->relok[w];
 	const uint32_t var = sync_var(g, wd, rel);
 	if (!var) {
 		g->oom = g->oom || rel;
@@ -190,14 +190,14 @@ static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd)
 		r->cta = c->linear_id;
 		r->seq = g->vlen[var - 1u]++;
 		r->next = s->idx;
-		r->gpu = (k->relgpu >> w) & 1u;
+		r->gpu = k->relgpu[w];
 		memcpy(r->vc, k->rel[w], sizeof r->vc);
 		if (!s->idx)
 			g->last.n++;
 		*s = (gslot){ .key = c->linear_id, .key2 = var, .idx = ++g->nrec };
 	}
 	if (!race_acq_add(&k->pendg[w], var, g->vlen[var - 1u]))
-		k->oom = true;
+		race_set_oom(k);
 }
 
 void race_global_fence(we_cta *c, uint32_t w, unsigned scope)
@@ -219,7 +219,7 @@ void race_global_fence(we_cta *c, uint32_t w, unsigned scope)
 					if (g->rec[r - 1u].vc[v] > k->vc[w][v])
 						k->vc[w][v] = g->rec[r - 1u].vc[v];
 		if (scope && !race_acq_add(&k->acq[w], var, len))
-			k->oom = true;
+			race_set_oom(k);
 	}
 	k->pendg[w].n = 0;
 	if (pthread_mutex_unlock(&g->lock))
@@ -289,8 +289,6 @@ void race_global_access(we_cta *c, const we_warp *w, const race_access *a)
 	if (pthread_mutex_lock(&g->lock))
 		abort();
 	for (unsigned j = 0; j < n; j++) {
-		if (a->kind & RACE_ATOMIC)
-			global_atomic(g, c, w->id, u[j].word);
 		if (!(c->L->memcheck & RACE_RACES) ||
 		    !race_seen_new(k, w->id, RACE_GLOBAL, u[j].word, (uint32_t)a->pc, a->kind, u[j].bytes))
 			continue;
@@ -300,7 +298,22 @@ void race_global_access(we_cta *c, const we_warp *w, const race_access *a)
 		global_word(g, c, w->id, u[j].word, &e);
 	}
 	if (g->oom)
-		k->oom = true;
+		race_set_oom(k);
 	if (pthread_mutex_unlock(&g->lock))
+		abort();
+}
+
+void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n)
+{
+	race_gshadow *g = c->race->launch->g;
+	if (pthread_mutex_lock(&g->lock))
+		abort();
+	for (unsigned j = 0; j < n; j++)
+		global_atomic(g, c, w, u[j].word);
+}
+
+void race_global_unlock(we_cta *c)
+{
+	if (pthread_mutex_unlock(&c->race->launch->g->lock))
 		abort();
 }

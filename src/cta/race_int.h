@@ -5,6 +5,7 @@
 #define WE_CTA_RACE_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "cta/cta.h"
 #include "cta/race.h"
@@ -151,9 +152,17 @@ struct race_cta {
 	uint32_t nused;
 	/* fences and atomics */
 	uint32_t rel[32][32];        /* the clock at the warp's last MEMBAR     */
-	uint32_t relmask, relgpu;    /* warps with one; of scope GPU/SYS      */
+	bool relok[32], relgpu[32];  /* a warp has one; of scope GPU/SYS        */
 	uint32_t pend[32][32];       /* acquired by atomics, for the next MEMBAR */
-	uint32_t pendmask;
+	bool pendok[32];
+	/* A multi-threaded CTA's atomics: a shared one takes slock, a global
+	 * one the global shadow's lock, from its release and acquire until
+	 * the access is done (race_atomic_begin/end), so that they happen in
+	 * the order of the memory's atomics.  What they touch of the warp
+	 * (rel, relok, relgpu, pend, pendok, pendg) only its own thread
+	 * writes. */
+	pthread_mutex_t slock;
+	bool slock_made;
 	race_acq pendg[32], acq[32], bacq[WE_BAR_SLOTS], nacq[32], ndacq[32];
 	/* shared memory: per word, the entry chains and the bytes written by
 	 * an access every live warp is ordered after (uninit) */
@@ -171,8 +180,13 @@ struct race_cta {
 	size_t linit_bytes, linit_hi;
 	race_seen seen[32];
 	race_finds finds;
-	bool oom;
+	_Atomic bool oom;            /* something was not recorded: no memory */
 };
+
+static inline void race_set_oom(race_cta *k)
+{
+	atomic_store_explicit(&k->oom, true, memory_order_relaxed);
+}
 
 /* The clock of warp w moves on: a sync point at pc. */
 void race_tick(race_cta *k, uint32_t w, uint64_t pc);
@@ -181,6 +195,10 @@ void race_floors(we_cta *c);
 
 /* Global memory: warp w's access a (under the CTA lock). */
 void race_global_access(we_cta *c, const struct we_warp *w, const race_access *a);
+/* A global atomic of warp w on the n words of u: its releases and
+ * acquires, the shadow's lock taken (kept until race_global_unlock). */
+void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n);
+void race_global_unlock(we_cta *c);
 /* Warp w's MEMBAR: what it acquired from global sync words (pendg) into
  * its clock (its own CTA's releases) and acq (other CTAs'). */
 void race_global_fence(we_cta *c, uint32_t w, unsigned scope);

@@ -45,6 +45,11 @@ bool observe_mem(xctx *x, const xinsn *i, race_access *a)
 	case ISA_OPT_RED: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[0]; break;
 	default: return false;
 	}
+	/* an exchange whose old value goes nowhere is a store (it does not
+	 * read uninitialised memory) */
+	if (i->optype != ISA_OPT_RED && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
+	    i->o[0].kind == XO_REG && i->o[0].reg == 255)
+		kind &= ~RACE_READ;
 	a->space = (uint8_t)sp;
 	a->kind = (uint8_t)kind;
 	a->lanes = x->pmask;

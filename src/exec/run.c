@@ -36,8 +36,12 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 			return x->why;
 		race_access acc;
 		const bool mem = L->memcheck && x->pmask && observe_mem(x, i, &acc);
+		if (mem && (acc.kind & RACE_ATOMIC))
+			race_atomic_begin(cta, w, &acc);
 		if (x->pmask)
 			DISPATCH(x, i);
+		if (mem && (acc.kind & RACE_ATOMIC))
+			race_atomic_end(cta, &acc);
 		if (mem && !(x->stop && x->why == WE_STOP_FAULT))
 			race_access_mem(cta, w, &acc);
 		else if (L->memcheck && x->pmask && i->optype == ISA_OPT_MEMBAR)
