@@ -199,6 +199,12 @@ typedef struct we_launch_config {
 	 * launch then runs one warp at a time (no lockstep groups), every
 	 * instruction observed: several times slower. */
 	unsigned check_memory;
+	/* Count, per instruction of the kernel, its executions, lanes,
+	 * divergence (BRA/BRX), reconvergence (BSYNC), barrier completions and
+	 * the time warps spent blocked there: we_last_profile() and
+	 * we_last_profile_json() after the launch.  Like check_memory it runs
+	 * one warp at a time, every instruction observed. */
+	bool profile;
 } we_launch_config;
 
 #define WE_CHECK_RACES 1u
@@ -232,6 +238,11 @@ typedef struct we_launch_stats {
  * WE_ERR_TIMEOUT: the report as one JSON object ("" otherwise).  The text
  * form is we_last_error(). */
 const char *we_last_report_json(const we_device *dev);
+/* The --profile of the last launch (we_launch_config.profile; "" when
+ * it had none): the kernel's disassembly annotated with the counts, and
+ * the same as one JSON object, "warpemu.profile/1" (doc/json.md). */
+const char *we_last_profile(const we_device *dev);
+const char *we_last_profile_json(const we_device *dev);
 /* The --check hazards of the last launch, one per line ("" if none). */
 const char *we_last_warnings(const we_device *dev);
 

@@ -84,6 +84,13 @@ X(REPORT, "report", 0, "text|json", CLI_ONCE, CLI_RUN, false, \
   "cannot be used: replay a run for its report", \
   "report of an exception, deadlock or timeout: text\n" \
   "on stderr (default) or one JSON object on stdout") \
+X(PROFILE, "profile", 0, "FILE", CLI_OPTVAL, CLI_RUN, false, \
+  "cannot be used: replay a run to profile it", \
+  "count per instruction its executions, lanes,\n" \
+  "divergence, reconvergence, barrier completions and\n" \
+  "blocked time: the annotated disassembly on stderr,\n" \
+  "or into FILE (JSON when it ends in .json; '-' =\n" \
+  "stdout); runs one warp at a time") \
 X(TRACE, "trace", 0, "FILE", CLI_ONCE, CLI_RUN, false, \
   "cannot be used: replay a run to trace it", \
   "write one line per executed warp-instruction to\n" \

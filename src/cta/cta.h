@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "cta/check.h"
+#include "cta/profile.h"
 #include "cta/race.h"
 #include "units/bar.h"
 #include "units/nbar.h"
@@ -97,6 +98,7 @@ typedef struct we_launch_ctx {
 	uint32_t memcheck;               /* RACE_RACES | RACE_UNINIT (race.h):
 					    the hooked loop observes memory  */
 	race_launch *race;               /* their launch state (memcheck)   */
+	bool profile;                    /* --profile (cta/profile.h)       */
 	bool jitter;                     /* warp threads: seeded random
 					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
@@ -154,6 +156,7 @@ typedef struct we_cta {
 	uint64_t barriers_completed;
 	check_cta chk;                   /* --check state (check.c)         */
 	race_cta *race;                  /* races, uninit (race.c), or NULL */
+	prof *prof;                      /* --profile counters, or NULL     */
 } we_cta;
 
 /* ---- warp states ---------------------------------------------------- */

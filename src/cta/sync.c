@@ -99,6 +99,8 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 	}
 	if (completed)
 		complete(c, a->id, wake, red_done, red_word);
+	if (completed && c->prof)
+		prof_completed(c->prof, a->pc);
 	if (r != BAR_BLOCKED) {
 		cta_unlock(c);
 		return completed && (wake & ~(1u << w->id)) ? CTA_RELEASED : CTA_PASSED;
@@ -116,7 +118,7 @@ bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
 {
 	/* one host thread (no lock, no other thread), and no --check hazards
 	 * to look for on the way */
-	if (c->sync || c->L->check || c->race || !bar_arrive_all(&c->bars, n, a))
+	if (c->sync || c->L->check || c->race || c->prof || !bar_arrive_all(&c->bars, n, a))
 		return false;
 	/* (scan_unread, which a BAR.SYNC clears, is read only by --check,
 	 * which never comes here) */
@@ -130,12 +132,19 @@ void cta_warp_exited(we_cta *c, uint32_t wi)
 	unsigned nc;
 	uint32_t red_done, words[32];
 	uint32_t phases[WE_BAR_SLOTS];
+	uint64_t first_pc[WE_BAR_SLOTS];
 	cta_warp_state(c, &c->warps[wi], WE_WS_EXITED);
-	if (c->race)
-		for (unsigned i = 0; i < WE_BAR_SLOTS; i++)
+	if (c->race || c->prof)
+		for (unsigned i = 0; i < WE_BAR_SLOTS; i++) {
 			phases[i] = c->bars.b[i].phase;
+			first_pc[i] = c->bars.b[i].first_pc;
+		}
 	uint32_t wake = bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
 	c->barriers_completed += nc;
+	/* (a phase the exit completed counts at its first arrival's PC) */
+	for (unsigned i = 0; nc && c->prof && i < WE_BAR_SLOTS; i++)
+		if (c->bars.b[i].phase != phases[i])
+			prof_completed(c->prof, first_pc[i]);
 	if (c->L->check)
 		check_warp_exited(c, wi, nc, wake);
 	if (c->race)
@@ -189,6 +198,8 @@ cta_arrive cta_nbar_signal(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, uint
 			c->barriers_completed++;
 			if (c->L->check)
 				check_nbar_completed(c, id);
+			if (c->prof)
+				prof_completed(c->prof, pc);
 		}
 		if (c->race)
 			race_nbar_signal(c, w, pc, id, completed, wake);

@@ -26,6 +26,7 @@ typedef struct cta_slot {
 	uint8_t *local;
 	bool batched;                  /* the buffers are a batch's          */
 	race_cta *race;                /* --check races/uninit state, or NULL */
+	prof *prof;                    /* --profile counters, or NULL        */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
 } cta_slot;
 
@@ -61,6 +62,7 @@ typedef struct launch {
 	we_launch_stats stats;         /* summed by the runner after joining */
 	check_log checklog;            /* --check hazards                   */
 	race_launch *race;             /* --check races/uninit (L.race)     */
+	prof *prof;                    /* --profile: the slots' sums        */
 } launch;
 
 #define QUANTUM 4096u
