@@ -59,6 +59,8 @@ bool race_acq_add(race_acq *a, uint32_t var, uint32_t len)
 bool race_acq_merge(race_acq *a, const race_acq *b)
 {
 	bool ok = true;
+	if (!b->n)
+		return true;
 	for (uint32_t j = 0; j < b->n; j++)
 		ok = race_acq_add(a, b->v[j].var, b->v[j].len) && ok;
 	return ok;
@@ -215,9 +217,10 @@ void race_cta_start(we_cta *c)
 
 /* ---- clocks ------------------------------------------------------------- */
 
-static inline void vc_join(uint32_t *d, const uint32_t *s)
+/* d = max(d, s): clocks of the CTA's warps (entries past nwarps stay 0) */
+static inline void vc_join(const race_cta *k, uint32_t *d, const uint32_t *s)
 {
-	for (unsigned v = 0; v < 32; v++)
+	for (unsigned v = 0; v < k->nwarps; v++)
 		d[v] = s[v] > d[v] ? s[v] : d[v];
 }
 
@@ -248,7 +251,7 @@ void race_floors(we_cta *c)
 /* Warp w releases into acc (and its acquired hand-offs into acq). */
 static void release_into(race_cta *k, uint32_t w, uint32_t *acc, race_acq *acq)
 {
-	vc_join(acc, k->vc[w]);
+	vc_join(k, acc, k->vc[w]);
 	if (!race_acq_merge(acq, &k->acq[w]))
 		race_set_oom(k);
 }
@@ -258,7 +261,7 @@ static void acquire_from(race_cta *k, uint32_t recv, const uint32_t *acc, const 
 {
 	for (uint32_t m = recv; m; m &= m - 1) {
 		const uint32_t r = (uint32_t)__builtin_ctz(m);
-		vc_join(k->vc[r], acc);
+		vc_join(k, k->vc[r], acc);
 		if (!race_acq_merge(&k->acq[r], acq))
 			race_set_oom(k);
 	}
@@ -276,7 +279,7 @@ void race_bar_arrive(we_cta *c, const we_warp *w, const bar_arrival *a, bool cou
 		return;
 	/* a cnt = 0 phase counts the exited warps as arrived */
 	if (!counted)
-		vc_join(k->bacc[id], k->exited_vc);
+		vc_join(k, k->bacc[id], k->exited_vc);
 	/* the waiters, and the completing warp when it would have waited
 	 * (BAR.ARV and BAR.SCAN only release) */
 	acquire_from(k, wake | (a->wait ? 1u << w->id : 0u), k->bacc[id], &k->bacq[id]);
@@ -288,11 +291,11 @@ void race_bar_arrive(we_cta *c, const we_warp *w, const bar_arrival *a, bool cou
 void race_warp_exited(we_cta *c, uint32_t wi, const uint32_t *phase_before, uint32_t wake)
 {
 	race_cta *k = c->race;
-	vc_join(k->exited_vc, k->vc[wi]);
+	vc_join(k, k->exited_vc, k->vc[wi]);
 	for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
 		if (c->bars.b[id].phase == phase_before[id])
 			continue;
-		vc_join(k->bacc[id], k->exited_vc);
+		vc_join(k, k->bacc[id], k->exited_vc);
 		uint32_t recv = 0;
 		for (uint32_t m = wake; m; m &= m - 1)
 			if (c->warps[__builtin_ctz(m)].bar_id == (int)id)
@@ -388,8 +391,8 @@ static void shared_atomic_sync(race_cta *k, uint32_t w, uint32_t word)
 	if (!s)
 		return;
 	if (k->relok[w])
-		vc_join(s, k->rel[w]);
-	vc_join(k->pend[w], s);
+		vc_join(k, s, k->rel[w]);
+	vc_join(k, k->pend[w], s);
 	k->pendok[w] = true;
 }
 
@@ -424,7 +427,7 @@ void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
 	cta_lock(c);
 	/* acquire: the atomics since the last fence */
 	if (k->pendok[wi]) {
-		vc_join(k->vc[wi], k->pend[wi]);
+		vc_join(k, k->vc[wi], k->pend[wi]);
 		memset(k->pend[wi], 0, sizeof k->pend[wi]);
 		k->pendok[wi] = false;
 	}
@@ -454,7 +457,24 @@ static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, ui
 	const race_ent e = { .warp = (uint8_t)w, .kind = (uint8_t)kind, .bytes = (uint8_t)bytes, .lanes = lanes,
 			     .epoch = k->vc[w][w], .pc = (uint32_t)pc, .from = k->from[w] };
 	unsigned covered = 0; /* bytes a write ordered before this one wrote */
+	/* the warp's same access in this interval (a loop without a barrier)
+	 * is recorded once: its entry is in the chain of its kind, newer
+	 * than every older entry of the warp */
+	for (uint32_t i = head[race_chain(kind)]; i; i = k->pool.e[i].next) {
+		const race_ent *f = &k->pool.e[i];
+		if (f->warp != w)
+			continue;
+		if (f->epoch != e.epoch)
+			break;
+		if (f->pc == e.pc && f->bytes == bytes && f->kind == kind)
+			return;
+	}
 	for (unsigned ch = 0; ch < CH_N; ch++) {
+		/* a read races with no read: the reads are walked only to drop
+		 * them, once the newest can go (then usually all can) */
+		if (ch == CH_READ && !writes(kind) &&
+		    (!head[ch] || k->pool.e[head[ch]].epoch > k->floor[k->pool.e[head[ch]].warp]))
+			continue;
 		for (uint32_t *link = &head[ch]; *link;) {
 			race_ent *f = &k->pool.e[*link];
 			if (f->epoch <= k->floor[f->warp]) {
@@ -495,8 +515,38 @@ static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, ui
 		k->hi = word + 1u;
 }
 
+/* race_words_of for aligned 4-byte accesses (the usual ones): one word
+ * per lane; false when a lane is unaligned. */
+static bool words_of4(const race_access *a, race_word *u, unsigned *nout)
+{
+	unsigned n = 0;
+	uint64_t top = 0; /* the words so far are below it: a new one appends */
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		const uint64_t ad = a->addr[l];
+		if (ad & 3u)
+			return false;
+		const uint64_t wd = ad >> 2;
+		unsigned j = n;
+		if (wd < top)
+			for (j = 0; j < n && u[j].word != wd; j++)
+				;
+		if (j == n) {
+			u[n++] = (race_word){ .word = wd, .lanes = 1u << l, .bytes = 0xf };
+			top = wd + 1u > top ? wd + 1u : top;
+		} else {
+			u[j].lanes |= 1u << l;
+		}
+	}
+	*nout = n;
+	return true;
+}
+
 unsigned race_words_of(const race_access *a, race_word *u)
 {
+	unsigned n4;
+	if (a->size == 4 && words_of4(a, u, &n4))
+		return n4;
 	unsigned n = 0;
 	uint64_t top = 0; /* words so far are below top: a new one appends */
 	for (uint32_t m = a->lanes; m; m &= m - 1) {
@@ -616,8 +666,7 @@ void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 	const unsigned n = race_words_of(a, u);
 	for (unsigned j = 0; j < n; j++) {
 		const uint32_t word = (uint32_t)u[j].word;
-		if (word < k->nwords &&
-		    race_seen_new(k, w->id, RACE_SHARED, word, (uint32_t)a->pc, a->kind, u[j].bytes))
+		if (word < k->nwords)
 			shared_word(c, w->id, word, u[j].bytes, u[j].lanes, a->kind, a->pc);
 	}
 	cta_unlock(c);

@@ -36,6 +36,8 @@ struct race_gshadow {
 	gmap pages;                  /* page number -> pages[idx]            */
 	uint32_t **page;             /* RACE_WORDS_PER_PAGE * CH_N heads each */
 	uint32_t npages, pagecap;
+	uint64_t last_pg;            /* the page last looked up (+ 1), and its heads */
+	uint32_t *last_heads;
 	race_pool pool;
 	gmap vars;                   /* sync word -> var (releases counted)  */
 	uint32_t *vlen, nvars, varcap;
@@ -126,6 +128,8 @@ void race_gshadow_free(race_gshadow *g)
 static uint32_t *word_heads(race_gshadow *g, uint64_t wd)
 {
 	const uint64_t pg = wd / RACE_WORDS_PER_PAGE;
+	if (g->last_pg == pg + 1u)
+		return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
 	if (!gmap_room(&g->pages))
 		return NULL;
 	gslot *s = gmap_slot(&g->pages, pg, 0);
@@ -139,7 +143,9 @@ static uint32_t *word_heads(race_gshadow *g, uint64_t wd)
 		*s = (gslot){ .key = pg, .key2 = 0, .idx = g->npages };
 		g->pages.n++;
 	}
-	return g->page[s->idx - 1u] + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
+	g->last_pg = pg + 1u;
+	g->last_heads = g->page[s->idx - 1u];
+	return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
 }
 
 /* The sync variable of global word wd (+ 1), made when `make`; 0: none. */
