@@ -34,21 +34,21 @@ bool observe_mem(xctx *x, const xinsn *i, race_access *a)
 	unsigned kind;
 	int opd_val = -1; /* a plain store's data operand */
 	switch (i->optype) {
-	case ISA_OPT_LDG: sp = RACE_GLOBAL, kind = RACE_READ, om = &i->o[1]; break;
-	case ISA_OPT_LDS: sp = RACE_SHARED, kind = RACE_READ, om = &i->o[1]; break;
-	case ISA_OPT_LDL: sp = RACE_LOCAL, kind = RACE_READ, om = &i->o[1]; break;
-	case ISA_OPT_STG: sp = RACE_GLOBAL, kind = RACE_WRITE, om = &i->o[0], opd_val = 1; break;
-	case ISA_OPT_STS: sp = RACE_SHARED, kind = RACE_WRITE, om = &i->o[0], opd_val = 1; break;
-	case ISA_OPT_STL: sp = RACE_LOCAL, kind = RACE_WRITE, om = &i->o[0], opd_val = 1; break;
-	case ISA_OPT_ATOMG: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[1]; break;
-	case ISA_OPT_ATOMS: sp = RACE_SHARED, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[1]; break;
-	case ISA_OPT_RED: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[0]; break;
+	case ISA_OPT_LDG: sp = RACE_GLOBAL, kind = RACE_READ, om = &i->o[LD_addr]; break;
+	case ISA_OPT_LDS: sp = RACE_SHARED, kind = RACE_READ, om = &i->o[LD_addr]; break;
+	case ISA_OPT_LDL: sp = RACE_LOCAL, kind = RACE_READ, om = &i->o[LD_addr]; break;
+	case ISA_OPT_STG: sp = RACE_GLOBAL, kind = RACE_WRITE, om = &i->o[ST_addr], opd_val = ST_rb; break;
+	case ISA_OPT_STS: sp = RACE_SHARED, kind = RACE_WRITE, om = &i->o[ST_addr], opd_val = ST_rb; break;
+	case ISA_OPT_STL: sp = RACE_LOCAL, kind = RACE_WRITE, om = &i->o[ST_addr], opd_val = ST_rb; break;
+	case ISA_OPT_ATOMG: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOM_addr]; break;
+	case ISA_OPT_ATOMS: sp = RACE_SHARED, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOM_addr]; break;
+	case ISA_OPT_RED: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[RED_addr]; break;
 	default: return false;
 	}
 	/* an exchange whose old value goes nowhere is a store (it does not
 	 * read uninitialised memory) */
 	if (i->optype != ISA_OPT_RED && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
-	    i->o[0].kind == XO_REG && i->o[0].reg == 255)
+	    i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255)
 		kind &= ~RACE_READ;
 	a->space = (uint8_t)sp;
 	a->kind = (uint8_t)kind;
