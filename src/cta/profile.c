@@ -32,14 +32,6 @@ void prof_free(prof *p)
 void prof_add(prof *sum, const prof *s)
 {
 	for (uint32_t w = 0; w < s->nwarps; w++)
-		for (uint32_t i = 0; i < s->ninsns; i++) {
-			const prof_pc *a = &s->pc[(size_t)w * s->ninsns + i];
-			prof_pc *d = &sum->pc[i];
-			d->warp_insns += a->warp_insns;
-			d->thread_insns += a->thread_insns;
-			d->diverged += a->diverged;
-			d->reconverged += a->reconverged;
-			d->completions += a->completions;
-			d->blocked += a->blocked;
-		}
+		for (uint32_t i = 0; i < s->ninsns; i++)
+			prof_pc_add(&sum->pc[i], &s->pc[(size_t)w * s->ninsns + i]);
 }

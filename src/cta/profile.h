@@ -37,6 +37,17 @@ typedef struct prof {
  * ninsns instructions from code_start; NULL when out of memory. */
 prof *prof_new(uint32_t nwarps, uint32_t ninsns, uint64_t code_start);
 void prof_free(prof *p);
+/* d += a, count by count. */
+static inline void prof_pc_add(prof_pc *d, const prof_pc *a)
+{
+	d->warp_insns += a->warp_insns;
+	d->thread_insns += a->thread_insns;
+	d->diverged += a->diverged;
+	d->reconverged += a->reconverged;
+	d->completions += a->completions;
+	d->blocked += a->blocked;
+}
+
 /* Add every warp's row of s into the one row of sum. */
 void prof_add(prof *sum, const prof *s);
 

@@ -81,7 +81,7 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 	if (c->L->check)
 		ca = check_bar_before(c, w, pmask, a);
 	/* (a phase with a count, for the race checks' order) */
-	const bool counted = (c->bars.b[a->id].count ? c->bars.b[a->id].expected : a->cnt) != 0;
+	const bool counted = c->race && (c->bars.b[a->id].count ? c->bars.b[a->id].expected : a->cnt) != 0;
 	bar_result r = bar_arrive(&c->bars, w->id, a, &wake, &red_done, &red_word, &completed, msg, msglen);
 	if (r == BAR_FAULT) {
 		cta_unlock(c);

@@ -29,28 +29,16 @@ static prof_pc *by_opcode(const we_launch_ctx *L, const prof *p)
 	prof_pc *o = calloc(ISA_NUM_OPCODES, sizeof *o);
 	if (!o)
 		return NULL;
-	for (uint32_t i = 0; i < p->ninsns; i++) {
-		const prof_pc *a = &p->pc[i];
-		prof_pc *d = &o[mnemonic_of(L->mod->insn[p->code_start / 16u + i].opcode)];
-		d->warp_insns += a->warp_insns;
-		d->thread_insns += a->thread_insns;
-		d->diverged += a->diverged;
-		d->reconverged += a->reconverged;
-		d->completions += a->completions;
-		d->blocked += a->blocked;
-	}
+	for (uint32_t i = 0; i < p->ninsns; i++)
+		prof_pc_add(&o[mnemonic_of(L->mod->insn[p->code_start / 16u + i].opcode)], &p->pc[i]);
 	return o;
 }
 
 static void totals(const prof *p, prof_pc *t)
 {
 	memset(t, 0, sizeof *t);
-	for (uint32_t i = 0; i < p->ninsns; i++) {
-		t->warp_insns += p->pc[i].warp_insns;
-		t->thread_insns += p->pc[i].thread_insns;
-		t->completions += p->pc[i].completions;
-		t->blocked += p->pc[i].blocked;
-	}
+	for (uint32_t i = 0; i < p->ninsns; i++)
+		prof_pc_add(t, &p->pc[i]);
 }
 
 static double lanes(const prof_pc *a)
