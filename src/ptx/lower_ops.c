@@ -210,6 +210,9 @@ static int norm(lx *x, int v, ptype t)
 	return r;
 }
 
+bool lx_nops(lx *x, int lo, int hi) { return nops(x, lo, hi); }
+int lx_norm(lx *x, int v, ptype t) { return norm(x, v, t); }
+
 /* ---- special registers ------------------------------------------------------- */
 
 int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
@@ -1710,6 +1713,8 @@ static const struct {
 bool lower_ins(lx *x)
 {
 	const char *op = x->in->op;
+	if (lower_num(x))
+		return true;
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcmp(table[i].op, op)) {
 			if (table[i].fn(x))
