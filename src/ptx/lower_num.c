@@ -201,7 +201,7 @@ static void carry_word(lx *x, int d, char df, int co, int a, int b, char f, int 
 	}
 	/* without .X a negated operand is ~b + 1; with .X, ~b plus the carry */
 	emit(x, sl, v, "IADD3%s $0, %s, PT, $1, %s$2, RZ%s", ci >= 0 ? ".X" : "", cot,
-	     sub ? (ci >= 0 ? "~" : "-") : "", cit);
+	     sub ? "-" : "", cit);
 }
 
 /* add.cc, addc{.cc}, sub.cc, subc{.cc} of 32 and 64 bits.  CC.CF holds

@@ -480,7 +480,7 @@ static void addsub64(lx *x, bool sub)
 	/* the low word first into a temp: d may be a or b */
 	if (b >= 0) {
 		emit(x, "dr dp ur ur", V(alo, c, a, b), "IADD3 $0, $1, PT, $2, %s$3, RZ", sub ? "-" : "");
-		emit(x, "dh uh uh up", V(d, a, b, c), "IADD3.X $0, $1, %s$2, RZ, $3, !PT", sub ? "~" : "");
+		emit(x, "dh uh uh up", V(d, a, b, c), "IADD3.X $0, $1, %s$2, RZ, $3, !PT", sub ? "-" : "");
 	} else {
 		uint64_t v = (uint64_t)(uint32_t)strtol(lo, NULL, 10) | (uint64_t)(uint32_t)strtol(hi, NULL, 10) << 32;
 		if (sub)
@@ -809,12 +809,12 @@ static bool op_negabs(lx *x)
 		int lo = lx_tmp(x, RC_32), c = lx_tmp(x, RC_PRED);
 		if (neg) {
 			emit(x, "dr dp ur", V(lo, c, a), "IADD3 $0, $1, PT, RZ, -$2, RZ");
-			emit(x, "dh uh up", V(d, a, c), "IADD3.X $0, RZ, ~$1, RZ, $2, !PT");
+			emit(x, "dh uh up", V(d, a, c), "IADD3.X $0, RZ, -$1, RZ, $2, !PT");
 			emit(x, "dr ur", V(d, lo), "MOV $0, $1");
 		} else {
 			int n = lx_tmp(x, RC_64), p = lx_tmp(x, RC_PRED);
 			emit(x, "dr dp ur", V(n, c, a), "IADD3 $0, $1, PT, RZ, -$2, RZ");
-			emit(x, "dh uh up", V(n, a, c), "IADD3.X $0, RZ, ~$1, RZ, $2, !PT");
+			emit(x, "dh uh up", V(n, a, c), "IADD3.X $0, RZ, -$1, RZ, $2, !PT");
 			emit(x, "dp uh", V(p, a), "ISETP.LT.AND $0, PT, $1, RZ, PT");
 			emit(x, "dr ur ur up", V(lo, n, a, p), "SEL $0, $1, $2, $3");
 			emit(x, "dh uh uh up", V(d, n, a, p), "SEL $0, $1, $2, $3");
