@@ -532,3 +532,70 @@ XSEM(FRND)
 	}
 	write_int(x, &i->o[FRND_rd], f64, r);
 }
+
+/* ---- atomics ------------------------------------------------------------------ */
+
+/* The host pointers of the lanes of pmask for [Ra+off] (global: a 64-bit
+ * address pair; shared: a 32-bit offset, Ra + off below 0 out of range),
+ * every lane translated before any is accessed; false after a fault. */
+static bool atomx_ptrs(xctx *x, const xopd *om, bool global, unsigned size, uint8_t *ptr[XLANES])
+{
+	const uint32_t *lo = xrow(x, om, 0);
+	for_lanes(l) {
+		ptr[l] = NULL;
+		if (!LANE_ON(x->pmask, l))
+			continue;
+		if (global) {
+			const uint64_t a = (((uint64_t)xrow(x, om, 1)[l] << 32) | lo[l]) + (uint64_t)om->imm;
+			ptr[l] = xglobal(x, a, size, l);
+		} else {
+			ptr[l] = xshared(x, (uint64_t)((int64_t)lo[l] + om->imm), size, l);
+		}
+		if (!ptr[l])
+			return false;
+	}
+	return true;
+}
+
+/* one lane's read-modify-write (a relaxed host atomic, CAS loop) */
+static uint64_t atomx1(uint8_t *p, int opx, int typex, uint64_t v)
+{
+	if (typex == ISA_AtomTypeX_F64) {
+		uint64_t *q = (uint64_t *)(void *)p;
+		uint64_t old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+		do
+			nw = fin64(u2d(old) + u2d(v));
+		while (!__atomic_compare_exchange_n(q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+		return old;
+	}
+	uint32_t *q = (uint32_t *)(void *)p;
+	const uint32_t b = (uint32_t)v;
+	uint32_t old = __atomic_load_n(q, __ATOMIC_RELAXED), nw;
+	do {
+		if (typex == ISA_AtomTypeX_F32)
+			nw = ftz32(fres(u2f(ftz32(old)) + u2f(ftz32(b))));
+		else if (opx == ISA_AtomOpX_INC)
+			nw = old >= b ? 0 : old + 1;
+		else
+			nw = old == 0 || old > b ? b : old - 1;
+	} while (!__atomic_compare_exchange_n(q, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return old;
+}
+
+static void do_atomx(xctx *x, const xinsn *i, bool global, const xopd *od, const xopd *om, const xopd *ob)
+{
+	const int opx = i->in->opx, typex = i->in->typex;
+	const bool w64 = typex == ISA_AtomTypeX_F64;
+	uint8_t *ptr[XLANES];
+	if (!atomx_ptrs(x, om, global, w64 ? 8u : 4u, ptr))
+		return;
+	uint64_t b[XLANES], r[XLANES];
+	srcint(x, ob, w64, false, b);
+	for_lanes(l) r[l] = ptr[l] ? atomx1(ptr[l], opx, typex, b[l]) : 0;
+	if (od)
+		write_int(x, od, w64, r);
+}
+
+XSEM(ATOMG_X) { do_atomx(x, i, true, &i->o[ATOMX_rd], &i->o[ATOMX_addr], &i->o[ATOMX_rb]); }
+XSEM(ATOMS_X) { do_atomx(x, i, false, &i->o[ATOMX_rd], &i->o[ATOMX_addr], &i->o[ATOMX_rb]); }
+XSEM(RED_X) { do_atomx(x, i, true, NULL, &i->o[RED_X_addr], &i->o[RED_X_rb]); }

@@ -1374,14 +1374,16 @@ static bool op_atom(lx *x)
 	const ptx_ins *in = x->in;
 	ptype t = lx_type(in);
 	mspace sp = space_of(x);
-	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "exch", "cas" };
+	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec" };
 	const char *op = NULL;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
 		if (has(x, ops[i]))
 			op = ops[i];
-	if (!op || t.k == 'f' || (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") ||
-	    t.bits < 32) {
-		lx_unsupported(x, "atomics other than integer add/min/max/and/or/xor/exch/cas on .global or "
+	/* f32/f64 add, inc and dec are ATOMG_X/ATOMS_X of num.isa */
+	const bool opx = op && (t.k == 'f' || !strcmp(op, "inc") || !strcmp(op, "dec"));
+	if (!op || (opx && (t.k == 'f' ? strcmp(op, "add") != 0 : t.bits != 32)) ||
+	    (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") || t.bits < 32) {
+		lx_unsupported(x, "atomics other than add/min/max/and/or/xor/exch/cas/inc/dec on .global or "
 				  ".shared addresses need instructions the ISA does not have yet");
 		return true;
 	}
@@ -1394,7 +1396,7 @@ static bool op_atom(lx *x)
 	if (!resolve_addr(x, ao, sp, &a))
 		return true;
 	bool w = t.bits == 64;
-	const char *type = w ? (t.k == 's' ? "S64" : "U64") : (t.k == 's' ? "S32" : "U32");
+	const char *type = t.k == 'f' ? (w ? "F64" : "F32") : w ? (t.k == 's' ? "S64" : "U64") : (t.k == 's' ? "S32" : "U32");
 	int d = red ? -1 : lx_dst(x, &in->o[0], w ? RC_64 : RC_32);
 	if (!red && d < 0)
 		return true;
