@@ -432,6 +432,58 @@ START_TEST(test_fpu_ftz)
 }
 END_TEST
 
+/* distance in units in the last place of two finite binary32 values of
+ * one sign (or zeros) */
+static uint32_t ulps(uint32_t a, uint32_t b)
+{
+	if ((a << 1) == 0 && (b << 1) == 0)
+		return 0;
+	if ((a ^ b) & 0x80000000u)
+		return UINT32_MAX;
+	return a > b ? a - b : b - a;
+}
+
+/* The .approx functions (MUFU) are within PTX's error bounds: at most one
+ * ulp from the exact value (PTX allows 1 ulp for rcp, 2 for ex2,
+ * 2^-22.9 relative for rsqrt, 2^-20.9 absolute for sin/cos in [-pi, pi],
+ * 2^-22.6 absolute for lg2 near 1). */
+START_TEST(test_mufu_bounds)
+{
+	static const char *const fn[] = { "RCP", "RSQ", "SQRT", "EX2", "LG2", "SIN", "COS" };
+	th_rng_seed(0xa99);
+	trip in[N];
+	uint64_t out[N];
+	for (unsigned f = 0; f < 7; f++) {
+		for (unsigned i = 0; i < N; i++) {
+			float v = ldexpf((float)(th_rng() >> 8) * 0x1p-24f + 0.5f, (int)(th_rng() % 60) - 30);
+			if (f == 3)
+				v = ((float)(th_rng() >> 8) * 0x1p-24f - 0.5f) * 200.0f;
+			if (f >= 5)
+				v = ((float)(th_rng() >> 8) * 0x1p-24f - 0.5f) * 6.28f;
+			in[i] = (trip){ f2u(v), 0, 0 };
+		}
+		char insn[48];
+		snprintf(insn, sizeof insn, "MUFU.%s R16, R10", fn[f]);
+		run_insn(insn, in, out);
+		for (unsigned i = 0; i < N; i++) {
+			long double v = u2f((uint32_t)in[i].a), r;
+			switch (f) {
+			case 0: r = 1.0L / v; break;
+			case 1: r = 1.0L / sqrtl(v); break;
+			case 2: r = sqrtl(v); break;
+			case 3: r = exp2l(v); break;
+			case 4: r = log2l(v); break;
+			case 5: r = sinl(v); break;
+			default: r = cosl(v); break;
+			}
+			const uint32_t want = f2u((float)r), got = (uint32_t)out[i];
+			CHECK(ulps(got, want) <= 1, "%s(%a) = %a, expected %a within 1 ulp", insn, (double)v,
+			      (double)u2f(got), (double)r);
+		}
+	}
+}
+END_TEST
+
 /* ---- integer ---------------------------------------------------------------- */
 
 static const char *const itypes[4] = { "S32", "U32", "S64", "U64" };
@@ -804,6 +856,7 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_f64_modes);
 	tcase_add_test(tc, test_f64_compare);
 	tcase_add_test(tc, test_fpu_ftz);
+	tcase_add_test(tc, test_mufu_bounds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("integer");
 	tcase_set_timeout(tc, 120);

@@ -525,7 +525,7 @@ static bool num_funary(lx *x, ptype t)
 /* min/max of f64 and min/max.ftz.f32 */
 static bool num_fminmax(lx *x, ptype t)
 {
-	if (t.bits == 32 && !has(x, "ftz"))
+	if (t.bits == 32 && !has(x, "ftz") && x->in->nmods == 1)
 		return false;
 	static const char *const ok32[] = { "ftz", "f32", NULL };
 	if (!mods_in(x, t.bits == 32 ? ok32 : ok_f64) || !lx_nops(x, 3, 3))

@@ -1088,8 +1088,8 @@ static bool op_farith(lx *x)
 	for (int i = 0; i < x->in->nmods; i++) {
 		const char *m = x->in->mods[i];
 		if (strcmp(m, "rn") && strcmp(m, "f32") && strcmp(m, "f64")) {
-			lx_unsupported(x, "rounding modes other than .rn, .ftz and .sat need instructions the "
-					  "ISA does not have yet");
+			/* the rounding modes, .ftz and .sat are lower_num.c's */
+			lx_unsupported(x, "modifiers other than the rounding modes, .ftz and .sat");
 			return true;
 		}
 	}
