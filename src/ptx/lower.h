@@ -97,6 +97,8 @@ bool lower_num(lx *x);
  * [lo, hi]; a narrow value normalised to its type (zero- or sign-extended) */
 bool lx_nops(lx *x, int lo, int hi);
 int lx_norm(lx *x, int v, ptype t);
+/* the FCmp name (FSETP, DSETP) of a PTX float comparison, or NULL (lower_num.c) */
+const char *lx_fcmp(const char *c);
 
 /* special register operand -> vreg (lower_ops.c) */
 int lx_sreg(lx *x, const ptx_opnd *o, bool want64);

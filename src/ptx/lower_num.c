@@ -560,8 +560,7 @@ static bool num_fnegabs(lx *x, ptype t)
 	return true;
 }
 
-/* the FCmp name of a PTX float comparison, or NULL */
-static const char *fcmp_name(const char *c)
+const char *lx_fcmp(const char *c)
 {
 	static const char *const m[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
 					 "leu", "gtu", "geu", "num", "nan" };
@@ -578,7 +577,7 @@ static const char *fcmp_name(const char *c)
 static void fsetp_emit(lx *x, ptype t, int p, int q, int a, int b, int c, bool cn)
 {
 	const char *bop = has(x, "and") ? "AND" : has(x, "or") ? "OR" : has(x, "xor") ? "XOR" : "AND";
-	const char *cmp = fcmp_name(x->in->mods[0]);
+	const char *cmp = lx_fcmp(x->in->mods[0]);
 	const char f = t.bits == 64 ? 'w' : 'r';
 	int v[5] = { p, a, b, -1, -1 }, k = 3;
 	char sl[32], qt[8] = "PT", ct[8] = "PT";
@@ -607,7 +606,7 @@ static bool num_fsetp(lx *x, ptype t)
 	const bool comb = has(x, "and") || has(x, "or") || has(x, "xor");
 	if (!lx_nops(x, comb ? 4 : 3, comb ? 4 : 3))
 		return true;
-	if (!in->nmods || !fcmp_name(in->mods[0])) {
+	if (!in->nmods || !lx_fcmp(in->mods[0])) {
 		lx_error(x, NULL, "unknown comparison '%s'", in->nmods ? in->mods[0] : "");
 		return true;
 	}
@@ -637,7 +636,7 @@ static bool num_set(lx *x)
 		lx_unsupported(x, "set with an integer or f16 comparison");
 		return true;
 	}
-	if (!in->nmods || !fcmp_name(in->mods[0])) {
+	if (!in->nmods || !lx_fcmp(in->mods[0])) {
 		lx_error(x, NULL, "unknown comparison '%s'", in->nmods ? in->mods[0] : "");
 		return true;
 	}

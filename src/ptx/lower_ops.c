@@ -933,18 +933,6 @@ static const char *icmp(const char *c, bool *uns)
 	return NULL;
 }
 
-static const char *fcmp(const char *c)
-{
-	static const char *const m[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
-					 "leu", "gtu", "geu", "num", "nan" };
-	static const char *const u[] = { "EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU",
-					 "LEU", "GTU", "GEU", "NUM", "NAN" };
-	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-		if (!strcmp(c, m[i]))
-			return u[i];
-	return NULL;
-}
-
 /* the combine of setp: .and/.or/.xor with {!}c, or none */
 static const char *bop_of(lx *x)
 {
@@ -977,15 +965,12 @@ static bool op_setp(lx *x)
 	char tail[24];
 	snprintf(tail, sizeof tail, "%s", c >= 0 ? (cn ? "!$3" : "$3") : "PT");
 	if (t.k == 'f') {
-		const char *fc = fcmp(cmpname);
+		const char *fc = lx_fcmp(cmpname);
 		if (!fc) {
 			lx_error(x, NULL, "unknown comparison '%s'", cmpname);
 			return true;
 		}
-		if (t.bits == 64) {
-			lx_unsupported(x, "f64 comparisons need instructions the ISA does not have yet");
-			return true;
-		}
+		/* f64 and .ftz comparisons are lower_num.c's */
 		int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
 		char text[96];
 		snprintf(text, sizeof text, "FSETP.%s.%s $0, %s, $1, $2, %s", fc, bop ? bop : "AND", q >= 0 ? "$4" : "PT",
@@ -1094,7 +1079,8 @@ static bool op_farith(lx *x)
 		}
 	}
 	if (t.bits != 32) {
-		lx_unsupported(x, "f64 arithmetic needs instructions the ISA does not have yet");
+		/* f64 is lower_num.c's; what is left (f16) is not supported */
+		lx_unsupported(x, NULL);
 		return true;
 	}
 	if (three && !has(x, "rn")) {
