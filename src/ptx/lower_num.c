@@ -649,7 +649,7 @@ static bool num_set(lx *x)
 		return true;
 	int p = lx_tmp(x, RC_PRED);
 	fsetp_emit(x, st, p, -1, a, b, c, cn);
-	emit(x, "dr up", V(d, p), "SEL $0, %s, RZ, $1", dt.k == 'f' ? "0x3f800000" : "-0x1");
+	emit(x, "dr up", V(d, p), "SEL $0, RZ, %s, !$1", dt.k == 'f' ? "0x3f800000" : "-0x1");
 	return true;
 }
 
