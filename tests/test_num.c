@@ -484,6 +484,70 @@ START_TEST(test_mufu_bounds)
 }
 END_TEST
 
+/* PTX's .approx instructions, lowered from PTX text: within the error
+ * bounds PTX documents (sin/cos 2^-20.9 absolute in [-pi, pi]; ex2, lg2
+ * (absolute 2^-22 near 1), div.approx and div.full 2 ulp; rcp, sqrt,
+ * rsqrt 1 ulp), and div.approx gives 0 for 2^126 < |b| < 2^128. */
+static const char approx_ptx[] =
+	".version 9.0\n.target sm_90\n.address_size 64\n"
+	".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .f32 %f<16>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [k_in];\n\tld.param.u64 %rd2, [k_out];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+	"\tmad.lo.s32 %r1, %r2, %r3, %r1;\n"
+	"\tmul.wide.u32 %rd3, %r1, 8;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
+	"\tld.global.f32 %f1, [%rd4];\n\tld.global.f32 %f2, [%rd4+4];\n"
+	"\tmul.wide.u32 %rd5, %r1, 40;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+	"\tsin.approx.ftz.f32 %f3, %f1;\n\tcos.approx.f32 %f4, %f1;\n"
+	"\tex2.approx.ftz.f32 %f5, %f2;\n\tlg2.approx.f32 %f6, %f2;\n"
+	"\trsqrt.approx.ftz.f32 %f7, %f2;\n\trcp.approx.f32 %f8, %f2;\n"
+	"\tsqrt.approx.ftz.f32 %f9, %f2;\n\tdiv.approx.f32 %f10, %f1, %f2;\n"
+	"\tdiv.full.ftz.f32 %f11, %f1, %f2;\n\tdiv.approx.ftz.f32 %f12, %f1, 0f7F000000;\n"
+	"\tst.global.f32 [%rd6], %f3;\n\tst.global.f32 [%rd6+4], %f4;\n"
+	"\tst.global.f32 [%rd6+8], %f5;\n\tst.global.f32 [%rd6+12], %f6;\n"
+	"\tst.global.f32 [%rd6+16], %f7;\n\tst.global.f32 [%rd6+20], %f8;\n"
+	"\tst.global.f32 [%rd6+24], %f9;\n\tst.global.f32 [%rd6+28], %f10;\n"
+	"\tst.global.f32 [%rd6+32], %f11;\n\tst.global.f32 [%rd6+36], %f12;\n"
+	"\tret;\n}\n";
+
+START_TEST(test_ptx_approx)
+{
+	th_rng_seed(0xa9);
+	float in[2 * N], out[10 * N];
+	for (unsigned i = 0; i < N; i++) {
+		in[2 * i] = ((float)(th_rng() >> 8) * 0x1p-24f - 0.5f) * 6.28f;                       /* [-pi, pi] */
+		in[2 * i + 1] = ldexpf((float)(th_rng() >> 8) * 0x1p-24f + 0.5f, (int)(th_rng() % 40) - 20); /* > 0 */
+	}
+	for (size_t e = 0; e < TH_NENGINES; e++) {
+		th_kernel t;
+		th_load(&t, approx_ptx, "approx.ptx", "k");
+		th_buf_new(&t, "k_in", in, sizeof in, 0);
+		we_devptr d = th_buf_new(&t, "k_out", NULL, sizeof out, 0);
+		we_launch_config cfg = th_cfg1(th_id(e), 2, N / 2);
+		th_launch_ok(&t, &cfg, NULL, "approx.ptx");
+		th_get(&t, out, d, sizeof out);
+		th_close(&t);
+		for (unsigned i = 0; i < N; i++) {
+			const long double x = in[2 * i], y = in[2 * i + 1];
+			const float *o = out + 10 * i;
+			const long double want[9] = { sinl(x), cosl(x), exp2l(y), log2l(y), 1.0L / sqrtl(y),
+						      1.0L / y, sqrtl(y), x / y, x / y };
+			static const uint32_t max_ulps[9] = { 0, 0, 2, 2, 1, 1, 1, 2, 2 };
+			for (unsigned k = 0; k < 9; k++) {
+				const float w = (float)want[k];
+				const bool ok = k < 2 ? fabsl((long double)o[k] - want[k]) <= exp2l(-20.9L)
+					      : k == 3 && fabsl(want[k]) < 1.0L
+						      ? fabsl((long double)o[k] - want[k]) <= 0x1p-22L
+						      : ulps(f2u(o[k]), f2u(w)) <= max_ulps[k];
+				CHECK(ok, "%s: result %u of thread %u (%a, %a): %a, exact %La", th_name(e), k, i,
+				      (double)x, (double)y, (double)o[k], want[k]);
+			}
+			CHECK(f2u(o[9]) << 1 == 0, "div.approx by 2^127: %a, expected 0", (double)o[9]);
+		}
+	}
+}
+END_TEST
+
 /* ---- integer ---------------------------------------------------------------- */
 
 static const char *const itypes[4] = { "S32", "U32", "S64", "U64" };
@@ -857,6 +921,7 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_f64_compare);
 	tcase_add_test(tc, test_fpu_ftz);
 	tcase_add_test(tc, test_mufu_bounds);
+	tcase_add_test(tc, test_ptx_approx);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("integer");
 	tcase_set_timeout(tc, 120);
