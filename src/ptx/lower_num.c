@@ -1,7 +1,7 @@
 /* lower_num.c — the numeric PTX instructions that need num.isa: integer
  * division and remainder, 64-bit mul.hi, 16-bit mul.wide/hi, the carry
- * chain (add.cc, addc, sub.cc, subc), saturating add, shf, bfe, bfi, the
- * prmt modes, 64-bit clz/brev/bfind; f64 arithmetic, comparisons and
+ * chain (add.cc, addc, sub.cc, subc), saturating add, shf, bfe, bfi,
+ * 64-bit clz/brev/bfind; f64 arithmetic, comparisons and
  * min/max; f32 rounding modes, .ftz and .sat, div, rcp, sqrt, rsqrt and
  * the .approx functions; testp, copysign, set; conversions between
  * integers and floats with every rounding mode.
@@ -308,29 +308,6 @@ static bool num_bitfield(lx *x, ptype t)
 	snprintf(sl, sizeof sl, "d%c u%c ur ur", f, f);
 	if (d >= 0)
 		emit(x, sl, V(d, a, pos, len), "BFE.%s $0, $1, $2, $3", itype(t));
-	return true;
-}
-
-/* prmt.b32.{f4e,b4e,rc8,ecl,ecr,rc16} */
-static bool num_prmt(lx *x)
-{
-	static const char *const modes[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
-	const char *mode = NULL;
-	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
-		if (has(x, modes[k]))
-			mode = modes[k];
-	if (!mode)
-		return false;
-	if (!lx_nops(x, 4, 4))
-		return true;
-	const ptx_opnd *o = x->in->o;
-	int d = lx_dst(x, &o[0], RC_32);
-	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]), c = lx_reg32(x, &o[3]);
-	char up[8];
-	for (size_t k = 0; k <= strlen(mode); k++)
-		up[k] = (char)(mode[k] >= 'a' && mode[k] <= 'z' ? mode[k] - 32 : mode[k]);
-	if (d >= 0)
-		emit(x, "dr ur ur ur", V(d, a, c, b), "PRMT.%s $0, $1, $2, $3", up);
 	return true;
 }
 
@@ -939,8 +916,6 @@ bool lower_num(lx *x)
 		return num_shf(x);
 	if (!strcmp(op, "bfe") || !strcmp(op, "bfi"))
 		return num_bitfield(x, t);
-	if (!strcmp(op, "prmt"))
-		return num_prmt(x);
 	if (!strcmp(op, "clz") || !strcmp(op, "brev") || !strcmp(op, "bfind") || !strcmp(op, "popc"))
 		return num_bits64(x, t);
 	return false;

@@ -875,8 +875,15 @@ static bool op_prmt(lx *x)
 {
 	if (!nops(x, 4, 4))
 		return true;
-	if (x->in->nmods != 1) {
-		lx_unsupported(x, "prmt modes other than the default");
+	/* the modes are PRMT's (num.isa) */
+	static const char *const modes[][2] = { { "f4e", ".F4E" }, { "b4e", ".B4E" }, { "rc8", ".RC8" },
+						{ "ecl", ".ECL" }, { "ecr", ".ECR" }, { "rc16", ".RC16" } };
+	const char *mode = "";
+	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
+		if (has(x, modes[k][0]))
+			mode = modes[k][1];
+	if (x->in->nmods != (*mode ? 2 : 1)) {
+		lx_unsupported(x, "prmt modifiers other than one mode");
 		return true;
 	}
 	const ptx_opnd *o = x->in->o;
@@ -887,9 +894,9 @@ static bool op_prmt(lx *x)
 	if (d < 0)
 		return true;
 	if (cv >= 0)
-		emit(x, "dr ur ur ur", V(d, a, cv, b), "PRMT $0, $1, $2, $3");
+		emit(x, "dr ur ur ur", V(d, a, cv, b), "PRMT%s $0, $1, $2, $3", mode);
 	else
-		emit(x, "dr ur ur", V(d, a, b), "PRMT $0, $1, %s, $2", c);
+		emit(x, "dr ur ur", V(d, a, b), "PRMT%s $0, $1, %s, $2", mode, c);
 	return true;
 }
 
