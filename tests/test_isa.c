@@ -261,7 +261,7 @@ START_TEST(flags_of_instructions)
 		/* state of the CTA: ids, shared memory (also through a generic
 		 * address), barriers */
 		const bool cta = OPTYPE_IN(op, ISA_OPT_S2R, ISA_OPT_S2UR, ISA_OPT_LDS, ISA_OPT_STS, ISA_OPT_ATOMS,
-					   ISA_OPT_GEN_LD, ISA_OPT_GEN_ST, ISA_OPT_GEN_ATOM) ||
+					   ISA_OPT_ATOMS_X, ISA_OPT_GEN_LD, ISA_OPT_GEN_ST, ISA_OPT_GEN_ATOM) ||
 				 o->unit_id == ISA_UNIT_BCU || o->unit_id == ISA_UNIT_VISA;
 		ck_assert_msg(!(o->flags & ISA_F_PER_CTA) == !cta, "%s: PerCTA", o->name);
 		/* WritesPred: a P predicate in OutList<>, or R2P */

@@ -187,5 +187,9 @@ we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
 	dev->report_json = out.report_json;
 	free(dev->warnings);
 	dev->warnings = out.warnings;
+	free(dev->profile);
+	dev->profile = out.profile;
+	free(dev->profile_json);
+	dev->profile_json = out.profile_json;
 	return st;
 }

@@ -47,6 +47,8 @@ typedef struct eng_output {
 	char *report;       /* exception / deadlock / timeout report, text */
 	char *report_json;  /* the same as JSON                            */
 	char *warnings;     /* --check hazards, one per line               */
+	char *profile;      /* --profile: text, and JSON                    */
+	char *profile_json;
 } eng_output;
 
 /* The launch limits of warpemu.h and the options' consistency: WE_OK, or
