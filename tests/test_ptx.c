@@ -371,6 +371,40 @@ START_TEST(kernel_globals_persist)
 }
 END_TEST
 
+/* membermasks are honoured (GPGPU-Sim's functional model treats
+ * bar.warp.sync as a no-op and its shfl ignores the membermask): a
+ * shuffle among the lanes of its mask works inside a branch that only
+ * they take; executed by lanes outside its mask, shfl.sync and
+ * bar.warp.sync stop the kernel with an exception naming the PTX line */
+#define MASK_PTX(body)                                                                             \
+	HEAD ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"        \
+	     " .reg .pred %p<2>;\n mov.u32 %r1, %tid.x;\n mov.u32 %r3, 7;\n" body STORE_R3 " ret;\n}\n"
+
+START_TEST(kernel_membermask)
+{
+	uint32_t out[32];
+	run_words(MASK_PTX(" setp.lt.u32 %p1, %r1, 16;\n @!%p1 bra J;\n"
+			   " shfl.sync.bfly.b32 %r3, %r1, 1, 31, 0x0000ffff;\nJ:\n"),
+		  "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], i < 16 ? i ^ 1u : 7u);
+	static const char *const bodies[2] = { " shfl.sync.bfly.b32 %r3, %r1, 1, 31, 0x0000ffff;\n",
+					       " bar.warp.sync 0x0000ffff;\n" };
+	static const char *const texts[2] = { MASK_PTX(" shfl.sync.bfly.b32 %r3, %r1, 1, 31, 0x0000ffff;\n"),
+					      MASK_PTX(" bar.warp.sync 0x0000ffff;\n") };
+	for (unsigned k = 0; k < 2; k++) {
+		th_kernel t;
+		th_load(&t, texts[k], "t.ptx", "k");
+		th_buf_new(&t, "o", NULL, 4u * 32u, 0);
+		we_launch_config cfg = th_cfg1(WE_ENGINE_SCHEDULER, 1, 32);
+		we_status st = th_launch(&t, &cfg, NULL);
+		th_expect_report(&t, st, WE_ERR_EXCEPTION,
+				 (const char *const[]){ "WARPSYNC", "0xffff0000", "t.ptx:11)", NULL }, bodies[k]);
+		th_close(&t);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptx");
@@ -393,6 +427,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_brx);
 	tcase_add_test(t, kernel_mov_pred);
 	tcase_add_test(t, kernel_globals_persist);
+	tcase_add_test(t, kernel_membermask);
 	suite_add_tcase(s, t);
 	return s;
 }
