@@ -405,6 +405,28 @@ START_TEST(kernel_membermask)
 }
 END_TEST
 
+/* barrier ids and counts from registers, a count below the CTA's size
+ * (gpuocelot wants immediate ids with count = CTA size): warps 0-1 meet at
+ * barrier 1, warps 2-3 at barrier 2, 64 threads each; each thread reads
+ * what its partner in the other warp of its pair wrote */
+START_TEST(kernel_register_barriers)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<9>;\n .reg .b64 %rd<3>;\n"
+		" .shared .align 4 .b8 sh[512];\n"
+		" mov.u32 %r1, %tid.x;\n shr.u32 %r4, %r1, 6;\n add.s32 %r4, %r4, 1;\n mov.u32 %r5, 64;\n"
+		" shl.b32 %r6, %r1, 2;\n mov.u32 %r7, sh;\n add.s32 %r7, %r7, %r6;\n"
+		" mul.lo.s32 %r8, %r1, 3;\n st.shared.u32 [%r7], %r8;\n"
+		" bar.sync %r4, %r5;\n"
+		" xor.b32 %r6, %r6, 128;\n mov.u32 %r7, sh;\n add.s32 %r7, %r7, %r6;\n"
+		" ld.shared.u32 %r3, [%r7];\n" STORE_R3 " ret;\n}\n";
+	uint32_t out[128];
+	run_words(ptx, "k", 128, out);
+	for (uint32_t i = 0; i < 128; i++)
+		ck_assert_uint_eq(out[i], 3u * (i ^ 32u));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptx");
@@ -428,6 +450,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_mov_pred);
 	tcase_add_test(t, kernel_globals_persist);
 	tcase_add_test(t, kernel_membermask);
+	tcase_add_test(t, kernel_register_barriers);
 	suite_add_tcase(s, t);
 	return s;
 }
