@@ -318,12 +318,14 @@ static void spill_store(lcode *out, uint32_t line, const lvreg *r, int scratch)
 }
 
 /* Instruction l with its spilled vregs loaded into scratch registers
- * before it (all of them: a guarded write keeps old values) and the ones
- * it writes stored after it.  false: more spilled operands than scratch. */
+ * before it (those it reads; every one under a guard, since a guarded
+ * write keeps the old values) and the ones it writes stored after it.
+ * false: more spilled operands than scratch. */
 static bool rewrite(lcode *out, lins *l)
 {
 	int seen[L_MAX_SLOTS + 1], nvr[L_MAX_SLOTS + 1], ns = 0, nr = 0, np = 0;
-	bool def[L_MAX_SLOTS + 1];
+	bool def[L_MAX_SLOTS + 1], need[L_MAX_SLOTS + 1];
+	char half[L_MAX_SLOTS + 1]; /* a pair written by one half only: 'r' low, 'h' high */
 	for (int k = -1; k < l->nslot; k++) {
 		int v = k < 0 ? l->guard : l->s[k].v;
 		if (v < 0 || out->v[v].phys >= 0)
@@ -334,6 +336,11 @@ static bool rewrite(lcode *out, lins *l)
 		if (j == ns) {
 			seen[ns] = v;
 			def[ns] = false;
+			/* a guarded instruction keeps the old value in the lanes
+			 * whose guard is false, and the store after it writes
+			 * them back */
+			need[ns] = l->guard >= 0;
+			half[ns] = 0;
 			ptx_rclass rc = out->v[v].rc;
 			int sc = rc == RC_PRED ? 5 + np++ : (int)SCRATCH_R + 2 * nr++;
 			if (nr > 4 || np > 2)
@@ -346,9 +353,16 @@ static bool rewrite(lcode *out, lins *l)
 		}
 		if (k >= 0 && (l->s[k].use & LU_DEF))
 			def[j] = true;
+		/* read: the guard or a source; a pair written by one of its
+		 * halves stores that half alone */
+		if (k < 0 || (l->s[k].use & LU_USE))
+			need[j] = true;
+		else if (out->v[v].rc == RC_64 && l->s[k].form != 'w')
+			half[j] = half[j] && half[j] != l->s[k].form ? 'w' : l->s[k].form;
 	}
 	for (int j = 0; j < ns; j++)
-		spill_load(out, l->line, &out->v[seen[j]], out->v[nvr[j]].phys);
+		if (need[j] || half[j] == 'w')
+			spill_load(out, l->line, &out->v[seen[j]], out->v[nvr[j]].phys);
 	lins m = *l;
 	for (int j = 0; j < ns; j++) {
 		if (m.guard == seen[j])
@@ -360,9 +374,18 @@ static bool rewrite(lcode *out, lins *l)
 	lins *d = lc_add(out, 0, 0);
 	if (!out->oom)
 		*d = m;
-	for (int j = 0; j < ns; j++)
-		if (def[j])
+	for (int j = 0; j < ns; j++) {
+		if (!def[j])
+			continue;
+		if (need[j] || (half[j] != 'r' && half[j] != 'h')) {
 			spill_store(out, l->line, &out->v[seen[j]], out->v[nvr[j]].phys);
+			continue;
+		}
+		char buf[64];
+		bool hi = half[j] == 'h';
+		snprintf(buf, sizeof buf, "STL [%s+%%d], R%%d", slot_base(out));
+		add_text(out, l->line, buf, out->v[seen[j]].slot + (hi ? 4 : 0), out->v[nvr[j]].phys + hi);
+	}
 	return true;
 }
 
