@@ -24,11 +24,8 @@ void sem_bar_arrive(xctx *x, const struct bar_arrival *a);
  * arrivals of a TBAR). */
 void sem_sync_progress(xctx *x, uint32_t was_active, bool state_changed);
 
-/* Generic addresses (sem_ptx.c, sem_mem.c): the host address of
- * generic address addr of lane `lane` (shared, local or global memory by
- * its window, isa.h), or NULL after recording the fault; and the loads,
- * stores and atomics through them. */
-uint8_t *sem_xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+/* Loads, stores and atomics through generic addresses (sem_mem.c, for
+ * sem_ptx.c's GEN_LD, GEN_ST, GEN_ATOM; exec.h xgeneric). */
 void sem_generic_load(xctx *x, const xinsn *i);
 void sem_generic_store(xctx *x, const xinsn *i);
 void sem_generic_atom(xctx *x, const xinsn *i);

@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 {
 	const uint32_t pm = x->pmask;
 	const uint32_t *lo = xrow(x, om, 0);
-	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : sp == SP_LOCAL ? xlocal : sem_xgeneric;
+	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : sp == SP_LOCAL ? xlocal : xgeneric;
 	const bool wide = sp == SP_GLOBAL || sp == SP_GENERIC; /* 64-bit addresses */
 	if (!(pm & (pm - 1u))) {
 		/* one lane (a thread alone, as at the end of a reduction): its

@@ -91,15 +91,6 @@ XSEM(TBAR_RED) { tbar(x, i, TBAR_RED, xpred(x, &i->o[TBAR_RED_pp]) & x->pmask); 
 
 /* ---- generic addresses ---------------------------------------------------------- */
 
-uint8_t *sem_xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
-{
-	if (addr - WE_GENERIC_SHARED < WE_GENERIC_WINDOW)
-		return xshared(x, addr - WE_GENERIC_SHARED, size, lane);
-	if (addr - WE_GENERIC_LOCAL < WE_GENERIC_WINDOW)
-		return xlocal(x, addr - WE_GENERIC_LOCAL, size, lane);
-	return xglobal(x, addr, size, lane);
-}
-
 /* LD.size Rd, [Ra.64+off] */
 XSEM(GEN_LD) { sem_generic_load(x, i); }
 

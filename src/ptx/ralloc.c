@@ -459,7 +459,8 @@ bool ralloc_run(lcode *c, ralloc_info *ri)
 				iv[n++] = iv[v];
 		}
 		free(ncall);
-		qsort(iv, n, sizeof *iv, by_start);
+		if (n > 1)
+			qsort(iv, n, sizeof *iv, by_start);
 		for (uint32_t k = 0; k < n; k++)
 			alloc_one(&S, &iv[k]);
 		/* never referenced: any register (nothing prints them) */
