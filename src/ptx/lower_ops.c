@@ -1405,7 +1405,12 @@ static bool op_ldst(lx *x)
 			}
 			v = lx_tmp(x, rc);     /* a load into '_' */
 		} else {
-			if (x->f->regs[reg].rc != rc) {
+			/* a store may name a register wider than its type (nvcc
+			 * stores the low word of a 64-bit one: st.u32 [a], %rd):
+			 * the value is truncated, and a 64-bit vreg printed as
+			 * 'r' is its low register */
+			bool wide = store && rc == RC_32 && x->f->regs[reg].rc == RC_64;
+			if (x->f->regs[reg].rc != rc && !wide) {
 				lx_error(x, vo, "register %s does not hold a .%c%u value", x->f->regs[reg].name, t.k, t.bits);
 				return true;
 			}
