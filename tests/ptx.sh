@@ -22,7 +22,8 @@ fail=0
 # the PTX files the front end runs today (the others are checked by
 # tests/bad/ptx_* for their "not supported" message)
 NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
-	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small warp_match globals"}
+	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small warp_match globals
+	warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv"}
 
 # prepare NAME: the argument list in $T/NAME.args, the out list in $T/NAME.outs
 prepare() {
@@ -98,6 +99,28 @@ for name in $NAMES; do
 		check "$name" "$sm" --engine warp-threads
 		check "$name" "$sm" --threads 1 --schedule=seed:7
 		check "$name" "$sm" --threads 1 --schedule=seed:12345 --engine warp-threads
+	done
+done
+
+# --check (races, uninitialised reads, barriers) finds no hazard in the
+# correct kernels written for issue 16 (races_clean.sh has the examples)
+CHECKED=${PTX_CHECKED:-"warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv"}
+for name in $CHECKED; do
+	case " $(echo $NAMES) " in *" $name "*) ;; *) continue ;; esac
+	prepare "$name"
+	for sm in sm90 sm75; do
+		for eng in scheduler warp-threads; do
+			# shellcheck disable=SC2046
+			"$W" run "$D/$name.$sm.ptx" $(cat "$T/$name.args") --check --engine "$eng" --quiet \
+				> "$T/stdout" 2>&1
+			if [ "$(grep -c 'check: ' "$T/stdout")" = 1 ] && grep -q 'check: 0 hazards$' "$T/stdout"; then
+				pass=$((pass + 1))
+			else
+				echo "FAIL: $name.$sm.ptx --check --engine $eng: not silent"
+				head -5 "$T/stdout" | sed 's/^/    /'
+				fail=$((fail + 1))
+			fi
+		done
 	done
 done
 
