@@ -43,18 +43,26 @@ bool observe_mem(xctx *x, const xinsn *i, race_access *a)
 	case ISA_OPT_ATOMG: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOM_addr]; break;
 	case ISA_OPT_ATOMS: sp = RACE_SHARED, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOM_addr]; break;
 	case ISA_OPT_RED: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[RED_addr]; break;
+	/* num.isa's float and wrapping atomics (PTX atom.add.f32/f64,
+	 * atom.inc/dec): atomics like the others, hand-offs included */
+	case ISA_OPT_ATOMG_X: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOMX_addr]; break;
+	case ISA_OPT_ATOMS_X: sp = RACE_SHARED, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOMX_addr]; break;
+	case ISA_OPT_RED_X: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[RED_X_addr]; break;
 	default: return false;
 	}
+	const bool x_op = i->optype == ISA_OPT_ATOMG_X || i->optype == ISA_OPT_ATOMS_X || i->optype == ISA_OPT_RED_X;
 	/* an exchange whose old value goes nowhere is a store (it does not
 	 * read uninitialised memory) */
-	if (i->optype != ISA_OPT_RED && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
+	if (i->optype != ISA_OPT_RED && !x_op && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
 	    i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255)
 		kind &= ~RACE_READ;
 	a->space = (uint8_t)sp;
 	a->kind = (uint8_t)kind;
 	a->lanes = x->pmask;
 	a->pc = x->pc;
-	if (kind & RACE_ATOMIC)
+	if (x_op)
+		a->size = i->in->typex == ISA_AtomTypeX_F64 ? 8 : 4;
+	else if (kind & RACE_ATOMIC)
 		a->size = i->in->type == ISA_AtomType_U64 || i->in->type == ISA_AtomType_S64 ? 8 : 4;
 	else
 		a->size = (uint8_t)mem_bytes(i->in->size);
