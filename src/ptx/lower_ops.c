@@ -1345,6 +1345,29 @@ static void ld_param(lx *x, ptype t, const ptx_opnd *d, const ptx_opnd *ao)
 	}
 }
 
+/* the MEMBAR of a fence, or of a release/acquire access, of x's scope
+ * (.cta, .sys; .gpu and none: GPU) */
+static const char *membar_scope(lx *x)
+{
+	return has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+}
+
+/* A release access is a fence of its scope then the access; an acquire
+ * one, the access then a fence (PTX's memory consistency model: its
+ * release and acquire patterns).  The fence before, when x has one. */
+static void release_fence(lx *x)
+{
+	if (has(x, "release") || has(x, "acq_rel"))
+		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
+}
+
+/* the fence after */
+static void acquire_fence(lx *x)
+{
+	if (has(x, "acquire") || has(x, "acq_rel"))
+		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
+}
+
 static bool op_ldst(lx *x)
 {
 	bool store = !strcmp(x->in->op, "st");
@@ -1380,6 +1403,7 @@ static bool op_ldst(lx *x)
 	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
 	int64_t es = t.bits / 8;
 	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
+	release_fence(x);
 	for (int k = 0; k < n; k++) {
 		int reg;
 		if (n == 1) {
@@ -1418,6 +1442,7 @@ static bool op_ldst(lx *x)
 		}
 		mem_elem(x, sp, store, t, v, &a, k * es);
 	}
+	acquire_fence(x);
 	return true;
 }
 
@@ -1468,10 +1493,12 @@ static bool op_atom(lx *x)
 	char op_up[8];
 	for (size_t i = 0; i <= strlen(op); i++)
 		op_up[i] = (char)(op[i] >= 'a' && op[i] <= 'z' ? op[i] - 32 : op[i]);
+	release_fence(x);
 	x->varying_next = 1;
 	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s",
 	     sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
 	     op_up, type, at, cas ? ", $2" : "");
+	acquire_fence(x);
 	return true;
 }
 
@@ -1577,7 +1604,7 @@ static bool op_misc(lx *x)
 {
 	const char *op = x->in->op;
 	if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
-		const char *s = has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+		const char *s = membar_scope(x);
 		if (has(x, "proxy") || has(x, "alias") || has(x, "async")) {
 			lx_unsupported(x, NULL);
 			return true;
