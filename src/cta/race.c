@@ -454,8 +454,8 @@ static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, ui
 {
 	race_cta *k = c->race;
 	uint32_t *head = k->sh + (size_t)word * CH_N;
-	const race_ent e = { .warp = (uint8_t)w, .kind = (uint8_t)kind, .bytes = (uint8_t)bytes, .lanes = lanes,
-			     .epoch = k->vc[w][w], .pc = (uint32_t)pc, .from = k->from[w] };
+	const race_ent e = { .cta = c->linear_id, .warp = (uint8_t)w, .kind = (uint8_t)kind, .bytes = (uint8_t)bytes,
+			     .lanes = lanes, .epoch = k->vc[w][w], .pc = (uint32_t)pc, .from = k->from[w] };
 	unsigned covered = 0; /* bytes a write ordered before this one wrote */
 	/* the warp's same access in this interval (a loop without a barrier)
 	 * is recorded once: its entry is in the chain of its kind, newer
