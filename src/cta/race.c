@@ -29,12 +29,6 @@ uint32_t race_pool_get(race_pool *p)
 	return p->n++;
 }
 
-void race_pool_put(race_pool *p, uint32_t i)
-{
-	p->e[i].next = p->free;
-	p->free = i;
-}
-
 bool race_acq_add(race_acq *a, uint32_t var, uint32_t len)
 {
 	for (uint32_t j = 0; j < a->n; j++)
@@ -445,74 +439,161 @@ void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
 
 static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }
 
-/* Warp w's access (kind, bytes of the word, lanes) to shared word `word`
- * at pc: compared with every access of the word it may race with, and
- * recorded.  Entries every live warp is ordered after are dropped on the
- * way (their writes count as initialising the word's bytes). */
-static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, uint32_t lanes, unsigned kind,
-			uint64_t pc)
+/* What the words of one shared access share: its entry (less each word's
+ * lanes and bytes), the warp's clock, the checks on. */
+typedef struct sh_acc {
+	race_ent t;
+	const uint32_t *vcw;
+	bool races, uninit;
+} sh_acc;
+
+/* The chain at *link of a shared word, for access s (bytes, lanes) to
+ * it: entries every live warp is ordered after dropped (their writes
+ * count as initialising the word's bytes), the bytes of the writes
+ * ordered before s into *covered, the others that race with s found. */
+static inline __attribute__((always_inline)) void shared_chain(race_cta *k, const sh_acc *s, uint32_t word,
+							       uint32_t *link, unsigned bytes, uint32_t lanes,
+							       unsigned *covered)
 {
-	race_cta *k = c->race;
+	race_ent *pe = k->pool.e;
+	const unsigned kind = s->t.kind;
+	while (*link) {
+		race_ent *f = &pe[*link];
+		const uint32_t fw = f->warp, fe = f->epoch;
+		if (fe <= k->floor[fw]) {
+			if (writes(f->kind))
+				k->shinit[word] |= f->bytes;
+			const uint32_t dead = *link;
+			*link = f->next;
+			race_pool_put(&k->pool, dead);
+			continue;
+		}
+		link = &f->next;
+		/* (the warp's own entries are ordered: vcw[w] is its clock) */
+		if (s->vcw[fw] >= fe) {
+			if (writes(f->kind))
+				*covered |= f->bytes;
+			continue;
+		}
+		if ((f->bytes & bytes) && (writes(f->kind) || writes(kind)) && !((f->kind & kind) & RACE_ATOMIC) &&
+		    s->races) {
+			race_ent e = s->t;
+			e.lanes = lanes;
+			e.bytes = (uint8_t)bytes;
+			race_pair(k, FK_SHARED, f, &e, (uint64_t)word * 4u, (uint8_t)(f->bytes & bytes));
+		}
+	}
+}
+
+/* The access s to shared word `word` (its bytes, the lanes that touch
+ * it): compared with every access of the word it may race with, and
+ * recorded. */
+static inline __attribute__((always_inline)) void shared_word(race_cta *k, const sh_acc *s, uint32_t word,
+							      unsigned bytes, uint32_t lanes)
+{
 	uint32_t *head = k->sh + (size_t)word * CH_N;
-	const race_ent e = { .cta = c->linear_id, .warp = (uint8_t)w, .kind = (uint8_t)kind, .bytes = (uint8_t)bytes,
-			     .lanes = lanes, .epoch = k->vc[w][w], .pc = (uint32_t)pc, .from = k->from[w] };
-	unsigned covered = 0; /* bytes a write ordered before this one wrote */
+	const race_ent *pe = k->pool.e;
+	const unsigned kind = s->t.kind, own = race_chain(kind);
+	const uint32_t w = s->t.warp, epoch = s->t.epoch;
 	/* the warp's same access in this interval (a loop without a barrier)
 	 * is recorded once: its entry is in the chain of its kind, newer
 	 * than every older entry of the warp */
-	for (uint32_t i = head[race_chain(kind)]; i; i = k->pool.e[i].next) {
-		const race_ent *f = &k->pool.e[i];
+	for (uint32_t i = head[own]; i; i = pe[i].next) {
+		const race_ent *f = &pe[i];
 		if (f->warp != w)
 			continue;
-		if (f->epoch != e.epoch)
+		if (f->epoch != epoch)
 			break;
-		if (f->pc == e.pc && f->bytes == bytes && f->kind == kind)
+		if (f->pc == s->t.pc && f->bytes == bytes && f->kind == kind)
 			return;
 	}
-	for (unsigned ch = 0; ch < CH_N; ch++) {
-		/* a read races with no read: the reads are walked only to drop
-		 * them, once the newest can go (then usually all can) */
-		if (ch == CH_READ && !writes(kind) &&
-		    (!head[ch] || k->pool.e[head[ch]].epoch > k->floor[k->pool.e[head[ch]].warp]))
-			continue;
-		for (uint32_t *link = &head[ch]; *link;) {
-			race_ent *f = &k->pool.e[*link];
-			if (f->epoch <= k->floor[f->warp]) {
-				if (writes(f->kind))
-					k->shinit[word] |= f->bytes;
-				const uint32_t dead = *link;
-				*link = f->next;
-				race_pool_put(&k->pool, dead);
-				continue;
-			}
-			link = &f->next;
-			if (f->warp == w || k->vc[w][f->warp] >= f->epoch) {
-				if (writes(f->kind))
-					covered |= f->bytes;
-				continue;
-			}
-			if ((f->bytes & bytes) && (writes(f->kind) || writes(kind)) &&
-			    !((f->kind & kind) & RACE_ATOMIC) && (c->L->memcheck & RACE_RACES))
-				race_pair(k, FK_SHARED, f, &e, (uint64_t)word * 4u, (uint8_t)(f->bytes & bytes));
+	unsigned covered = 0; /* bytes a write ordered before this one wrote */
+	/* a read races with no read: the reads are walked only to drop them,
+	 * once the newest can go (then usually all can) */
+	const uint32_t r = head[CH_READ];
+	if (r && (writes(kind) || pe[r].epoch <= k->floor[pe[r].warp]))
+		shared_chain(k, s, word, &head[CH_READ], bytes, lanes, &covered);
+	if (head[CH_WRITE])
+		shared_chain(k, s, word, &head[CH_WRITE], bytes, lanes, &covered);
+	if (head[CH_ATOMIC])
+		shared_chain(k, s, word, &head[CH_ATOMIC], bytes, lanes, &covered);
+	if ((kind & RACE_READ) && s->uninit) {
+		const unsigned missing = bytes & ~(covered | k->shinit[word]);
+		if (missing) {
+			race_ent e = s->t;
+			e.lanes = lanes;
+			e.bytes = (uint8_t)bytes;
+			race_pair(k, FK_UNINIT_SHARED, &e, NULL, (uint64_t)word * 4u, (uint8_t)missing);
 		}
 	}
-	const unsigned missing = bytes & ~(covered | k->shinit[word]);
-	if ((kind & RACE_READ) && missing && (c->L->memcheck & RACE_UNINIT)) {
-		race_ent one = e;
-		race_pair(k, FK_UNINIT_SHARED, &one, NULL, (uint64_t)word * 4u, (uint8_t)missing);
-	}
-	const uint32_t n = race_pool_get(&k->pool);
+	const uint32_t n = race_pool_new(&k->pool);
 	if (!n) {
 		race_set_oom(k);
 		return;
 	}
-	k->pool.e[n] = e;
-	k->pool.e[n].next = head[race_chain(kind)];
-	head[race_chain(kind)] = n;
-	if (word < k->lo)
-		k->lo = word;
-	if (word + 1u > k->hi)
-		k->hi = word + 1u;
+	race_ent *d = &k->pool.e[n];
+	*d = s->t;
+	d->lanes = lanes;
+	d->bytes = (uint8_t)bytes;
+	d->next = head[own];
+	head[own] = n;
+}
+
+/* The lanes of a are at strictly increasing addresses, each aligned to
+ * the size (the usual thread-indexed access): no two lanes touch one
+ * word of it, each lane's words are its own. */
+static bool lanes_increasing(const race_access *a)
+{
+	const uint64_t align = a->size - 1u;
+	uint64_t next = 0; /* the least address the next lane may have */
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const uint64_t ad = a->addr[__builtin_ctz(m)];
+		if ((ad & align) || ad < next)
+			return false;
+		next = ad + a->size;
+	}
+	return true;
+}
+
+/* Warp w's access a to shared memory (inc: lanes_increasing), word by
+ * word in the order of race_words_of. */
+static void shared_access(we_cta *c, const we_warp *w, const race_access *a, bool inc)
+{
+	race_cta *k = c->race;
+	const sh_acc s = { .t = { .cta = c->linear_id, .warp = (uint8_t)w->id, .kind = a->kind,
+				  .epoch = k->vc[w->id][w->id], .pc = (uint32_t)a->pc, .from = k->from[w->id] },
+			   .vcw = k->vc[w->id],
+			   .races = (c->L->memcheck & RACE_RACES) != 0,
+			   .uninit = (c->L->memcheck & RACE_UNINIT) != 0 };
+	uint64_t lo = k->lo, hi = k->hi; /* the words touched (race_cta_start clears them) */
+	if (inc && a->size >= 4) {
+		/* each lane's words alone: no search for the lanes of a word */
+		const unsigned nw = a->size / 4u;
+		for (uint32_t m = a->lanes; m; m &= m - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(m);
+			const uint64_t wd = a->addr[l] >> 2;
+			for (unsigned j = 0; j < nw; j++)
+				if (wd + j < k->nwords)
+					shared_word(k, &s, (uint32_t)(wd + j), 0xfu, 1u << l);
+		}
+		/* (the lanes in increasing order: the first and the last) */
+		const uint64_t first = a->addr[__builtin_ctz(a->lanes)] >> 2;
+		const uint64_t last = (a->addr[31 - __builtin_clz(a->lanes)] >> 2) + nw;
+		lo = first < lo ? first : lo;
+		hi = last > hi ? last : hi;
+	} else {
+		race_word u[32 * 4];
+		const unsigned n = race_words_of(a, u);
+		for (unsigned j = 0; j < n; j++) {
+			if (u[j].word >= k->nwords)
+				continue;
+			shared_word(k, &s, (uint32_t)u[j].word, u[j].bytes, u[j].lanes);
+			lo = u[j].word < lo ? u[j].word : lo;
+			hi = u[j].word + 1u > hi ? u[j].word + 1u : hi;
+		}
+	}
+	k->lo = (uint32_t)lo;
+	k->hi = (uint32_t)(hi < k->nwords ? hi : k->nwords);
 }
 
 /* race_words_of for aligned 4-byte accesses (the usual ones): one word
@@ -647,7 +728,6 @@ static void local_access(we_cta *c, const we_warp *w, const race_access *a)
 
 void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 {
-	race_cta *k = c->race;
 	cta_lock(c);
 	if (a->space == RACE_LOCAL) {
 		if (c->L->memcheck & RACE_UNINIT)
@@ -655,19 +735,12 @@ void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 		cta_unlock(c);
 		return;
 	}
-	if ((c->L->memcheck & RACE_RACES) && a->kind == RACE_WRITE && a->val[0] && (a->lanes & (a->lanes - 1u)))
+	const bool inc = lanes_increasing(a);
+	if (!inc && (c->L->memcheck & RACE_RACES) && a->kind == RACE_WRITE && a->val[0] && (a->lanes & (a->lanes - 1u)))
 		lane_conflicts(c, w, a);
-	if (a->space == RACE_GLOBAL) {
+	if (a->space == RACE_GLOBAL)
 		race_global_access(c, w, a);
-		cta_unlock(c);
-		return;
-	}
-	race_word u[32 * 4];
-	const unsigned n = race_words_of(a, u);
-	for (unsigned j = 0; j < n; j++) {
-		const uint32_t word = (uint32_t)u[j].word;
-		if (word < k->nwords)
-			shared_word(c, w->id, word, u[j].bytes, u[j].lanes, a->kind, a->pc);
-	}
+	else
+		shared_access(c, w, a, inc);
 	cta_unlock(c);
 }

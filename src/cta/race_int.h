@@ -39,9 +39,25 @@ typedef struct race_pool {
 	race_ent *e;
 	uint32_t n, cap, free;
 } race_pool;
-/* A new entry's index (0: out of memory). */
+/* A new entry's index (0: out of memory): race_pool_get, which grows
+ * the pool; race_pool_new, its fast path inline (one per access word). */
 uint32_t race_pool_get(race_pool *p);
-void race_pool_put(race_pool *p, uint32_t i);
+static inline uint32_t race_pool_new(race_pool *p)
+{
+	if (p->free) {
+		const uint32_t i = p->free;
+		p->free = p->e[i].next;
+		return i;
+	}
+	if (p->n && p->n < p->cap)
+		return p->n++;
+	return race_pool_get(p);
+}
+static inline void race_pool_put(race_pool *p, uint32_t i)
+{
+	p->e[i].next = p->free;
+	p->free = i;
+}
 
 /* Acquired hand-offs from other CTAs: (global sync word, how many of its
  * releases) pairs, the largest count per word. */
