@@ -61,9 +61,9 @@ bool race_acq_merge(race_acq *a, const race_acq *b)
 }
 
 /* An open-addressing slot of the dedup set, by its key. */
-static inline uint32_t seen_hash(uint64_t addr, uint32_t pc, unsigned kb)
+static inline uint32_t seen_hash(uint64_t blk, uint32_t pc, unsigned kb)
 {
-	uint64_t h = (addr * UINT64_C(0x9e3779b97f4a7c15)) ^ ((uint64_t)pc << 7) ^ kb;
+	uint64_t h = (blk * UINT64_C(0x9e3779b97f4a7c15)) ^ ((uint64_t)pc << 7) ^ kb;
 	h ^= h >> 29;
 	return (uint32_t)(h * UINT64_C(0xbf58476d1ce4e5b9) >> 32);
 }
@@ -77,7 +77,7 @@ static bool seen_grow(race_seen *t)
 	for (uint32_t i = 0; i < t->cap; i++) {
 		if (old[i].stamp != t->stamp)
 			continue;
-		uint32_t h = seen_hash(old[i].addr, old[i].pc, old[i].kb) & (cap - 1u);
+		uint32_t h = seen_hash(old[i].blk, old[i].pc, old[i].kb) & (cap - 1u);
 		while (s[h].stamp == t->stamp)
 			h = (h + 1u) & (cap - 1u);
 		s[h] = old[i];
@@ -85,6 +85,7 @@ static bool seen_grow(race_seen *t)
 	free(old);
 	t->s = s;
 	t->cap = cap;
+	t->last = 0;
 	return true;
 }
 
@@ -92,17 +93,28 @@ bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint3
 		   unsigned bytes)
 {
 	race_seen *t = &k->seen[w];
-	if (t->n * 2u >= t->cap && !seen_grow(t))
-		return true; /* (out of memory: recorded again, never lost) */
-	const uint64_t addr = word | (uint64_t)space << 62;
+	const uint64_t blk = word / 32u | (uint64_t)space << 62;
+	const uint32_t bit = 1u << (word % 32u);
 	const uint8_t kb = (uint8_t)(kind | bytes << 3);
-	uint32_t h = seen_hash(addr, pc, kb) & (t->cap - 1u);
-	/* slots of an earlier stamp (interval) are empty */
-	for (; t->s[h].stamp == t->stamp; h = (h + 1u) & (t->cap - 1u))
-		if (t->s[h].addr == addr && t->s[h].pc == pc && t->s[h].kb == kb)
-			return false;
-	t->s[h] = (struct seen_slot){ .addr = addr, .pc = pc, .stamp = t->stamp, .kb = kb };
-	t->n++;
+	struct seen_slot *s = t->last ? &t->s[t->last - 1u] : NULL;
+	if (!s || s->blk != blk || s->pc != pc || s->kb != kb) {
+		if (t->n * 2u >= t->cap && !seen_grow(t))
+			return true; /* (out of memory: recorded again, never lost) */
+		uint32_t h = seen_hash(blk, pc, kb) & (t->cap - 1u);
+		/* slots of an earlier stamp (interval) are empty */
+		for (; t->s[h].stamp == t->stamp; h = (h + 1u) & (t->cap - 1u))
+			if (t->s[h].blk == blk && t->s[h].pc == pc && t->s[h].kb == kb)
+				break;
+		s = &t->s[h];
+		if (s->stamp != t->stamp) {
+			*s = (struct seen_slot){ .blk = blk, .pc = pc, .stamp = t->stamp, .kb = kb };
+			t->n++;
+		}
+		t->last = h + 1u;
+	}
+	if (s->bits & bit)
+		return false;
+	s->bits |= bit;
 	return true;
 }
 
@@ -110,6 +122,7 @@ bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint3
 static void seen_next(race_seen *t)
 {
 	t->n = 0;
+	t->last = 0;
 	if (++t->stamp == 0) {
 		/* (the stamp wrapped: no slot may look current) */
 		if (t->s)
@@ -739,7 +752,7 @@ void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 	if (!inc && (c->L->memcheck & RACE_RACES) && a->kind == RACE_WRITE && a->val[0] && (a->lanes & (a->lanes - 1u)))
 		lane_conflicts(c, w, a);
 	if (a->space == RACE_GLOBAL)
-		race_global_access(c, w, a);
+		race_global_access(c, w, a, inc);
 	else
 		shared_access(c, w, a, inc);
 	cta_unlock(c);

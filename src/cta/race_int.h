@@ -142,14 +142,19 @@ typedef struct race_word {
 unsigned race_words_of(const race_access *a, race_word *u);
 
 /* Per warp of a CTA: the dedup set of its accesses in its current
- * interval (an access seen in it is not recorded again). */
+ * interval (an access seen in it is not recorded again).  A slot holds 32
+ * consecutive words of one (space, pc, kind, bytes) as a bit mask, so
+ * that a warp's run of words looks up one or two slots; the last slot
+ * used is remembered. */
 typedef struct race_seen {
 	struct seen_slot {
-		uint64_t addr;       /* word address | space << 62           */
+		uint64_t blk;        /* word / 32 | space << 62               */
 		uint32_t pc, stamp;
-		uint8_t kb;          /* kind | bytes << 3                    */
+		uint32_t bits;       /* the words of the block seen           */
+		uint8_t kb;          /* kind | bytes << 3                     */
 	} *s;
 	uint32_t cap, n, stamp;
+	uint32_t last;               /* the last slot used + 1 (0: none)     */
 } race_seen;
 
 struct race_cta {
@@ -209,8 +214,9 @@ void race_tick(race_cta *k, uint32_t w, uint64_t pc);
 /* After warps' clocks grew: the floors. */
 void race_floors(we_cta *c);
 
-/* Global memory: warp w's access a (under the CTA lock). */
-void race_global_access(we_cta *c, const struct we_warp *w, const race_access *a);
+/* Global memory: warp w's access a (under the CTA lock); inc: its lanes
+ * at increasing aligned addresses (one word of it to each lane alone). */
+void race_global_access(we_cta *c, const struct we_warp *w, const race_access *a, bool inc);
 /* A global atomic of warp w on the n words of u: its releases and
  * acquires, the shadow's lock taken (kept until race_global_unlock). */
 void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n);
