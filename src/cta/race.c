@@ -89,33 +89,22 @@ static bool seen_grow(race_seen *t)
 	return true;
 }
 
-bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc, unsigned kind,
-		   unsigned bytes)
+struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint8_t kb)
 {
-	race_seen *t = &k->seen[w];
-	const uint64_t blk = word / 32u | (uint64_t)space << 62;
-	const uint32_t bit = 1u << (word % 32u);
-	const uint8_t kb = (uint8_t)(kind | bytes << 3);
-	struct seen_slot *s = t->last ? &t->s[t->last - 1u] : NULL;
-	if (!s || s->blk != blk || s->pc != pc || s->kb != kb) {
-		if (t->n * 2u >= t->cap && !seen_grow(t))
-			return true; /* (out of memory: recorded again, never lost) */
-		uint32_t h = seen_hash(blk, pc, kb) & (t->cap - 1u);
-		/* slots of an earlier stamp (interval) are empty */
-		for (; t->s[h].stamp == t->stamp; h = (h + 1u) & (t->cap - 1u))
-			if (t->s[h].blk == blk && t->s[h].pc == pc && t->s[h].kb == kb)
-				break;
-		s = &t->s[h];
-		if (s->stamp != t->stamp) {
-			*s = (struct seen_slot){ .blk = blk, .pc = pc, .stamp = t->stamp, .kb = kb };
-			t->n++;
-		}
-		t->last = h + 1u;
+	if (t->n * 2u >= t->cap && !seen_grow(t))
+		return NULL;
+	uint32_t h = seen_hash(blk, pc, kb) & (t->cap - 1u);
+	/* slots of an earlier stamp (interval) are empty */
+	for (; t->s[h].stamp == t->stamp; h = (h + 1u) & (t->cap - 1u))
+		if (t->s[h].blk == blk && t->s[h].pc == pc && t->s[h].kb == kb)
+			break;
+	struct seen_slot *s = &t->s[h];
+	if (s->stamp != t->stamp) {
+		*s = (struct seen_slot){ .blk = blk, .pc = pc, .stamp = t->stamp, .kb = kb };
+		t->n++;
 	}
-	if (s->bits & bit)
-		return false;
-	s->bits |= bit;
-	return true;
+	t->last = h + 1u;
+	return s;
 }
 
 /* A new interval of warp w's dedup set. */

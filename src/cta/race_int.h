@@ -225,9 +225,29 @@ void race_global_unlock(we_cta *c);
  * its clock (its own CTA's releases) and acq (other CTAs'). */
 void race_global_fence(we_cta *c, uint32_t w, unsigned scope);
 
+/* The dedup set's slot of (blk, pc, kb), made when new (the slow path of
+ * race_seen_new); NULL when out of memory. */
+struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint8_t kb);
+
 /* The dedup set: true when (space, word, pc, kind, bytes) is new to
  * warp w's interval (and records it). */
-bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc, unsigned kind,
-		   unsigned bytes);
+static inline bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc,
+				 unsigned kind, unsigned bytes)
+{
+	race_seen *t = &k->seen[w];
+	const uint64_t blk = word / 32u | (uint64_t)space << 62;
+	const uint32_t bit = 1u << (word % 32u);
+	const uint8_t kb = (uint8_t)(kind | bytes << 3);
+	struct seen_slot *s = t->last ? &t->s[t->last - 1u] : NULL;
+	if (!s || s->blk != blk || s->pc != pc || s->kb != kb) {
+		s = race_seen_slot(t, blk, pc, kb);
+		if (!s)
+			return true; /* (out of memory: recorded again, never lost) */
+	}
+	if (s->bits & bit)
+		return false;
+	s->bits |= bit;
+	return true;
+}
 
 #endif
