@@ -130,12 +130,13 @@ race_cta *race_cta_new(const we_launch_ctx *L)
 	k->L = L;
 	k->launch = L->race;
 	k->nwords = (L->shared_bytes + 3u) / 4u;
-	k->sh = calloc((size_t)k->nwords * CH_N + 1u, sizeof *k->sh);
+	k->sh = calloc((size_t)k->nwords * SH_STRIDE + 1u, sizeof *k->sh);
 	k->shinit = calloc((size_t)k->nwords + 1u, 1);
+	k->shwr = calloc((size_t)k->nwords + 1u, 1);
 	k->linit_bytes = ((size_t)L->local_bytes * L->warps_per_cta * WE_WARP_SIZE + 7u) / 8u;
 	k->linit = calloc(k->linit_bytes + 1u, 1);
 	k->lo = k->nwords;
-	k->slock_made = k->sh && k->shinit && k->linit && !pthread_mutex_init(&k->slock, NULL);
+	k->slock_made = k->sh && k->shinit && k->shwr && k->linit && !pthread_mutex_init(&k->slock, NULL);
 	if (!k->slock_made) {
 		race_cta_free(k);
 		return NULL;
@@ -149,6 +150,7 @@ void race_cta_free(race_cta *k)
 		return;
 	free(k->sh);
 	free(k->shinit);
+	free(k->shwr);
 	free(k->linit);
 	free(k->pool.e);
 	free(k->sv);
@@ -166,6 +168,19 @@ void race_cta_free(race_cta *k)
 	if (k->slock_made && pthread_mutex_destroy(&k->slock))
 		abort(); /* EBUSY: a broken invariant */
 	free(k);
+}
+
+/* Every shared entry dropped at once: a new generation (race_cta). */
+static void shared_drop_all(race_cta *k)
+{
+	if (++k->gen == 0) {
+		/* (wrapped: no word may look current) */
+		memset(k->sh, 0, (size_t)k->nwords * SH_STRIDE * sizeof *k->sh);
+		k->gen = 1;
+	}
+	memset(k->maxep, 0, sizeof k->maxep);
+	k->pool.n = 1;
+	k->pool.free = 0;
 }
 
 void race_cta_start(we_cta *c)
@@ -192,14 +207,14 @@ void race_cta_start(we_cta *c)
 	memset(k->relok, 0, sizeof k->relok);
 	memset(k->relgpu, 0, sizeof k->relgpu);
 	memset(k->pendok, 0, sizeof k->pendok);
+	/* the words' chains: of an older generation */
+	shared_drop_all(k);
 	if (k->hi > k->lo) {
-		memset(k->sh + (size_t)k->lo * CH_N, 0, (size_t)(k->hi - k->lo) * CH_N * sizeof *k->sh);
 		memset(k->shinit + k->lo, 0, k->hi - k->lo);
+		memset(k->shwr + k->lo, 0, k->hi - k->lo);
 	}
 	k->lo = k->nwords;
 	k->hi = 0;
-	k->pool.n = 1;
-	k->pool.free = 0;
 	if (k->svn)
 		memset(k->sv, 0, (size_t)k->svcap * sizeof *k->sv);
 	k->svn = 0;
@@ -242,6 +257,15 @@ void race_floors(we_cta *c)
 		}
 		k->floor[v] = f;
 	}
+	/* every shared entry one every live warp is ordered after: all
+	 * dropped now (race_cta: what the lazy drop in shared_chain would do
+	 * word by word).  Not the current interval's of a live warp: its
+	 * repeats are found on its chains (shared_word). */
+	bool all = k->pool.n > 1;
+	for (uint32_t v = 0; v < k->nwarps && all; v++)
+		all = !k->maxep[v] || (k->maxep[v] <= k->floor[v] && (!((live >> v) & 1u) || k->maxep[v] < k->vc[v][v]));
+	if (all)
+		shared_drop_all(k);
 }
 
 /* Warp w releases into acc (and its acquired hand-offs into acq). */
@@ -493,7 +517,13 @@ static inline __attribute__((always_inline)) void shared_chain(race_cta *k, cons
 static inline __attribute__((always_inline)) void shared_word(race_cta *k, const sh_acc *s, uint32_t word,
 							      unsigned bytes, uint32_t lanes)
 {
-	uint32_t *head = k->sh + (size_t)word * CH_N;
+	uint32_t *sw = k->sh + (size_t)word * SH_STRIDE, *head = sw + 1;
+	if (sw[0] != k->gen) {
+		/* its entries were dropped with their generation */
+		sw[0] = k->gen;
+		head[CH_READ] = head[CH_WRITE] = head[CH_ATOMIC] = 0;
+		k->shinit[word] = k->shwr[word];
+	}
 	const race_ent *pe = k->pool.e;
 	const unsigned kind = s->t.kind, own = race_chain(kind);
 	const uint32_t w = s->t.warp, epoch = s->t.epoch;
@@ -539,6 +569,8 @@ static inline __attribute__((always_inline)) void shared_word(race_cta *k, const
 	d->bytes = (uint8_t)bytes;
 	d->next = head[own];
 	head[own] = n;
+	if (writes(kind))
+		k->shwr[word] |= (uint8_t)bytes;
 }
 
 /* The lanes of a are at strictly increasing addresses, each aligned to
@@ -546,13 +578,20 @@ static inline __attribute__((always_inline)) void shared_word(race_cta *k, const
  * word of it, each lane's words are its own. */
 static bool lanes_increasing(const race_access *a)
 {
-	const uint64_t align = a->size - 1u;
+	const uint64_t align = a->size - 1u, *ad = a->addr;
+	if (a->lanes == 0xffffffffu) {
+		/* (every lane: without branches) */
+		uint64_t bad = ad[0] & align;
+		for (unsigned l = 1; l < 32; l++)
+			bad |= (ad[l] & align) | (uint64_t)(ad[l] < ad[l - 1] + a->size);
+		return !bad;
+	}
 	uint64_t next = 0; /* the least address the next lane may have */
 	for (uint32_t m = a->lanes; m; m &= m - 1) {
-		const uint64_t ad = a->addr[__builtin_ctz(m)];
-		if ((ad & align) || ad < next)
+		const uint64_t x = ad[__builtin_ctz(m)];
+		if ((x & align) || x < next)
 			return false;
-		next = ad + a->size;
+		next = x + a->size;
 	}
 	return true;
 }
@@ -568,12 +607,19 @@ static void shared_access(we_cta *c, const we_warp *w, const race_access *a, boo
 			   .races = (c->L->memcheck & RACE_RACES) != 0,
 			   .uninit = (c->L->memcheck & RACE_UNINIT) != 0 };
 	uint64_t lo = k->lo, hi = k->hi; /* the words touched (race_cta_start clears them) */
+	k->maxep[w->id] = s.t.epoch;
 	if (inc && a->size >= 4) {
 		/* each lane's words alone: no search for the lanes of a word */
 		const unsigned nw = a->size / 4u;
 		for (uint32_t m = a->lanes; m; m &= m - 1) {
 			const unsigned l = (unsigned)__builtin_ctz(m);
 			const uint64_t wd = a->addr[l] >> 2;
+			if (nw == 1) {
+				/* (the usual word per lane) */
+				if (wd < k->nwords)
+					shared_word(k, &s, (uint32_t)wd, 0xfu, 1u << l);
+				continue;
+			}
 			for (unsigned j = 0; j < nw; j++)
 				if (wd + j < k->nwords)
 					shared_word(k, &s, (uint32_t)(wd + j), 0xfu, 1u << l);

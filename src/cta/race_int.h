@@ -12,6 +12,7 @@
 
 #define RACE_NO_PC UINT32_MAX  /* an interval that began at the warp's start */
 #define RACE_WORDS_PER_PAGE 1024u
+#define SH_STRIDE 4u           /* a shared word's generation and CH_N heads */
 
 /* One access: one warp instruction's lanes on one 4-byte word, in one
  * interval of the warp (between two of its synchronisation points).
@@ -185,11 +186,18 @@ struct race_cta {
 	pthread_mutex_t slock;
 	bool slock_made;
 	race_acq pendg[32], acq[32], bacq[WE_BAR_SLOTS], nacq[32], ndacq[32];
-	/* shared memory: per word, the entry chains and the bytes written by
-	 * an access every live warp is ordered after (uninit) */
+	/* shared memory: per word, its generation and entry chains, and the
+	 * bytes written by an access every live warp is ordered after
+	 * (uninit).  When every entry of the CTA is one every live warp is
+	 * ordered after (after a CTA-wide barrier, usually), they are all
+	 * dropped at once (race_floors): the generation moves on, a word of an
+	 * older one has no entries, and every write recorded in it (shwr)
+	 * initialised its bytes. */
 	uint32_t nwords;
-	uint32_t *sh;                /* nwords * CH_N heads                     */
-	uint8_t *shinit;
+	uint32_t *sh;                /* nwords * SH_STRIDE: generation, heads   */
+	uint8_t *shinit, *shwr;      /* bytes initialised; written (recorded)  */
+	uint32_t gen;
+	uint32_t maxep[32];          /* each warp's newest entry's epoch (0: none) */
 	uint32_t lo, hi;             /* words touched: [lo, hi)                  */
 	race_pool pool;
 	/* shared sync words (atomics): word -> clock */
