@@ -106,8 +106,11 @@ static void launch_ctx(launch *lc, struct we_device *dev, const struct we_module
 	 * hooked loop */
 	L->hooked = L->seeded || L->trace || L->memcheck || L->profile;
 	/* lockstep groups where the engine runs them, and not under a seeded
-	 * schedule or a trace (one warp at a time) */
-	L->lockstep = !lc->engine->groups || L->hooked ? 1u : cfg->lockstep ? cfg->lockstep : WE_LOCKSTEP_DEFAULT;
+	 * schedule, a trace or the profile (one warp at a time); the memory
+	 * checks observe their instructions in the group (exec_checked) */
+	L->lockstep = !lc->engine->groups || L->seeded || L->trace || L->profile ? 1u
+		      : cfg->lockstep                                  ? cfg->lockstep
+								       : WE_LOCKSTEP_DEFAULT;
 	L->batch = cfg->batch;
 }
 
