@@ -466,29 +466,34 @@ void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
 static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }
 
 /* What the words of one shared access share: its entry (less each word's
- * lanes and bytes), the warp's clock, the checks on. */
+ * lanes and bytes), the warp's clock, the checks on, and the CTA's
+ * shadow (copied: the byte stores to it would make the compiler load
+ * them again from k word after word). */
 typedef struct sh_acc {
 	race_ent t;
-	const uint32_t *vcw;
+	const uint32_t *vcw, *floor;
+	uint32_t *sh;
+	uint8_t *shinit, *shwr;
+	uint32_t gen;
 	bool races, uninit;
 } sh_acc;
 
-/* The chain at *link of a shared word, for access s (bytes, lanes) to
- * it: entries every live warp is ordered after dropped (their writes
- * count as initialising the word's bytes), the bytes of the writes
- * ordered before s into *covered, the others that race with s found. */
-static inline __attribute__((always_inline)) void shared_chain(race_cta *k, const sh_acc *s, uint32_t word,
-							       uint32_t *link, unsigned bytes, uint32_t lanes,
-							       unsigned *covered)
+/* The chain at *link of a shared word, for access s (of kind `kind`;
+ * bytes, lanes) to it: entries every live warp is ordered after dropped
+ * (their writes count as initialising the word's bytes), the bytes of
+ * the writes ordered before s into *covered, the others that race with
+ * s found. */
+static inline __attribute__((always_inline)) void shared_chain(race_cta *k, const sh_acc *s, unsigned kind,
+							       uint32_t word, uint32_t *link, unsigned bytes,
+							       uint32_t lanes, unsigned *covered)
 {
 	race_ent *pe = k->pool.e;
-	const unsigned kind = s->t.kind;
 	while (*link) {
 		race_ent *f = &pe[*link];
 		const uint32_t fw = f->warp, fe = f->epoch;
-		if (fe <= k->floor[fw]) {
+		if (fe <= s->floor[fw]) {
 			if (writes(f->kind))
-				k->shinit[word] |= f->bytes;
+				s->shinit[word] |= f->bytes;
 			const uint32_t dead = *link;
 			*link = f->next;
 			race_pool_put(&k->pool, dead);
@@ -511,46 +516,46 @@ static inline __attribute__((always_inline)) void shared_chain(race_cta *k, cons
 	}
 }
 
-/* The access s to shared word `word` (its bytes, the lanes that touch
- * it): compared with every access of the word it may race with, and
- * recorded. */
-static inline __attribute__((always_inline)) void shared_word(race_cta *k, const sh_acc *s, uint32_t word,
-							      unsigned bytes, uint32_t lanes)
+/* The access s (of kind `kind`: a constant where the caller can) to
+ * shared word `word` (its bytes, the lanes that touch it): compared with
+ * every access of the word it may race with, and recorded. */
+static inline __attribute__((always_inline)) void shared_word(race_cta *k, const sh_acc *s, unsigned kind,
+							      uint32_t word, unsigned bytes, uint32_t lanes)
 {
-	uint32_t *sw = k->sh + (size_t)word * SH_STRIDE, *head = sw + 1;
-	if (sw[0] != k->gen) {
-		/* its entries were dropped with their generation */
-		sw[0] = k->gen;
-		head[CH_READ] = head[CH_WRITE] = head[CH_ATOMIC] = 0;
-		k->shinit[word] = k->shwr[word];
-	}
-	const race_ent *pe = k->pool.e;
-	const unsigned kind = s->t.kind, own = race_chain(kind);
-	const uint32_t w = s->t.warp, epoch = s->t.epoch;
-	/* the warp's same access in this interval (a loop without a barrier)
-	 * is recorded once: its entry is in the chain of its kind, newer
-	 * than every older entry of the warp */
-	for (uint32_t i = head[own]; i; i = pe[i].next) {
-		const race_ent *f = &pe[i];
-		if (f->warp != w)
-			continue;
-		if (f->epoch != epoch)
-			break;
-		if (f->pc == s->t.pc && f->bytes == bytes && f->kind == kind)
-			return;
-	}
+	uint32_t *sw = s->sh + (size_t)word * SH_STRIDE, *head = sw + 1;
+	const unsigned own = race_chain(kind);
 	unsigned covered = 0; /* bytes a write ordered before this one wrote */
-	/* a read races with no read: the reads are walked only to drop them,
-	 * once the newest can go (then usually all can) */
-	const uint32_t r = head[CH_READ];
-	if (r && (writes(kind) || pe[r].epoch <= k->floor[pe[r].warp]))
-		shared_chain(k, s, word, &head[CH_READ], bytes, lanes, &covered);
-	if (head[CH_WRITE])
-		shared_chain(k, s, word, &head[CH_WRITE], bytes, lanes, &covered);
-	if (head[CH_ATOMIC])
-		shared_chain(k, s, word, &head[CH_ATOMIC], bytes, lanes, &covered);
+	if (sw[0] != s->gen) {
+		/* its entries were dropped with their generation */
+		sw[0] = s->gen;
+		head[CH_READ] = head[CH_WRITE] = head[CH_ATOMIC] = 0;
+		s->shinit[word] = s->shwr[word];
+	} else {
+		/* the warp's same access in this interval (a loop without a
+		 * barrier) is recorded once: its entry is in the chain of its
+		 * kind, newer than every older entry of the warp */
+		const race_ent *pe = k->pool.e;
+		for (uint32_t i = head[own]; i; i = pe[i].next) {
+			const race_ent *f = &pe[i];
+			if (f->warp != s->t.warp)
+				continue;
+			if (f->epoch != s->t.epoch)
+				break;
+			if (f->pc == s->t.pc && f->bytes == bytes && f->kind == kind)
+				return;
+		}
+		/* a read races with no read: the reads are walked only to drop
+		 * them, once the newest can go (then usually all can) */
+		const uint32_t r = head[CH_READ];
+		if (r && (writes(kind) || pe[r].epoch <= s->floor[pe[r].warp]))
+			shared_chain(k, s, kind, word, &head[CH_READ], bytes, lanes, &covered);
+		if (head[CH_WRITE])
+			shared_chain(k, s, kind, word, &head[CH_WRITE], bytes, lanes, &covered);
+		if (head[CH_ATOMIC])
+			shared_chain(k, s, kind, word, &head[CH_ATOMIC], bytes, lanes, &covered);
+	}
 	if ((kind & RACE_READ) && s->uninit) {
-		const unsigned missing = bytes & ~(covered | k->shinit[word]);
+		const unsigned missing = bytes & ~(covered | s->shinit[word]);
 		if (missing) {
 			race_ent e = s->t;
 			e.lanes = lanes;
@@ -570,7 +575,7 @@ static inline __attribute__((always_inline)) void shared_word(race_cta *k, const
 	d->next = head[own];
 	head[own] = n;
 	if (writes(kind))
-		k->shwr[word] |= (uint8_t)bytes;
+		s->shwr[word] |= (uint8_t)bytes;
 }
 
 /* The lanes of a are at strictly increasing addresses, each aligned to
@@ -581,10 +586,14 @@ static bool lanes_increasing(const race_access *a)
 	const uint64_t align = a->size - 1u, *ad = a->addr;
 	if (a->lanes == 0xffffffffu) {
 		/* (every lane: without branches) */
-		uint64_t bad = ad[0] & align;
-		for (unsigned l = 1; l < 32; l++)
-			bad |= (ad[l] & align) | (uint64_t)(ad[l] < ad[l - 1] + a->size);
-		return !bad;
+		/* (a valid access's lanes are far less than 2^63 bytes apart: a
+		 * lane below the one before it gives a negative difference) */
+		uint64_t any = ad[0], neg = 0;
+		for (unsigned l = 1; l < 32; l++) {
+			any |= ad[l];
+			neg |= ad[l] - ad[l - 1] - a->size;
+		}
+		return !(any & align) && !(neg >> 63);
 	}
 	uint64_t next = 0; /* the least address the next lane may have */
 	for (uint32_t m = a->lanes; m; m &= m - 1) {
@@ -598,12 +607,32 @@ static bool lanes_increasing(const race_access *a)
 
 /* Warp w's access a to shared memory (inc: lanes_increasing), word by
  * word in the order of race_words_of. */
+/* The word of each lane of a (lanes_increasing, 4 bytes each) for
+ * access s of kind `kind` (a constant: one copy per usual kind). */
+static inline __attribute__((always_inline)) void shared_lanes(race_cta *k, const sh_acc *s, unsigned kind,
+							       const race_access *a)
+{
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		const uint64_t wd = a->addr[l] >> 2;
+		if (wd < k->nwords)
+			shared_word(k, s, kind, (uint32_t)wd, 0xfu, 1u << l);
+	}
+}
+
+/* Warp w's access a to shared memory (inc: lanes_increasing), word by
+ * word in the order of race_words_of. */
 static void shared_access(we_cta *c, const we_warp *w, const race_access *a, bool inc)
 {
 	race_cta *k = c->race;
 	const sh_acc s = { .t = { .cta = c->linear_id, .warp = (uint8_t)w->id, .kind = a->kind,
 				  .epoch = k->vc[w->id][w->id], .pc = (uint32_t)a->pc, .from = k->from[w->id] },
 			   .vcw = k->vc[w->id],
+			   .floor = k->floor,
+			   .sh = k->sh,
+			   .shinit = k->shinit,
+			   .shwr = k->shwr,
+			   .gen = k->gen,
 			   .races = (c->L->memcheck & RACE_RACES) != 0,
 			   .uninit = (c->L->memcheck & RACE_UNINIT) != 0 };
 	uint64_t lo = k->lo, hi = k->hi; /* the words touched (race_cta_start clears them) */
@@ -611,19 +640,18 @@ static void shared_access(we_cta *c, const we_warp *w, const race_access *a, boo
 	if (inc && a->size >= 4) {
 		/* each lane's words alone: no search for the lanes of a word */
 		const unsigned nw = a->size / 4u;
-		for (uint32_t m = a->lanes; m; m &= m - 1) {
-			const unsigned l = (unsigned)__builtin_ctz(m);
-			const uint64_t wd = a->addr[l] >> 2;
-			if (nw == 1) {
-				/* (the usual word per lane) */
-				if (wd < k->nwords)
-					shared_word(k, &s, (uint32_t)wd, 0xfu, 1u << l);
-				continue;
+		if (nw == 1 && a->kind == RACE_READ)
+			shared_lanes(k, &s, RACE_READ, a);
+		else if (nw == 1 && a->kind == RACE_WRITE)
+			shared_lanes(k, &s, RACE_WRITE, a);
+		else
+			for (uint32_t m = a->lanes; m; m &= m - 1) {
+				const unsigned l = (unsigned)__builtin_ctz(m);
+				const uint64_t wd = a->addr[l] >> 2;
+				for (unsigned j = 0; j < nw; j++)
+					if (wd + j < k->nwords)
+						shared_word(k, &s, a->kind, (uint32_t)(wd + j), 0xfu, 1u << l);
 			}
-			for (unsigned j = 0; j < nw; j++)
-				if (wd + j < k->nwords)
-					shared_word(k, &s, (uint32_t)(wd + j), 0xfu, 1u << l);
-		}
 		/* (the lanes in increasing order: the first and the last) */
 		const uint64_t first = a->addr[__builtin_ctz(a->lanes)] >> 2;
 		const uint64_t last = (a->addr[31 - __builtin_clz(a->lanes)] >> 2) + nw;
@@ -635,7 +663,7 @@ static void shared_access(we_cta *c, const we_warp *w, const race_access *a, boo
 		for (unsigned j = 0; j < n; j++) {
 			if (u[j].word >= k->nwords)
 				continue;
-			shared_word(k, &s, (uint32_t)u[j].word, u[j].bytes, u[j].lanes);
+			shared_word(k, &s, a->kind, (uint32_t)u[j].word, u[j].bytes, u[j].lanes);
 			lo = u[j].word < lo ? u[j].word : lo;
 			hi = u[j].word + 1u > hi ? u[j].word + 1u : hi;
 		}
