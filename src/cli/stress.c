@@ -831,11 +831,11 @@ static int stress_main(const run_ctx *c)
 	return rc;
 }
 
-int cmd_stress(cli_intr *intr, int argc, char **argv)
+int cmd_stress(cli_intr *intr, cli_dist *dist, int argc, char **argv)
 {
 	run_ctx c;
 	bool help;
-	int rc = run_prepare(&c, true, intr, argc, argv, &help);
+	int rc = run_prepare(&c, true, intr, dist, argc, argv, &help);
 
 	if (rc == CLI_EXIT_OK && !help)
 		rc = stress_main(&c);

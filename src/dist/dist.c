@@ -1,0 +1,419 @@
+/* dist.c — one launch over the ranks of an MPI communicator
+ * (warpemu_mpi.h, doc/distributed.md).
+ *
+ * Each rank copies the buffers (the "before" of its diff), runs its
+ * contiguous range of the grid's CTAs on a host thread of its own
+ * (we_launch_part, atomics tracked) while the calling thread watches a
+ * one-sided word on rank 0 holding the lowest failing CTA of the grid so
+ * far: a rank that ends with a failure lowers it (MPI_MIN), and a rank
+ * still running cancels its CTAs above it (we_device_cancel_from), so a
+ * fault, deadlock or watchdog stops every rank and the report is the
+ * lowest failing CTA's, as in one process.  Then the ranks agree on the
+ * outcome, send their changes to rank 0, which merges them (merge.c),
+ * and rank 0 gathers the per-rank figures.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dist/dist_int.h"
+
+/* Messages go in pieces of at most this (MPI counts are ints). */
+#define PIECE (1u << 30)
+/* How often the calling thread looks at the lowest failing CTA. */
+#define POLL_NS 2000000L
+
+/* The launch on its own host thread. */
+typedef struct runner {
+	we_device *dev;
+	const we_module *m;
+	const char *kernel;
+	const we_launch_config *cfg;
+	const void *params;
+	size_t params_size;
+	we_grid_part part;
+	we_launch_stats stats;
+	uint64_t report_cta;
+	we_status st;
+	_Atomic bool done;
+} runner;
+
+static void *runner_main(void *arg)
+{
+	runner *r = arg;
+	r->st = we_launch_part(r->dev, r->m, r->kernel, r->cfg, r->params, r->params_size, &r->part,
+			       &r->stats, &r->report_cta);
+	atomic_store_explicit(&r->done, true, memory_order_release);
+	return NULL;
+}
+
+/* What each rank tells the others after its launch. */
+typedef struct outcome {
+	int32_t st;
+	int32_t failing;        /* a report that may be the grid's (not a
+				   cancellation of its own) */
+	uint64_t report_cta;
+} outcome;
+
+static bool is_verdict(we_status st)
+{
+	return st == WE_ERR_EXCEPTION || st == WE_ERR_DEADLOCK || st == WE_ERR_TIMEOUT ||
+	       st == WE_ERR_INTERRUPTED;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, POLL_NS };
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* An MPI call's error as a status (MPI's default handler aborts on an
+ * error; this is for the handlers that return). */
+static we_status mpi_ok(we_device *dev, int rc, const char *what)
+{
+	if (rc == MPI_SUCCESS)
+		return WE_OK;
+	char msg[MPI_MAX_ERROR_STRING] = "";
+	int n = 0;
+	MPI_Error_string(rc, msg, &n);
+	(void)we_device_set_report(dev, what, NULL);
+	fprintf(stderr, "warpemu: %s: %s\n", what, msg);
+	return WE_ERR_INTERNAL;
+}
+
+/* The one-sided word on rank 0: the lowest failing CTA so far, NONE when
+ * there is none.  Signed, and read with MPI_MIN too: MPICH 4.0's UCX
+ * device compares MPI_UINT64_T as signed in MPI_MIN (UINT64_MAX would
+ * never be lowered), and one operation throughout keeps the accesses
+ * atomic with respect to each other (MPI's same_op_no_op). */
+#define NONE INT64_MAX
+
+static int64_t lowest(MPI_Win win, int64_t mine)
+{
+	int64_t old = NONE;
+	MPI_Fetch_and_op(&mine, &old, MPI_INT64_T, 0, 0, MPI_MIN, win);
+	MPI_Win_flush(0, win);
+	return old < mine ? old : mine;
+}
+
+/* Run this rank's part while watching the lowest failing CTA on rank 0;
+ * then lower it with this rank's failure. */
+static we_status run_watched(MPI_Comm comm, runner *r, uint64_t *cancelled)
+{
+	int64_t *base = NULL;
+	MPI_Win win;
+	int rank;
+	MPI_Comm_rank(comm, &rank);
+	if (MPI_Win_allocate(rank == 0 ? sizeof(int64_t) : 0, sizeof(int64_t), MPI_INFO_NULL, comm, &base,
+			     &win) != MPI_SUCCESS)
+		return WE_ERR_INTERNAL;
+	if (rank == 0)
+		*base = NONE;
+	MPI_Barrier(comm); /* the word is set before anyone reads it */
+	MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+	*cancelled = UINT64_MAX;
+	pthread_t tid;
+	we_status st = WE_OK;
+	if (pthread_create(&tid, NULL, runner_main, r)) {
+		st = WE_ERR_INTERNAL;
+		r->st = WE_ERR_INTERNAL;
+		r->report_cta = UINT64_MAX;
+	} else {
+		const uint64_t end = r->part.first + r->part.count;
+		while (!atomic_load_explicit(&r->done, memory_order_acquire)) {
+			nap();
+			const uint64_t low = (uint64_t)lowest(win, NONE);
+			if (low < end && low < *cancelled) {
+				*cancelled = low;
+				we_device_cancel_from(r->dev, low);
+			}
+		}
+		if (pthread_join(tid, NULL))
+			st = WE_ERR_INTERNAL;
+	}
+	we_device_cancel_from(r->dev, UINT64_MAX);
+	/* CTA ids are below 2^63 (WE_GRID_*_MAX) */
+	if (is_verdict(r->st) && r->report_cta < *cancelled)
+		(void)lowest(win, (int64_t)r->report_cta);
+	MPI_Win_unlock_all(win);
+	MPI_Win_free(&win);
+	return st;
+}
+
+/* Send / receive a blob of any size: its length, then pieces. */
+static void send_blob(MPI_Comm comm, int to, const uint8_t *p, uint64_t n)
+{
+	MPI_Send(&n, 1, MPI_UINT64_T, to, 1, comm);
+	for (uint64_t off = 0; off < n; off += PIECE) {
+		const uint64_t k = n - off < PIECE ? n - off : PIECE;
+		MPI_Send(p + off, (int)k, MPI_BYTE, to, 2, comm);
+	}
+}
+
+static uint8_t *recv_blob(MPI_Comm comm, int from, uint64_t *len)
+{
+	uint64_t n = 0;
+	MPI_Recv(&n, 1, MPI_UINT64_T, from, 1, comm, MPI_STATUS_IGNORE);
+	uint8_t *p = malloc(n ? n : 1);
+	uint8_t *sink = p ? NULL : malloc(PIECE); /* drain the pieces anyway */
+	for (uint64_t off = 0; off < n; off += PIECE) {
+		const uint64_t k = n - off < PIECE ? n - off : PIECE;
+		MPI_Recv(p ? p + off : sink, (int)k, MPI_BYTE, from, 2, comm, MPI_STATUS_IGNORE);
+	}
+	free(sink);
+	*len = n;
+	return p;
+}
+
+/* The rank whose outcome is the grid's: the lowest with an error that is
+ * not a verdict, else the one with the lowest failing CTA; -1 when every
+ * rank succeeded. */
+static int deciding_rank(const outcome *o, int n)
+{
+	int best = -1;
+	for (int r = 0; r < n; r++)
+		if (o[r].st != WE_OK && !is_verdict((we_status)o[r].st))
+			return r;
+	for (int r = 0; r < n; r++)
+		if (o[r].failing && (best < 0 || o[r].report_cta < o[best].report_cta))
+			best = r;
+	return best;
+}
+
+/* This rank's buffers as they are now (cur), and its atomic maps. */
+static we_status read_now(we_device *dev, dbuf *d, unsigned nbufs, uint8_t **cur, const uint8_t **map)
+{
+	for (unsigned i = 0; i < nbufs; i++) {
+		const we_mpi_buffer *b = d[i].b;
+		cur[i] = malloc(b->bytes ? b->bytes : 1);
+		if (!cur[i])
+			return WE_ERR_NOMEM;
+		we_status st = we_memcpy_dtoh(dev, cur[i], b->ptr, b->bytes);
+		if (st != WE_OK)
+			return st;
+		map[i] = NULL;
+		if (b->bytes >= 4 && we_atomic_map(dev, b->ptr, b->bytes & ~(size_t)3, &map[i]) != WE_OK)
+			map[i] = NULL;
+	}
+	return WE_OK;
+}
+
+/* Rank 0: merge the other ranks' messages into its own result and write
+ * it back; *conflict the message of the first change that cannot merge. */
+static we_status merge_root(MPI_Comm comm, int nranks, we_device *dev, dbuf *d, unsigned nbufs,
+			    uint8_t **cur, const uint8_t **map, uint64_t *merged, char **conflict)
+{
+	for (unsigned i = 0; i < nbufs; i++) {
+		const size_t words = (d[i].b->bytes + 3) / 4;
+		d[i].cur = cur[i];
+		d[i].state = calloc(words ? words : 1, 1);
+		if (!d[i].state)
+			return WE_ERR_NOMEM;
+		if (map[i])
+			memcpy(d[i].state, map[i], d[i].b->bytes / 4);
+		merged[0] += dist_diff(&d[i], cur[i], map[i], NULL);
+	}
+	bool failed = false, nomem = false;
+	for (int r = 1; r < nranks; r++) {
+		uint64_t len = 0;
+		uint8_t *msg = recv_blob(comm, r, &len);
+		dmerge_err e;
+		if (!msg)
+			nomem = true;
+		else if (!failed && !nomem && !dist_apply(d, nbufs, msg, len, r, &e)) {
+			failed = true;
+			*conflict = dist_conflict_text(d, &e);
+		}
+		free(msg);
+	}
+	if (nomem)
+		return WE_ERR_NOMEM;
+	for (unsigned i = 0; i < nbufs; i++) {
+		we_status st = we_memcpy_htod(dev, d[i].b->ptr, d[i].cur, d[i].b->bytes);
+		if (st != WE_OK)
+			return st;
+	}
+	return failed && !*conflict ? WE_ERR_NOMEM : WE_OK;
+}
+
+/* Every rank: its changes to rank 0 (or, there, the merge). */
+static we_status merge(MPI_Comm comm, int rank, int nranks, we_device *dev, dbuf *d, unsigned nbufs,
+		       uint64_t *merged, char **conflict)
+{
+	uint8_t **cur = calloc(nbufs ? nbufs : 1, sizeof *cur);
+	const uint8_t **map = calloc(nbufs ? nbufs : 1, sizeof *map);
+	we_status st = cur && map ? read_now(dev, d, nbufs, cur, map) : WE_ERR_NOMEM;
+	if (rank == 0 && st != WE_OK) {
+		/* rank 0 still receives from everyone (they are sending) */
+		for (int r = 1; r < nranks; r++) {
+			uint64_t len;
+			free(recv_blob(comm, r, &len));
+		}
+	} else if (rank == 0) {
+		/* (a rank that failed to read sends an empty message) */
+		st = merge_root(comm, nranks, dev, d, nbufs, cur, map, merged, conflict);
+	} else {
+		dbytes out = { 0 };
+		for (unsigned i = 0; st == WE_OK && i < nbufs; i++)
+			*merged += dist_diff(&d[i], cur[i], map[i], &out);
+		if (out.nomem || st != WE_OK) {
+			st = st != WE_OK ? st : WE_ERR_NOMEM;
+			out.len = 0;
+		}
+		send_blob(comm, 0, out.p, out.len);
+		free(out.p);
+	}
+	for (unsigned i = 0; cur && i < nbufs; i++)
+		free(cur[i]);
+	free(cur);
+	free(map);
+	return st;
+}
+
+/* Rank `from`'s report (text and JSON) to rank 0's device. */
+static void move_report(MPI_Comm comm, int rank, int from, we_device *dev)
+{
+	if (from <= 0)
+		return;
+	if (rank == from) {
+		const char *t = we_last_error(dev), *j = we_last_report_json(dev);
+		send_blob(comm, 0, (const uint8_t *)t, strlen(t) + 1);
+		send_blob(comm, 0, (const uint8_t *)j, strlen(j) + 1);
+	} else if (rank == 0) {
+		uint64_t tl = 0, jl = 0;
+		uint8_t *t = recv_blob(comm, from, &tl), *j = recv_blob(comm, from, &jl);
+		if (t && j && tl && jl && !t[tl - 1] && !j[jl - 1])
+			(void)we_device_set_report(dev, (char *)t, *j ? (char *)j : NULL);
+		free(t);
+		free(j);
+	}
+}
+
+/* Per-rank figures to rank 0, and the totals. */
+static void gather_stats(MPI_Comm comm, int rank, int nranks, const runner *r, uint64_t merged,
+			 we_mpi_stats *stats)
+{
+	we_mpi_rank_stats mine = { r->part.first, r->stats.ctas, r->stats.warp_insns, r->stats.thread_insns,
+				   r->stats.barriers, r->stats.seconds, merged };
+	we_mpi_rank_stats *all = rank == 0 ? calloc((size_t)nranks, sizeof *all) : NULL;
+	uint64_t warnings = r->stats.warnings, total_warnings = 0;
+	MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, comm);
+	MPI_Reduce(&warnings, &total_warnings, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+	if (!stats) {
+		free(all);
+		return;
+	}
+	memset(&stats->total, 0, sizeof stats->total);
+	stats->nranks = nranks;
+	stats->ranks = all;
+	stats->total.warnings = rank == 0 ? total_warnings : warnings;
+	for (int k = 0; all && k < nranks; k++) {
+		stats->total.ctas += all[k].ctas;
+		stats->total.warp_insns += all[k].warp_insns;
+		stats->total.thread_insns += all[k].thread_insns;
+		stats->total.barriers += all[k].barriers;
+	}
+}
+
+/* Copies of the buffers before the launch; false (on every rank) when a
+ * rank could not make them. */
+static we_status snapshot(MPI_Comm comm, we_device *dev, const we_mpi_buffer *bufs, dbuf *d, unsigned nbufs)
+{
+	we_status st = WE_OK;
+	for (unsigned i = 0; i < nbufs; i++) {
+		d[i].b = &bufs[i];
+		d[i].snap = malloc(bufs[i].bytes ? bufs[i].bytes : 1);
+		if (!d[i].snap)
+			st = WE_ERR_NOMEM;
+		else if (st == WE_OK)
+			st = we_memcpy_dtoh(dev, d[i].snap, bufs[i].ptr, bufs[i].bytes);
+	}
+	int bad = st != WE_OK, any = 0;
+	MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+	if (any && st == WE_OK) {
+		(void)we_device_set_report(dev, "another rank could not copy its buffers", NULL);
+		st = WE_ERR_NOMEM;
+	}
+	return st;
+}
+
+static void free_dbufs(dbuf *d, unsigned nbufs)
+{
+	for (unsigned i = 0; d && i < nbufs; i++) {
+		free(d[i].snap);
+		free(d[i].state);
+	}
+	free(d);
+}
+
+we_status we_mpi_launch(MPI_Comm comm, we_device *dev, const we_module *m, const char *kernel,
+			const we_launch_config *cfg, const void *params, size_t params_size,
+			const we_mpi_buffer *bufs, unsigned nbufs, we_mpi_stats *stats)
+{
+	if (stats)
+		memset(stats, 0, sizeof *stats);
+	if (!dev || !m || !cfg || (nbufs && !bufs))
+		return WE_ERR_INVALID;
+	int rank = 0, nranks = 1;
+	if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &nranks) != MPI_SUCCESS)
+		return mpi_ok(dev, MPI_ERR_COMM, "we_mpi_launch: not a communicator");
+	const double t0 = MPI_Wtime();
+	dbuf *d = calloc(nbufs ? nbufs : 1, sizeof *d);
+	int have = d != NULL, all = 0;
+	MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, comm);
+	if (!all) {
+		free(d);
+		return WE_ERR_NOMEM;
+	}
+	we_status st = snapshot(comm, dev, bufs, d, nbufs);
+	if (st != WE_OK) {
+		free_dbufs(d, nbufs);
+		return st;
+	}
+	/* contiguous ranges of CTAs (doc/distributed.md says why) */
+	const uint64_t n = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+	const uint64_t first = n * (uint64_t)rank / (uint64_t)nranks;
+	const uint64_t end = n * (uint64_t)(rank + 1) / (uint64_t)nranks;
+	runner r = { dev, m, kernel, cfg, params, params_size, { first, end - first, true }, { 0 }, 0,
+		     WE_OK, false };
+	uint64_t cancelled = UINT64_MAX;
+	we_status ls = run_watched(comm, &r, &cancelled);
+	outcome mine = { (int32_t)(ls != WE_OK ? ls : r.st), 0, r.report_cta };
+	mine.failing = is_verdict(r.st) && r.report_cta < cancelled;
+	outcome *o = calloc((size_t)nranks, sizeof *o);
+	if (!o)
+		abort(); /* (a few bytes per rank: the collective cannot be skipped) */
+	MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, o, (int)sizeof mine, MPI_BYTE, comm);
+	const int dr = deciding_rank(o, nranks);
+	we_status result = dr < 0 ? WE_OK : (we_status)o[dr].st;
+	free(o);
+	const double tm = MPI_Wtime();
+	uint64_t merged = 0;
+	char *conflict = NULL;
+	we_status ms = merge(comm, rank, nranks, dev, d, nbufs, &merged, &conflict);
+	move_report(comm, rank, dr, dev);
+	/* a failed merge or one that cannot be faithful is the outcome unless
+	 * the launch already failed (its report says more) */
+	int verdict[2] = { (int)result, 0 };
+	if (rank == 0 && result == WE_OK && (ms != WE_OK || conflict)) {
+		verdict[0] = ms != WE_OK ? (int)ms : (int)WE_ERR_LIMIT;
+		verdict[1] = 1;
+		(void)we_device_set_report(dev, conflict ? conflict : "out of memory merging the ranks' buffers",
+					   NULL);
+	}
+	free(conflict);
+	MPI_Bcast(verdict, 2, MPI_INT, 0, comm);
+	gather_stats(comm, rank, nranks, &r, merged, stats);
+	if (stats) {
+		stats->merge_seconds = MPI_Wtime() - tm;
+		stats->total.seconds = MPI_Wtime() - t0;
+	}
+	free_dbufs(d, nbufs);
+	return (we_status)verdict[0];
+}
