@@ -173,5 +173,31 @@ elif ! grep -q '"ctas":40,' "$tmp/st.json" || ! grep -q '"first_cta":26,"ctas":1
 elif [ "$(wc -l < "$tmp/st.json")" != 1 ]; then fail "--stats=json over 3 ranks: stdout is not one document"
 else ok; fi
 
+# ---- stress over the ranks: the verdict of every seed (ok, differs from
+# the reference run, exception), the failing seeds listed, the replay
+# commands and the exit status are those of stress alone.  Seed 5 is an
+# exception, so the reference (the first ok run) is found after it, and
+# ranks 1 and 2 compare with rank 0's.
+st="$src/tests/mpi/race_classes.we --grid 3 --block 128 --arg out=zeros:12 --runs 120 --seed 5"
+# shellcheck disable=SC2086
+"$we" stress $st > "$tmp/st1" 2>&1
+rc1=$?
+# shellcheck disable=SC2086
+"$we" stress $st --stats=json 2> /dev/null | sed 's/"seconds":[0-9.e+-]*,//' > "$tmp/sj1"
+grep -q '^  differs  *[1-9]' "$tmp/st1" && grep -q '^  exception  *[1-9]' "$tmp/st1" ||
+	fail "race_classes.we: stress alone does not mix verdicts: $(head -8 "$tmp/st1")"
+for np in 2 3; do
+	# shellcheck disable=SC2086
+	mpi $np stress $st > "$tmp/stn" 2>&1
+	rc=$?
+	# shellcheck disable=SC2086
+	mpi $np stress $st --stats=json 2> /dev/null | sed 's/"seconds":[0-9.e+-]*,//' > "$tmp/sjn"
+	if [ $rc -ne $rc1 ]; then fail "stress over $np ranks: exit status $rc, alone $rc1"
+	# (the first line has the time)
+	elif ! diff "$tmp/st1" "$tmp/stn" | grep -v '^[<>] stress: kernel' | grep -q '^[<>]' &&
+	     cmp -s "$tmp/sj1" "$tmp/sjn"; then ok
+	else fail "stress over $np ranks differs from stress alone: $(diff "$tmp/st1" "$tmp/stn" | head -6)"; fi
+done
+
 echo "mpi.sh: $checks passed, $fails failed"
 [ $fails -eq 0 ]

@@ -149,6 +149,86 @@ void cli_dist_sum(const cli_dist *d, uint64_t *v, unsigned n)
 #endif
 }
 
+int cli_dist_lowest(const cli_dist *d, bool have)
+{
+	int mine = have ? d->rank : d->size, low = mine;
+#ifdef WE_HAVE_MPI
+	if (cli_dist_on(d))
+		MPI_Allreduce(&mine, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+#endif
+	return low < d->size ? low : -1;
+}
+
+/* Bytes go in pieces of at most this (MPI counts are ints). */
+#define PIECE ((size_t)1 << 30)
+
+void cli_dist_bcast(const cli_dist *d, int root, void *p, size_t n)
+{
+#ifdef WE_HAVE_MPI
+	for (size_t off = 0; cli_dist_on(d) && off < n; off += PIECE)
+		MPI_Bcast((uint8_t *)p + off, (int)(n - off < PIECE ? n - off : PIECE), MPI_BYTE, root,
+			  MPI_COMM_WORLD);
+#else
+	(void)d;
+	(void)root;
+	(void)p;
+	(void)n;
+#endif
+}
+
+void cli_dist_gather(const cli_dist *d, const void *p, size_t n, uint8_t **all, size_t **lens)
+{
+	*all = NULL;
+	*lens = NULL;
+#ifdef WE_HAVE_MPI
+	if (!cli_dist_on(d))
+		return;
+	uint64_t len = n;
+	if (d->rank != 0) {
+		MPI_Send(&len, 1, MPI_UINT64_T, 0, 3, MPI_COMM_WORLD);
+		for (size_t off = 0; off < n; off += PIECE)
+			MPI_Send((const uint8_t *)p + off, (int)(n - off < PIECE ? n - off : PIECE), MPI_BYTE, 0, 4,
+				 MPI_COMM_WORLD);
+		return;
+	}
+	size_t *ls = calloc((size_t)d->size, sizeof *ls), at = n;
+	uint8_t *buf = ls ? malloc(n ? n : 1) : NULL, *sink = NULL;
+	bool ok = buf != NULL;
+	if (ok)
+		memcpy(buf, p, n);
+	for (int r = 1; r < d->size; r++) {
+		uint64_t rl = 0;
+		MPI_Recv(&rl, 1, MPI_UINT64_T, r, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		uint8_t *nb = ok ? realloc(buf, at + rl + 1) : NULL;
+		if (ok && !nb)
+			ok = false;
+		if (nb)
+			buf = nb;
+		if (!ok && !sink && !(sink = malloc(PIECE)))
+			abort(); /* the pieces must be received somewhere */
+		for (size_t off = 0; off < rl; off += PIECE)
+			MPI_Recv(ok ? buf + at + off : sink, (int)(rl - off < PIECE ? rl - off : PIECE), MPI_BYTE, r,
+				 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (ok)
+			ls[r] = (size_t)rl;
+		at += (size_t)rl;
+	}
+	free(sink);
+	if (!ok) {
+		free(buf);
+		free(ls);
+		return;
+	}
+	ls[0] = n;
+	*all = buf;
+	*lens = ls;
+#else
+	(void)d;
+	(void)p;
+	(void)n;
+#endif
+}
+
 we_status run_dist_launch(run_ctx *c, const we_launch_config *cfg)
 {
 #ifdef WE_HAVE_MPI

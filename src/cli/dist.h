@@ -43,7 +43,16 @@ void cli_dist_hold(cli_dist *d);
 int cli_dist_agree(cli_dist *d, int rc);
 /* Rank 0's exit status, for every rank (so mpirun's is the same). */
 int cli_dist_final(const cli_dist *d, int rc);
-/* Stress: the counts of every rank summed on rank 0 (n of them). */
+/* The counts of every rank summed, on every rank (n of them). */
 void cli_dist_sum(const cli_dist *d, uint64_t *v, unsigned n);
+/* The lowest rank where `have` holds, or -1. */
+int cli_dist_lowest(const cli_dist *d, bool have);
+/* Rank root's n bytes at p to every rank's p. */
+void cli_dist_bcast(const cli_dist *d, int root, void *p, size_t n);
+/* Every rank's n bytes at p to rank 0: there, *all (malloc'd, free()
+ * it) holds them in rank order, rank r's lens[r] bytes (a malloc'd array
+ * of d->size lengths); NULL elsewhere or when out of memory (the
+ * collective still completes). */
+void cli_dist_gather(const cli_dist *d, const void *p, size_t n, uint8_t **all, size_t **lens);
 
 #endif
