@@ -3,12 +3,12 @@
  *
  * Each rank copies the buffers (the "before" of its diff), runs its
  * contiguous range of the grid's CTAs on a host thread of its own
- * (we_launch_part, atomics tracked) while the calling thread watches a
- * one-sided word on rank 0 holding the lowest failing CTA of the grid so
- * far: a rank that ends with a failure lowers it (MPI_MIN), and a rank
- * still running cancels its CTAs above it (we_device_cancel_from), so a
- * fault, deadlock or watchdog stops every rank and the report is the
- * lowest failing CTA's, as in one process.  Then the ranks agree on the
+ * (we_launch_part, atomics tracked) while the calling thread takes the
+ * other ranks' failures: a rank whose part fails sends its lowest failing
+ * CTA to every other rank, and a rank still running cancels its CTAs
+ * above it (we_device_cancel_from), so a fault, deadlock or watchdog
+ * stops every rank and the report is the lowest failing CTA's, as in one
+ * process.  Then the ranks agree on the
  * outcome, send their changes to rank 0, which merges them (merge.c),
  * and rank 0 gathers the per-rank figures.
  */
@@ -87,39 +87,44 @@ static we_status mpi_ok(we_device *dev, int rc, const char *what)
 	return WE_ERR_INTERNAL;
 }
 
-/* The one-sided word on rank 0: the lowest failing CTA so far, NONE when
- * there is none.  Signed, and read with MPI_MIN too: MPICH 4.0's UCX
- * device compares MPI_UINT64_T as signed in MPI_MIN (UINT64_MAX would
- * never be lowered), and one operation throughout keeps the accesses
- * atomic with respect to each other (MPI's same_op_no_op). */
-#define NONE INT64_MAX
+/* A failing rank tells every other rank its lowest failing CTA (a
+ * message of this tag), so that they stop their CTAs above it. */
+#define TAG_FAULT 10
 
-static int64_t lowest(MPI_Win win, int64_t mine)
+/* Take the failure messages that have arrived: the lowest CTA in them
+ * lowers *low; *got counts them. */
+static void take_faults(MPI_Comm comm, uint64_t *low, int *got)
 {
-	int64_t old = NONE;
-	MPI_Fetch_and_op(&mine, &old, MPI_INT64_T, 0, 0, MPI_MIN, win);
-	MPI_Win_flush(0, win);
-	return old < mine ? old : mine;
+	for (;;) {
+		int flag = 0;
+		MPI_Status s;
+		MPI_Iprobe(MPI_ANY_SOURCE, TAG_FAULT, comm, &flag, &s);
+		if (!flag)
+			return;
+		uint64_t cta = UINT64_MAX;
+		MPI_Recv(&cta, 1, MPI_UINT64_T, s.MPI_SOURCE, TAG_FAULT, comm, MPI_STATUS_IGNORE);
+		(*got)++;
+		if (cta < *low)
+			*low = cta;
+	}
 }
 
-/* Run this rank's part while watching the lowest failing CTA on rank 0;
- * then lower it with this rank's failure. */
-static we_status run_watched(MPI_Comm comm, runner *r, uint64_t *cancelled)
+/* Run this rank's part on its own thread while this thread takes the
+ * other ranks' failures (cancelling this rank's CTAs above them); then
+ * send its own failure to the others and wait for every rank, napping
+ * rather than spinning in MPI (on a machine that ranks share, a spinning
+ * rank takes the cores of those still running).  *got: the failure
+ * messages taken. */
+static we_status run_watched(MPI_Comm comm, runner *r, uint64_t *cancelled, int *got)
 {
-	int64_t *base = NULL;
-	MPI_Win win;
-	int rank;
+	int rank, nranks;
 	MPI_Comm_rank(comm, &rank);
-	if (MPI_Win_allocate(rank == 0 ? sizeof(int64_t) : 0, sizeof(int64_t), MPI_INFO_NULL, comm, &base,
-			     &win) != MPI_SUCCESS)
-		return WE_ERR_INTERNAL;
-	if (rank == 0)
-		*base = NONE;
-	MPI_Barrier(comm); /* the word is set before anyone reads it */
-	MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+	MPI_Comm_size(comm, &nranks);
 	*cancelled = UINT64_MAX;
+	*got = 0;
 	pthread_t tid;
 	we_status st = WE_OK;
+	uint64_t low = UINT64_MAX;
 	if (pthread_create(&tid, NULL, runner_main, r)) {
 		st = WE_ERR_INTERNAL;
 		r->st = WE_ERR_INTERNAL;
@@ -128,7 +133,7 @@ static we_status run_watched(MPI_Comm comm, runner *r, uint64_t *cancelled)
 		const uint64_t end = r->part.first + r->part.count;
 		while (!atomic_load_explicit(&r->done, memory_order_acquire)) {
 			nap();
-			const uint64_t low = (uint64_t)lowest(win, NONE);
+			take_faults(comm, &low, got);
 			if (low < end && low < *cancelled) {
 				*cancelled = low;
 				we_device_cancel_from(r->dev, low);
@@ -138,12 +143,39 @@ static we_status run_watched(MPI_Comm comm, runner *r, uint64_t *cancelled)
 			st = WE_ERR_INTERNAL;
 	}
 	we_device_cancel_from(r->dev, UINT64_MAX);
-	/* CTA ids are below 2^63 (WE_GRID_*_MAX) */
+	MPI_Request *req = calloc(nranks > 1 ? (size_t)nranks : 1u, sizeof(MPI_Request));
+	if (!req)
+		abort(); /* (a few bytes per rank: the protocol cannot be skipped) */
+	int nreq = 0;
+	uint64_t mine = r->report_cta;
 	if (is_verdict(r->st) && r->report_cta < *cancelled)
-		(void)lowest(win, (int64_t)r->report_cta);
-	MPI_Win_unlock_all(win);
-	MPI_Win_free(&win);
+		for (int k = 0; k < nranks; k++)
+			if (k != rank)
+				MPI_Isend(&mine, 1, MPI_UINT64_T, k, TAG_FAULT, comm, &req[nreq++]);
+	MPI_Request bar;
+	int done = 0;
+	MPI_Ibarrier(comm, &bar);
+	while (!done) {
+		MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
+		take_faults(comm, &low, got);
+		if (!done)
+			nap();
+	}
+	for (int k = 0; k < nreq; k++)
+		MPI_Wait(&req[k], MPI_STATUS_IGNORE);
+	free(req);
 	return st;
+}
+
+/* The failure messages not taken yet (every rank knows how many were
+ * sent to it once the outcomes are shared): none may be left for a later
+ * launch to find. */
+static void drain_faults(MPI_Comm comm, int left)
+{
+	for (; left > 0; left--) {
+		uint64_t cta;
+		MPI_Recv(&cta, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_FAULT, comm, MPI_STATUS_IGNORE);
+	}
 }
 
 /* Send / receive a blob of any size: its length, then pieces. */
@@ -383,13 +415,18 @@ we_status we_mpi_launch(MPI_Comm comm, we_device *dev, const we_module *m, const
 	runner r = { dev, m, kernel, cfg, params, params_size, { first, end - first, true }, { 0 }, 0,
 		     WE_OK, false };
 	uint64_t cancelled = UINT64_MAX;
-	we_status ls = run_watched(comm, &r, &cancelled);
+	int got = 0;
+	we_status ls = run_watched(comm, &r, &cancelled, &got);
 	outcome mine = { (int32_t)(ls != WE_OK ? ls : r.st), 0, r.report_cta };
 	mine.failing = is_verdict(r.st) && r.report_cta < cancelled;
 	outcome *o = calloc((size_t)nranks, sizeof *o);
 	if (!o)
 		abort(); /* (a few bytes per rank: the collective cannot be skipped) */
 	MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, o, (int)sizeof mine, MPI_BYTE, comm);
+	int sent = 0; /* failure messages sent to this rank */
+	for (int k = 0; k < nranks; k++)
+		sent += k != rank && o[k].failing;
+	drain_faults(comm, sent - got);
 	const int dr = deciding_rank(o, nranks);
 	we_status result = dr < 0 ? WE_OK : (we_status)o[dr].st;
 	free(o);
