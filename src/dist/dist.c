@@ -218,69 +218,57 @@ static int deciding_rank(const outcome *o, int n)
 	return best;
 }
 
-/* This rank's buffers as they are now (cur), and its atomic maps. */
-static we_status read_now(we_device *dev, dbuf *d, unsigned nbufs, uint8_t **cur, const uint8_t **map)
+/* This rank's atomic maps (NULL where it tracked none). */
+static void atomic_maps(we_device *dev, const dbuf *d, unsigned nbufs, const uint8_t **map)
 {
 	for (unsigned i = 0; i < nbufs; i++) {
 		const we_mpi_buffer *b = d[i].b;
-		cur[i] = malloc(b->bytes ? b->bytes : 1);
-		if (!cur[i])
-			return WE_ERR_NOMEM;
-		we_status st = we_memcpy_dtoh(dev, cur[i], b->ptr, b->bytes);
-		if (st != WE_OK)
-			return st;
 		map[i] = NULL;
 		if (b->bytes >= 4 && we_atomic_map(dev, b->ptr, b->bytes & ~(size_t)3, &map[i]) != WE_OK)
 			map[i] = NULL;
 	}
-	return WE_OK;
 }
 
-/* Rank 0: merge the other ranks' messages into its own result and write
- * it back; *conflict the message of the first change that cannot merge. */
+/* Rank 0: merge the other ranks' messages into its own result (its
+ * device memory); *conflict the message of the first change that cannot
+ * merge (the later messages are still received, not applied). */
 static we_status merge_root(MPI_Comm comm, int nranks, we_device *dev, dbuf *d, unsigned nbufs,
-			    uint8_t **cur, const uint8_t **map, uint64_t *merged, char **conflict)
+			    const uint8_t **map, char **conflict)
 {
+	bool stop = false, nomem = false;
 	for (unsigned i = 0; i < nbufs; i++) {
 		const size_t words = (d[i].b->bytes + 3) / 4;
-		d[i].cur = cur[i];
 		d[i].state = calloc(words ? words : 1, 1);
 		if (!d[i].state)
-			return WE_ERR_NOMEM;
-		if (map[i])
+			nomem = true;
+		else if (map[i])
 			memcpy(d[i].state, map[i], d[i].b->bytes / 4);
-		merged[0] += dist_diff(&d[i], cur[i], map[i], NULL);
 	}
-	bool failed = false, nomem = false;
 	for (int r = 1; r < nranks; r++) {
 		uint64_t len = 0;
 		uint8_t *msg = recv_blob(comm, r, &len);
 		dmerge_err e;
 		if (!msg)
 			nomem = true;
-		else if (!failed && !nomem && !dist_apply(d, nbufs, msg, len, r, &e)) {
-			failed = true;
+		else if (!stop && !nomem && !dist_apply(d, nbufs, dev, msg, len, r, &e)) {
+			stop = true;
 			*conflict = dist_conflict_text(d, &e);
+			nomem |= !*conflict;
 		}
 		free(msg);
 	}
-	if (nomem)
-		return WE_ERR_NOMEM;
-	for (unsigned i = 0; i < nbufs; i++) {
-		we_status st = we_memcpy_htod(dev, d[i].b->ptr, d[i].cur, d[i].b->bytes);
-		if (st != WE_OK)
-			return st;
-	}
-	return failed && !*conflict ? WE_ERR_NOMEM : WE_OK;
+	return nomem ? WE_ERR_NOMEM : WE_OK;
 }
 
-/* Every rank: its changes to rank 0 (or, there, the merge). */
+/* Every rank: its changes to rank 0 (or, there, the merge); *sent the
+ * bytes it sent. */
 static we_status merge(MPI_Comm comm, int rank, int nranks, we_device *dev, dbuf *d, unsigned nbufs,
-		       uint64_t *merged, char **conflict)
+		       uint64_t *sent, char **conflict)
 {
-	uint8_t **cur = calloc(nbufs ? nbufs : 1, sizeof *cur);
 	const uint8_t **map = calloc(nbufs ? nbufs : 1, sizeof *map);
-	we_status st = cur && map ? read_now(dev, d, nbufs, cur, map) : WE_ERR_NOMEM;
+	we_status st = map ? WE_OK : WE_ERR_NOMEM;
+	if (map)
+		atomic_maps(dev, d, nbufs, map);
 	if (rank == 0 && st != WE_OK) {
 		/* rank 0 still receives from everyone (they are sending) */
 		for (int r = 1; r < nranks; r++) {
@@ -288,22 +276,18 @@ static we_status merge(MPI_Comm comm, int rank, int nranks, we_device *dev, dbuf
 			free(recv_blob(comm, r, &len));
 		}
 	} else if (rank == 0) {
-		/* (a rank that failed to read sends an empty message) */
-		st = merge_root(comm, nranks, dev, d, nbufs, cur, map, merged, conflict);
+		st = merge_root(comm, nranks, dev, d, nbufs, map, conflict);
 	} else {
+		/* (a rank that fails sends an empty message, which rank 0
+		 * finds malformed unless there are no buffers) */
 		dbytes out = { 0 };
 		for (unsigned i = 0; st == WE_OK && i < nbufs; i++)
-			*merged += dist_diff(&d[i], cur[i], map[i], &out);
-		if (out.nomem || st != WE_OK) {
-			st = st != WE_OK ? st : WE_ERR_NOMEM;
+			st = dist_diff(&d[i], dev, map[i], &out, sent);
+		if (st != WE_OK)
 			out.len = 0;
-		}
 		send_blob(comm, 0, out.p, out.len);
 		free(out.p);
 	}
-	for (unsigned i = 0; cur && i < nbufs; i++)
-		free(cur[i]);
-	free(cur);
 	free(map);
 	return st;
 }

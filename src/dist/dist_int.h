@@ -19,12 +19,11 @@ typedef struct dbytes {
 } dbytes;
 
 /* One buffer under merge: its contents before the launch (snap) and, on
- * rank 0, the merged result so far (cur, which starts as rank 0's own
- * result), with the combined atomic code of each word (state). */
+ * rank 0, the combined atomic code of each word so far (state).  Rank
+ * 0's device memory holds the merged result so far. */
 typedef struct dbuf {
 	const we_mpi_buffer *b;
 	uint8_t *snap;
-	uint8_t *cur;
 	uint8_t *state;
 } dbuf;
 
@@ -34,7 +33,9 @@ typedef enum dconflict {
 	DC_TWO_PLAIN,       /* two ranks stored different values      */
 	DC_PLAIN_ATOMIC,    /* a plain store and an atomic            */
 	DC_ATOMIC_KINDS,    /* atomics of different operations/types  */
-	DC_NOT_MERGEABLE    /* EXCH, CAS (or mixed) on two ranks      */
+	DC_NOT_MERGEABLE,   /* EXCH, CAS (or mixed) on two ranks      */
+	DC_IO,              /* device memory access failed            */
+	DC_NOMEM
 } dconflict;
 
 typedef struct dmerge_err {
@@ -45,15 +46,15 @@ typedef struct dmerge_err {
 	uint8_t code;       /* the atomic's, for DC_NOT_MERGEABLE       */
 } dmerge_err;
 
-/* Append rank's changes to buffer d (its current contents cur against
- * snap, atomic words per map, which may be NULL) to out, or only count
- * them (out NULL).  The bytes it changed and the atomic words it
- * updated. */
-uint64_t dist_diff(const dbuf *d, const uint8_t *cur, const uint8_t *map, dbytes *out);
-/* Apply a rank's message (the diffs of every buffer, in order) to the
- * bufs' cur on rank 0: false with *e set on a conflict or a malformed
- * message (kind DC_NONE). */
-bool dist_apply(dbuf *bufs, unsigned nbufs, const uint8_t *msg, size_t len, int rank, dmerge_err *e);
+/* Append this rank's changes to buffer d (its device memory now against
+ * snap, atomic words per map, which may be NULL) to out; *sent grows by
+ * the bytes of runs and atomic words put there. */
+we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, dbytes *out, uint64_t *sent);
+/* Apply a rank's message (the diffs of every buffer, in order) to rank
+ * 0's device memory: false with *e set on a conflict, a malformed message
+ * (kind DC_NONE) or a failure (DC_IO, DC_NOMEM). */
+bool dist_apply(dbuf *bufs, unsigned nbufs, we_device *dev, const uint8_t *msg, size_t len, int rank,
+		dmerge_err *e);
 /* The message of e (malloc'd, NULL when out of memory). */
 char *dist_conflict_text(const dbuf *bufs, const dmerge_err *e);
 

@@ -4,9 +4,10 @@
  * A rank's message is, buffer by buffer: the runs of bytes its launch
  * changed with plain stores (its contents against the copy taken before
  * the launch, outside the words it updated atomically), then its atomic
- * words (the word, the operation and type, the final value).  Rank 0's
- * own result is the start; each other rank's message is applied in rank
- * order:
+ * words (the word, the operation and type, the final value).  Device
+ * memory is read in chunks (CHUNK) as it is compared, never copied whole.
+ * Rank 0's own result, in its device memory, is the start; each other
+ * rank's message is applied there in rank order:
  *   - a changed byte is taken unless an earlier rank changed it to a
  *     different value (two plain stores: the order of CTAs decides, so
  *     the grid's CTAs communicate) or a rank updated its word atomically;
@@ -65,72 +66,94 @@ static size_t word_bytes(uint64_t off, unsigned n, size_t size)
 	return off >= size ? 0 : size - off < n ? (size_t)(size - off) : n;
 }
 
-/* Byte i is a plain change: it differs and its word is not atomic. */
-static bool plain_change(const uint8_t *cur, const uint8_t *snap, const uint8_t *map, size_t i)
-{
-	return cur[i] != snap[i] && !(map && map[i / 4]);
-}
+/* Runs are found 64 bytes at a time and may hold bytes the rank did not
+ * change: those equal the copy before the launch, and applying a run
+ * skips them (apply_runs), so a run means "these bytes changed" exactly
+ * where they differ from before. */
+#define BLOCK 64u
 
-/* The plain runs: a count, then each run (offset, length, bytes).  The
- * count is patched in once known. */
-static uint64_t diff_runs(const dbuf *d, const uint8_t *cur, const uint8_t *map, dbytes *out)
+/* Device memory is compared and merged this many bytes at a time. */
+#define CHUNK ((size_t)4 << 20)
+
+/* The runs of chunk [lo, lo + n) of buffer d (its bytes now at cur) to
+ * runs, and its atomic words to atoms; the bytes put in runs. */
+static uint64_t diff_chunk(const dbuf *d, size_t lo, size_t n, const uint8_t *cur, const uint8_t *map,
+			   dbytes *runs, uint64_t *nruns, dbytes *atoms, uint64_t *natoms)
 {
-	const size_t size = d->b->bytes;
-	const size_t at = out ? out->len : 0;
-	uint64_t nruns = 0, changed = 0;
-	put_u64(out, 0);
+	const uint8_t *snap = d->snap + lo;
+	uint64_t sent = 0;
 	size_t i = 0;
-	while (i < size) {
-		/* skip equal blocks quickly (most of a buffer, usually) */
-		if (size - i >= 64 && memcmp(cur + i, d->snap + i, 64) == 0) {
-			i += 64;
+	while (i < n) {
+		size_t k = n - i < BLOCK ? n - i : BLOCK;
+		if (memcmp(cur + i, snap + i, k) == 0) {
+			i += k;
 			continue;
 		}
-		if (!plain_change(cur, d->snap, map, i)) {
-			i++;
-			continue;
+		size_t j = i + k;
+		while (j < n) {
+			k = n - j < BLOCK ? n - j : BLOCK;
+			if (memcmp(cur + j, snap + j, k) == 0)
+				break;
+			j += k;
 		}
-		size_t j = i + 1;
-		while (j < size && plain_change(cur, d->snap, map, j))
-			j++;
-		put_u64(out, i);
-		put_u64(out, j - i);
-		put(out, cur + i, j - i);
-		nruns++;
-		changed += j - i;
+		put_u64(runs, lo + i);
+		put_u64(runs, j - i);
+		const size_t v = runs->len;
+		put(runs, cur + i, j - i);
+		/* (lo + i is a multiple of 64, so of 4: whole words) */
+		for (size_t w = (lo + i) / 4; map && !runs->nomem && w * 4 < lo + j; w++)
+			if (map[w]) {
+				const size_t o = w * 4 - lo, m = j - o < 4 ? j - o : 4;
+				memcpy(runs->p + v + (o - i), snap + o, m);
+			}
+		(*nruns)++;
+		sent += j - i;
 		i = j;
 	}
-	if (out && !out->nomem)
-		memcpy(out->p + at, &nruns, sizeof nruns);
-	return changed;
-}
-
-uint64_t dist_diff(const dbuf *d, const uint8_t *cur, const uint8_t *map, dbytes *out)
-{
-	const size_t size = d->b->bytes, words = (size + 3) / 4;
-	uint64_t changed = diff_runs(d, cur, map, out);
-	const size_t at = out ? out->len : 0;
-	uint64_t natoms = 0;
-	put_u64(out, 0);
-	for (size_t w = 0; map && w < words; w++) {
+	/* the atomic words that begin in this chunk (a 64-bit one may end in
+	 * the next: lo is a multiple of 8, so it never does) */
+	for (size_t w = lo / 4; map && w * 4 < lo + n; w++) {
 		if (!map[w])
 			continue;
-		const unsigned n = code_is64(map[w]) ? 8u : 4u;
+		const unsigned bytes = code_is64(map[w]) ? 8u : 4u;
 		uint8_t rec[ATOM_REC] = { 0 };
 		uint64_t idx = w, v = 0;
-		memcpy(&v, cur + 4 * w, word_bytes(4 * w, n, size));
+		memcpy(&v, cur + (w * 4 - lo), word_bytes(w * 4 - lo, bytes, n));
 		memcpy(rec, &idx, 8);
 		memcpy(rec + 8, &v, 8);
 		rec[16] = map[w];
-		put(out, rec, sizeof rec);
-		natoms++;
-		changed += n;
-		if (n == 8)
+		put(atoms, rec, sizeof rec);
+		(*natoms)++;
+		sent += bytes;
+		if (bytes == 8)
 			w++; /* both words of a 64-bit atomic (8-aligned: w even) */
 	}
-	if (out && !out->nomem)
-		memcpy(out->p + at, &natoms, sizeof natoms);
-	return changed;
+	return sent;
+}
+
+we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, dbytes *out, uint64_t *sent)
+{
+	const size_t size = d->b->bytes;
+	dbytes runs = { 0 }, atoms = { 0 };
+	uint64_t nruns = 0, natoms = 0;
+	uint8_t *cur = malloc(size < CHUNK ? (size ? size : 1) : CHUNK);
+	we_status st = cur ? WE_OK : WE_ERR_NOMEM;
+	for (size_t lo = 0; st == WE_OK && lo < size; lo += CHUNK) {
+		const size_t n = size - lo < CHUNK ? size - lo : CHUNK;
+		st = we_memcpy_dtoh(dev, cur, d->b->ptr + lo, n);
+		if (st == WE_OK)
+			*sent += diff_chunk(d, lo, n, cur, map, &runs, &nruns, &atoms, &natoms);
+	}
+	free(cur);
+	put_u64(out, nruns);
+	put(out, runs.p, runs.len);
+	put_u64(out, natoms);
+	put(out, atoms.p, atoms.len);
+	if (st == WE_OK && (runs.nomem || atoms.nomem || out->nomem))
+		st = WE_ERR_NOMEM;
+	free(runs.p);
+	free(atoms.p);
+	return st;
 }
 
 /* A cursor over a message. */
@@ -154,7 +177,61 @@ static bool conflict(dmerge_err *e, dconflict kind, unsigned buf, uint64_t off, 
 	return false;
 }
 
-static bool apply_runs(dbuf *d, unsigned bi, rd *r, int rank, dmerge_err *e)
+/* One byte per byte that differs between x and y, as 0xff (a mask). */
+static uint64_t bytes_differing(uint64_t x, uint64_t y)
+{
+	uint64_t t = x ^ y;
+	t |= t >> 4;
+	t |= t >> 2;
+	t |= t >> 1;
+	return (t & UINT64_C(0x0101010101010101)) * 0xffu;
+}
+
+/* Bytes [o, o + n) of a run (n <= 8) at v: the ones the rank changed
+ * (differing from before) are taken, unless an earlier rank changed one
+ * to another value or a word of them is atomic. */
+static bool apply_chunk(dbuf *d, unsigned bi, uint64_t o, const uint8_t *v, uint8_t *c, size_t n, int rank,
+			dmerge_err *e)
+{
+	uint64_t nv = 0, sv = 0, cv = 0;
+	memcpy(&nv, v, n);
+	memcpy(&sv, d->snap + o, n);
+	memcpy(&cv, c, n);
+	const uint64_t mine = bytes_differing(nv, sv);
+	if (!mine)
+		return true;
+	const uint64_t clash = mine & bytes_differing(cv, sv) & bytes_differing(cv, nv);
+	if (clash)
+		return conflict(e, DC_TWO_PLAIN, bi, o + (unsigned)__builtin_ctzll(clash) / 8u, rank, 0);
+	for (size_t k = 0; k < n; k += 4)
+		if (((mine >> (8 * k)) & 0xffffffffu) && d->state[(o + k) / 4])
+			return conflict(e, DC_PLAIN_ATOMIC, bi, o + k, rank, 0);
+	cv = (cv & ~mine) | (nv & mine);
+	memcpy(c, &cv, n);
+	return true;
+}
+
+/* Run [off, off + n) with bytes v into device memory, CHUNK by CHUNK
+ * (tmp holds CHUNK bytes): read, apply, write back. */
+static bool apply_run(dbuf *d, unsigned bi, we_device *dev, uint64_t off, uint64_t n, const uint8_t *v,
+		      uint8_t *tmp, int rank, dmerge_err *e)
+{
+	for (uint64_t at = 0; at < n; at += CHUNK) {
+		const size_t m = n - at < CHUNK ? (size_t)(n - at) : CHUNK;
+		if (we_memcpy_dtoh(dev, tmp, d->b->ptr + off + at, m) != WE_OK)
+			return conflict(e, DC_IO, bi, off + at, rank, 0);
+		/* 8 bytes at a time from a word boundary (off is one): the state
+		 * check needs whole words */
+		for (size_t i = 0; i < m; i += 8)
+			if (!apply_chunk(d, bi, off + at + i, v + at + i, tmp + i, m - i < 8 ? m - i : 8, rank, e))
+				return false;
+		if (we_memcpy_htod(dev, d->b->ptr + off + at, tmp, m) != WE_OK)
+			return conflict(e, DC_IO, bi, off + at, rank, 0);
+	}
+	return true;
+}
+
+static bool apply_runs(dbuf *d, unsigned bi, we_device *dev, rd *r, uint8_t *tmp, int rank, dmerge_err *e)
 {
 	uint64_t nruns;
 	if (!get(r, &nruns, 8))
@@ -162,17 +239,10 @@ static bool apply_runs(dbuf *d, unsigned bi, rd *r, int rank, dmerge_err *e)
 	for (uint64_t k = 0; k < nruns; k++) {
 		uint64_t off, n;
 		if (!get(r, &off, 8) || !get(r, &n, 8) || off > d->b->bytes || n > d->b->bytes - off ||
-		    n > r->len - r->pos)
+		    n > r->len - r->pos || off % 4)
 			return conflict(e, DC_NONE, bi, 0, rank, 0);
-		const uint8_t *v = r->p + r->pos;
-		for (uint64_t i = 0; i < n; i++) {
-			const uint64_t o = off + i;
-			if (d->state[o / 4])
-				return conflict(e, DC_PLAIN_ATOMIC, bi, o, rank, 0);
-			if (d->cur[o] != d->snap[o] && d->cur[o] != v[i])
-				return conflict(e, DC_TWO_PLAIN, bi, o, rank, 0);
-			d->cur[o] = v[i];
-		}
+		if (!apply_run(d, bi, dev, off, n, r->p + r->pos, tmp, rank, e))
+			return false;
 		r->pos += n;
 	}
 	return true;
@@ -201,7 +271,8 @@ static uint64_t combine(uint8_t code, uint64_t init, uint64_t old, uint64_t v)
 	}
 }
 
-static bool apply_atom(dbuf *d, unsigned bi, const uint8_t rec[ATOM_REC], int rank, dmerge_err *e)
+static bool apply_atom(dbuf *d, unsigned bi, we_device *dev, const uint8_t rec[ATOM_REC], int rank,
+		       dmerge_err *e)
 {
 	uint64_t w, v;
 	memcpy(&w, rec, 8);
@@ -217,7 +288,8 @@ static bool apply_atom(dbuf *d, unsigned bi, const uint8_t rec[ATOM_REC], int ra
 	const size_t nb = word_bytes(off, n, size);
 	uint64_t init = 0, old = 0;
 	memcpy(&init, d->snap + off, nb);
-	memcpy(&old, d->cur + off, nb);
+	if (we_memcpy_dtoh(dev, &old, d->b->ptr + off, nb) != WE_OK)
+		return conflict(e, DC_IO, bi, off, rank, 0);
 	const uint8_t st = d->state[w];
 	if (!st) {
 		/* the first rank to update it atomically: nobody else may have
@@ -227,8 +299,8 @@ static bool apply_atom(dbuf *d, unsigned bi, const uint8_t rec[ATOM_REC], int ra
 		d->state[w] = code;
 		if (n == 8)
 			d->state[w + 1] = code;
-		memcpy(d->cur + off, &v, nb);
-		return true;
+		return we_memcpy_htod(dev, d->b->ptr + off, &v, nb) == WE_OK ? true
+			: conflict(e, DC_IO, bi, off, rank, 0);
 	}
 	if (st != code)
 		return conflict(e, DC_ATOMIC_KINDS, bi, off, rank, 0);
@@ -236,26 +308,32 @@ static bool apply_atom(dbuf *d, unsigned bi, const uint8_t rec[ATOM_REC], int ra
 	if (code == WE_ATOMIC_MIXED || op == WE_ATOM_EXCH || op == WE_ATOM_CAS)
 		return conflict(e, DC_NOT_MERGEABLE, bi, off, rank, code);
 	const uint64_t r = combine(code, init, old, v);
-	memcpy(d->cur + off, &r, nb);
-	return true;
+	return we_memcpy_htod(dev, d->b->ptr + off, &r, nb) == WE_OK ? true : conflict(e, DC_IO, bi, off, rank, 0);
 }
 
-bool dist_apply(dbuf *bufs, unsigned nbufs, const uint8_t *msg, size_t len, int rank, dmerge_err *e)
+bool dist_apply(dbuf *bufs, unsigned nbufs, we_device *dev, const uint8_t *msg, size_t len, int rank,
+		dmerge_err *e)
 {
 	rd r = { msg, len, 0 };
-	for (unsigned bi = 0; bi < nbufs; bi++) {
-		if (!apply_runs(&bufs[bi], bi, &r, rank, e))
-			return false;
-		uint64_t natoms;
-		if (!get(&r, &natoms, 8))
-			return conflict(e, DC_NONE, bi, 0, rank, 0);
-		for (uint64_t k = 0; k < natoms; k++) {
+	uint8_t *tmp = malloc(CHUNK);
+	bool ok = tmp != NULL;
+	if (!ok)
+		conflict(e, DC_NOMEM, 0, 0, rank, 0);
+	for (unsigned bi = 0; ok && bi < nbufs; bi++) {
+		uint64_t natoms = 0;
+		ok = apply_runs(&bufs[bi], bi, dev, &r, tmp, rank, e);
+		if (ok && !get(&r, &natoms, 8))
+			ok = conflict(e, DC_NONE, bi, 0, rank, 0);
+		for (uint64_t k = 0; ok && k < natoms; k++) {
 			uint8_t rec[ATOM_REC];
-			if (!get(&r, rec, sizeof rec) || !apply_atom(&bufs[bi], bi, rec, rank, e))
-				return e->kind != DC_NONE ? false : conflict(e, DC_NONE, bi, 0, rank, 0);
+			ok = get(&r, rec, sizeof rec) ? apply_atom(&bufs[bi], bi, dev, rec, rank, e)
+						      : conflict(e, DC_NONE, bi, 0, rank, 0);
 		}
 	}
-	return r.pos == len ? true : conflict(e, DC_NONE, 0, 0, rank, 0);
+	free(tmp);
+	if (ok && r.pos != len)
+		ok = conflict(e, DC_NONE, 0, 0, rank, 0);
+	return ok;
 }
 
 static const char *op_name(uint8_t code)
@@ -283,6 +361,13 @@ char *dist_conflict_text(const dbuf *bufs, const dmerge_err *e)
 		snprintf(why, sizeof why, "rank %d and a lower rank updated it with %s atomics, which do "
 			 "not merge", e->rank, op_name(e->code));
 		break;
+	case DC_IO:
+		snprintf(why, sizeof why, "device memory could not be read or written while merging rank %d's "
+			 "changes", e->rank);
+		break;
+	case DC_NOMEM:
+		snprintf(why, sizeof why, "out of host memory while merging rank %d's changes", e->rank);
+		break;
 	default:
 		snprintf(why, sizeof why, "the message of rank %d is malformed", e->rank);
 		break;
@@ -290,7 +375,7 @@ char *dist_conflict_text(const dbuf *bufs, const dmerge_err *e)
 	const char *name = bufs[e->buf].b->name ? bufs[e->buf].b->name : "?";
 	size_t n = strlen(name) + strlen(why) + 300;
 	char *m = malloc(n);
-	if (m && e->kind == DC_NONE)
+	if (m && (e->kind == DC_NONE || e->kind == DC_IO || e->kind == DC_NOMEM))
 		snprintf(m, n, "cannot merge the ranks' buffers: %s", why);
 	else if (m)
 		snprintf(m, n, "cannot distribute this launch faithfully: parameter '%s', offset %" PRIu64
