@@ -200,12 +200,13 @@ static bool apply_chunk(dbuf *d, unsigned bi, uint64_t o, const uint8_t *v, uint
 	const uint64_t mine = bytes_differing(nv, sv);
 	if (!mine)
 		return true;
-	const uint64_t clash = mine & bytes_differing(cv, sv) & bytes_differing(cv, nv);
-	if (clash)
-		return conflict(e, DC_TWO_PLAIN, bi, o + (unsigned)__builtin_ctzll(clash) / 8u, rank, 0);
+	/* (an atomic word first: its value differs from before too) */
 	for (size_t k = 0; k < n; k += 4)
 		if (((mine >> (8 * k)) & 0xffffffffu) && d->state[(o + k) / 4])
 			return conflict(e, DC_PLAIN_ATOMIC, bi, o + k, rank, 0);
+	const uint64_t clash = mine & bytes_differing(cv, sv) & bytes_differing(cv, nv);
+	if (clash)
+		return conflict(e, DC_TWO_PLAIN, bi, o + (unsigned)__builtin_ctzll(clash) / 8u, rank, 0);
 	cv = (cv & ~mine) | (nv & mine);
 	memcpy(c, &cv, n);
 	return true;
