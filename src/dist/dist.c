@@ -25,8 +25,10 @@
 
 /* Messages go in pieces of at most this (MPI counts are ints). */
 #define PIECE (1u << 30)
-/* How often the calling thread looks at the lowest failing CTA. */
+/* How often the calling thread looks for the other ranks' failures, and
+ * for the end of a wait. */
 #define POLL_NS 2000000L
+#define WAIT_NS 200000L
 
 /* The launch on its own host thread. */
 typedef struct runner {
@@ -66,11 +68,34 @@ static bool is_verdict(we_status st)
 	       st == WE_ERR_INTERRUPTED;
 }
 
-static void nap(void)
+static void nap_ns(long ns)
 {
-	struct timespec ts = { 0, POLL_NS };
+	struct timespec ts = { 0, ns };
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+}
+
+static void nap(void)
+{
+	nap_ns(POLL_NS);
+}
+
+/* Wait for r napping between tests: MPI's own waits spin, and on a
+ * machine that ranks share (or oversubscribe) a spinning rank takes the
+ * cores of the ranks it waits for. */
+static void nap_wait(MPI_Request *r)
+{
+	int done = 0;
+	for (MPI_Test(r, &done, MPI_STATUS_IGNORE); !done; MPI_Test(r, &done, MPI_STATUS_IGNORE))
+		nap_ns(WAIT_NS);
+}
+
+/* A barrier that naps while it waits (nap_wait). */
+static void nap_barrier(MPI_Comm comm)
+{
+	MPI_Request r;
+	MPI_Ibarrier(comm, &r);
+	nap_wait(&r);
 }
 
 /* An MPI call's error as a status (MPI's default handler aborts on an
@@ -159,7 +184,7 @@ static we_status run_watched(MPI_Comm comm, runner *r, uint64_t *cancelled, int 
 		MPI_Test(&bar, &done, MPI_STATUS_IGNORE);
 		take_faults(comm, &low, got);
 		if (!done)
-			nap();
+			nap_ns(WAIT_NS);
 	}
 	for (int k = 0; k < nreq; k++)
 		MPI_Wait(&req[k], MPI_STATUS_IGNORE);
@@ -181,22 +206,30 @@ static void drain_faults(MPI_Comm comm, int left)
 /* Send / receive a blob of any size: its length, then pieces. */
 static void send_blob(MPI_Comm comm, int to, const uint8_t *p, uint64_t n)
 {
-	MPI_Send(&n, 1, MPI_UINT64_T, to, 1, comm);
+	MPI_Request r;
+	MPI_Isend(&n, 1, MPI_UINT64_T, to, 1, comm, &r);
+	nap_wait(&r);
 	for (uint64_t off = 0; off < n; off += PIECE) {
 		const uint64_t k = n - off < PIECE ? n - off : PIECE;
-		MPI_Send(p + off, (int)k, MPI_BYTE, to, 2, comm);
+		MPI_Isend(p + off, (int)k, MPI_BYTE, to, 2, comm, &r);
+		nap_wait(&r);
 	}
 }
 
 static uint8_t *recv_blob(MPI_Comm comm, int from, uint64_t *len)
 {
 	uint64_t n = 0;
-	MPI_Recv(&n, 1, MPI_UINT64_T, from, 1, comm, MPI_STATUS_IGNORE);
+	MPI_Request r;
+	MPI_Irecv(&n, 1, MPI_UINT64_T, from, 1, comm, &r);
+	nap_wait(&r);
 	uint8_t *p = malloc(n ? n : 1);
 	uint8_t *sink = p ? NULL : malloc(PIECE); /* drain the pieces anyway */
+	if (!p && !sink)
+		abort(); /* (they must be received somewhere) */
 	for (uint64_t off = 0; off < n; off += PIECE) {
 		const uint64_t k = n - off < PIECE ? n - off : PIECE;
-		MPI_Recv(p ? p + off : sink, (int)k, MPI_BYTE, from, 2, comm, MPI_STATUS_IGNORE);
+		MPI_Irecv(p ? p + off : sink, (int)k, MPI_BYTE, from, 2, comm, &r);
+		nap_wait(&r);
 	}
 	free(sink);
 	*len = n;
@@ -379,6 +412,9 @@ we_status we_mpi_launch(MPI_Comm comm, we_device *dev, const we_module *m, const
 	int rank = 0, nranks = 1;
 	if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &nranks) != MPI_SUCCESS)
 		return mpi_ok(dev, MPI_ERR_COMM, "we_mpi_launch: not a communicator");
+	/* the ranks made their inputs at their own pace: the launch starts
+	 * when all are there */
+	nap_barrier(comm);
 	const double t0 = MPI_Wtime();
 	dbuf *d = calloc(nbufs ? nbufs : 1, sizeof *d);
 	int have = d != NULL, all = 0;

@@ -74,6 +74,22 @@ static size_t word_bytes(uint64_t off, unsigned n, size_t size)
 
 /* Device memory is compared and merged this many bytes at a time. */
 #define CHUNK ((size_t)4 << 20)
+#define PAGE 4096u
+
+/* Whether any of the n bytes at p is non-zero. */
+static bool any_set(const uint8_t *p, size_t n)
+{
+	uint64_t acc = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return acc != 0;
+}
 
 /* The runs of chunk [lo, lo + n) of buffer d (its bytes now at cur) to
  * runs, and its atomic words to atoms; the bytes put in runs. */
@@ -83,7 +99,14 @@ static uint64_t diff_chunk(const dbuf *d, size_t lo, size_t n, const uint8_t *cu
 	const uint8_t *snap = d->snap + lo;
 	uint64_t sent = 0;
 	size_t i = 0;
+	if (map && !any_set(map + lo / 4, (n + 3) / 4))
+		map = NULL; /* no atomic word here: nothing to mask */
 	while (i < n) {
+		/* unchanged stretches a page at a time, then blocks */
+		if (n - i >= PAGE && i % PAGE == 0 && memcmp(cur + i, snap + i, PAGE) == 0) {
+			i += PAGE;
+			continue;
+		}
 		size_t k = n - i < BLOCK ? n - i : BLOCK;
 		if (memcmp(cur + i, snap + i, k) == 0) {
 			i += k;
@@ -221,11 +244,18 @@ static bool apply_run(dbuf *d, unsigned bi, we_device *dev, uint64_t off, uint64
 		const size_t m = n - at < CHUNK ? (size_t)(n - at) : CHUNK;
 		if (we_memcpy_dtoh(dev, tmp, d->b->ptr + off + at, m) != WE_OK)
 			return conflict(e, DC_IO, bi, off + at, rank, 0);
-		/* 8 bytes at a time from a word boundary (off is one): the state
-		 * check needs whole words */
-		for (size_t i = 0; i < m; i += 8)
-			if (!apply_chunk(d, bi, off + at + i, v + at + i, tmp + i, m - i < 8 ? m - i : 8, rank, e))
-				return false;
+		const uint64_t o = off + at;
+		if (memcmp(tmp, d->snap + o, m) == 0 && !any_set(d->state + o / 4, (m + 3) / 4)) {
+			/* the usual case: nobody changed these bytes before and
+			 * none is atomic, so the rank's bytes are the result */
+			memcpy(tmp, v + at, m);
+		} else {
+			/* 8 bytes at a time from a word boundary (off is one):
+			 * the state check needs whole words */
+			for (size_t i = 0; i < m; i += 8)
+				if (!apply_chunk(d, bi, o + i, v + at + i, tmp + i, m - i < 8 ? m - i : 8, rank, e))
+					return false;
+		}
 		if (we_memcpy_htod(dev, d->b->ptr + off + at, tmp, m) != WE_OK)
 			return conflict(e, DC_IO, bi, off + at, rank, 0);
 	}
