@@ -4,7 +4,7 @@
 # ranks x 1 and 2 host threads each, beside the single-process run, and
 # the merge cost in seconds per GB written.  Writes OUT/mpi.dat (one line
 # per run) and, with gnuplot, OUT/mpi.png (the measured points against
-# doc/distributed.md's model).  Best of REPS runs (default 2).
+# doc/distributed.md's model).  Best of REPS runs (default 3).
 #
 #   sh bench/mpi.sh BUILD_DIR SRC_DIR OUT_DIR [--quick]
 #
@@ -16,7 +16,7 @@ bld=$1 src=$2 out=$3
 quick=${4:-}
 we=$bld/src/warpemu
 mpx=${MPIEXEC:-mpiexec}
-reps=${REPS:-2}
+reps=${REPS:-3}
 extra=
 case $("$mpx" --version 2>&1) in *"Open MPI"*|*OpenRTE*) extra="--oversubscribe --allow-run-as-root" ;; esac
 mkdir -p "$out" || exit 2
