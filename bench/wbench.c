@@ -613,7 +613,7 @@ static uint64_t inst_hash(const inst *in)
 
 /* ================================================================ runs */
 
-typedef enum kind { K_CSERIAL, K_CPTHREADS, K_EMU, K_POCL, K_OCLGRIND, K_PROBE } kind;
+typedef enum kind { K_CSERIAL, K_CPTHREADS, K_EMU, K_POCL, K_OCLGRIND, K_PROBE, K_HANDOFF } kind;
 
 typedef struct runspec {
 	kind k;
@@ -767,6 +767,68 @@ static void run_c(const bench *b, const runspec *rs, inst *in, result *r)
 	r->seconds = best;
 	r->ctas = in->ctas;
 	r->hash = inst_hash(in);
+	r->status = RS_OK;
+}
+
+/* ---- a bare pthreads hand-off: the warp-threads engine's barrier shape
+ * without the emulator.  HANDOFF_THREADS threads meet at a barrier of a
+ * mutex and a condition variable (the last to arrive broadcasts), as many
+ * times as the barrier benchmark's warps meet at BAR.SYNC: its seconds
+ * per arrival are what the OS makes a hand-off cost. */
+#define HANDOFF_THREADS 32u
+
+typedef struct handoff {
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	unsigned arrived;
+	uint64_t gen, rounds;
+} handoff;
+
+static void *handoff_main(void *arg)
+{
+	handoff *h = arg;
+	for (uint64_t r = 0; r < h->rounds; r++) {
+		lock(&h->m);
+		const uint64_t gen = h->gen;
+		if (++h->arrived == HANDOFF_THREADS) {
+			h->arrived = 0;
+			h->gen++;
+			if (pthread_cond_broadcast(&h->cv))
+				die("pthread_cond_broadcast");
+		} else {
+			while (h->gen == gen)
+				if (pthread_cond_wait(&h->cv, &h->m))
+					die("pthread_cond_wait");
+		}
+		unlock(&h->m);
+	}
+	return NULL;
+}
+
+static void run_handoff(const inst *in, result *r)
+{
+	handoff h = { .rounds = in->work / HANDOFF_THREADS };
+	pthread_t t[HANDOFF_THREADS];
+	if (pthread_mutex_init(&h.m, NULL) || pthread_cond_init(&h.cv, NULL))
+		die("pthread_mutex_init/pthread_cond_init");
+	double best = INFINITY;
+	for (unsigned rep = 0; rep < opt.reps; rep++) {
+		h.arrived = 0;
+		h.gen = 0;
+		double t0 = now();
+		for (unsigned i = 0; i < HANDOFF_THREADS; i++)
+			if (pthread_create(&t[i], NULL, handoff_main, &h))
+				die("pthread_create");
+		for (unsigned i = 0; i < HANDOFF_THREADS; i++)
+			if (pthread_join(t[i], NULL))
+				die("pthread_join");
+		double dt = now() - t0;
+		if (dt < best)
+			best = dt;
+	}
+	if (pthread_cond_destroy(&h.cv) || pthread_mutex_destroy(&h.m))
+		die("pthread_cond_destroy/pthread_mutex_destroy");
+	r->seconds = best;
 	r->status = RS_OK;
 }
 
@@ -1008,6 +1070,9 @@ static void child_body(const bench *b, const runspec *rs, result *r)
 	case K_OCLGRIND:
 		run_ocl(b, rs, &in, r);
 		break;
+	case K_HANDOFF:
+		run_handoff(&in, r);
+		break;
 	case K_PROBE:
 		break;
 	}
@@ -1117,6 +1182,7 @@ typedef struct bres {
 	const bench *b;
 	uint64_t scale, wt_scale, og_scale;
 	result cser, cpt, emu[NEMU], pocl, og;
+	result handoff;        /* barrier only: the bare pthreads hand-off */
 	runspec emu_spec[NEMU];
 	bool ran;
 } bres;
@@ -1236,6 +1302,15 @@ static void run_bench(bres *br)
 		run_child(b, &br->emu_spec[i], &br->emu[i]);
 		verify(b, &br->emu[i]);
 		progress(" %s/%u", e == WE_ENGINE_SCHEDULER ? "sched" : "wt", c);
+	}
+	if (!strcmp(b->name, "barrier")) {
+		/* beside warp-threads on one core: the same number of
+		 * 32-thread meetings */
+		rs = (runspec){ .k = K_HANDOFF, .cores = 1, .threads = HANDOFF_THREADS, .scale = br->wt_scale };
+		run_child(b, &rs, &br->handoff);
+		progress(" handoff");
+	} else {
+		br->handoff.status = RS_SKIP;
 	}
 	if (pocl_ok) {
 		rs = (runspec){ .k = K_POCL, .cores = ncores, .threads = ncores, .scale = br->scale };
@@ -1371,6 +1446,31 @@ static unsigned compute_targets(const bres *all, target *t, char why[][160])
 				    : why_missing(red, "reduce", red1->status != RS_OK ? red1 : redn, why[n], 160) };
 	if (ncores > 1)
 		t[n].value = slowdown(red1, redn);
+	n++;
+	/* the warp-threads engine (issue 19): BAR.SYNC within 1.5x of a bare
+	 * hand-off of the same shape; all cores never slower than one */
+	const result *wbar1 = bar ? &bar->emu[2] : &none;
+	t[n] = (target){ "warp-threads BAR.SYNC vs hand-off",
+			 "barrier, warp-threads engine, 1 core, per warp-arrival / pthreads hand-off of 32 threads",
+			 "x", NAN, 1.5, false,
+			 wbar1->status == RS_OK && bar ? why_missing(bar, "hand-off", &bar->handoff, why[n], 160)
+							: why_missing(bar, "barrier", wbar1, why[n], 160) };
+	if (bar)
+		t[n].value = slowdown(wbar1, &bar->handoff);
+	n++;
+	t[n] = (target){ "warp-threads scaling, worst", "every benchmark, warp-threads engine: time on 1 core / "
+			 "time on all cores, the smallest", "x", NAN, 1.0, true, "one core only" };
+	if (ncores > 1) {
+		t[n].value = INFINITY;
+		for (unsigned i = 0; i < NBENCH; i++)
+			if (all[i].ran && all[i].emu[2].status == RS_OK && all[i].emu[3].status == RS_OK &&
+			    slowdown(&all[i].emu[2], &all[i].emu[3]) < t[n].value)
+				t[n].value = slowdown(&all[i].emu[2], &all[i].emu[3]);
+		if (isinf(t[n].value)) {
+			t[n].value = NAN;
+			t[n].why = "no warp-threads run passed";
+		}
+	}
 	n++;
 	return n;
 }
@@ -1624,9 +1724,9 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 			fputc('}', f);
 		}
 		fprintf(f, "],\n   \"baselines\": {");
-		const result *bs[] = { &br->cser, &br->cpt, &br->pocl, &br->og };
-		const char *bn[] = { "c_serial", "c_pthreads", "pocl", "oclgrind" };
-		for (unsigned j = 0; j < 4; j++) {
+		const result *bs[] = { &br->cser, &br->cpt, &br->pocl, &br->og, &br->handoff };
+		const char *bn[] = { "c_serial", "c_pthreads", "pocl", "oclgrind", "pthreads_handoff_1core" };
+		for (unsigned j = 0; j < 5; j++) {
 			fprintf(f, "%s\n    \"%s\": ", j ? "," : "", bn[j]);
 			json_result(f, bs[j], "     ");
 		}

@@ -348,38 +348,24 @@ static int eval_op(mstate *ms, merr *me, int pos, int node, evalue *ev)
 	return 1;
 }
 
-/* Registers that register field f spans: its Bitwidth, except for the
- * data registers (not the address register ra) of an instruction with a
- * size modifier, MemSize or AtomType (the executor's rule, exec/decode.c
- * reg_span); *size names that modifier's value, else NULL. */
-static unsigned reg_span(const mstate *ms, const isa_field *f, const char **size)
+/* The name of the size modifier register field fi's span follows
+ * (Bitwidth<x> = size: ".64"), or NULL. */
+static const char *span_modifier(const mstate *ms, int fi)
 {
-	const isa_opcode *o = ms->o;
-	unsigned span = f->bitwidth > 32 ? f->bitwidth / 32u : 1u;
-	*size = NULL;
-	if ((f->kind != ISA_K_REG && f->kind != ISA_K_UREG) || !strcmp(f->name, "ra"))
-		return span;
-	for (unsigned j = 0; j < o->nfields; j++) {
-		const isa_field *g = &o->fields[j];
-		if (g->kind != ISA_K_ENUM || g->member < 0 ||
-		    (g->enum_id != ISA_ENUM_MemSize && g->enum_id != ISA_ENUM_AtomType))
-			continue;
-		int64_t v = get_field(&ms->in, g);
-		if (v >= 0 && (uint64_t)v < isa_enums[g->enum_id].nvalues)
-			*size = isa_enums[g->enum_id].values[v];
-		if (g->enum_id == ISA_ENUM_MemSize)
-			return v == ISA_MemSize_64 ? 2u : v == ISA_MemSize_128 ? 4u : 1u;
-		return v == ISA_AtomType_U64 || v == ISA_AtomType_S64 ? 2u : 1u;
-	}
-	return span;
+	const isa_field *f = &ms->o->fields[fi];
+	if (f->span_by < 0)
+		return NULL;
+	const isa_field *s = &ms->o->fields[f->span_by];
+	int64_t v = get_field(&ms->in, s);
+	return v >= 0 && (uint64_t)v < isa_enums[s->enum_id].nvalues ? isa_enums[s->enum_id].values[v] : NULL;
 }
 
 static int reg_value(mstate *ms, merr *me, int fi, int pos, const regref *r, uint32_t col,
 		     bool addr)
 {
 	const isa_field *f = &ms->o->fields[fi];
-	const char *size;
-	unsigned want = reg_span(ms, f, &size);
+	const char *size = span_modifier(ms, fi);
+	unsigned want = isa_reg_span(&ms->in, (unsigned)fi);
 	if (r->range && r->count != want && size)
 		return verr(me, pos, col, "a %u-bit operand (.%s) takes %u register%s, not %u",
 			    want * 32u, size, want, want == 1 ? "" : "s", r->count);
@@ -392,37 +378,143 @@ static int reg_value(mstate *ms, merr *me, int fi, int pos, const regref *r, uin
 	return 1;
 }
 
+/* Whether operand op is of the kind field fi's class takes; for an
+ * enum, its value's index in *ev_idx. */
+static bool operand_fits(const mstate *ms, int fi, int cls, const operand *op, int *ev_idx)
+{
+	const asm_ctx *c = ms->c;
+	switch (cls) {
+	case FC_REG: return op->kind == O_REG;
+	case FC_UREG: return op->kind == O_UREG;
+	case FC_PRED: return op->kind == O_PRED;
+	case FC_UPRED: return op->kind == O_UPRED;
+	case FC_ENUM:
+		if (op->kind != O_EXPR || c->nodes[op->expr].op != E_NAME)
+			return false;
+		*ev_idx = enum_index(ms->o->fields[fi].enum_id, c->nodes[op->expr].s, c->nodes[op->expr].n);
+		return *ev_idx >= 0;
+	case FC_IMM:
+	case FC_FIMM: return op->kind == O_EXPR;
+	case FC_CMEM: return op->kind == O_CMEM && op->bank >= 0 && !op->has_base;
+	case FC_MEM: return op->kind == O_MEM;
+	case FC_CIND: return op->kind == O_CMEM;
+	default: return false;
+	}
+}
+
+/* A float immediate: a float literal or expression, or a 32-bit pattern. */
+static int assign_float(mstate *ms, merr *me, int fi, int pos)
+{
+	const operand *op = &ms->ops[pos];
+	uint32_t bits;
+	xerr e;
+	int k = asm_float_expr(ms->c, op->expr, &bits, &e);
+	if (k < 0)
+		return verr(me, pos, e.col, "%s", e.msg);
+	if (k == 0) {
+		evalue ev;
+		if (eval_op(ms, me, pos, op->expr, &ev) < 0)
+			return -1;
+		if (ev.huge || ev.v < INT32_MIN || ev.v > (int64_t)UINT32_MAX)
+			return verr(me, pos, op->col, "float bit pattern out of range (32 bits)");
+		bits = (uint32_t)ev.v;
+	}
+	set_field(ms, fi, bits);
+	return 1;
+}
+
+/* c[bank][offset] */
+static int assign_cmem(mstate *ms, merr *me, int fi, int pos)
+{
+	const asm_ctx *c = ms->c;
+	const isa_field *f = &ms->o->fields[fi];
+	const operand *op = &ms->ops[pos];
+	evalue bk, of;
+	if (eval_op(ms, me, pos, op->bank, &bk) < 0 || eval_op(ms, me, pos, op->off, &of) < 0)
+		return -1;
+	int64_t maxbank = f->width > 16 ? ((int64_t)1 << (f->width - 16)) - 1 : 0;
+	if (bk.huge || bk.v < 0 || bk.v > maxbank)
+		return verr(me, pos, c->nodes[op->bank].col,
+			    "constant bank %" PRId64 " out of range (0..%" PRId64 ")", bk.v, maxbank);
+	if (of.huge || of.v < 0 || of.v > 0xffff)
+		return verr(me, pos, c->nodes[op->off].col, "constant offset out of range (0..0xffff)");
+	set_field(ms, fi, (bk.v << 16) | of.v);
+	return 1;
+}
+
+/* The bank of c[bank][Ra+offset] (FC_CIND): written, or that of the
+ * constant-section labels in the offset (bank_src; -2: of several). */
+static int assign_cind_bank(mstate *ms, merr *me, int fi, int pos, int bank_src)
+{
+	const asm_ctx *c = ms->c;
+	const isa_asmfmt *af = &ms->o->asmfmt[fi];
+	const operand *op = &ms->ops[pos];
+	evalue bk;
+	int64_t v;
+	uint32_t bcol = op->col;
+	if (op->bank >= 0) {
+		if (eval_op(ms, me, pos, op->bank, &bk) < 0)
+			return -1;
+		bcol = c->nodes[op->bank].col;
+	} else if (bank_src >= 0) {
+		bk = (evalue){ bank_src, false, -1 };
+	} else if (bank_src == -2) {
+		return verr(me, pos, op->col, "the offset uses labels of different constant banks");
+	} else {
+		return verr(me, pos, op->col,
+			    "c[Ra+offset] without a bank: write c[bank][Ra+offset] or use a "
+			    "label of a constant section in the offset");
+	}
+	if (imm_value(ms, me, af->cmem_bank, pos, bcol, &bk, &v) < 0)
+		return -1;
+	set_field(ms, af->cmem_bank, v);
+	return 1;
+}
+
+/* [Ra+offset] and c[bank][Ra+offset] */
+static int assign_mem(mstate *ms, merr *me, int fi, int pos, int cls)
+{
+	const asm_ctx *c = ms->c;
+	const isa_field *f = &ms->o->fields[fi];
+	const isa_asmfmt *af = &ms->o->asmfmt[fi];
+	const operand *op = &ms->ops[pos];
+	bool ureg = f->kind == ISA_K_UREG;
+	if (op->has_base) {
+		if ((op->r.kind == O_UREG) != ureg)
+			return verr(me, pos, op->col, "the address register must be %s",
+				    ureg ? "a uniform register (URn)" : "a register (Rn)");
+		if (reg_value(ms, me, fi, pos, &op->r, op->col, true) < 0)
+			return -1;
+	} else {
+		set_field(ms, fi, ureg ? ISA_UREG_URZ : ISA_REG_RZ);
+	}
+	int bank_src = -1;
+	if (op->off >= 0) {
+		evalue ev;
+		int64_t v;
+		if (eval_op(ms, me, pos, op->off, &ev) < 0)
+			return -1;
+		bank_src = ev.bank;
+		if (af->mem_off >= 0) {
+			if (imm_value(ms, me, af->mem_off, pos, c->nodes[op->off].col, &ev, &v) < 0)
+				return -1;
+			set_field(ms, af->mem_off, v);
+		}
+	} else if (af->mem_off >= 0) {
+		set_field(ms, af->mem_off, 0);
+	}
+	return cls == FC_CIND ? assign_cind_bank(ms, me, fi, pos, bank_src) : 1;
+}
+
 /* 1 matched, 0 wrong kind (noted), -1 bad value (noted) */
 static int assign(mstate *ms, merr *me, int fi, int pos)
 {
-	asm_ctx *c = ms->c;
 	const isa_opcode *o = ms->o;
-	const isa_field *f = &o->fields[fi];
-	const isa_asmfmt *af = &o->asmfmt[fi];
 	const operand *op = &ms->ops[pos];
 	int cls = field_class(o, fi);
-	bool ok = false;
 	int ev_idx = -1;
-	switch (cls) {
-	case FC_REG: ok = op->kind == O_REG; break;
-	case FC_UREG: ok = op->kind == O_UREG; break;
-	case FC_PRED: ok = op->kind == O_PRED; break;
-	case FC_UPRED: ok = op->kind == O_UPRED; break;
-	case FC_ENUM:
-		if (op->kind == O_EXPR && c->nodes[op->expr].op == E_NAME) {
-			ev_idx = enum_index(f->enum_id, c->nodes[op->expr].s, c->nodes[op->expr].n);
-			ok = ev_idx >= 0;
-		}
-		break;
-	case FC_IMM:
-	case FC_FIMM: ok = op->kind == O_EXPR; break;
-	case FC_CMEM: ok = op->kind == O_CMEM && op->bank >= 0 && !op->has_base; break;
-	case FC_MEM: ok = op->kind == O_MEM; break;
-	case FC_CIND: ok = op->kind == O_CMEM; break;
-	default: break;
-	}
-	if (!ok) {
-		note_kind(me, c, pos, cls, f->enum_id, op, op->col);
+	if (!operand_fits(ms, fi, cls, op, &ev_idx)) {
+		note_kind(me, ms->c, pos, cls, o->fields[fi].enum_id, op, op->col);
 		return 0;
 	}
 	/* prefixes: each needs the matching modifier field of this operand */
@@ -456,83 +548,13 @@ static int assign(mstate *ms, merr *me, int fi, int pos)
 			return -1;
 		set_field(ms, fi, v);
 		return 1;
-	case FC_FIMM: {
-		uint32_t bits;
-		xerr e;
-		int k = asm_float_expr(c, op->expr, &bits, &e);
-		if (k < 0)
-			return verr(me, pos, e.col, "%s", e.msg);
-		if (k == 0) {
-			if (eval_op(ms, me, pos, op->expr, &ev) < 0)
-				return -1;
-			if (ev.huge || ev.v < INT32_MIN || ev.v > (int64_t)UINT32_MAX)
-				return verr(me, pos, op->col, "float bit pattern out of range (32 bits)");
-			bits = (uint32_t)ev.v;
-		}
-		set_field(ms, fi, bits);
-		return 1;
-	}
-	case FC_CMEM: {
-		evalue bk, of;
-		if (eval_op(ms, me, pos, op->bank, &bk) < 0 || eval_op(ms, me, pos, op->off, &of) < 0)
-			return -1;
-		int64_t maxbank = f->width > 16 ? ((int64_t)1 << (f->width - 16)) - 1 : 0;
-		if (bk.huge || bk.v < 0 || bk.v > maxbank)
-			return verr(me, pos, c->nodes[op->bank].col,
-				    "constant bank %" PRId64 " out of range (0..%" PRId64 ")", bk.v, maxbank);
-		if (of.huge || of.v < 0 || of.v > 0xffff)
-			return verr(me, pos, c->nodes[op->off].col,
-				    "constant offset out of range (0..0xffff)");
-		set_field(ms, fi, (bk.v << 16) | of.v);
-		return 1;
-	}
+	case FC_FIMM:
+		return assign_float(ms, me, fi, pos);
+	case FC_CMEM:
+		return assign_cmem(ms, me, fi, pos);
 	case FC_MEM:
-	case FC_CIND: {
-		bool ureg = f->kind == ISA_K_UREG;
-		if (op->has_base) {
-			if ((op->r.kind == O_UREG) != ureg)
-				return verr(me, pos, op->col, "the address register must be %s",
-					    ureg ? "a uniform register (URn)" : "a register (Rn)");
-			if (reg_value(ms, me, fi, pos, &op->r, op->col, true) < 0)
-				return -1;
-		} else {
-			set_field(ms, fi, ureg ? ISA_UREG_URZ : ISA_REG_RZ);
-		}
-		int bank_src = -1;
-		if (op->off >= 0) {
-			if (eval_op(ms, me, pos, op->off, &ev) < 0)
-				return -1;
-			bank_src = ev.bank;
-			if (af->mem_off >= 0) {
-				if (imm_value(ms, me, af->mem_off, pos, c->nodes[op->off].col, &ev, &v) < 0)
-					return -1;
-				set_field(ms, af->mem_off, v);
-			}
-		} else if (af->mem_off >= 0) {
-			set_field(ms, af->mem_off, 0);
-		}
-		if (cls == FC_CIND) {
-			evalue bk;
-			uint32_t bcol = op->col;
-			if (op->bank >= 0) {
-				if (eval_op(ms, me, pos, op->bank, &bk) < 0)
-					return -1;
-				bcol = c->nodes[op->bank].col;
-			} else if (bank_src >= 0) {
-				bk = (evalue){ bank_src, false, -1 };
-			} else if (bank_src == -2) {
-				return verr(me, pos, op->col, "the offset uses labels of different constant banks");
-			} else {
-				return verr(me, pos, op->col,
-					    "c[Ra+offset] without a bank: write c[bank][Ra+offset] or use a "
-					    "label of a constant section in the offset");
-			}
-			if (imm_value(ms, me, af->cmem_bank, pos, bcol, &bk, &v) < 0)
-				return -1;
-			set_field(ms, af->cmem_bank, v);
-		}
-		return 1;
-	}
+	case FC_CIND:
+		return assign_mem(ms, me, fi, pos, cls);
 	default:
 		return 0;
 	}
@@ -724,42 +746,47 @@ static void report(asm_ctx *c, merr *me, uint32_t mcol, uint32_t ecol)
 		asm_err(c, ecol, "missing operand %d: expected %s", me->kpos + 1, exp);
 }
 
-bool asm_instruction(pcur *p, we_word *w)
+/* The guard of a statement: "@{!}Pn" (none: *has false). */
+typedef struct guard_txt {
+	bool has, neg;
+	regref r;
+	uint32_t col;
+} guard_txt;
+
+static bool parse_guard(pcur *p, guard_txt *g)
 {
 	asm_ctx *c = p->c;
-	const tok *t = tok_cur(p);
-	bool has_guard = false, gnot = false;
-	regref g = { 0 };
-	uint32_t gcol = 0;
-	if (tok_is(p, '@')) {
-		gcol = t->col;
+	memset(g, 0, sizeof *g);
+	if (!tok_is(p, '@'))
+		return true;
+	g->col = tok_cur(p)->col;
+	p->i++;
+	if (tok_is(p, '!')) {
+		g->neg = true;
 		p->i++;
-		if (tok_is(p, '!')) {
-			gnot = true;
-			p->i++;
-		}
-		xerr e;
-		int k = asm_reg_name(tok_cur(p), &g, &e);
-		if (k < 0) {
-			asm_err(c, e.col, "%s", e.msg);
-			return false;
-		}
-		if (k == 0 || g.kind != O_PRED || g.dot64) {
-			asm_err(c, tok_cur(p) ? tok_cur(p)->col : gcol, "expected a predicate (P0..P6, PT) after '@'");
-			return false;
-		}
-		p->i++;
-		has_guard = true;
-		t = tok_cur(p);
 	}
-	if (!t || t->kind != T_IDENT) {
-		asm_err(c, t ? t->col : gcol, "expected an instruction mnemonic");
+	xerr e;
+	int k = asm_reg_name(tok_cur(p), &g->r, &e);
+	if (k < 0) {
+		asm_err(c, e.col, "%s", e.msg);
 		return false;
 	}
-	/* longest dotted prefix that is a mnemonic */
+	if (k == 0 || g->r.kind != O_PRED || g->r.dot64) {
+		asm_err(c, tok_cur(p) ? tok_cur(p)->col : g->col, "expected a predicate (P0..P6, PT) after '@'");
+		return false;
+	}
+	p->i++;
+	g->has = true;
+	return true;
+}
+
+/* The mnemonic of token t (the longest dotted prefix that is one) and the
+ * modifiers after it; its length, or 0 after an error. */
+static size_t parse_mnemonic(asm_ctx *c, const tok *t, modtxt *mods, int *nm)
+{
 	const char *s = t->s;
 	size_t n = t->n, mlen = 0;
-	uint32_t mcol = t->col;
+	const uint32_t mcol = t->col;
 	for (size_t k = n;; k--) {
 		if (k && (k == n || s[k] == '.')) {
 			for (int i = 0; i < ISA_NUM_OPCODES && !mlen; i++)
@@ -779,23 +806,68 @@ bool asm_instruction(pcur *p, we_word *w)
 				break;
 			}
 		asm_err(c, mcol, "unknown instruction '%.*s'", (int)(show > 64 ? 64 : show), s);
-		return false;
+		return 0;
 	}
-	char mn[96];
-	snprintf(mn, sizeof mn, "%.*s", (int)(mlen > 90 ? 90 : mlen), s);
-	modtxt mods[MAX_MODS];
-	int nm = 0;
+	*nm = 0;
 	for (size_t k = mlen; k < n;) {
 		size_t e = k + 1;
 		while (e < n && s[e] != '.')
 			e++;
-		if (nm == MAX_MODS) {
+		if (*nm == MAX_MODS) {
 			asm_err(c, mcol + (uint32_t)k, "too many modifiers");
-			return false;
+			return 0;
 		}
-		mods[nm++] = (modtxt){ s + k + 1, e - k - 1, mcol + (uint32_t)k };
+		mods[(*nm)++] = (modtxt){ s + k + 1, e - k - 1, mcol + (uint32_t)k };
 		k = e;
 	}
+	return mlen;
+}
+
+/* Opcode i with the statement's guard g: false (noted) when it does not
+ * take it. */
+static bool apply_guard(mstate *ms, merr *me, const guard_txt *g, const char *mn, int *first)
+{
+	const isa_opcode *o = ms->o;
+	*first = 0;
+	if (!is_guard(o)) {
+		if (g->has)
+			note_mod(me, g->col, "%s has no guard predicate", mn);
+		return !g->has;
+	}
+	*first = 1;
+	if (!g->has)
+		return true;
+	set_field(ms, o->order[0], g->r.num);
+	int nf = mod_field(o, o->order[0], ISA_K_NOT);
+	if (g->neg && nf < 0) {
+		note_mod(me, g->col, "'@!' is not allowed: the guard of %s cannot be negated", mn);
+		return false;
+	}
+	if (nf >= 0)
+		set_field(ms, nf, g->neg);
+	return true;
+}
+
+bool asm_instruction(pcur *p, we_word *w)
+{
+	asm_ctx *c = p->c;
+	guard_txt g;
+	if (!parse_guard(p, &g))
+		return false;
+	const tok *t = tok_cur(p);
+	if (!t || t->kind != T_IDENT) {
+		asm_err(c, t ? t->col : g.col, "expected an instruction mnemonic");
+		return false;
+	}
+	modtxt mods[MAX_MODS];
+	int nm = 0;
+	const size_t mlen = parse_mnemonic(c, t, mods, &nm);
+	if (!mlen)
+		return false;
+	const char *s = t->s;
+	const uint32_t mcol = t->col;
+	char mn[96];
+	snprintf(mn, sizeof mn, "%.*s", (int)(mlen > 90 ? 90 : mlen), s);
 	p->i++;
 	operand ops[ASM_MAX_OPERANDS];
 	int nops;
@@ -809,24 +881,8 @@ bool asm_instruction(pcur *p, we_word *w)
 			continue;
 		mstate ms = { .c = c, .o = o, .ops = ops, .nops = nops };
 		isa_insn_init(&ms.in, i);
-		int first = 0;
-		if (is_guard(o)) {
-			first = 1;
-			if (has_guard) {
-				set_field(&ms, o->order[0], g.num);
-				int nf = mod_field(o, o->order[0], ISA_K_NOT);
-				if (gnot && nf < 0) {
-					note_mod(&me, gcol, "'@!' is not allowed: the guard of %s cannot be negated", mn);
-					continue;
-				}
-				if (nf >= 0)
-					set_field(&ms, nf, gnot);
-			}
-		} else if (has_guard) {
-			note_mod(&me, gcol, "%s has no guard predicate", mn);
-			continue;
-		}
-		if (!apply_mods(&ms, &me, mods, nm, mcol, mn))
+		int first;
+		if (!apply_guard(&ms, &me, &g, mn, &first) || !apply_mods(&ms, &me, mods, nm, mcol, mn))
 			continue;
 		ms.nf = 0;
 		for (int k = first; k < o->norder && ms.nf < MAX_FIELDS; k++)

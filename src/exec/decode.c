@@ -14,27 +14,6 @@
 #include "exec/exec.h"
 #include "exec/sem.h"
 
-/* Registers spanned by a register field: its Bitwidth, except for the
- * data registers (not the address register ra) of an instruction with a
- * size modifier: MemSize of loads/stores, AtomType of atomics. */
-static unsigned reg_span(const isa_opcode *o, const isa_field *f, const we_insn *in)
-{
-	unsigned span = f->bitwidth > 32 ? f->bitwidth / 32u : 1u;
-	if ((f->kind != ISA_K_REG && f->kind != ISA_K_UREG) || !strcmp(f->name, "ra"))
-		return span;
-	for (unsigned j = 0; j < o->nfields; j++) {
-		const isa_field *g = &o->fields[j];
-		if (g->kind != ISA_K_ENUM || g->member < 0)
-			continue;
-		int64_t v = isa_insn_get(in, g->member);
-		if (g->enum_id == ISA_ENUM_MemSize)
-			return v == ISA_MemSize_64 ? 2u : v == ISA_MemSize_128 ? 4u : 1u;
-		if (g->enum_id == ISA_ENUM_AtomType)
-			return v == ISA_AtomType_U64 || v == ISA_AtomType_S64 ? 2u : 1u;
-	}
-	return span;
-}
-
 /* The kernel of each instruction (the first whose range holds it; NULL
  * for none), in one pass over the ranges instead of a search of every
  * kernel per instruction (quadratic in a module of 65,536 kernels).
@@ -68,6 +47,9 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 	xi->in = in;
 	xi->pg = (uint8_t)in->pg;
 	xi->pg_xor = in->pg_not ? ~0u : 0u;
+	xi->plain = !(o->flags & (ISA_F_BRANCH | ISA_F_BARRIER));
+	xi->per_cta = (o->flags & ISA_F_PER_CTA) != 0;
+	unsigned pred_outs = 0, pred_writes = 0;
 	for (unsigned k = 0; k < o->norder; k++) {
 		const isa_field *f = &o->fields[o->order[k]];
 		if (!strcmp(f->name, "pg"))
@@ -81,7 +63,7 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 		const isa_asmfmt *af = &o->asmfmt[o->order[k]];
 		switch (f->kind) {
 		case ISA_K_REG: {
-			unsigned span = reg_span(o, f, in);
+			unsigned span = isa_reg_span(in, (unsigned)o->order[k]);
 			d->kind = af->mem_off >= 0 ? (af->cmem_bank >= 0 ? XO_CMEMIND : XO_MEM) : XO_REG;
 			d->nregs = (uint8_t)span;
 			d->reg = (uint16_t)v;
@@ -108,7 +90,7 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 		case ISA_K_UREG:
 			d->kind = XO_UREG;
 			d->row = (uint16_t)v;
-			d->nregs = (uint8_t)reg_span(o, f, in);
+			d->nregs = (uint8_t)isa_reg_span(in, (unsigned)o->order[k]);
 			if (v != ISA_UREG_URZ && v + d->nregs - 1 > 62) {
 				snprintf(err, errlen, "uniform register UR%lld%s out of range (UR0..UR62)",
 					 (long long)v, d->nregs > 1 ? " and its successors are" : " is");
@@ -118,6 +100,8 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 		case ISA_K_PRED:
 			d->kind = XO_PRED;
 			d->row = (uint16_t)v;
+			pred_outs += f->is_out;
+			pred_writes += f->is_out && v != ISA_PRED_PT;
 			break;
 		case ISA_K_UPRED:
 			d->kind = XO_UPRED;
@@ -154,6 +138,9 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 				  : g->kind == ISA_K_NEG ? XF_NEG : g->kind == ISA_K_ABS ? XF_ABS : 0;
 		}
 	}
+	/* a guard may read another value after it: it writes a P predicate
+	 * of its OutList<> that is not PT, or writes them otherwise (R2P) */
+	xi->writes_pred = (o->flags & ISA_F_WRITES_PRED) && (pred_writes || !pred_outs);
 	return sem_check_static(xi, dialect, err, errlen);
 }
 
@@ -168,8 +155,9 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
  * path from the entry before it — a forward must-analysis of the
  * unconditional (unguarded) writes.  (SHFL reads other lanes, but only
  * lanes running that SHFL: on their paths too.)  Conservative where
- * paths are not known: a kernel with BRX, CALL, RET, TRAP or RTT
- * (targets from registers or a handler) zeroes every register. */
+ * paths are not known: a kernel with an Indirect instruction (BRX,
+ * CALL, RET, TRAP, RTT: targets from registers or a handler) zeroes every
+ * register. */
 typedef struct regset { uint64_t b[4]; } regset;
 
 static void regs_add(regset *s, const xopd *o)
@@ -185,11 +173,8 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 	const uint32_t first = k->code_start / WE_INST_SIZE, n = (k->code_end - k->code_start) / WE_INST_SIZE;
 	memset(k->zero_rows, 0, sizeof k->zero_rows);
 	bool all = k->trap_handler >= 0 || n == 0;
-	for (uint32_t i = 0; i < n && !all; i++) {
-		const unsigned ot = m->x[first + i].optype;
-		all = ot == ISA_OPT_BRX || ot == ISA_OPT_CALL || ot == ISA_OPT_RET || ot == ISA_OPT_TRAP ||
-		      ot == ISA_OPT_RTT;
-	}
+	for (uint32_t i = 0; i < n && !all; i++)
+		all = (isa_opcodes[m->x[first + i].opcode].flags & ISA_F_INDIRECT) != 0;
 	regset *in = all ? NULL : malloc(n * sizeof *in);
 	uint32_t *work = all ? NULL : malloc(n * sizeof *work);
 	uint8_t *queued = all ? NULL : calloc(n, 1), *reached = all ? NULL : calloc(n, 1);
@@ -218,7 +203,7 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 		 * and a branch's target */
 		int64_t succ[2] = { (int64_t)i + 1, -1 };
 		if (x->optype == ISA_OPT_BRA)
-			succ[1] = (int64_t)i + 1 + x->o[x->opcode == ISA_OP_BRA_U ? 2 : 1].imm;
+			succ[1] = (int64_t)i + 1 + x->o[x->opcode == ISA_OP_BRA_U ? BRA_U_offset : BRA_offset].imm;
 		for (unsigned s = 0; s < 2; s++) {
 			if (succ[s] < 0 || succ[s] >= (int64_t)n)
 				continue;
@@ -297,11 +282,6 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 			if (pass == 0 && kk)
 				kk->nregs = maxreg;
 			m->x[i].lockstep = sem_lockstep_form(&m->x[i]);
-			const char *unit = isa_opcodes[m->insn[i].opcode].unit;
-			m->x[i].plain = strcmp(unit, "BRU") && strcmp(unit, "BCU") && strcmp(unit, "VISA");
-			const unsigned ot = m->x[i].optype;
-			m->x[i].per_cta = ot == ISA_OPT_S2R || ot == ISA_OPT_LDS || ot == ISA_OPT_STS ||
-					  ot == ISA_OPT_BAR;
 		}
 	}
 	free(owner);
@@ -352,9 +332,9 @@ bool sem_lockstep_form(const xinsn *i)
 	case ISA_OPT_S2R:
 		return sem_s2r_lockstep(i);
 	case ISA_OPT_LOP3_LUT:
-		return i->o[0].row == 7;
+		return i->o[LOP3_LUT_pu].row == 7;
 	case ISA_OPT_SHF:
-		return i->o[2].kind != XO_REG;
+		return i->o[SHF_b].kind != XO_REG;
 	case ISA_OPT_LDS:
 	case ISA_OPT_STS:
 	case ISA_OPT_LDG:
@@ -362,7 +342,7 @@ bool sem_lockstep_form(const xinsn *i)
 		/* 32-bit; a store of a register's value (sem_mem.c run32_of,
 		 * shared_run_span) */
 		return i->in->size == ISA_MemSize_32 &&
-		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[1].kind == XO_REG);
+		       (i->optype == ISA_OPT_LDS || i->optype == ISA_OPT_LDG || i->o[ST_rb].kind == XO_REG);
 	default:
 		return false;
 	}

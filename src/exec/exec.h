@@ -71,12 +71,15 @@ typedef struct xinsn {
 	uint8_t nopd;
 	bool lockstep;     /* sem_lockstep_form(): a lockstep group of warps
 			      runs it in one handler call (exec_group)    */
-	bool plain;        /* not of the branch or barrier units: changes no
-			      PC, mask or scheduling state of the warp     */
+	bool plain;        /* neither Branch nor Barrier (isa_flag): changes
+			      no PC, mask or scheduling state of the warp  */
 	bool per_cta;      /* reads or writes state of the warp's CTA (shared
 			      memory, CTA ids, barriers): a lockstep group
 			      spanning CTAs runs it CTA by CTA             */
-	xopd o[XMAX_OPD];  /* the Order<> operands after the guard           */
+	bool writes_pred;  /* writes a P predicate (not only PT): a guard
+			      may read another value after it             */
+	xopd o[XMAX_OPD];  /* the Order<> operands after the guard: read by
+			      name, o[OPTYPE_role] (Roles<>, isa_gen.h) */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
 } xinsn;
 

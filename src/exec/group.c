@@ -14,7 +14,7 @@
 /* The guards of a group (ActiveMasks all ones): each warp's lanes of one
  * guard predicate, and whether they are all true or all false.  A guard
  * is read again only after an instruction that may write a predicate
- * (exec_group: anything but a plain lockstep form other than ISETP). */
+ * (exec_group: anything but a plain lockstep form that writes none). */
 typedef struct gguard {
 	unsigned key;            /* pg * 2 + negated; GUARD_NONE: not read */
 	bool full, none;
@@ -322,8 +322,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			}
 		}
 		/* the guards stay known across plain lockstep forms that write
-		 * no predicate (all but ISETP) */
-		if (!in_code || !i->lockstep || !i->plain || i->optype == ISA_OPT_ISETP)
+		 * no predicate */
+		if (!in_code || !i->lockstep || !i->plain || i->writes_pred)
 			g.key = GUARD_NONE;
 		if (full) {
 			r = group_full(cta, w, wi, n, nw, &gx, i, &pc, &pending, &guarded, who);

@@ -4,14 +4,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
-#include <string.h>
 
 #include "asm/asm.h"
 #include "exec/exec.h"
 #include "exec/loop.h"
 
 /* The loop with hooks: the instruction trace, and the seeded schedule's
- * preemption after memory and barrier instructions. */
+ * preemption after memory and barrier instructions (ISA_F_PREEMPT). */
 static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 {
 	const we_launch_ctx *L = cta->L;
@@ -37,13 +36,12 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 		retire(x);
 		if (x->stop)
 			return x->why;
-		if (L->seeded) {
-			/* preemption points of the seeded schedule: after memory
-			 * accesses and barrier instructions, with probability 1/4 */
-			const char *u = isa_opcodes[i->opcode].unit;
-			if ((!strcmp(u, "MEM") || !strcmp(u, "BCU")) && (sched_rand(&cta->rng) & 3u) == 0)
-				return WE_STOP_BUDGET;
-		}
+		/* preemption points of the seeded schedule: after memory
+		 * accesses and barrier instructions, named barriers too, with
+		 * probability 1/4 */
+		if (L->seeded && (isa_opcodes[i->opcode].flags & ISA_F_PREEMPT) &&
+		    (sched_rand(&cta->rng) & 3u) == 0)
+			return WE_STOP_BUDGET;
 	}
 	return WE_STOP_BUDGET;
 }

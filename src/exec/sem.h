@@ -19,8 +19,9 @@ bool sem_s2r_lockstep(const xinsn *i);
 static inline bool iadd3_plain(const xinsn *i)
 {
 	const unsigned inv = XF_NEG | XF_BITNOT;
-	return i->in->x != ISA_AddX_X && !((i->o[3].flags | i->o[4].flags | i->o[5].flags) & inv) &&
-	       i->o[1].row == 7 && i->o[2].row == 7;
+	return i->in->x != ISA_AddX_X &&
+	       !((i->o[IADD3_ra].flags | i->o[IADD3_b].flags | i->o[IADD3_rc].flags) & inv) &&
+	       i->o[IADD3_pu].row == 7 && i->o[IADD3_pv].row == 7;
 }
 
 /* Lane mask from per-lane 0/1 values. */
@@ -31,20 +32,22 @@ static inline uint32_t lanes_mask(const uint32_t v[XLANES])
 	return m;
 }
 
-/* ISETP / FSETP: combine the comparison's lane mask t with {!}Pp (o[4])
- * by the .bop and write Pu = t bop Pp, Pv = !t bop Pp (o[0], o[1]) of
- * warp w on the lanes of pmask. */
+/* ISETP / FSETP: combine the comparison's lane mask t with {!}Pp by the
+ * .bop and write Pu = t bop Pp, Pv = !t bop Pp of warp w on the lanes of
+ * pmask. */
+_Static_assert(FSETP_pu == ISETP_pu && FSETP_pv == ISETP_pv && FSETP_pp == ISETP_pp,
+	       "ISETP and FSETP name the same positions");
 static inline void sem_setp_warp(we_warp *w, const xinsn *i, uint32_t t, uint32_t pmask)
 {
-	uint32_t p = wpred(w, &i->o[4]);
+	uint32_t p = wpred(w, &i->o[ISETP_pp]);
 	uint32_t vu, vv;
 	switch (i->in->bop) {
 	case ISA_BoolOp_OR: vu = t | p; vv = ~t | p; break;
 	case ISA_BoolOp_XOR: vu = t ^ p; vv = ~t ^ p; break;
 	default: vu = t & p; vv = ~t & p; break;
 	}
-	wset_pred(w, &i->o[0], vu, pmask);
-	wset_pred(w, &i->o[1], vv, pmask);
+	wset_pred(w, &i->o[ISETP_pu], vu, pmask);
+	wset_pred(w, &i->o[ISETP_pv], vv, pmask);
 }
 static inline void sem_setp(xctx *x, const xinsn *i, uint32_t t)
 {

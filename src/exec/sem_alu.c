@@ -4,7 +4,7 @@
  * writes its destinations last, so a destination may name a source.  The
  * lane loops run over plain uint32_t rows so that GCC vectorizes them.
  *
- * Operand positions are the Order<> lists of alu.isa without the guard.
+ * Operands are read by name: i->o[OPTYPE_role], the Roles<> of alu.isa.
  */
 #include "exec/exec.h"
 #include "exec/sem.h"
@@ -29,28 +29,25 @@ static inline uint32_t icmp(uint32_t a, uint32_t b, unsigned cmp, bool is_unsign
 }
 
 /* ---------------------------------------------------------------- MOV */
-/* Order<pg, rd, B> */
 XSEM(MOV)
 {
 	uint32_t tb[XLANES];
 	if (x->pmask == 0xffffffffu) {
-		const xvop b = xvop_of(x, &i->o[1], 0, tb, true);
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		const xvop b = xvop_of(x, &i->o[MOV_b], 0, tb, true);
+		uint32_t *d = xrow(x, &i->o[MOV_rd], 0);
 		XV_UNROLL
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&b, k));
 		return;
 	}
-	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const uint32_t *b = xsrc(x, &i->o[MOV_b], 0, tb, true);
 	uint32_t res[XLANES];
 	memcpy(res, b, sizeof res);
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[MOV_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- IADD3 */
-/* Order<pg, rd, pu, pv, ra, B, rc, pp, pq>
- *
- * A negated operand enters the 34-bit sum as its complement ~v; without
+/* A negated operand enters the 34-bit sum as its complement ~v; without
  * .X each negation adds its +1 as a carry-in (so -v contributes 2^32 - v
  * and the carry out of a - b is "no borrow", a >= b), with .X the
  * carry-in is Pp + Pq instead, so IADD3.X with -Rb adds ~Rb + carry: the
@@ -62,15 +59,15 @@ XSEM(MOV)
  * (the two-operand case) Pu is the plain carry and Pv false. */
 XSEM(IADD3)
 {
-	const xopd *oa = &i->o[3], *ob = &i->o[4], *oc = &i->o[5];
+	const xopd *oa = &i->o[IADD3_ra], *ob = &i->o[IADD3_b], *oc = &i->o[IADD3_rc];
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES];
 	const unsigned inv = XF_NEG | XF_BITNOT;
-	const xopd *pu = &i->o[1], *pv = &i->o[2];
+	const xopd *pu = &i->o[IADD3_pu], *pv = &i->o[IADD3_pv];
 	if (iadd3_plain(i) && x->pmask == 0xffffffffu) {
 		const xvop va = xvop_of(x, oa, 0, ta, false);
 		const xvop vb = xvop_of(x, ob, 0, tb, false);
 		const xvop vc = xvop_of(x, oc, 0, tc, false);
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		uint32_t *d = xrow(x, &i->o[IADD3_rd], 0);
 		XV_UNROLL
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&va, k) + xv_get(&vb, k) + xv_get(&vc, k));
@@ -86,7 +83,7 @@ XSEM(IADD3)
 			const uint32_t *b = xrow(x, ob, 0);
 			for_lanes(l) res[l] = a[l] + b[l] + c[l];
 		}
-		xwrite(x, &i->o[0], 0, res, x->pmask);
+		xwrite(x, &i->o[IADD3_rd], 0, res, x->pmask);
 		return;
 	}
 	const uint32_t *b = xsrc(x, ob, 0, tb, false);
@@ -96,8 +93,8 @@ XSEM(IADD3)
 	uint32_t cin[XLANES];
 	if (i->in->x == ISA_AddX_X) {
 		uint32_t pp[XLANES], pq[XLANES];
-		pred_bits(xpred(x, &i->o[6]), pp);
-		pred_bits(xpred(x, &i->o[7]), pq);
+		pred_bits(xpred(x, &i->o[IADD3_pp]), pp);
+		pred_bits(xpred(x, &i->o[IADD3_pq]), pq);
 		for_lanes(l) cin[l] = pp[l] + pq[l];
 	} else {
 		uint32_t n = !!(oa->flags & XF_NEG) + !!(ob->flags & XF_NEG) + !!(oc->flags & XF_NEG);
@@ -118,27 +115,26 @@ XSEM(IADD3)
 		xset_pred(x, pu, c0, x->pmask);
 		xset_pred(x, pv, c1, x->pmask);
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[IADD3_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- IMAD */
-/* Order<pg, rd, ra, B, rc> */
 XSEM(IMAD)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
 	if (x->pmask == 0xffffffffu && i->in->mode != ISA_IMADMode_HI) {
-		const xvop a = xvop_of(x, &i->o[1], 0, ta, true);
-		const xvop b = xvop_of(x, &i->o[2], 0, tb, true);
-		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		const xvop a = xvop_of(x, &i->o[IMAD_ra], 0, ta, true);
+		const xvop b = xvop_of(x, &i->o[IMAD_b], 0, tb, true);
+		const xvop c = xvop_of(x, &i->o[IMAD_c], 0, tc, true);
+		uint32_t *d = xrow(x, &i->o[IMAD_rd], 0);
 		XV_UNROLL
 		for (size_t k = 0, nk = xv_chunks(x); k < nk; k++)
 			xv_st(d, k, xv_get(&a, k) * xv_get(&b, k) + xv_get(&c, k));
 		return;
 	}
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	const uint32_t *a = xsrc(x, &i->o[IMAD_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[IMAD_b], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[IMAD_c], 0, tc, true);
 	if (i->in->mode == ISA_IMADMode_HI) {
 		if (i->in->sign == ISA_Signedness_U32) {
 			for_lanes(l) res[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32) + c[l];
@@ -150,10 +146,10 @@ XSEM(IMAD)
 		/* LO, SHL, MOV: the low word does not depend on signedness */
 		for_lanes(l) res[l] = a[l] * b[l] + c[l];
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[IMAD_rd], 0, res, x->pmask);
 }
 
-/* Order<pg, rd, ra, B, rc>; rd and rc span two registers */
+/* rd and c span two registers */
 XSEM(IMAD_WIDE)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc0[XLANES], tc1[XLANES];
@@ -166,17 +162,19 @@ XSEM(IMAD_WIDE)
 		typedef uint32_t v8u32 __attribute__((vector_size(32)));
 		typedef int32_t v8s32 __attribute__((vector_size(32)));
 		typedef uint32_t v8u32u __attribute__((vector_size(32), aligned(4), may_alias));
-		uint32_t *dlo = xrow(x, &i->o[0], 0), *dhi = xrow(x, &i->o[0], 1);
+		uint32_t *dlo = xrow(x, &i->o[IMAD_WIDE_rd], 0), *dhi = xrow(x, &i->o[IMAD_WIDE_rd], 1);
 		const bool u = i->in->sign == ISA_Signedness_U32;
 		/* (a lockstep group: the rows of all its warps, xv_chunks) */
-		const xvop oa = xvop_of(x, &i->o[1], 0, ta, true), ob = xvop_of(x, &i->o[2], 0, tb, true);
-		const xvop oc0 = xvop_of(x, &i->o[3], 0, tc0, true), oc1 = xvop_of(x, &i->o[3], 1, tc1, false);
+		const xvop oa = xvop_of(x, &i->o[IMAD_WIDE_ra], 0, ta, true);
+		const xvop ob = xvop_of(x, &i->o[IMAD_WIDE_b], 0, tb, true);
+		const xvop oc0 = xvop_of(x, &i->o[IMAD_WIDE_c], 0, tc0, true);
+		const xvop oc1 = xvop_of(x, &i->o[IMAD_WIDE_c], 1, tc1, false);
 		_Static_assert(XV_W == 8, "IMAD.WIDE's chunks are XV_W lanes");
 		/* b an immediate 2^sh (0 <= sh < 31: positive as S32 too: an
 		 * address), a shift instead of a 64 x 64-bit vector product */
 		int sh = -1;
-		if (i->o[2].kind == XO_IMM && !(i->o[2].flags & XF_INT_MODS)) {
-			const uint32_t bi = ximm_word(&i->o[2], 0);
+		if (i->o[IMAD_WIDE_b].kind == XO_IMM && !(i->o[IMAD_WIDE_b].flags & XF_INT_MODS)) {
+			const uint32_t bi = ximm_word(&i->o[IMAD_WIDE_b], 0);
 			if (bi && !(bi & (bi - 1)) && bi < 0x80000000u)
 				sh = __builtin_ctz(bi);
 		}
@@ -209,10 +207,10 @@ XSEM(IMAD_WIDE)
 		}
 		return;
 	}
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	const uint32_t *c0 = xsrc(x, &i->o[3], 0, tc0, true);
-	const uint32_t *c1 = xsrc(x, &i->o[3], 1, tc1, false);
+	const uint32_t *a = xsrc(x, &i->o[IMAD_WIDE_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[IMAD_WIDE_b], 0, tb, true);
+	const uint32_t *c0 = xsrc(x, &i->o[IMAD_WIDE_c], 0, tc0, true);
+	const uint32_t *c1 = xsrc(x, &i->o[IMAD_WIDE_c], 1, tc1, false);
 	if (i->in->sign == ISA_Signedness_U32) {
 		for_lanes(l) {
 			uint64_t r = (uint64_t)a[l] * b[l] + (((uint64_t)c1[l] << 32) | c0[l]);
@@ -227,8 +225,8 @@ XSEM(IMAD_WIDE)
 			hi[l] = (uint32_t)(r >> 32);
 		}
 	}
-	xwrite(x, &i->o[0], 0, lo, x->pmask);
-	xwrite(x, &i->o[0], 1, hi, x->pmask);
+	xwrite(x, &i->o[IMAD_WIDE_rd], 0, lo, x->pmask);
+	xwrite(x, &i->o[IMAD_WIDE_rd], 1, hi, x->pmask);
 }
 
 /* ---------------------------------------------------------------- ISETP */
@@ -237,7 +235,7 @@ XSEM(IMAD_WIDE)
  * else (sem_setp_warp with p all ones, Pv = PT, every lane). */
 static inline void isetp_group_preds(xctx *x, const xinsn *i, const uint32_t *tm)
 {
-	const xopd *pu = &i->o[0], *pv = &i->o[1], *pp = &i->o[4];
+	const xopd *pu = &i->o[ISETP_pu], *pv = &i->o[ISETP_pv], *pp = &i->o[ISETP_pp];
 	if (pp->row == 7 && !(pp->flags & XF_NOT) && pv->row == 7 && i->in->bop == ISA_BoolOp_AND) {
 		if (pu->row != 7)
 			for (size_t j = 0; j <= x->group; j++)
@@ -248,7 +246,6 @@ static inline void isetp_group_preds(xctx *x, const xinsn *i, const uint32_t *tm
 		sem_setp_warp(x->w + j, i, tm[j], x->pmask);
 }
 
-/* Order<pg, pu, pv, ra, B, pp> */
 XSEM(ISETP)
 {
 	uint32_t ta[XLANES], tb[XLANES], r[XLANES];
@@ -258,8 +255,8 @@ XSEM(ISETP)
 		/* vector compares, a lane mask per warp (of the group): every
 		 * cmp as a < b or a == b, the operands maybe swapped, the result
 		 * maybe negated; unsigned as signed with the sign bits flipped */
-		xvop a = xvop_of(x, &i->o[2], 0, ta, true);
-		xvop b = xvop_of(x, &i->o[3], 0, tb, true);
+		xvop a = xvop_of(x, &i->o[ISETP_ra], 0, ta, true);
+		xvop b = xvop_of(x, &i->o[ISETP_b], 0, tb, true);
 		static const struct { uint8_t eq, swap, neg; } form[8] = {
 			[1] = { 0, 0, 0 }, /* LT: a < b     */
 			[2] = { 1, 0, 0 }, /* EQ            */
@@ -307,8 +304,8 @@ XSEM(ISETP)
 		isetp_group_preds(x, i, tm);
 		return;
 	}
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const uint32_t *a = xsrc(x, &i->o[ISETP_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[ISETP_b], 0, tb, true);
 	if (u) {
 		for_lanes(l) r[l] = icmp(a[l], b[l], cmp, true);
 	} else {
@@ -318,16 +315,15 @@ XSEM(ISETP)
 }
 
 /* ---------------------------------------------------------------- LOP3 */
-/* Order<pg, pu, rd, ra, B, rc, lut, pp> */
 XSEM(LOP3_LUT)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES], nz[XLANES];
-	const xopd *pu = &i->o[0];
+	const xopd *pu = &i->o[LOP3_LUT_pu];
 	if (x->pmask == 0xffffffffu && pu->row == 7) {
-		const xvop a = xvop_of(x, &i->o[2], 0, ta, true);
-		const xvop b = xvop_of(x, &i->o[3], 0, tb, true);
-		const xvop c = xvop_of(x, &i->o[4], 0, tc, true);
-		uint32_t *d = xrow(x, &i->o[1], 0);
+		const xvop a = xvop_of(x, &i->o[LOP3_LUT_ra], 0, ta, true);
+		const xvop b = xvop_of(x, &i->o[LOP3_LUT_b], 0, tb, true);
+		const xvop c = xvop_of(x, &i->o[LOP3_LUT_rc], 0, tc, true);
+		uint32_t *d = xrow(x, &i->o[LOP3_LUT_rd], 0);
 		const size_t nk = xv_chunks(x);
 		/* the usual tables as the operation they are (the loads of an
 		 * operand the expression does not use are dropped) */
@@ -382,9 +378,9 @@ XSEM(LOP3_LUT)
 		}
 		return;
 	}
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+	const uint32_t *a = xsrc(x, &i->o[LOP3_LUT_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[LOP3_LUT_b], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[LOP3_LUT_rc], 0, tc, true);
 	uint32_t m[8];
 	lut_masks((unsigned)i->in->lut & 0xffu, m);
 	for_lanes(l) res[l] = lop3(a[l], b[l], c[l], m);
@@ -392,7 +388,7 @@ XSEM(LOP3_LUT)
 		for_lanes(l) nz[l] = res[l] != 0;
 		xset_pred(x, pu, lanes_mask(nz), x->pmask);
 	}
-	xwrite(x, &i->o[1], 0, res, x->pmask);
+	xwrite(x, &i->o[LOP3_LUT_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- SHF */
@@ -470,7 +466,7 @@ XV_INLINE void shf_uniform(xctx *x, const xinsn *i, const xvop *a, const xvop *c
 	}
 }
 
-/* Order<pg, rd, ra, B, rc>: shift the 64-bit Rc:Ra */
+/* shift the 64-bit Rc:Ra */
 XSEM(SHF)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
@@ -479,23 +475,23 @@ XSEM(SHF)
 	const bool arith = type == ISA_ShfType_S32 || type == ISA_ShfType_S64;
 	const bool wrap = i->in->wrap == ISA_ShfWrap_W;
 	const unsigned hs = i->in->hi == ISA_ShfHi_HI ? 32u : 0u;
-	if (i->o[2].kind != XO_REG) {
+	if (i->o[SHF_b].kind != XO_REG) {
 		/* a uniform shift amount: one count for every lane, so the 64-bit
 		 * shifts vectorize; under a partial mask into res, then the
 		 * active lanes */
-		const uint32_t b0 = xsrc_word(x, &i->o[2], 0, true);
-		const xvop a = xvop_of(x, &i->o[1], 0, ta, true);
-		const xvop c = xvop_of(x, &i->o[3], 0, tc, true);
+		const uint32_t b0 = xsrc_word(x, &i->o[SHF_b], 0, true);
+		const xvop a = xvop_of(x, &i->o[SHF_ra], 0, ta, true);
+		const xvop c = xvop_of(x, &i->o[SHF_rc], 0, tc, true);
 		const bool full = x->pmask == 0xffffffffu;
 		shf_uniform(x, i, &a, &c, wrap ? b0 & (width - 1u) : (b0 < width ? b0 : width), arith,
-			    hs != 0, full ? xrow(x, &i->o[0], 0) : res);
+			    hs != 0, full ? xrow(x, &i->o[SHF_rd], 0) : res);
 		if (!full)
-			xwrite(x, &i->o[0], 0, res, x->pmask);
+			xwrite(x, &i->o[SHF_rd], 0, res, x->pmask);
 		return;
 	}
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	const uint32_t *a = xsrc(x, &i->o[SHF_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[SHF_b], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[SHF_rc], 0, tc, true);
 	uint32_t n[XLANES];
 	if (wrap) {
 		for_lanes(l) n[l] = b[l] & (width - 1u);
@@ -521,27 +517,26 @@ XSEM(SHF)
 			res[l] = (uint32_t)(r >> hs);
 		}
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[SHF_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- SEL, IMNMX */
-/* Order<pg, rd, ra, B, pp> */
 XSEM(SEL)
 {
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES], p[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	pred_bits(xpred(x, &i->o[3]), p);
+	const uint32_t *a = xsrc(x, &i->o[SEL_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[SEL_b], 0, tb, true);
+	pred_bits(xpred(x, &i->o[SEL_pp]), p);
 	for_lanes(l) res[l] = p[l] ? a[l] : b[l];
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[SEL_rd], 0, res, x->pmask);
 }
 
 XSEM(IMNMX)
 {
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES], p[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	pred_bits(xpred(x, &i->o[3]), p);
+	const uint32_t *a = xsrc(x, &i->o[IMNMX_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[IMNMX_b], 0, tb, true);
+	pred_bits(xpred(x, &i->o[IMNMX_pp]), p);
 	/* min (p) takes a when a < b, max (!p) when !(a < b) */
 	if (i->in->sign == ISA_Signedness_U32) {
 		for_lanes(l) {
@@ -554,31 +549,30 @@ XSEM(IMNMX)
 			res[l] = take_a ? a[l] : b[l];
 		}
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[IMNMX_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- unary */
-/* Order<pg, rd, B> */
 XSEM(IABS)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const uint32_t *b = xsrc(x, &i->o[IABS_b], 0, tb, true);
 	for_lanes(l) res[l] = (int32_t)b[l] < 0 ? 0u - b[l] : b[l];
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[IABS_rd], 0, res, x->pmask);
 }
 
 XSEM(POPC)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const uint32_t *b = xsrc(x, &i->o[POPC_b], 0, tb, true);
 	for_lanes(l) res[l] = (uint32_t)__builtin_popcount(b[l]);
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[POPC_rd], 0, res, x->pmask);
 }
 
 XSEM(FLO)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const uint32_t *b = xsrc(x, &i->o[FLO_b], 0, tb, true);
 	const bool sgn = i->in->sign == ISA_Signedness_S32;
 	const bool sh = i->in->sh == ISA_FloShift_SH;
 	for_lanes(l) {
@@ -592,7 +586,7 @@ XSEM(FLO)
 			res[l] = sh ? lz : 31u - lz;
 		}
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[FLO_rd], 0, res, x->pmask);
 }
 
 static inline uint32_t brev32(uint32_t v)
@@ -606,19 +600,18 @@ static inline uint32_t brev32(uint32_t v)
 XSEM(BREV)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const uint32_t *b = xsrc(x, &i->o[BREV_b], 0, tb, true);
 	for_lanes(l) res[l] = brev32(b[l]);
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[BREV_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- PRMT */
-/* Order<pg, rd, ra, B, rc> */
 XSEM(PRMT)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[2], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[3], 0, tc, true);
+	const uint32_t *a = xsrc(x, &i->o[PRMT_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[PRMT_b], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[PRMT_rc], 0, tc, true);
 	for_lanes(l) {
 		uint64_t v = ((uint64_t)c[l] << 32) | a[l];
 		uint32_t r = 0;
@@ -631,25 +624,24 @@ XSEM(PRMT)
 		}
 		res[l] = r;
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[PRMT_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- LEA */
-/* Order<pg, rd, pu, ra, B, rc, shift, pp> */
 XSEM(LEA)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], sh[XLANES], cin[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
+	const uint32_t *a = xsrc(x, &i->o[LEA_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[LEA_b], 0, tb, true);
 	const unsigned s = (unsigned)i->in->shift & 31u;
 	if (i->in->hi == ISA_ShfHi_HI) {
-		const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+		const uint32_t *c = xsrc(x, &i->o[LEA_rc], 0, tc, true);
 		for_lanes(l) sh[l] = (uint32_t)(((((uint64_t)c[l] << 32) | a[l]) << s) >> 32);
 	} else {
 		for_lanes(l) sh[l] = a[l] << s;
 	}
 	if (i->in->x == ISA_AddX_X) {
-		pred_bits(xpred(x, &i->o[6]), cin);
+		pred_bits(xpred(x, &i->o[LEA_pp]), cin);
 	} else {
 		memset(cin, 0, sizeof cin);
 	}
@@ -659,17 +651,16 @@ XSEM(LEA)
 		res[l] = (uint32_t)r;
 		carry[l] = (uint32_t)(r >> 32);
 	}
-	if (i->o[1].row != 7)
-		xset_pred(x, &i->o[1], lanes_mask(carry), x->pmask);
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	if (i->o[LEA_pu].row != 7)
+		xset_pred(x, &i->o[LEA_pu], lanes_mask(carry), x->pmask);
+	xwrite(x, &i->o[LEA_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- P2R / R2P */
-/* P2R: Order<pg, rd, pr, ra, mask> */
 XSEM(P2R)
 {
 	uint32_t ta[XLANES], res[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
+	const uint32_t *a = xsrc(x, &i->o[P2R_ra], 0, ta, true);
 	const uint32_t mask = (uint32_t)i->in->mask & 0xffu;
 	uint32_t pw[XLANES];
 	memset(pw, 0, sizeof pw);
@@ -678,14 +669,13 @@ XSEM(P2R)
 		for_lanes(l) pw[l] |= ((m >> l) & 1u) << p;
 	}
 	for_lanes(l) res[l] = (a[l] & ~mask) | (pw[l] & mask);
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[P2R_rd], 0, res, x->pmask);
 }
 
-/* R2P: Order<pg, pr, ra, mask> */
 XSEM(R2P)
 {
 	uint32_t ta[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[1], 0, ta, true);
+	const uint32_t *a = xsrc(x, &i->o[R2P_ra], 0, ta, true);
 	const uint32_t mask = (uint32_t)i->in->mask;
 	for (unsigned p = 0; p < 7; p++) {
 		if (!((mask >> p) & 1u))

@@ -17,18 +17,21 @@ static bool not_in_trap(xctx *x, const char *what)
 	return false;
 }
 
-/* The barrier id and count of a BAR-family instruction: o[0] and o[1].
+/* The barrier id and count of a BAR-family instruction (BAR, BAR.RED but
+ * its one-register form, BAR.SCAN: the same positions).
  * 000: "如果SrcBarId的来源位宽大于4位，则只有最低的4bit是有效的" (12 bits for
  * the count).  SASS (003) with two registers — the same one — takes the
  * count from Ra[27:16]. */
+_Static_assert(BAR_RED_id == BAR_id && BAR_RED_cnt == BAR_cnt && BAR_SCAN_id == BAR_id &&
+	       BAR_SCAN_cnt == BAR_cnt, "the BAR family names the same positions");
 static inline void id_count(xctx *x, const xinsn *i, unsigned *id, unsigned *cnt)
 {
-	uint32_t a = xscalar(x, &i->o[0], 0);
+	uint32_t a = xscalar(x, &i->o[BAR_id], 0);
 	*id = a & 0xfu;
-	if (x->L->k->dialect == WE_DIALECT_SASS && i->o[0].kind == XO_REG && i->o[1].kind == XO_REG)
+	if (x->L->k->dialect == WE_DIALECT_SASS && i->o[BAR_id].kind == XO_REG && i->o[BAR_cnt].kind == XO_REG)
 		*cnt = (a >> 16) & 0xfffu;
 	else
-		*cnt = xscalar(x, &i->o[1], 0) & 0xfffu;
+		*cnt = xscalar(x, &i->o[BAR_cnt], 0) & 0xfffu;
 }
 
 /* What an arrival at a (named) barrier means for the warp: a fault, or
@@ -61,7 +64,7 @@ static void arrive(xctx *x, const bar_arrival *a)
 	arrived(x, cta_bar_arrive(x->cta, x->w, x->pmask, a, msg, sizeof msg), msg);
 }
 
-/* BAR{.SYNC,.ARV} SrcBarId, SrcCnt — every form: o[0] = id, o[1] = count. */
+/* BAR{.SYNC,.ARV} SrcBarId, SrcCnt */
 static void bar_one(xctx *x, const xinsn *i)
 {
 	if (!not_in_trap(x, i->in->mode == ISA_BARMode_SYNC ? "BAR.SYNC" : "BAR.ARV"))
@@ -85,7 +88,7 @@ XSEM(BAR)
 	/* a lockstep group (sem_lockstep_form) whose arrivals alone complete
 	 * the barrier: one step, when no warp is in the trap handler and the
 	 * id and count are immediates (else each warp's own lowest lane's) */
-	if (i->o[0].kind == XO_IMM && i->o[1].kind == XO_IMM) {
+	if (i->o[BAR_id].kind == XO_IMM && i->o[BAR_cnt].kind == XO_IMM) {
 		/* (inline: of two immediates, id_count reads them without a
 		 * call) */
 		bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
@@ -134,7 +137,7 @@ XSEM(BAR_SCAN)
 		return;
 	bar_arrival a = { .kind = BAR_KIND_SYNC, .scan = true, .lanes = x->pmask, .pc = x->pc };
 	id_count(x, i, &a.id, &a.cnt);
-	a.pred = xpred(x, &i->o[2]) & x->pmask;
+	a.pred = xpred(x, &i->o[BAR_SCAN_pp]) & x->pmask;
 	arrive(x, &a);
 }
 
@@ -164,15 +167,15 @@ XSEM(BAR_RED)
 			  .lanes = x->pmask, .pc = x->pc };
 	const xopd *pp;
 	if (i->opcode == ISA_OP_BAR_RED_R) {
-		uint32_t v = xscalar(x, &i->o[0], 0);
+		uint32_t v = xscalar(x, &i->o[BAR_RED_R_idcnt], 0);
 		a.id = v & 0xfu;
 		/* target ISA: count in Rb[15:4]; SASS: BAR.RED Ra, Pp has no count
 		 * operand, i.e. the whole CTA (003) */
 		a.cnt = x->L->k->dialect == WE_DIALECT_SASS ? 0 : (v >> 4) & 0xfffu;
-		pp = &i->o[1];
+		pp = &i->o[BAR_RED_R_pp];
 	} else {
 		id_count(x, i, &a.id, &a.cnt);
-		pp = &i->o[2];
+		pp = &i->o[BAR_RED_pp];
 	}
 	a.pred = xpred(x, pp) & x->pmask;
 	arrive(x, &a);
@@ -182,10 +185,10 @@ XSEM(BAR_RED)
 XSEM(B2R)
 {
 	uint32_t v = i->in->mode == ISA_B2RMode_WARP ? x->w->warp_bar_state
-						      : cta_bar_get(x->cta, (unsigned)i->o[1].imm & 0xfu);
+						      : cta_bar_get(x->cta, (unsigned)i->o[B2R_barid].imm & 0xfu);
 	uint32_t res[XLANES];
 	for_lanes(l) res[l] = v;
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[B2R_rd], 0, res, x->pmask);
 	if (i->in->mode == ISA_B2RMode_WARP)
 		x->w->scan_unread = false;
 }
@@ -198,8 +201,8 @@ XSEM(B2R_RESULT)
 	bar_result_of(x->w->warp_bar_state, &rd, &pu);
 	uint32_t res[XLANES];
 	for_lanes(l) res[l] = rd;
-	xwrite(x, &i->o[0], 0, res, x->pmask);
-	xset_pred(x, &i->o[1], pu ? ~0u : 0u, x->pmask);
+	xwrite(x, &i->o[B2R_RESULT_rd], 0, res, x->pmask);
+	xset_pred(x, &i->o[B2R_RESULT_pu], pu ? ~0u : 0u, x->pmask);
 	x->w->scan_unread = false;
 }
 
@@ -215,9 +218,11 @@ static void nbarrier_signal(xctx *x, const xinsn *i)
 	char msg[300];
 	cta_arrive r;
 	if (i->nopd == 2) /* baseline: a producer-consumer, both counts equal */
-		r = cta_nbar_signal(x->cta, x->w, x->pc, v[0], 0, v[1], v[1], msg, sizeof msg);
+		r = cta_nbar_signal(x->cta, x->w, x->pc, v[NBAR_SIGNAL_BASE_id], 0, v[NBAR_SIGNAL_BASE_nthreads],
+				    v[NBAR_SIGNAL_BASE_nthreads], msg, sizeof msg);
 	else
-		r = cta_nbar_signal(x->cta, x->w, x->pc, v[0], v[1], v[2], v[3], msg, sizeof msg);
+		r = cta_nbar_signal(x->cta, x->w, x->pc, v[NBAR_SIGNAL_id], v[NBAR_SIGNAL_type], v[NBAR_SIGNAL_nprod],
+				    v[NBAR_SIGNAL_ncons], msg, sizeof msg);
 	arrived(x, r, msg);
 }
 
@@ -231,17 +236,18 @@ XSEM(NBARRIER_SIGNAL_NRR) { nbarrier_signal(x, i); }
 XSEM(NBARRIER_WAIT)
 {
 	char msg[300];
-	arrived(x, cta_nbar_wait(x->cta, x->w, x->pc, xscalar(x, &i->o[0], 0), msg, sizeof msg), msg);
+	arrived(x, cta_nbar_wait(x->cta, x->w, x->pc, xscalar(x, &i->o[NBARRIER_WAIT_id], 0), msg, sizeof msg),
+		msg);
 }
 
 /* R2B.BAR id, Ra: setBarState(id, Ra); R2B.WARP Ra: setWarpBarState(Ra). */
 XSEM(R2B)
 {
-	uint32_t v = xscalar(x, &i->o[1], 0);
+	uint32_t v = xscalar(x, &i->o[R2B_ra], 0);
 	if (i->in->mode == ISA_B2RMode_WARP)
 		x->w->warp_bar_state = v;
 	else
-		cta_bar_set(x->cta, (unsigned)i->o[0].imm & 0xfu, v);
+		cta_bar_set(x->cta, (unsigned)i->o[R2B_barid].imm & 0xfu, v);
 }
 
 /* 002: "Type ... Valid values are [0-2]", "Num_producers ... Num_consumers
@@ -250,18 +256,23 @@ XSEM(R2B)
  * never be legal.  (Counts above the launch's warps are runtime faults.) */
 static bool nbar_check_static(const xinsn *i, char *err, size_t errlen)
 {
-	if (i->nopd == 4 && i->o[1].kind == XO_IMM && i->o[1].imm > 2) {
+	const xopd *type = &i->o[NBAR_SIGNAL_type];
+	if (i->nopd == 4 && type->kind == XO_IMM && type->imm > 2) {
 		snprintf(err, errlen, "NBARRIER.signal type %llu is outside 0..2 (0 producer-consumer, "
-			 "1 producer, 2 consumer)", (unsigned long long)i->o[1].imm);
+			 "1 producer, 2 consumer)", (unsigned long long)type->imm);
 		return false;
 	}
-	/* the counts: o[1] (baseline), o[2] and o[3] (general) */
-	for (unsigned k = i->nopd == 4 ? 2 : 1; k < i->nopd && k < 4; k++) {
-		const char *name = i->nopd != 4 ? "num_threads" : k == 2 ? "num_producers" : "num_consumers";
-		if (i->o[k].kind != XO_IMM || (i->o[k].imm >= 1 && i->o[k].imm <= 32))
+	/* the counts: num_threads (baseline), num_producers and num_consumers
+	 * (general) */
+	const bool general = i->nopd == 4;
+	const xopd *cnt[2] = { &i->o[general ? NBAR_SIGNAL_nprod : NBAR_SIGNAL_BASE_nthreads],
+			       general ? &i->o[NBAR_SIGNAL_ncons] : NULL };
+	const char *const name[2] = { general ? "num_producers" : "num_threads", "num_consumers" };
+	for (unsigned c = 0; c < 2 && cnt[c]; c++) {
+		if (cnt[c]->kind != XO_IMM || (cnt[c]->imm >= 1 && cnt[c]->imm <= 32))
 			continue;
 		snprintf(err, errlen, "NBARRIER.signal %s %llu is outside 1..32 (a count of warps, at most "
-			 "the CTA's)", name, (unsigned long long)i->o[k].imm);
+			 "the CTA's)", name[c], (unsigned long long)cnt[c]->imm);
 		return false;
 	}
 	return true;
@@ -283,10 +294,10 @@ bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errl
 	 * the same for both" */
 	if (dialect == WE_DIALECT_SASS &&
 	    (i->opcode == ISA_OP_BAR_RR || i->opcode == ISA_OP_BAR_RED_RR || i->opcode == ISA_OP_BAR_SCAN_RR) &&
-	    i->o[0].reg != i->o[1].reg) {
+	    i->o[BAR_id].reg != i->o[BAR_cnt].reg) {
 		snprintf(err, errlen, "SASS BAR with two registers needs the same register for the barrier "
-			 "and the count (R%u[3:0] and R%u[27:16]), not R%u and R%u", i->o[0].reg, i->o[0].reg,
-			 i->o[0].reg, i->o[1].reg);
+			 "and the count (R%u[3:0] and R%u[27:16]), not R%u and R%u", i->o[BAR_id].reg,
+			 i->o[BAR_id].reg, i->o[BAR_id].reg, i->o[BAR_cnt].reg);
 		return false;
 	}
 	/* decision 3: an immediate count that is not a multiple of 32, or an
@@ -296,14 +307,14 @@ bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errl
 	switch (i->opcode) {
 	case ISA_OP_BAR_I:
 	case ISA_OP_BAR_RRI:
-		cnt = &i->o[1];
+		cnt = &i->o[BAR_cnt];
 		arv = i->in->mode == ISA_BARMode_ARV;
 		break;
 	case ISA_OP_BAR_RED_I:
 	case ISA_OP_BAR_RED_RRI:
 	case ISA_OP_BAR_SCAN_I:
 	case ISA_OP_BAR_SCAN_RRI:
-		cnt = &i->o[1];
+		cnt = &i->o[BAR_cnt]; /* (BAR_RED_cnt, BAR_SCAN_cnt) */
 		break;
 	default:
 		return true;

@@ -59,12 +59,13 @@ static uint64_t ureg_value(xctx *x, const xopd *o)
 XSEM(BRA)
 {
 	bool has_ur = i->opcode == ISA_OP_BRA_U;
-	const xopd *pp = &i->o[0];
-	const xopd *off = &i->o[has_ur ? 2 : 1];
+	_Static_assert(BRA_U_pp == BRA_pp, "BRA and BRA.U name the same predicate");
+	const xopd *pp = &i->o[BRA_pp];
+	const xopd *off = &i->o[has_ur ? BRA_U_offset : BRA_offset];
 	uint32_t ur = 0;
 	if (has_ur) {
-		ur = xureg(x, i->o[1].row);
-		if (i->o[1].flags & XF_BITNOT)
+		ur = xureg(x, i->o[BRA_U_ur].row);
+		if (i->o[BRA_U_ur].flags & XF_BITNOT)
 			ur = ~ur;
 	}
 	uint64_t target = next_pc(x) + (uint64_t)off->imm * WE_INST_SIZE;
@@ -135,13 +136,14 @@ static bool vb_lanes(xctx *x, const xopd *o, bool wide, uint64_t v[32])
 }
 
 /* BRX: TargetPC = ActivePC + INST_SIZE + Vb + offset*INST_SIZE */
+_Static_assert(BRX_C_pp == BRX_pp && BRX_C_vb == BRX_vb, "BRX.C names the same positions");
 XSEM(BRX)
 {
-	const xopd *pp = &i->o[0];
+	const xopd *pp = &i->o[BRX_pp];
 	uint64_t v[32];
-	if (!vb_lanes(x, &i->o[1], false, v))
+	if (!vb_lanes(x, &i->o[BRX_vb], false, v))
 		return;
-	int64_t off = i->opcode == ISA_OP_BRX_C ? 0 : i->o[2].imm;
+	int64_t off = i->opcode == ISA_OP_BRX_C ? 0 : i->o[BRX_offset].imm;
 	uint64_t t[32];
 	for_lanes(l) t[l] = next_pc(x) + v[l] + (uint64_t)off * WE_INST_SIZE;
 	jump_lanes(x, x->pmask & ppv_of(x, pp), t);
@@ -149,13 +151,16 @@ XSEM(BRX)
 
 /* CALL/RET: ABS: TargetPC = Va + offset*16; REL: ActivePC + 16 + Va + offset*16.
  * 004: "CALL/RET在硬件实现上没有区别". */
+_Static_assert(CALL_C_pp == CALL_pp && CALL_C_vb == CALL_vb && RET_pp == CALL_pp && RET_vb == CALL_vb &&
+	       RET_C_pp == CALL_pp && RET_C_vb == CALL_vb && RET_offset == CALL_offset,
+	       "CALL and RET name the same positions");
 static void call_ret(xctx *x, const xinsn *i, bool is_c)
 {
-	const xopd *pp = &i->o[0];
+	const xopd *pp = &i->o[CALL_pp];
 	uint64_t v[32];
-	if (!vb_lanes(x, &i->o[1], true, v))
+	if (!vb_lanes(x, &i->o[CALL_vb], true, v))
 		return;
-	int64_t off = is_c ? 0 : i->o[2].imm;
+	int64_t off = is_c ? 0 : i->o[CALL_offset].imm;
 	bool abs = i->in->mode == ISA_BasePCMode_ABS;
 	uint64_t t[32];
 	for_lanes(l) t[l] = (abs ? 0 : next_pc(x)) + v[l] + (uint64_t)off * WE_INST_SIZE;
@@ -168,19 +173,19 @@ XSEM(RET) { call_ret(x, i, i->opcode == ISA_OP_RET_C); }
 /* LEPC Rd64: rd[pmask] = ActivePC (+ the optional offset, 0 by default). */
 XSEM(LEPC)
 {
-	uint64_t pc = x->pc + (uint64_t)i->o[1].imm * WE_INST_SIZE;
+	uint64_t pc = x->pc + (uint64_t)i->o[LEPC_offset].imm * WE_INST_SIZE;
 	uint32_t lo[XLANES], hi[XLANES];
 	for_lanes(l) {
 		lo[l] = (uint32_t)pc;
 		hi[l] = (uint32_t)(pc >> 32);
 	}
-	xwrite(x, &i->o[0], 0, lo, x->pmask);
-	xwrite(x, &i->o[0], 1, hi, x->pmask);
+	xwrite(x, &i->o[LEPC_rd], 0, lo, x->pmask);
+	xwrite(x, &i->o[LEPC_rd], 1, hi, x->pmask);
 }
 
 XSEM(EXIT)
 {
-	after_bru(x, bru_exit(x->w, x->pmask, ppv_of(x, &i->o[0])));
+	after_bru(x, bru_exit(x->w, x->pmask, ppv_of(x, &i->o[EXIT_pp])));
 }
 
 /* BMOV Rd, Bn {.CLEAR} / BMOV Bn, Ra */
@@ -188,19 +193,19 @@ XSEM(BMOV)
 {
 	we_warp *w = x->w;
 	if (i->opcode == ISA_OP_BMOV_X) {
-		unsigned b = (unsigned)i->o[1].imm;
+		unsigned b = (unsigned)i->o[BMOV_X_breg].imm;
 		uint32_t res[XLANES];
 		for_lanes(l) res[l] = w->breg[b];
-		xwrite(x, &i->o[0], 0, res, x->pmask);
+		xwrite(x, &i->o[BMOV_X_rd], 0, res, x->pmask);
 		if (i->in->clear == ISA_BRClear_CLEAR)
 			w->breg[b] = 0;
 	} else {
-		unsigned b = (unsigned)i->o[0].imm;
-		w->breg[b] = xrow(x, &i->o[1], 0)[xffs(x->pmask)];
+		unsigned b = (unsigned)i->o[BMOV_R_breg].imm;
+		w->breg[b] = xrow(x, &i->o[BMOV_R_ra], 0)[xffs(x->pmask)];
 	}
 }
 
-XSEM(BSSY) { bru_bssy(x->w, x->pmask, (unsigned)i->o[0].imm); }
+XSEM(BSSY) { bru_bssy(x->w, x->pmask, (unsigned)i->o[BSSY_breg].imm); }
 
 /* The valid lanes at pc: the active ones at ActivePC, the others by
  * their RPC.  (Without a branch per lane: sync_progress asks at every
@@ -273,19 +278,19 @@ static void sync_progress(xctx *x, uint32_t was_active, bool breg_changed)
 
 XSEM(BSYNC)
 {
-	unsigned b = (unsigned)i->o[0].imm & (WE_NUM_BREGS - 1);
+	unsigned b = (unsigned)i->o[BSYNC_breg].imm & (WE_NUM_BREGS - 1);
 	uint32_t was_active = x->w->active, breg = x->w->breg[b];
 	after_bru(x, bru_bsync(x->w, x->pmask, ~0u, b));
 	sync_progress(x, was_active, x->w->breg[b] != breg);
 }
 
-XSEM(YIELD) { after_bru(x, bru_yield(x->w, x->pmask, ppv_of(x, &i->o[0]))); }
+XSEM(YIELD) { after_bru(x, bru_yield(x->w, x->pmask, ppv_of(x, &i->o[YIELD_pp]))); }
 
-XSEM(BREAK) { bru_break(x->w, x->pmask, ppv_of(x, &i->o[0]), (unsigned)i->o[1].imm); }
+XSEM(BREAK) { bru_break(x->w, x->pmask, ppv_of(x, &i->o[BREAK_pp]), (unsigned)i->o[BREAK_breg].imm); }
 
 XSEM(WARPSYNC)
 {
-	const xopd *pp = &i->o[0], *m = &i->o[1];
+	const xopd *pp = &i->o[WARPSYNC_pp], *m = &i->o[WARPSYNC_mask];
 	uint32_t ppv = ppv_of(x, pp), was_active = x->w->active;
 	if (i->opcode == ISA_OP_WARPSYNC_R) {
 		uint32_t mm[XLANES], tmp[XLANES];
@@ -341,7 +346,7 @@ XSEM(WARPSYNC)
 
 XSEM(NANOSLEEP)
 {
-	const xopd *pp = &i->o[0], *v = &i->o[1];
+	const xopd *pp = &i->o[NANOSLEEP_pp], *v = &i->o[NANOSLEEP_ns];
 	uint32_t ns;
 	if (v->kind == XO_REG) {
 		/* one timer: the shortest duration of the sleeping lanes wins */
@@ -391,7 +396,7 @@ XSEM(RTT)
  * restores B registers (BMOV) and barrier state (B2R/R2B) itself. */
 XSEM(TRAP)
 {
-	uint32_t idx = i->opcode == ISA_OP_TRAP_I ? (uint32_t)i->o[0].imm : xscalar(x, &i->o[0], 0);
+	uint32_t idx = i->opcode == ISA_OP_TRAP_I ? (uint32_t)i->o[TRAP_idx].imm : xscalar(x, &i->o[TRAP_idx], 0);
 	we_warp *w = x->w;
 	int handler = x->L->k->trap_handler;
 	if (handler < 0) {

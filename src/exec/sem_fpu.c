@@ -46,34 +46,32 @@ static const uint32_t *fsrc(xctx *x, const xopd *o, uint32_t tmp[XLANES])
 }
 
 /* ---------------------------------------------------------------- FADD, FMUL, FFMA */
-/* Order<pg, rd, ra, B> */
 XSEM(FADD)
 {
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
-	const uint32_t *a = fsrc(x, &i->o[1], ta);
-	const uint32_t *b = fsrc(x, &i->o[2], tb);
+	const uint32_t *a = fsrc(x, &i->o[FADD_ra], ta);
+	const uint32_t *b = fsrc(x, &i->o[FADD_b], tb);
 	for_lanes(l) res[l] = fres(u2f(a[l]) + u2f(b[l]));
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[FADD_rd], 0, res, x->pmask);
 }
 
 XSEM(FMUL)
 {
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
-	const uint32_t *a = fsrc(x, &i->o[1], ta);
-	const uint32_t *b = fsrc(x, &i->o[2], tb);
+	const uint32_t *a = fsrc(x, &i->o[FMUL_ra], ta);
+	const uint32_t *b = fsrc(x, &i->o[FMUL_b], tb);
 	for_lanes(l) res[l] = fres(u2f(a[l]) * u2f(b[l]));
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[FMUL_rd], 0, res, x->pmask);
 }
 
-/* Order<pg, rd, ra, B, rc> */
 XSEM(FFMA)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
-	const uint32_t *a = fsrc(x, &i->o[1], ta);
-	const uint32_t *b = fsrc(x, &i->o[2], tb);
-	const uint32_t *c = fsrc(x, &i->o[3], tc);
+	const uint32_t *a = fsrc(x, &i->o[FFMA_ra], ta);
+	const uint32_t *b = fsrc(x, &i->o[FFMA_b], tb);
+	const uint32_t *c = fsrc(x, &i->o[FFMA_c], tc);
 	for_lanes(l) res[l] = fres(fmaf(u2f(a[l]), u2f(b[l]), u2f(c[l])));
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[FFMA_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- FSETP */
@@ -86,12 +84,11 @@ static inline uint32_t fcmp(uint32_t ua, uint32_t ub, unsigned cmp)
 	return (lt & cmp) | (eq & (cmp >> 1)) | (gt & (cmp >> 2)) | (un & (cmp >> 3));
 }
 
-/* Order<pg, pu, pv, ra, B, pp> */
 XSEM(FSETP)
 {
 	uint32_t ta[XLANES], tb[XLANES], r[XLANES];
-	const uint32_t *a = fsrc(x, &i->o[2], ta);
-	const uint32_t *b = fsrc(x, &i->o[3], tb);
+	const uint32_t *a = fsrc(x, &i->o[FSETP_ra], ta);
+	const uint32_t *b = fsrc(x, &i->o[FSETP_b], tb);
 	const unsigned cmp = (unsigned)i->in->cmp & 15u;
 	for_lanes(l) r[l] = fcmp(a[l], b[l], cmp);
 	sem_setp(x, i, lanes_mask(r));
@@ -110,23 +107,21 @@ static inline uint32_t fminmax(uint32_t ua, uint32_t ub, bool want_min)
 	return (a < b) == want_min ? ua : ub;
 }
 
-/* Order<pg, rd, ra, B, pp> */
 XSEM(FMNMX)
 {
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
-	const uint32_t *a = fsrc(x, &i->o[1], ta);
-	const uint32_t *b = fsrc(x, &i->o[2], tb);
-	const uint32_t p = xpred(x, &i->o[3]);
+	const uint32_t *a = fsrc(x, &i->o[FMNMX_ra], ta);
+	const uint32_t *b = fsrc(x, &i->o[FMNMX_b], tb);
+	const uint32_t p = xpred(x, &i->o[FMNMX_pp]);
 	for_lanes(l) res[l] = fminmax(a[l], b[l], (p >> l) & 1u);
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[FMNMX_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- MUFU */
-/* Order<pg, rd, B> */
 XSEM(MUFU)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = fsrc(x, &i->o[1], tb);
+	const uint32_t *b = fsrc(x, &i->o[MUFU_rb], tb);
 	const int func = i->in->func;
 	for_lanes(l) {
 		double v = (double)u2f(b[l]), r;
@@ -142,28 +137,26 @@ XSEM(MUFU)
 		}
 		res[l] = fres((float)r);
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[MUFU_rd], 0, res, x->pmask);
 }
 
 /* ---------------------------------------------------------------- conversions */
-/* Order<pg, rd, B> */
 XSEM(I2F)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = xsrc(x, &i->o[1], 0, tb, true);
+	const uint32_t *b = xsrc(x, &i->o[I2F_b], 0, tb, true);
 	if (i->in->sign == ISA_Signedness_U32) {
 		for_lanes(l) res[l] = f2u((float)b[l]);
 	} else {
 		for_lanes(l) res[l] = f2u((float)(int32_t)b[l]);
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[I2F_rd], 0, res, x->pmask);
 }
 
-/* Order<pg, rd, B> */
 XSEM(F2I)
 {
 	uint32_t tb[XLANES], res[XLANES];
-	const uint32_t *b = fsrc(x, &i->o[1], tb);
+	const uint32_t *b = fsrc(x, &i->o[F2I_rb], tb);
 	const int rnd = i->in->rnd;
 	const bool u = i->in->sign == ISA_Signedness_U32;
 	for_lanes(l) {
@@ -185,5 +178,5 @@ XSEM(F2I)
 			res[l] = d <= -2147483648.0 ? 0x80000000u
 				 : d >= 2147483647.0 ? 0x7fffffffu : (uint32_t)(int32_t)d;
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[F2I_rd], 0, res, x->pmask);
 }

@@ -344,7 +344,7 @@ XV_INLINE void store_words(uint32_t *d, const uint32_t *v, size_t nl)
 	}
 }
 
-/* Order<pg, rd, [ra+off]> */
+/* LDG, LDS, LDL: Rd(..) = [Ra + off] */
 static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *i, enum space sp)
 {
 	run32 r;
@@ -353,9 +353,9 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 		/* a partial warp at consecutive words: the words of every lane,
 		 * kept where the lane is active (the addresses were read
 		 * already: Rd may be Ra) */
-		const uint8_t *src = shared_block_masked(x, &i->o[1], x->pmask);
+		const uint8_t *src = shared_block_masked(x, &i->o[LD_addr], x->pmask);
 		if (src) {
-			uint32_t *d = xrow(x, &i->o[0], 0);
+			uint32_t *d = xrow(x, &i->o[LD_rd], 0);
 			for (unsigned c = 0; c < XV_N; c++) {
 				const xvec m = xv_lanes(x->pmask, c);
 				xv_st(d, c, (xv_ld((const uint32_t *)(const void *)src, c) & m) | (xv_ld(d, c) & ~m));
@@ -364,14 +364,14 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 		}
 	}
 	uint8_t *span;
-	if (sp == SP_SHARED && (span = shared_run_span(x, i, &i->o[1]))) {
+	if (sp == SP_SHARED && (span = shared_run_span(x, i, &i->o[LD_addr]))) {
 		/* (every address was read: Rd may be Ra) */
-		memcpy(xrow(x, &i->o[0], 0), span, XLANES * ((size_t)x->group + 1u) * 4u);
+		memcpy(xrow(x, &i->o[LD_rd], 0), span, XLANES * ((size_t)x->group + 1u) * 4u);
 		return;
 	}
-	if (sp == SP_SHARED && shared32_lanes(x, i, &i->o[1], off)) {
+	if (sp == SP_SHARED && shared32_lanes(x, i, &i->o[LD_addr], off)) {
 		/* (the offsets were read already: Rd may be Ra) */
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		uint32_t *d = xrow(x, &i->o[LD_rd], 0);
 		for (uint32_t m = x->pmask; m; m &= m - 1) {
 			const unsigned l = (unsigned)__builtin_ctz(m);
 			d[l] = __atomic_load_n((const uint32_t *)(x->cta->shared + off[l]), __ATOMIC_RELAXED);
@@ -379,13 +379,13 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 		return;
 	}
 	const uint32_t *words;
-	if (sp == SP_GLOBAL && (words = global_words(x, i, &i->o[1]))) {
-		load_words(xrow(x, &i->o[0], 0), words, XLANES * ((size_t)x->group + 1u));
+	if (sp == SP_GLOBAL && (words = global_words(x, i, &i->o[LD_addr]))) {
+		load_words(xrow(x, &i->o[LD_rd], 0), words, XLANES * ((size_t)x->group + 1u));
 		return;
 	}
-	if (run32_of(x, i, &i->o[1], sp, &r)) {
+	if (run32_of(x, i, &i->o[LD_addr], sp, &r)) {
 		/* (Rd may be Ra: each lane reads its address first) */
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		uint32_t *d = xrow(x, &i->o[LD_rd], 0);
 		if (r.lo[r.nl - 1] - r.mn == 4u * (uint32_t)(r.nl - 1) && words_consecutive(r.lo, r.nl)) {
 			load_words(d, (const uint32_t *)(const void *)r.base, r.nl);
 			return;
@@ -399,13 +399,13 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	const int size = i->in->size;
 	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];
-	if (!translate(x, &i->o[1], sp, bytes, ptr))
+	if (!translate(x, &i->o[LD_addr], sp, bytes, ptr))
 		return;
 	if (size == ISA_MemSize_32) {
 		/* the usual load: straight into the destination row (the
 		 * addresses were read already, so Rd may be Ra); the lanes
 		 * outside pmask have no pointer and keep their value */
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		uint32_t *d = xrow(x, &i->o[LD_rd], 0);
 		if (x->pmask == 0xffffffffu) {
 			for_lanes(l) d[l] = __atomic_load_n((const uint32_t *)ptr[l], __ATOMIC_RELAXED);
 		} else {
@@ -424,21 +424,21 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 			res[k][l] = w[k];
 	}
 	for (unsigned k = 0; k < nr; k++)
-		xwrite(x, &i->o[0], k, res[k], x->pmask);
+		xwrite(x, &i->o[LD_rd], k, res[k], x->pmask);
 }
 
-/* Order<pg, [ra+off], rb> */
+/* STG, STS, STL: [Ra + off] = Rb(..) */
 static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn *i, enum space sp)
 {
 	run32 r;
 	uint32_t off[XLANES];
-	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && i->o[1].kind == XO_REG && !x->group &&
+	if (sp == SP_SHARED && i->in->size == ISA_MemSize_32 && i->o[ST_rb].kind == XO_REG && !x->group &&
 	    x->pmask != 0xffffffffu) {
-		uint8_t *dst = shared_block_masked(x, &i->o[0], x->pmask);
+		uint8_t *dst = shared_block_masked(x, &i->o[ST_addr], x->pmask);
 		if (dst) {
 			/* (the inactive lanes' words written back as they were:
 			 * no other host thread runs this CTA) */
-			const uint32_t *v = xrow(x, &i->o[1], 0);
+			const uint32_t *v = xrow(x, &i->o[ST_rb], 0);
 			uint32_t *w = (uint32_t *)(void *)dst;
 			for (unsigned c = 0; c < XV_N; c++) {
 				const xvec m = xv_lanes(x->pmask, c);
@@ -448,12 +448,12 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 		}
 	}
 	uint8_t *span;
-	if (sp == SP_SHARED && i->o[1].kind == XO_REG && (span = shared_run_span(x, i, &i->o[0]))) {
-		memcpy(span, xrow(x, &i->o[1], 0), XLANES * ((size_t)x->group + 1u) * 4u);
+	if (sp == SP_SHARED && i->o[ST_rb].kind == XO_REG && (span = shared_run_span(x, i, &i->o[ST_addr]))) {
+		memcpy(span, xrow(x, &i->o[ST_rb], 0), XLANES * ((size_t)x->group + 1u) * 4u);
 		return;
 	}
-	if (sp == SP_SHARED && i->o[1].kind == XO_REG && shared32_lanes(x, i, &i->o[0], off)) {
-		const uint32_t *v = xrow(x, &i->o[1], 0);
+	if (sp == SP_SHARED && i->o[ST_rb].kind == XO_REG && shared32_lanes(x, i, &i->o[ST_addr], off)) {
+		const uint32_t *v = xrow(x, &i->o[ST_rb], 0);
 		for (uint32_t m = x->pmask; m; m &= m - 1) {
 			const unsigned l = (unsigned)__builtin_ctz(m);
 			__atomic_store_n((uint32_t *)(x->cta->shared + off[l]), v[l], __ATOMIC_RELAXED);
@@ -461,13 +461,13 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 		return;
 	}
 	uint32_t *words;
-	if (sp == SP_GLOBAL && i->o[1].kind == XO_REG && (words = global_words(x, i, &i->o[0]))) {
-		store_words(words, xrow(x, &i->o[1], 0), XLANES * ((size_t)x->group + 1u));
+	if (sp == SP_GLOBAL && i->o[ST_rb].kind == XO_REG && (words = global_words(x, i, &i->o[ST_addr]))) {
+		store_words(words, xrow(x, &i->o[ST_rb], 0), XLANES * ((size_t)x->group + 1u));
 		return;
 	}
-	if (i->o[1].kind == XO_REG && run32_of(x, i, &i->o[0], sp, &r)) {
+	if (i->o[ST_rb].kind == XO_REG && run32_of(x, i, &i->o[ST_addr], sp, &r)) {
 		/* in warp and lane order, as the warps one by one would */
-		const uint32_t *v = xrow(x, &i->o[1], 0);
+		const uint32_t *v = xrow(x, &i->o[ST_rb], 0);
 		for (size_t l = 0; l < r.nl; l++)
 			__atomic_store_n((uint32_t *)(r.base + (r.lo[l] - r.mn)), v[l], __ATOMIC_RELAXED);
 		return;
@@ -476,12 +476,12 @@ static inline __attribute__((always_inline)) void do_store(xctx *x, const xinsn 
 		return;
 	const unsigned bytes = msize_bytes(i->in->size), nr = msize_regs(bytes);
 	uint8_t *ptr[XLANES];
-	if (!translate(x, &i->o[0], sp, bytes, ptr))
+	if (!translate(x, &i->o[ST_addr], sp, bytes, ptr))
 		return;
 	uint32_t tmp[4][XLANES];
 	const uint32_t *src[4];
 	for (unsigned k = 0; k < nr && k < 4; k++)
-		src[k] = xsrc(x, &i->o[1], k, tmp[k], false);
+		src[k] = xsrc(x, &i->o[ST_rb], k, tmp[k], false);
 	if (bytes == 4 && x->pmask == 0xffffffffu) {
 		for_lanes(l) __atomic_store_n((uint32_t *)ptr[l], src[0][l], __ATOMIC_RELAXED);
 		return;
@@ -503,10 +503,10 @@ XSEM(STS) { do_store(x, i, SP_SHARED); }
 XSEM(LDL) { do_load(x, i, SP_LOCAL); }
 XSEM(STL) { do_store(x, i, SP_LOCAL); }
 
-/* Order<pg, rd, c[bank][ra+off]> */
+/* Rd(..) = c[bank][Ra + off] */
 XSEM(LDC)
 {
-	const xopd *om = &i->o[1];
+	const xopd *om = &i->o[LDC_addr];
 	const int size = i->in->size;
 	const unsigned bytes = msize_bytes(size), nr = msize_regs(bytes);
 	const uint32_t *idx = xrow(x, om, 0);
@@ -524,7 +524,7 @@ XSEM(LDC)
 			res[k][l] = w[k];
 	}
 	for (unsigned k = 0; k < nr; k++)
-		xwrite(x, &i->o[0], k, res[k], x->pmask);
+		xwrite(x, &i->o[LDC_rd], k, res[k], x->pmask);
 }
 
 /* ---------------------------------------------------------------- atomics */
@@ -652,8 +652,6 @@ static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, cons
 		xwrite(x, od, 1, hi, x->pmask);
 }
 
-/* Order<pg, rd, [ra+off], rb, rc> */
-XSEM(ATOMG) { do_atom(x, i, SP_GLOBAL, &i->o[0], &i->o[1], &i->o[2], &i->o[3]); }
-XSEM(ATOMS) { do_atom(x, i, SP_SHARED, &i->o[0], &i->o[1], &i->o[2], &i->o[3]); }
-/* Order<pg, [ra+off], rb> */
-XSEM(RED) { do_atom(x, i, SP_GLOBAL, NULL, &i->o[0], &i->o[1], NULL); }
+XSEM(ATOMG) { do_atom(x, i, SP_GLOBAL, &i->o[ATOM_rd], &i->o[ATOM_addr], &i->o[ATOM_rb], &i->o[ATOM_rc]); }
+XSEM(ATOMS) { do_atom(x, i, SP_SHARED, &i->o[ATOM_rd], &i->o[ATOM_addr], &i->o[ATOM_rb], &i->o[ATOM_rc]); }
+XSEM(RED) { do_atom(x, i, SP_GLOBAL, NULL, &i->o[RED_addr], &i->o[RED_rb], NULL); }

@@ -45,7 +45,7 @@ static uint32_t sreg(xctx *x, unsigned sr, unsigned l)
 	}
 }
 
-/* Order<pg, rd, sr> */
+/* S2R of one warp */
 static inline void s2r_one(xctx *x, const xinsn *i)
 {
 	uint32_t res[XLANES];
@@ -94,7 +94,7 @@ static inline void s2r_one(xctx *x, const xinsn *i)
 		break;
 	}
 	}
-	xwrite(x, &i->o[0], 0, res, x->pmask);
+	xwrite(x, &i->o[S2R_rd], 0, res, x->pmask);
 }
 
 XSEM(S2R)
@@ -106,7 +106,7 @@ XSEM(S2R)
 	if (x->group) {
 		const unsigned sr = (unsigned)i->in->sr;
 		const uint32_t bx = x->L->block.x ? x->L->block.x : 1u;
-		uint32_t *d = xrow(x, &i->o[0], 0);
+		uint32_t *d = xrow(x, &i->o[S2R_rd], 0);
 		const size_t nj = (size_t)x->group + 1u;
 		switch (sr) {
 		case ISA_SReg_SR_CTAID_X:
@@ -159,7 +159,7 @@ bool sem_s2r_lockstep(const xinsn *i)
 	}
 }
 
-/* Order<pg, rd, sr>; rd spans two registers */
+/* rd spans two registers */
 XSEM(CS2R)
 {
 	uint32_t lo[XLANES], hi[XLANES];
@@ -185,12 +185,12 @@ XSEM(CS2R)
 		hi[l] = vhi;
 	}
 write:
-	xwrite(x, &i->o[0], 0, lo, x->pmask);
-	xwrite(x, &i->o[0], 1, hi, x->pmask);
+	xwrite(x, &i->o[CS2R_rd], 0, lo, x->pmask);
+	xwrite(x, &i->o[CS2R_rd], 1, hi, x->pmask);
 }
 
 /* ---------------------------------------------------------------- SHFL */
-/* Order<pg, pu, rd, ra, B, C>, as PTX shfl.sync: per lane, with
+/* As PTX shfl.sync: per lane, with
  * segmask = c[12:8] and clamp = c[4:0],
  *   maxLane = (lane & segmask) | (clamp & ~segmask), minLane = lane & segmask
  *   IDX  j = minLane | (b & ~segmask)  valid j <= maxLane
@@ -202,9 +202,9 @@ write:
 XSEM(SHFL)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES];
-	const uint32_t *a = xsrc(x, &i->o[2], 0, ta, true);
-	const uint32_t *b = xsrc(x, &i->o[3], 0, tb, true);
-	const uint32_t *c = xsrc(x, &i->o[4], 0, tc, true);
+	const uint32_t *a = xsrc(x, &i->o[SHFL_ra], 0, ta, true);
+	const uint32_t *b = xsrc(x, &i->o[SHFL_b], 0, tb, true);
+	const uint32_t *c = xsrc(x, &i->o[SHFL_c], 0, tc, true);
 	const int mode = i->in->mode;
 	const uint32_t pm = x->pmask;
 	uint32_t res[XLANES], ok = 0;
@@ -230,26 +230,25 @@ XSEM(SHFL)
 			res[l] = a[l];
 		}
 	}
-	xset_pred(x, &i->o[0], ok, pm);
-	xwrite(x, &i->o[1], 0, res, pm);
+	xset_pred(x, &i->o[SHFL_pu], ok, pm);
+	xwrite(x, &i->o[SHFL_rd], 0, res, pm);
 }
 
 /* ---------------------------------------------------------------- VOTE */
-/* Order<pg, rd, pu, pp> */
 XSEM(VOTE)
 {
 	const uint32_t pm = x->pmask;
-	const uint32_t ballot = xpred(x, &i->o[2]) & pm;
+	const uint32_t ballot = xpred(x, &i->o[VOTE_pp]) & pm;
 	bool r;
 	switch (i->in->mode) {
 	case ISA_VoteMode_ALL: r = ballot == pm; break;
 	case ISA_VoteMode_ANY: r = ballot != 0; break;
 	default: r = ballot == 0 || ballot == pm; break; /* EQ */
 	}
-	xset_pred(x, &i->o[1], r ? ~0u : 0u, pm);
+	xset_pred(x, &i->o[VOTE_pu], r ? ~0u : 0u, pm);
 	uint32_t res[XLANES];
 	for_lanes(l) res[l] = ballot;
-	xwrite(x, &i->o[0], 0, res, pm);
+	xwrite(x, &i->o[VOTE_rd], 0, res, pm);
 }
 
 /* ---------------------------------------------------------------- MEMBAR, NOP */
@@ -268,10 +267,10 @@ XSEM(NOP)
 
 /* ---------------------------------------------------------------- uniform datapath */
 
-/* Order<pg, urd, cb>: .32 or .64 (UR[d:d+1]) */
+/* .32 or .64 (UR[d:d+1]) */
 XSEM(ULDC)
 {
-	const xopd *od = &i->o[0], *oc = &i->o[1];
+	const xopd *od = &i->o[ULDC_urd], *oc = &i->o[ULDC_cb];
 	const bool w64 = i->in->size == ISA_MemSize_64;
 	uint32_t v[2] = { 0, 0 };
 	if (!xconst_read(x, oc->bank, oc->imm, w64 ? 8u : 4u, v))
@@ -283,23 +282,20 @@ XSEM(ULDC)
 		xset_ureg(x, od->row + 1u, v[1]);
 }
 
-/* Order<pg, urd, sr>: a per-thread register reads the value of the lowest
- * executing lane. */
+/* A per-thread register reads the value of the lowest executing lane. */
 XSEM(S2UR)
 {
-	xset_ureg(x, i->o[0].row, sreg(x, (unsigned)i->in->sr, xffs(x->pmask)));
+	xset_ureg(x, i->o[S2UR_urd].row, sreg(x, (unsigned)i->in->sr, xffs(x->pmask)));
 }
 
-/* Order<pg, urd, ra> */
 XSEM(R2UR)
 {
-	xset_ureg(x, i->o[0].row, xscalar(x, &i->o[1], 0));
+	xset_ureg(x, i->o[R2UR_urd].row, xscalar(x, &i->o[R2UR_ra], 0));
 }
 
-/* Order<pg, urd, B> */
 XSEM(UMOV)
 {
-	xset_ureg(x, i->o[0].row, xscalar(x, &i->o[1], 0));
+	xset_ureg(x, i->o[UMOV_urd].row, xscalar(x, &i->o[UMOV_b], 0));
 }
 
 /* A uniform predicate source with its '!' (UPT reads true). */
@@ -316,52 +312,51 @@ static inline void xset_upred(xctx *x, const xopd *o, bool v)
 		x->w->up = (uint8_t)((x->w->up & ~(1u << o->row)) | ((unsigned)v << o->row));
 }
 
-/* Order<pg, urd, upu, upv, ura, B, urc, upp, upq>: the carry out of bit
- * 31 (0..2) as UPu = carry >= 1, UPv = carry >= 2; .X adds UPp + UPq. */
+/* The carry out of bit 31 (0..2) as UPu = carry >= 1, UPv = carry >= 2;
+ * .X adds UPp + UPq. */
 XSEM(UIADD3)
 {
-	uint64_t s = (uint64_t)xscalar(x, &i->o[3], 0) + xscalar(x, &i->o[4], 0) +
-		     xscalar(x, &i->o[5], 0);
+	uint64_t s = (uint64_t)xscalar(x, &i->o[UIADD3_ura], 0) + xscalar(x, &i->o[UIADD3_b], 0) +
+		     xscalar(x, &i->o[UIADD3_urc], 0);
 	if (i->in->x == ISA_AddX_X)
-		s += (uint64_t)xupred(x, &i->o[6]) + xupred(x, &i->o[7]);
-	xset_upred(x, &i->o[1], (s >> 32) >= 1);
-	xset_upred(x, &i->o[2], (s >> 32) >= 2);
-	xset_ureg(x, i->o[0].row, (uint32_t)s);
+		s += (uint64_t)xupred(x, &i->o[UIADD3_upp]) + xupred(x, &i->o[UIADD3_upq]);
+	xset_upred(x, &i->o[UIADD3_upu], (s >> 32) >= 1);
+	xset_upred(x, &i->o[UIADD3_upv], (s >> 32) >= 2);
+	xset_ureg(x, i->o[UIADD3_urd].row, (uint32_t)s);
 }
 
-/* Order<pg, upu, urd, ura, B, urc, lut, upp>: UPu = (URd != 0) */
+/* UPu = (URd != 0) */
 XSEM(ULOP3_LUT)
 {
-	uint32_t a = xscalar(x, &i->o[2], 0), b = xscalar(x, &i->o[3], 0), c = xscalar(x, &i->o[4], 0);
+	uint32_t a = xscalar(x, &i->o[ULOP3_LUT_ura], 0), b = xscalar(x, &i->o[ULOP3_LUT_b], 0);
+	uint32_t c = xscalar(x, &i->o[ULOP3_LUT_urc], 0);
 	uint32_t m[8];
 	lut_masks((unsigned)i->in->lut & 0xffu, m);
 	const uint32_t r = lop3(a, b, c, m);
-	xset_upred(x, &i->o[0], r != 0);
-	xset_ureg(x, i->o[1].row, r);
+	xset_upred(x, &i->o[ULOP3_LUT_upu], r != 0);
+	xset_ureg(x, i->o[ULOP3_LUT_urd].row, r);
 }
 
-/* Order<pg, upu, upv, ura, B, upp>: ISETP of one value (cmp: a mask of
- * LT = 1, EQ = 2, GT = 4) */
+/* ISETP of one value (cmp: a mask of LT = 1, EQ = 2, GT = 4) */
 XSEM(UISETP)
 {
-	const uint32_t a = xscalar(x, &i->o[2], 0), b = xscalar(x, &i->o[3], 0);
+	const uint32_t a = xscalar(x, &i->o[UISETP_ura], 0), b = xscalar(x, &i->o[UISETP_b], 0);
 	const unsigned cmp = (unsigned)i->in->cmp & 7u;
 	const bool lt = i->in->sign == ISA_Signedness_U32 ? a < b : (int32_t)a < (int32_t)b;
 	const bool t = lt ? cmp & 1u : a == b ? cmp & 2u : cmp & 4u;
-	const bool p = xupred(x, &i->o[4]);
+	const bool p = xupred(x, &i->o[UISETP_upp]);
 	bool vu, vv;
 	switch (i->in->bop) {
 	case ISA_BoolOp_OR: vu = t || p; vv = !t || p; break;
 	case ISA_BoolOp_XOR: vu = t != p; vv = !t != p; break;
 	default: vu = t && p; vv = !t && p; break;
 	}
-	xset_upred(x, &i->o[0], vu);
-	xset_upred(x, &i->o[1], vv);
+	xset_upred(x, &i->o[UISETP_upu], vu);
+	xset_upred(x, &i->o[UISETP_upv], vv);
 }
 
-/* Order<pg, urd, ura, B, upp> */
 XSEM(USEL)
 {
-	const xopd *src = xupred(x, &i->o[3]) ? &i->o[1] : &i->o[2];
-	xset_ureg(x, i->o[0].row, xscalar(x, src, 0));
+	const xopd *src = xupred(x, &i->o[USEL_upp]) ? &i->o[USEL_ura] : &i->o[USEL_b];
+	xset_ureg(x, i->o[USEL_urd].row, xscalar(x, src, 0));
 }

@@ -67,6 +67,9 @@ typedef struct isa_enum {
 	unsigned width;
 	unsigned nvalues;
 	const char *const *values; /* value names, index = encoding */
+	const uint8_t *widths;     /* the bit width each value names, for an
+				      enum a register's Bitwidth<> follows
+				      (MemSize, AtomType); else NULL       */
 } isa_enum;
 
 typedef struct isa_field {
@@ -85,6 +88,9 @@ typedef struct isa_field {
 	bool is_out;           /* listed in OutList                       */
 	bool is_in;            /* listed in InList                        */
 	int16_t src_line;      /* line in the .isa file                   */
+	int8_t span_by;        /* Bitwidth<x> = field: the index of the
+				  modifier whose value gives the width
+				  (isa_reg_span), else -1                 */
 } isa_field;
 
 /* How the assembler writes a field (AsmFormat<> of the descriptions),
@@ -114,10 +120,16 @@ typedef struct isa_opcode {
 				      in the order they are printed         */
 	const char *file;          /* description file and line             */
 	int line;
-	const char *unit;          /* BCU / BRU / ALU / ...                 */
+	const char *unit;          /* BCU / BRU / ALU / ... (isa_unit_names) */
 	const isa_asmfmt *asmfmt;  /* parallel to fields                    */
 	uint64_t used_lo, used_hi; /* bits covered by some field            */
 	const char *dialect;       /* __Dialect: only in that dialect, or NULL */
+	uint8_t unit_id;           /* enum isa_unit: the group of [ALL]     */
+	uint16_t flags;            /* enum isa_flag: __Properties Flags<>   */
+	uint8_t nroles;            /* the operands after the guard ...       */
+	const char *const *roles;  /* ... their names (Roles<>): the decoded
+				      operand o[k] is roles[k], and the
+				      generated OWNER_role constants are k */
 } isa_opcode;
 
 /* Decode a word; returns the opcode index or -1 (illegal encoding). */

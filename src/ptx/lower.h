@@ -1,5 +1,6 @@
-/* lower.h — shared by the lowering files (lower.c: the driver, layout,
- * emission; lower_ops.c: one function per PTX instruction family). */
+/* lower.h — shared by the lowering files (lower.c: the driver and the
+ * layout; lx.c: the lowering context, emission; lower_ops.c: one
+ * function per PTX instruction family). */
 #ifndef WE_PTX_LOWER_H
 #define WE_PTX_LOWER_H
 
@@ -35,6 +36,12 @@ typedef struct lx {
 } lx;
 
 #define V(...) ((const int[]){ __VA_ARGS__ })
+
+/* v rounded up to a multiple of a (a = 0: v) */
+static inline uint32_t align_up(uint32_t v, uint32_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
 
 /* Emit one instruction: slots is a string of (role, form) pairs, role d
  * (writes), u (reads), m (both), form r w a h p q (ptx_int.h); v holds the

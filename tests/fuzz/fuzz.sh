@@ -137,12 +137,16 @@ done
 for p in $pids; do wait "$p" || fail=1; done
 # isagen is a program: its main() becomes isagen_main(), and its heap is
 # tracked by the harness (see fuzz_isagen.c)
-compile "$src/src/isagen/isagen.c" "$obj/isagen.o" -Dmain=isagen_main \
-	-Drealloc=isagen_fz_realloc -Dfree=isagen_fz_free || fail=1
+isagen_objs=
+for s in "$src"/src/isagen/*.c; do
+	o=$obj/isagen_$(basename "$s" .c).o
+	isagen_objs="$isagen_objs $o"
+	compile "$s" "$o" -Dmain=isagen_main -Drealloc=isagen_fz_realloc -Dfree=isagen_fz_free || fail=1
+done
 [ $fail -eq 0 ] || { echo "fuzz.sh: compiling the library failed" >&2; exit 1; }
 for h in $harnesses; do
 	compile "$here/fuzz_$h.c" "$obj/fuzz_$h.o" || exit 1
-	if [ "$h" = isagen ]; then deps="$obj/isagen.o"; else deps=$objs; fi
+	if [ "$h" = isagen ]; then deps=$isagen_objs; else deps=$objs; fi
 	# shellcheck disable=SC2086
 	"$cc" $link -o "$out/fuzz_$h-$kind" "$obj/fuzz_$h.o" $deps $libs || exit 1
 done

@@ -1,6 +1,6 @@
 /* fuzz_isagen.c — libFuzzer harness: an ISA description -> isagen --check.
  *
- * isagen (src/isagen/isagen.c) is a program; fuzz.sh compiles it with
+ * isagen (the files of src/isagen/) is a program; fuzz.sh compiles it with
  * -Dmain=isagen_main so that this harness can call it in-process: the
  * input is written to a temporary file and isagen_main(3, {"isagen",
  * "--check", path}) parses and validates it.  isagen keeps no state
