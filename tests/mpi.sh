@@ -2,7 +2,8 @@
 # mpi.sh — warpemu under mpirun (issue 18, doc/distributed.md), on this
 # machine with 2 and 3 ranks (oversubscribed), both engines:
 #   - every kernel of kernels/ and the atomics of tests/mpi/atomics.we
-#     leave buffers byte-identical to the single-process run's;
+#     leave buffers byte-identical to the single-process run's, and the
+#     PTX examples of tests/ptx/ their reference outputs;
 #   - kernels whose CTAs communicate through global memory are refused
 #     with the documented error (exit status 7), naming buffer and offset;
 #   - a deadlock in a CTA of rank 1 gives the single-process report and
@@ -105,6 +106,16 @@ while IFS='|' read -r f args; do
 		done
 	done
 done < "$tmp/table"
+
+# ---- the PTX examples (tests/ptx.sh, nvcc's PTX with the outputs of
+# their C references): the same buffers under 2 and 3 ranks, both engines
+for np in 2 3; do
+	PTX_LAUNCHER="timeout 120 $mpx $extra -n $np" PTX_SMS=sm90 PTX_ENGINES_ONLY=1 \
+		sh "$src/tests/ptx.sh" > "$tmp/ptx" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$tmp/ptx"; then ok
+	else fail "tests/ptx.sh under $np ranks: $(grep -A3 FAIL "$tmp/ptx" | head -12)"; fi
+done
 
 # ---- kernels that communicate through global memory: refused
 # expect_refused NP FILE ARGS -- TEXT...: exit status 7 and every TEXT on

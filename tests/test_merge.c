@@ -61,12 +61,12 @@ static void store32(two *t, int r, unsigned word, uint32_t v, uint8_t code)
 /* Rank 1's diff applied to rank 0: true, or false with *e. */
 static bool merge(two *t, dmerge_err *e)
 {
-	dbytes msg = { 0 };
+	strbuf msg = { 0 };
 	uint64_t sent = 0;
 	memcpy(t->d.state, t->map[0], WORDS);
 	ck_assert_int_eq(dist_diff(&t->d, t->dev[1], t->map[1], &msg, &sent), WE_OK);
-	bool ok = dist_apply(&t->d, 1, t->dev[0], msg.p, msg.len, 1, e);
-	free(msg.p);
+	bool ok = dist_apply(&t->d, 1, t->dev[0], (const uint8_t *)msg.s, msg.n, 1, e);
+	free(msg.s);
 	return ok;
 }
 

@@ -313,13 +313,13 @@ static we_status merge(MPI_Comm comm, int rank, int nranks, we_device *dev, dbuf
 	} else {
 		/* (a rank that fails sends an empty message, which rank 0
 		 * finds malformed unless there are no buffers) */
-		dbytes out = { 0 };
+		strbuf out = { 0 };
 		for (unsigned i = 0; st == WE_OK && i < nbufs; i++)
 			st = dist_diff(&d[i], dev, map[i], &out, sent);
 		if (st != WE_OK)
-			out.len = 0;
-		send_blob(comm, 0, out.p, out.len);
-		free(out.p);
+			out.n = 0;
+		send_blob(comm, 0, (const uint8_t *)out.s, out.n);
+		free(out.s);
 	}
 	free(map);
 	return st;
@@ -457,20 +457,19 @@ we_status we_mpi_launch(MPI_Comm comm, we_device *dev, const we_module *m, const
 	move_report(comm, rank, dr, dev);
 	/* a failed merge or one that cannot be faithful is the outcome unless
 	 * the launch already failed (its report says more) */
-	int verdict[2] = { (int)result, 0 };
+	int verdict = (int)result;
 	if (rank == 0 && result == WE_OK && (ms != WE_OK || conflict)) {
-		verdict[0] = ms != WE_OK ? (int)ms : (int)WE_ERR_LIMIT;
-		verdict[1] = 1;
+		verdict = ms != WE_OK ? (int)ms : (int)WE_ERR_LIMIT;
 		(void)we_device_set_report(dev, conflict ? conflict : "out of memory merging the ranks' buffers",
 					   NULL);
 	}
 	free(conflict);
-	MPI_Bcast(verdict, 2, MPI_INT, 0, comm);
+	MPI_Bcast(&verdict, 1, MPI_INT, 0, comm);
 	gather_stats(comm, rank, nranks, &r, merged, stats);
 	if (stats) {
 		stats->merge_seconds = MPI_Wtime() - tm;
 		stats->total.seconds = MPI_Wtime() - t0;
 	}
 	free_dbufs(d, nbufs);
-	return (we_status)verdict[0];
+	return (we_status)verdict;
 }

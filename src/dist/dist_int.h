@@ -8,15 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "warpemu/warpemu.h"
 #include "warpemu/warpemu_mpi.h"
 
-/* A growing byte array (a rank's message). */
-typedef struct dbytes {
-	uint8_t *p;
-	size_t len, cap;
-	bool nomem;
-} dbytes;
 
 /* One buffer under merge: its contents before the launch (snap) and, on
  * rank 0, the combined atomic code of each word so far (state).  Rank
@@ -49,7 +44,7 @@ typedef struct dmerge_err {
 /* Append this rank's changes to buffer d (its device memory now against
  * snap, atomic words per map, which may be NULL) to out; *sent grows by
  * the bytes of runs and atomic words put there. */
-we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, dbytes *out, uint64_t *sent);
+we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, strbuf *out, uint64_t *sent);
 /* Apply a rank's message (the diffs of every buffer, in order) to rank
  * 0's device memory: false with *e set on a conflict, a malformed message
  * (kind DC_NONE) or a failure (DC_IO, DC_NOMEM). */

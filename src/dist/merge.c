@@ -28,27 +28,13 @@
 /* An atomic record: word index, final value (64 bits for U64/S64), code. */
 #define ATOM_REC 24u
 
-static void put(dbytes *o, const void *p, size_t n)
+/* Bytes into a message (a strbuf holds bytes as well as text). */
+static void put(strbuf *o, const void *p, size_t n)
 {
-	if (!o || o->nomem)
-		return;
-	if (o->cap - o->len < n) {
-		size_t cap = o->cap ? o->cap : 4096;
-		while (cap - o->len < n)
-			cap *= 2;
-		uint8_t *q = realloc(o->p, cap);
-		if (!q) {
-			o->nomem = true;
-			return;
-		}
-		o->p = q;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->len, p, n);
-	o->len += n;
+	sb_add(o, (const char *)p, n);
 }
 
-static void put_u64(dbytes *o, uint64_t v)
+static void put_u64(strbuf *o, uint64_t v)
 {
 	put(o, &v, sizeof v);
 }
@@ -94,7 +80,7 @@ static bool any_set(const uint8_t *p, size_t n)
 /* The runs of chunk [lo, lo + n) of buffer d (its bytes now at cur) to
  * runs, and its atomic words to atoms; the bytes put in runs. */
 static uint64_t diff_chunk(const dbuf *d, size_t lo, size_t n, const uint8_t *cur, const uint8_t *map,
-			   dbytes *runs, uint64_t *nruns, dbytes *atoms, uint64_t *natoms)
+			   strbuf *runs, uint64_t *nruns, strbuf *atoms, uint64_t *natoms)
 {
 	const uint8_t *snap = d->snap + lo;
 	uint64_t sent = 0;
@@ -121,13 +107,13 @@ static uint64_t diff_chunk(const dbuf *d, size_t lo, size_t n, const uint8_t *cu
 		}
 		put_u64(runs, lo + i);
 		put_u64(runs, j - i);
-		const size_t v = runs->len;
+		const size_t v = runs->n;
 		put(runs, cur + i, j - i);
 		/* (lo + i is a multiple of 64, so of 4: whole words) */
-		for (size_t w = (lo + i) / 4; map && !runs->nomem && w * 4 < lo + j; w++)
+		for (size_t w = (lo + i) / 4; map && !runs->oom && w * 4 < lo + j; w++)
 			if (map[w]) {
 				const size_t o = w * 4 - lo, m = j - o < 4 ? j - o : 4;
-				memcpy(runs->p + v + (o - i), snap + o, m);
+				memcpy(runs->s + v + (o - i), snap + o, m);
 			}
 		(*nruns)++;
 		sent += j - i;
@@ -154,10 +140,10 @@ static uint64_t diff_chunk(const dbuf *d, size_t lo, size_t n, const uint8_t *cu
 	return sent;
 }
 
-we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, dbytes *out, uint64_t *sent)
+we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, strbuf *out, uint64_t *sent)
 {
 	const size_t size = d->b->bytes;
-	dbytes runs = { 0 }, atoms = { 0 };
+	strbuf runs = { 0 }, atoms = { 0 };
 	uint64_t nruns = 0, natoms = 0;
 	uint8_t *cur = malloc(size < CHUNK ? (size ? size : 1) : CHUNK);
 	we_status st = cur ? WE_OK : WE_ERR_NOMEM;
@@ -169,13 +155,13 @@ we_status dist_diff(const dbuf *d, we_device *dev, const uint8_t *map, dbytes *o
 	}
 	free(cur);
 	put_u64(out, nruns);
-	put(out, runs.p, runs.len);
+	put(out, runs.s, runs.n);
 	put_u64(out, natoms);
-	put(out, atoms.p, atoms.len);
-	if (st == WE_OK && (runs.nomem || atoms.nomem || out->nomem))
+	put(out, atoms.s, atoms.n);
+	if (st == WE_OK && (runs.oom || atoms.oom || out->oom))
 		st = WE_ERR_NOMEM;
-	free(runs.p);
-	free(atoms.p);
+	free(runs.s);
+	free(atoms.s);
 	return st;
 }
 
@@ -375,34 +361,20 @@ static const char *op_name(uint8_t code)
 
 char *dist_conflict_text(const dbuf *bufs, const dmerge_err *e)
 {
+	/* by kind; each takes the rank, then the operation's name */
+	static const char *const why_fmt[] = {
+		[DC_NONE] = "the message of rank %d is malformed",
+		[DC_TWO_PLAIN] = "rank %d and a lower rank stored different values there",
+		[DC_PLAIN_ATOMIC] = "one rank stored there and another updated it atomically (rank %d and a "
+				    "lower rank)",
+		[DC_ATOMIC_KINDS] = "rank %d and a lower rank updated it with atomics of different operations "
+				    "or types",
+		[DC_NOT_MERGEABLE] = "rank %d and a lower rank updated it with %s atomics, which do not merge",
+		[DC_IO] = "device memory could not be read or written while merging rank %d's changes",
+		[DC_NOMEM] = "out of host memory while merging rank %d's changes",
+	};
 	char why[200];
-	switch (e->kind) {
-	case DC_TWO_PLAIN:
-		snprintf(why, sizeof why, "rank %d and a lower rank stored different values there", e->rank);
-		break;
-	case DC_PLAIN_ATOMIC:
-		snprintf(why, sizeof why, "one rank stored there and another updated it atomically "
-			 "(rank %d and a lower rank)", e->rank);
-		break;
-	case DC_ATOMIC_KINDS:
-		snprintf(why, sizeof why, "rank %d and a lower rank updated it with atomics of different "
-			 "operations or types", e->rank);
-		break;
-	case DC_NOT_MERGEABLE:
-		snprintf(why, sizeof why, "rank %d and a lower rank updated it with %s atomics, which do "
-			 "not merge", e->rank, op_name(e->code));
-		break;
-	case DC_IO:
-		snprintf(why, sizeof why, "device memory could not be read or written while merging rank %d's "
-			 "changes", e->rank);
-		break;
-	case DC_NOMEM:
-		snprintf(why, sizeof why, "out of host memory while merging rank %d's changes", e->rank);
-		break;
-	default:
-		snprintf(why, sizeof why, "the message of rank %d is malformed", e->rank);
-		break;
-	}
+	snprintf(why, sizeof why, why_fmt[e->kind], e->rank, op_name(e->code ? e->code : 1));
 	const char *name = bufs[e->buf].b->name ? bufs[e->buf].b->name : "?";
 	size_t n = strlen(name) + strlen(why) + 300;
 	char *m = malloc(n);
