@@ -6,7 +6,8 @@
 # per run) and, with gnuplot, OUT/mpi.png (the measured points against
 # doc/distributed.md's model).  Best of REPS runs (default 3).
 #
-#   sh bench/mpi.sh BUILD_DIR SRC_DIR OUT_DIR [--quick]
+#   sh bench/mpi.sh BUILD_DIR SRC_DIR OUT_DIR [--quick | --plot]
+# (--plot: only the model and the plot of the OUT/mpi.dat there is)
 #
 # Needs MPI built in (configure found it) and mpiexec; reads the figures
 # from --stats=json with awk.  Not part of `make check`: on 2 cores, and
@@ -37,7 +38,7 @@ rankmax() { grep -o "\"ranks\":.*" "$2" | grep -o "\"$1\":[0-9.e+-]*" | cut -d: 
 # sum of a key over the ranks' entries
 ranksum() { grep -o "\"ranks\":.*" "$2" | grep -o "\"$1\":[0-9.e+-]*" | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }'; }
 
-echo "# kernel ranks threads seconds ctas_per_s launch_s merge_s bytes_merged merge_s_per_gb" > "$out/mpi.dat"
+[ "$quick" = --plot ] || echo "# kernel ranks threads seconds ctas_per_s launch_s merge_s bytes_merged merge_s_per_gb" > "$out/mpi.dat"
 run() { # NAME RANKS THREADS ARGS
 	name=$1 np=$2 th=$3; shift 3
 	best=
@@ -62,7 +63,9 @@ run() { # NAME RANKS THREADS ARGS
 }
 
 st=0
+# --plot: the model and the plot of an OUT/mpi.dat already measured
 for k in reduce tiny; do
+	[ "$quick" = --plot ] && break
 	eval "args=\$$k"
 	for th in 1 2; do
 		# rank count 0: the single process, without mpirun
@@ -77,7 +80,8 @@ done
 # merge of 2 ranks = t0 + S / Bc (two kernels, two sizes S: solved for t0
 # and Bc); the reduction writes almost nothing, so its merge of 2 ranks is
 # the diff of S bytes (Bs), and the tiny CTAs' merge of 2 ranks beyond
-# that is half of its D bytes (B).  (mpirun -n 1 runs as one process.)
+# that is the bytes rank 1 sent, half of its D (B).  (mpirun -n 1 runs as
+# one process.)
 awk -v Wr="$g_reduce" -v Wt="$g_tiny" -v C="$(getconf _NPROCESSORS_ONLN)" '
 	!/^#/ { k = $1 "." $2 "." $3; sec[k] = $4; rate[k] = $5; launch[k] = $6; merge[k] = $7; bytes[k] = $8 }
 	END {
@@ -86,8 +90,9 @@ awk -v Wr="$g_reduce" -v Wt="$g_tiny" -v C="$(getconf _NPROCESSORS_ONLN)" '
 		ot = sec["tiny.2.2"] - launch["tiny.2.2"] - merge["tiny.2.2"]
 		Bc = ot > orr ? (St - Sr) / (ot - orr) : 1e10; t0 = orr - Sr / Bc; if (t0 < 0) t0 = 0
 		Bs = merge["reduce.2.2"] > 0 ? Sr / merge["reduce.2.2"] : 1e10
-		Dt = bytes["tiny.3.2"]; Dr = bytes["reduce.3.2"]
-		mt = merge["tiny.2.2"] - St / Bs; B = mt > 0 ? 0.5 * Dt / mt : 1e10
+		# D: all the bytes written (2 ranks send half of them)
+		Dt = 2 * bytes["tiny.2.2"]; Dr = 2 * bytes["reduce.2.2"]
+		mt = merge["tiny.2.2"] - St / Bs; B = mt > 0 ? bytes["tiny.2.2"] / mt : 1e10
 		printf "C = %d\nWr = %d\nWt = %d\nrr = %g\nrr1 = %g\nrt = %g\nrt1 = %g\n", C, Wr, Wt,
 			rate["reduce.0.2"], rate["reduce.0.1"], rate["tiny.0.2"], rate["tiny.0.1"]
 		printf "Sr = %g\nSt = %g\nDr = %g\nDt = %g\nt0 = %g\nBc = %g\nBs = %g\nB = %g\n", Sr, St, Dr, Dt, t0, Bc, Bs, B
