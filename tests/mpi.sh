@@ -184,6 +184,16 @@ elif ! grep -q '"ctas":40,' "$tmp/st.json" || ! grep -q '"first_cta":26,"ctas":1
 elif [ "$(wc -l < "$tmp/st.json")" != 1 ]; then fail "--stats=json over 3 ranks: stdout is not one document"
 else ok; fi
 
+# ---- --check: each rank lists its CTAs' hazards; the count is the grid's
+ck="$src/tests/deadlock/four_warps_count_two.we --grid 4 --block 128 --arg out=zeros:2048 --check --stats=json"
+# shellcheck disable=SC2086
+w1=$("$we" run $ck 2> /dev/null | grep -o '"warnings":[0-9]*')
+# shellcheck disable=SC2086
+w3=$(mpi 3 run $ck 2> "$tmp/ck.err" | grep -o '"warnings":[0-9]*')
+if [ -n "$w1" ] && [ "$w1" = "$w3" ] && [ "$w1" != '"warnings":0' ] &&
+	[ "$(grep -c 'check: arrivals-beyond-count: CTA' "$tmp/ck.err")" -gt 0 ]; then ok
+else fail "--check over 3 ranks: $w3, alone $w1: $(head -3 "$tmp/ck.err")"; fi
+
 # ---- stress over the ranks: the verdict of every seed (ok, differs from
 # the reference run, exception), the failing seeds listed, the replay
 # commands and the exit status are those of stress alone.  Seed 5 is an
