@@ -437,5 +437,41 @@ for e in scheduler warp-threads; do
 	expect 0 '^warpemu: check: 2 hazards$' -- "$we" run "$tmp/beyond.we" --grid 1 --block 128 --check \
 		--engine $e --quiet
 done
+# --check=KINDS (issue 17): a cross-warp shared-memory race is found by
+# --check and --check=races, not by --check=barriers; a kind that does not
+# exist is a usage error; stress passes the kinds on in its replay line
+racy=$k/../tests/races/smem_raw_nobar.we
+expect 0 'check: shared-race: CTA \(0,0,0\) warp 0 PC 0x0060: STS \[R3\], R0 \(.*smem_raw_nobar.we:15\)' -- \
+	"$we" run "$racy" --grid 1 --block 64 --arg out=zeros:128 --check --quiet
+expect 0 '^warpemu: check: 1 hazard$' -- "$we" run "$racy" --grid 1 --block 64 --arg out=zeros:128 --check=races --quiet
+expect 0 '^warpemu: check: 0 hazards$' -- "$we" run "$racy" --grid 1 --block 64 --arg out=zeros:128 \
+	--check=barriers --quiet
+expect 0 '^warpemu: check: 1 hazard$' -- "$we" run "$racy" --grid 1 --block 64 --arg out=zeros:128 \
+	--check=uninit,barriers --quiet
+expect 2 "option --check: 'racy' is not one of barriers,races,uninit" -- "$we" run "$racy" --grid 1 --block 64 \
+	--arg out=zeros:128 --check=races,racy
+expect 0 '"warnings":2' -- "$we" run "$racy" --grid 1 --block 64 --arg out=zeros:128 --check --stats=json
+expect 1 'warpemu run .*--check=races --threads 1 --schedule=seed:' -- "$we" stress "$racy" --grid 1 --block 64 \
+	--arg out=zeros:128 --check=races --runs 2 --expect out=fill:u32:32:7
+# --profile[=FILE] (issue 17): the annotated disassembly on stderr, JSON
+# into FILE.json, text into another FILE, in --stats=json's document;
+# refused by stress and onto stdout beside --stats=json
+red=$k/reduce.we
+expect 0 '^  0x00a0 +32 +1024 +32.00 +0 +0 +4 +[0-9]+  BAR.SYNC 0x0  \(.*reduce.we:18\)$' -- \
+	"$we" run "$red" --grid 4 --block 256 --arg in=random:u32:1024 --arg out=zeros:16 --profile --quiet
+"$we" run "$red" --grid 4 --block 256 --arg in=random:u32:1024 --arg out=zeros:16 --quiet \
+	--profile="$tmp/p.json" --engine warp-threads
+expect 0 '^\{"schema":"warpemu.profile/1","kernel":"reduce",.*"blocked_unit":"ns","totals":\{"warp_insns":3288,' -- \
+	cat "$tmp/p.json"
+"$we" run "$red" --grid 4 --block 256 --arg in=random:u32:1024 --arg out=zeros:16 --quiet --profile="$tmp/p.txt"
+expect 0 '^# 3288 warp-instructions, 60412 thread-instructions' -- cat "$tmp/p.txt"
+expect 0 '"warp_instructions":3288,.*"profile":\{"schema":"warpemu.profile/1",.*"totals":\{"warp_insns":3288,' -- \
+	"$we" run "$red" --grid 4 --block 256 --arg in=random:u32:1024 --arg out=zeros:16 --profile --stats=json
+expect 2 '--profile cannot be used: replay a run to profile it' -- "$we" stress "$red" --grid 4 --block 256 \
+	--arg in=random:u32:1024 --arg out=zeros:16 --runs 2 --profile
+expect 2 '--profile=-: standard output holds the --stats=json document' -- "$we" run "$red" --grid 4 \
+	--block 256 --arg in=random:u32:1024 --arg out=zeros:16 --profile=- --stats=json
+expect 2 'refused|same file|input' -- "$we" run "$red" --grid 4 --block 256 --arg in=random:u32:1024 \
+	--arg out=zeros:16 --profile="$red"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -21,7 +21,7 @@ fail=0
 
 # the PTX files the front end runs today (the others are checked by
 # tests/bad/ptx_* for their "not supported" message)
-NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl"}
+NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc"}
 # tests/mpi.sh runs the launches under mpiexec (PTX_LAUNCHER), for the
 # PTX of PTX_SMS, with each engine's defaults only (PTX_ENGINES_ONLY)
 SMS=${PTX_SMS:-"sm90 sm75"}

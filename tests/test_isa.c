@@ -255,7 +255,8 @@ START_TEST(flags_of_instructions)
 		const bool indirect = OPTYPE_IN(op, ISA_OPT_BRX, ISA_OPT_CALL, ISA_OPT_RET, ISA_OPT_TRAP, ISA_OPT_RTT);
 		ck_assert_msg(!(o->flags & ISA_F_INDIRECT) == !indirect, "%s: Indirect", o->name);
 		/* state of the CTA: ids, shared memory, barriers */
-		const bool cta = OPTYPE_IN(op, ISA_OPT_S2R, ISA_OPT_S2UR, ISA_OPT_LDS, ISA_OPT_STS, ISA_OPT_ATOMS) ||
+		const bool cta = OPTYPE_IN(op, ISA_OPT_S2R, ISA_OPT_S2UR, ISA_OPT_LDS, ISA_OPT_STS, ISA_OPT_ATOMS,
+					   ISA_OPT_ATOMS_X) ||
 				 o->unit_id == ISA_UNIT_BCU || o->unit_id == ISA_UNIT_VISA;
 		ck_assert_msg(!(o->flags & ISA_F_PER_CTA) == !cta, "%s: PerCTA", o->name);
 		/* WritesPred: a P predicate in OutList<>, or R2P */

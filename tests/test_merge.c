@@ -184,6 +184,10 @@ START_TEST(atomics_refused)
 		{ ADD, XOR, DC_ATOMIC_KINDS, "atomics of different operations or types" },
 		{ CAS, CAS, DC_NOT_MERGEABLE, "with CAS atomics, which do not merge" },
 		{ WE_ATOMIC_MIXED, WE_ATOMIC_MIXED, DC_NOT_MERGEABLE, "with mixed atomics" },
+		{ WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_F32), WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_F32), DC_NOT_MERGEABLE,
+		  "with ADD.F32 atomics, which do not merge" },
+		{ WE_ATOMIC_CODE(WE_ATOM_INC, WE_ATOM_U32), WE_ATOMIC_CODE(WE_ATOM_INC, WE_ATOM_U32), DC_NOT_MERGEABLE,
+		  "with INC atomics, which do not merge" },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		uint8_t init[BYTES] = { 0 };

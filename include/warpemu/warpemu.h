@@ -191,7 +191,24 @@ typedef struct we_launch_config {
 	 * memory instructions), so that stress runs see real thread timing.
 	 * Not replayable exactly: the timing is the host's. */
 	bool jitter;
+	/* --check's memory checks, beside the barrier hazards of `check`:
+	 * WE_CHECK_RACES (data races between warps and CTAs, lanes writing
+	 * one address with different values) and WE_CHECK_UNINIT (reads of
+	 * shared or local memory that nothing wrote first); 0 = none.  Their
+	 * lines go with the hazards (we_last_warnings, stats.warnings).  The
+	 * launch then runs one warp at a time (no lockstep groups), every
+	 * instruction observed: several times slower. */
+	unsigned check_memory;
+	/* Count, per instruction of the kernel, its executions, lanes,
+	 * divergence (BRA/BRX), reconvergence (BSYNC), barrier completions and
+	 * the time warps spent blocked there: we_last_profile() and
+	 * we_last_profile_json() after the launch.  Like check_memory it runs
+	 * one warp at a time, every instruction observed. */
+	bool profile;
 } we_launch_config;
+
+#define WE_CHECK_RACES 1u
+#define WE_CHECK_UNINIT 2u
 
 #define WE_LOCKSTEP_DEFAULT 8u
 
@@ -221,6 +238,11 @@ typedef struct we_launch_stats {
  * WE_ERR_TIMEOUT: the report as one JSON object ("" otherwise).  The text
  * form is we_last_error(). */
 const char *we_last_report_json(const we_device *dev);
+/* The --profile of the last launch (we_launch_config.profile; "" when
+ * it had none): the kernel's disassembly annotated with the counts, and
+ * the same as one JSON object, "warpemu.profile/1" (doc/json.md). */
+const char *we_last_profile(const we_device *dev);
+const char *we_last_profile_json(const we_device *dev);
 /* The --check hazards of the last launch, one per line ("" if none). */
 const char *we_last_warnings(const we_device *dev);
 
@@ -263,10 +285,14 @@ void we_device_cancel_from(we_device *dev, uint64_t cta);
  * WE_ATOMIC_MIXED when they differed. */
 typedef enum we_atomic_op {
 	WE_ATOM_ADD, WE_ATOM_MIN, WE_ATOM_MAX, WE_ATOM_AND, WE_ATOM_OR, WE_ATOM_XOR,
-	WE_ATOM_EXCH, WE_ATOM_CAS
+	WE_ATOM_EXCH, WE_ATOM_CAS,
+	WE_ATOM_INC, WE_ATOM_DEC       /* the wrapping .INC/.DEC (U32) */
 } we_atomic_op;
-typedef enum we_atomic_type { WE_ATOM_U32, WE_ATOM_S32, WE_ATOM_U64, WE_ATOM_S64 } we_atomic_type;
-#define WE_ATOMIC_CODE(op, type) ((uint8_t)(1u + (unsigned)(op) + 8u * (unsigned)(type)))
+typedef enum we_atomic_type {
+	WE_ATOM_U32, WE_ATOM_S32, WE_ATOM_U64, WE_ATOM_S64,
+	WE_ATOM_F32, WE_ATOM_F64       /* .ADD.F32, .ADD.F64 */
+} we_atomic_type;
+#define WE_ATOMIC_CODE(op, type) ((uint8_t)(1u + (unsigned)(op) + 16u * (unsigned)(type)))
 #define WE_ATOMIC_MIXED 0xffu
 /* The map of the allocation holding [p, p + bytes) (p and bytes
  * multiples of 4): *map points at the code of p's word, or is NULL when

@@ -159,6 +159,10 @@ static we_status launch(we_device *dev, const we_module *m, const char *kernel,
 	dev->report_json = out.report_json;
 	free(dev->warnings);
 	dev->warnings = out.warnings;
+	free(dev->profile);
+	dev->profile = out.profile;
+	free(dev->profile_json);
+	dev->profile_json = out.profile_json;
 	if (report_cta)
 		*report_cta = out.report_cta;
 	return st;

@@ -89,8 +89,33 @@ static bool take_value(scanner *sc, const cli_opt *d, const char *val)
 	case CLI_LIST:
 		o->list[id].v[o->list[id].n++] = val;
 		return true;
+	case CLI_OPTVAL:
+		o->value[id] = val ? val : "";
+		return true;
 	}
 	return true;
+}
+
+/* A value of an option whose value name lists its words ("a,b,c"): a
+ * comma-separated set of them. */
+static bool words_ok(scanner *sc, const cli_opt *d, const char *val)
+{
+	const char *v = d->value;
+	if (!(v[0] >= 'a' && v[0] <= 'z'))
+		return true;
+	for (const char *p = val;; p++) {
+		size_t n = strcspn(p, ",");
+		bool known = false;
+		for (const char *q = v; *q; q += strcspn(q, ","), q += *q == ',') {
+			size_t m = strcspn(q, ",");
+			known = known || (n && n == m && !strncmp(p, q, n));
+		}
+		if (!known)
+			return cli_fail(&sc->e, "option --%s: '%.*s' is not one of %s", d->name, (int)n, p, v);
+		p += n;
+		if (!*p)
+			return true;
+	}
 }
 
 /* One argument; false with sc->e on a usage error. */
@@ -111,6 +136,8 @@ static bool scan_one(scanner *sc)
 	if (!d->value && val) {
 		return cli_fail(&sc->e, "option --%s takes no value", d->name);
 	}
+	if (d->kind == CLI_OPTVAL)
+		return (!val || words_ok(sc, d, val)) && take_value(sc, d, val);
 	if (d->value && !val) {
 		if (sc->i >= sc->argc) {
 			return cli_fail(&sc->e, "option --%s needs a value", d->name);
@@ -161,12 +188,15 @@ static void opt_synopsis(const cli_opt *d, char *buf, size_t len)
 
 	if (d->shrt)
 		snprintf(shrt, sizeof shrt, "-%c, ", d->shrt);
-	snprintf(buf, len, "%s--%s%s%s", shrt, d->name, !v ? "" : literal ? "=" : " ", v ? v : "");
+	if (d->kind == CLI_OPTVAL)
+		snprintf(buf, len, "%s--%s[=%s]", shrt, d->name, v);
+	else
+		snprintf(buf, len, "%s--%s%s%s", shrt, d->name, !v ? "" : literal ? "=" : " ", v ? v : "");
 }
 
 static void opt_help(FILE *f, const cli_opt *d)
 {
-	char syn[64];
+	char syn[80];
 	const char *h = d->help;
 	int col;
 
@@ -224,8 +254,12 @@ void opts_replay(const cli_opts *o, void (*word)(void *ctx, const char *w), void
 		if (!d->replayed || !opts_given(o, (cli_opt_id)i))
 			continue;
 		snprintf(flag, sizeof flag, "--%s", d->name);
-		if (d->kind == CLI_FLAG) {
+		if (d->kind == CLI_FLAG || (d->kind == CLI_OPTVAL && !*o->value[i])) {
 			word(ctx, flag);
+		} else if (d->kind == CLI_OPTVAL) {
+			char w[256];
+			snprintf(w, sizeof w, "%s=%s", flag, o->value[i]);
+			word(ctx, w);
 		} else if (d->kind == CLI_ONCE) {
 			word(ctx, flag);
 			word(ctx, o->value[i]);

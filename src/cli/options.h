@@ -34,7 +34,11 @@ enum {
 typedef enum cli_opt_kind {
 	CLI_FLAG,       /* no value; giving it twice is harmless      */
 	CLI_ONCE,       /* one value; giving it twice is an error    */
-	CLI_LIST        /* repeatable; every value kept, in order     */
+	CLI_LIST,       /* repeatable; every value kept, in order     */
+	CLI_OPTVAL      /* a value only after '=' ("--check=races"), or
+			   none (value ""); a lower-case value name lists
+			   the words allowed, a comma-separated set of them
+			   may be given; given again, the last one counts */
 } cli_opt_kind;
 
 #define CLI_RS (CLI_RUN | CLI_STRESS)
@@ -70,13 +74,23 @@ X(SCHEDULE, "schedule", 0, "seed:N|jitter:N", CLI_ONCE, CLI_RUN, false, \
   "jitter:N: warp-threads only, real threads with\n" \
   "random delays from seed N (not reproducible; see\n" \
   "stress --jitter)") \
-X(CHECK, "check", 0, NULL, CLI_FLAG, CLI_RS, true, NULL, \
-  "report barrier hazards on stderr (no effect on the\n" \
-  "exit status), then 'check: N hazards'") \
+X(CHECK, "check", 0, "barriers,races,uninit", CLI_OPTVAL, CLI_RS, true, NULL, \
+  "report hazards on stderr (no effect on the exit\n" \
+  "status), then 'check: N hazards': barrier misuse,\n" \
+  "data races, reads of memory never written; all of\n" \
+  "them, or the kinds named (races and uninit run one\n" \
+  "warp at a time, observing every access: slower)") \
 X(REPORT, "report", 0, "text|json", CLI_ONCE, CLI_RUN, false, \
   "cannot be used: replay a run for its report", \
   "report of an exception, deadlock or timeout: text\n" \
   "on stderr (default) or one JSON object on stdout") \
+X(PROFILE, "profile", 0, "FILE", CLI_OPTVAL, CLI_RUN, false, \
+  "cannot be used: replay a run to profile it", \
+  "count per instruction its executions, lanes,\n" \
+  "divergence, reconvergence, barrier completions and\n" \
+  "blocked time: the annotated disassembly on stderr,\n" \
+  "or into FILE (JSON when it ends in .json; '-' =\n" \
+  "stdout); runs one warp at a time") \
 X(TRACE, "trace", 0, "FILE", CLI_ONCE, CLI_RUN, false, \
   "cannot be used: replay a run to trace it", \
   "write one line per executed warp-instruction to\n" \

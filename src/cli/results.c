@@ -330,6 +330,10 @@ static int print_document(run_ctx *c, int rc)
 		jw_raw(&w, "report", report, strcspn(report, "\n"));
 	else
 		jw_null(&w, "report");
+	if (OPT(c, PROFILE) && *we_last_profile_json(c->dev))
+		jw_raw(&w, "profile", we_last_profile_json(c->dev), strlen(we_last_profile_json(c->dev)));
+	else
+		jw_null(&w, "profile");
 	jw_int(&w, "exit_status", rc);
 	jw_end(&w);
 	putchar('\n');

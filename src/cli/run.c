@@ -184,6 +184,9 @@ static int run_check_stdout(const run_ctx *c)
 					  "document", OPTS(c, OUT)->v[i]);
 	if (OPT(c, TRACE) && strcmp(OPT(c, TRACE), "-") == 0)
 		return usage_err(c->cmd, "--trace -: standard output holds the --stats=json document");
+	if (OPT(c, PROFILE) && strcmp(OPT(c, PROFILE), "-") == 0)
+		return usage_err(c->cmd, "--profile=-: standard output holds the --stats=json document (which has "
+				 "the profile)");
 	return CLI_EXIT_OK;
 }
 
@@ -192,7 +195,7 @@ static int run_check_stdout(const run_ctx *c)
 static int run_check_clobber(const run_ctx *c)
 {
 	const strlist *args = OPTS(c, ARG), *outs = OPTS(c, OUT), *exps = OPTS(c, EXPECT);
-	file_use *u = calloc_n(2 + args->n + outs->n + exps->n, sizeof *u);
+	file_use *u = calloc_n(3 + args->n + outs->n + exps->n, sizeof *u);
 	size_t n = 0;
 	cli_assign a;
 	cli_err e;
@@ -211,6 +214,8 @@ static int run_check_clobber(const run_ctx *c)
 		u[n++] = (file_use){ c->outs[i].a.value, "--out", outs->v[i], true };
 	if (OPT(c, TRACE))
 		u[n++] = (file_use){ OPT(c, TRACE), "--trace", OPT(c, TRACE), true };
+	if (OPT(c, PROFILE) && *OPT(c, PROFILE))
+		u[n++] = (file_use){ OPT(c, PROFILE), "--profile", OPT(c, PROFILE), true };
 	rc = check_clobber(c->cmd, u, n);
 	free(u);
 	return rc;
@@ -284,6 +289,19 @@ static int check_kernel_info(const we_kernel_info *k)
 	return CLI_EXIT_OK;
 }
 
+/* Whether --check's value (validated by the scanner) names `kind`; no
+ * value names them all. */
+static bool check_names(const char *v, const char *kind)
+{
+	const size_t n = strlen(kind);
+	if (!*v)
+		return true;
+	for (; *v; v += strcspn(v, ","), v += *v == ',')
+		if (strcspn(v, ",") == n && !strncmp(v, kind, n))
+			return true;
+	return false;
+}
+
 void launch_config(const run_ctx *c, we_launch_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
@@ -299,8 +317,13 @@ void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->schedule_seeded = c->seeded;
 	cfg->schedule_seed = c->seed;
 	cfg->jitter = c->jitter;
-	cfg->check = OPT(c, CHECK) != NULL;
+	if (OPT(c, CHECK)) {
+		cfg->check = check_names(OPT(c, CHECK), "barriers");
+		cfg->check_memory = (check_names(OPT(c, CHECK), "races") ? WE_CHECK_RACES : 0u) |
+				    (check_names(OPT(c, CHECK), "uninit") ? WE_CHECK_UNINIT : 0u);
+	}
 	cfg->timeout = c->timeout;
+	cfg->profile = OPT(c, PROFILE) != NULL;
 	if (c->stress) {
 		/* every stress run: one thread, unbound, its own schedule */
 		cfg->threads = 1;
@@ -412,6 +435,31 @@ static int launch_err(const run_ctx *c, we_status st)
 	return cli_exit_for_status(st);
 }
 
+/* --profile[=FILE]: the launch's profile, text on stderr or into FILE
+ * ('-': stdout), JSON when FILE ends in ".json"; also after a launch that
+ * stopped (what ran until then). */
+static int write_profile(const run_ctx *c)
+{
+	const char *path = OPT(c, PROFILE);
+	const size_t n = strlen(path);
+	const bool json = n > 5 && strcmp(path + n - 5, ".json") == 0;
+	const char *p = json ? we_last_profile_json(c->dev) : we_last_profile(c->dev);
+	if (!*path) {
+		fputs(p, stderr);
+		return CLI_EXIT_OK;
+	}
+	size_t len = strlen(p);
+	char *text = malloc(len + 2);
+	if (!text)
+		return nomem("the profile");
+	memcpy(text, p, len);
+	if (json)
+		text[len++] = '\n';
+	int rc = strcmp(path, "-") == 0 ? write_stdout(text, len) : write_file_atomic(path, text, len);
+	free(text);
+	return rc;
+}
+
 static void trace_line(void *ctx, const char *line)
 {
 	stream_line(ctx, line);
@@ -449,6 +497,8 @@ static int run_launch(run_ctx *c)
 	print_notice(c);
 	if (OPT(c, CHECK))
 		print_warnings(c);
+	if (OPT(c, PROFILE) && st != WE_ERR_INTERRUPTED && (rc = write_profile(c)) != CLI_EXIT_OK)
+		return rc;
 	/* an interruption has no report: main says what happened */
 	rc = st == WE_OK ? CLI_EXIT_OK : st == WE_ERR_INTERRUPTED ? CLI_EXIT_INTERRUPTED
 			 : launch_err(c, st);

@@ -26,7 +26,7 @@ char *check_log_finish(check_log *l)
 	return t;
 }
 
-static void log_line(check_log *l, const char *line)
+void check_log_add(check_log *l, const char *line)
 {
 	if (pthread_mutex_lock(&l->lock))
 		abort();
@@ -61,7 +61,7 @@ void check_warn(we_cta *c, const char *kind, uint32_t warp, uint64_t pc, const c
 	module_ptx_loc(c->L->mod, pc, loc, sizeof loc); /* a PTX kernel's line */
 	snprintf(line, sizeof line, "check: %s: CTA (%u,%u,%u) warp %u PC 0x%04llx: %s%s: %s", kind,
 		 c->ctaid[0], c->ctaid[1], c->ctaid[2], warp, (unsigned long long)pc, ins, loc, msg);
-	log_line(c->L->checklog, line);
+	check_log_add(c->L->checklog, line);
 }
 
 void check_reset(check_cta *k)

@@ -31,6 +31,8 @@ typedef struct check_log {
 
 /* false when the mutex cannot be made. */
 bool check_log_init(check_log *l);
+/* One hazard line (without its newline) into the log. */
+void check_log_add(check_log *l, const char *line);
 /* The lines (malloc'd, NULL when none) and the log destroyed. */
 char *check_log_finish(check_log *l);
 

@@ -31,6 +31,8 @@
 #include <stdlib.h>
 
 #include "cta/check.h"
+#include "cta/profile.h"
+#include "cta/race.h"
 #include "units/bar.h"
 #include "units/nbar.h"
 #include "units/warp.h"
@@ -82,7 +84,8 @@ typedef struct we_launch_ctx {
 	uint32_t param_bytes;
 	uint64_t max_instructions;       /* per warp, 0 = unlimited         */
 	double deadline;                 /* monotonic seconds, 0 = no timeout */
-	bool hooked;                     /* trace or seeded: the slow loop  */
+	bool hooked;                     /* trace, seeded, memcheck or profile:
+					    the slow loop                    */
 	uint32_t lockstep;               /* largest lockstep group (exec_group),
 					    1: none                          */
 	uint32_t batch;                  /* CTAs per scheduler worker batch,
@@ -90,7 +93,12 @@ typedef struct we_launch_ctx {
 	bool seeded;                     /* reproducible schedule           */
 	uint64_t seed;
 	bool check;                      /* --check hazards                 */
-	check_log *checklog;             /* where they go (with check)      */
+	check_log *checklog;             /* where they go (with check or
+					    memcheck)                        */
+	uint32_t memcheck;               /* RACE_RACES | RACE_UNINIT (race.h):
+					    the hooked loop observes memory  */
+	race_launch *race;               /* their launch state (memcheck)   */
+	bool profile;                    /* --profile (cta/profile.h)       */
 	bool jitter;                     /* warp threads: seeded random
 					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
@@ -150,6 +158,8 @@ typedef struct we_cta {
 	we_fault fault;
 	uint64_t barriers_completed;
 	check_cta chk;                   /* --check state (check.c)         */
+	race_cta *race;                  /* races, uninit (race.c), or NULL */
+	prof *prof;                      /* --profile counters, or NULL     */
 } we_cta;
 
 /* ---- warp states ---------------------------------------------------- */

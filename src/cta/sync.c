@@ -80,6 +80,8 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 	cta_lock(c);
 	if (c->L->check)
 		ca = check_bar_before(c, w, pmask, a);
+	/* (a phase with a count, for the race checks' order) */
+	const bool counted = c->race && (c->bars.b[a->id].count ? c->bars.b[a->id].expected : a->cnt) != 0;
 	bar_result r = bar_arrive(&c->bars, w->id, a, &wake, &red_done, &red_word, &completed, msg, msglen);
 	if (r == BAR_FAULT) {
 		cta_unlock(c);
@@ -87,6 +89,8 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 	}
 	if (c->L->check)
 		check_bar_after(c, w, a, &ca, completed, wake);
+	if (c->race)
+		race_bar_arrive(c, w, a, counted, completed, wake);
 	if (a->scan) {
 		w->warp_bar_state = red_word;
 		w->scan_unread = true;
@@ -95,6 +99,8 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 	}
 	if (completed)
 		complete(c, a->id, wake, red_done, red_word);
+	if (completed && c->prof)
+		prof_completed(c->prof, a->pc);
 	if (r != BAR_BLOCKED) {
 		cta_unlock(c);
 		return completed && (wake & ~(1u << w->id)) ? CTA_RELEASED : CTA_PASSED;
@@ -112,7 +118,7 @@ bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
 {
 	/* one host thread (no lock, no other thread), and no --check hazards
 	 * to look for on the way */
-	if (c->sync || c->L->check || !bar_arrive_all(&c->bars, n, a))
+	if (c->sync || c->L->check || c->race || c->prof || !bar_arrive_all(&c->bars, n, a))
 		return false;
 	/* (scan_unread, which a BAR.SYNC clears, is read only by --check,
 	 * which never comes here) */
@@ -125,11 +131,24 @@ void cta_warp_exited(we_cta *c, uint32_t wi)
 	cta_lock(c);
 	unsigned nc;
 	uint32_t red_done, words[32];
+	uint32_t phases[WE_BAR_SLOTS];
+	uint64_t first_pc[WE_BAR_SLOTS];
 	cta_warp_state(c, &c->warps[wi], WE_WS_EXITED);
+	if (c->race || c->prof)
+		for (unsigned i = 0; i < WE_BAR_SLOTS; i++) {
+			phases[i] = c->bars.b[i].phase;
+			first_pc[i] = c->bars.b[i].first_pc;
+		}
 	uint32_t wake = bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
 	c->barriers_completed += nc;
+	/* (a phase the exit completed counts at its first arrival's PC) */
+	for (unsigned i = 0; nc && c->prof && i < WE_BAR_SLOTS; i++)
+		if (c->bars.b[i].phase != phases[i])
+			prof_completed(c->prof, first_pc[i]);
 	if (c->L->check)
 		check_warp_exited(c, wi, nc, wake);
+	if (c->race)
+		race_warp_exited(c, wi, phases, wake);
 	for (uint32_t m = red_done; m; m &= m - 1)
 		c->warps[__builtin_ctz(m)].warp_bar_state = words[__builtin_ctz(m)];
 	cta_wake_warps(c, wake);
@@ -174,11 +193,16 @@ cta_arrive cta_nbar_signal(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, uint
 	uint32_t phase = c->nbars.b[id & 31u].phase;
 	nbar_result r = nbar_signal(&c->nbars, w->id, id, type, nprod, ncons, pc, &wake, msg, msglen);
 	if (r == NBAR_OK) {
-		if (c->nbars.b[id & 31u].phase != phase) {
+		const bool completed = c->nbars.b[id & 31u].phase != phase;
+		if (completed) {
 			c->barriers_completed++;
 			if (c->L->check)
 				check_nbar_completed(c, id);
+			if (c->prof)
+				prof_completed(c->prof, pc);
 		}
+		if (c->race)
+			race_nbar_signal(c, w, pc, id, completed, wake);
 		nbar_wake(c, id, wake);
 	}
 	cta_unlock(c);
@@ -191,6 +215,8 @@ cta_arrive cta_nbar_wait(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, char *
 	if (c->L->check)
 		check_nbar(c, w, pc, id);
 	nbar_result r = nbar_wait(&c->nbars, w->id, id, pc, msg, msglen);
+	if (r == NBAR_OK && c->race)
+		race_nbar_passed(c, w, id);
 	if (r != NBAR_BLOCKED) {
 		cta_unlock(c);
 		return r == NBAR_FAULT ? CTA_FAULT : CTA_PASSED;

@@ -61,6 +61,16 @@ const char *we_last_report_json(const we_device *dev)
 	return dev && dev->report_json ? dev->report_json : "";
 }
 
+const char *we_last_profile(const we_device *dev)
+{
+	return dev && dev->profile ? dev->profile : "";
+}
+
+const char *we_last_profile_json(const we_device *dev)
+{
+	return dev && dev->profile_json ? dev->profile_json : "";
+}
+
 const char *we_last_warnings(const we_device *dev)
 {
 	return dev && dev->warnings ? dev->warnings : "";
@@ -268,6 +278,8 @@ void we_device_destroy(we_device *d)
 	free(d->notice);
 	free(d->report_json);
 	free(d->warnings);
+	free(d->profile);
+	free(d->profile_json);
 	if (d->topo)
 		topo_close(d->topo);
 	free(d);

@@ -41,6 +41,8 @@ struct we_device {
 	char *notice;           /* last launch's notice, e.g. no binding */
 	char *report_json;      /* last launch's report as JSON         */
 	char *warnings;         /* last launch's --check hazards        */
+	char *profile;          /* last launch's --profile: text, JSON  */
+	char *profile_json;
 	we_topo *topo;          /* discovered once: at creation for the
 				   default thread count, else on first use */
 	bool topo_tried;

@@ -39,10 +39,28 @@ static void put_u64(strbuf *o, uint64_t v)
 	put(o, &v, sizeof v);
 }
 
+/* A code's operation and type (WE_ATOMIC_CODE). */
+static unsigned code_op(uint8_t code)
+{
+	return (code - 1u) % 16u;
+}
+
+static unsigned code_type(uint8_t code)
+{
+	return (code - 1u) / 16u;
+}
+
 static bool code_is64(uint8_t code)
 {
-	const unsigned type = (code - 1u) / 8u;
-	return code != WE_ATOMIC_MIXED && (type == WE_ATOM_U64 || type == WE_ATOM_S64);
+	const unsigned type = code_type(code);
+	return code != WE_ATOMIC_MIXED && (type == WE_ATOM_U64 || type == WE_ATOM_S64 || type == WE_ATOM_F64);
+}
+
+/* An integer ADD, MIN, MAX, AND, OR or XOR: the ranks' results combine
+ * exactly (floating-point addition does not associate, .INC/.DEC wrap). */
+static bool code_merges(uint8_t code)
+{
+	return code != WE_ATOMIC_MIXED && code_op(code) <= WE_ATOM_XOR && code_type(code) <= WE_ATOM_S64;
 }
 
 /* Bytes [o, o + n) of a word-sized value in a buffer of `size` bytes
@@ -269,7 +287,7 @@ static bool apply_runs(dbuf *d, unsigned bi, we_device *dev, rd *r, uint8_t *tmp
  * `v` this rank's final value, `init` the value before the launch. */
 static uint64_t combine(uint8_t code, uint64_t init, uint64_t old, uint64_t v)
 {
-	const unsigned op = (code - 1u) % 8u, type = (code - 1u) / 8u;
+	const unsigned op = code_op(code), type = code_type(code);
 	const bool w64 = type == WE_ATOM_U64 || type == WE_ATOM_S64;
 	const bool sgn = type == WE_ATOM_S32 || type == WE_ATOM_S64;
 	const uint64_t mask = w64 ? UINT64_MAX : UINT32_MAX;
@@ -297,7 +315,7 @@ static bool apply_atom(dbuf *d, unsigned bi, we_device *dev, const uint8_t rec[A
 	const uint8_t code = rec[16];
 	const size_t size = d->b->bytes, words = (size + 3) / 4;
 	const unsigned n = code_is64(code) ? 8u : 4u;
-	if (code != WE_ATOMIC_MIXED && (code == 0 || code > WE_ATOMIC_CODE(WE_ATOM_CAS, WE_ATOM_S64)))
+	if (code != WE_ATOMIC_MIXED && (code == 0 || code_op(code) > WE_ATOM_DEC || code_type(code) > WE_ATOM_F64))
 		return conflict(e, DC_NONE, bi, 0, rank, 0);
 	if (w >= words || (n == 8 && (w % 2 || w + 1 >= words)))
 		return conflict(e, DC_NONE, bi, 0, rank, 0);
@@ -321,8 +339,7 @@ static bool apply_atom(dbuf *d, unsigned bi, we_device *dev, const uint8_t rec[A
 	}
 	if (st != code)
 		return conflict(e, DC_ATOMIC_KINDS, bi, off, rank, 0);
-	const unsigned op = (code - 1u) % 8u;
-	if (code == WE_ATOMIC_MIXED || op == WE_ATOM_EXCH || op == WE_ATOM_CAS)
+	if (!code_merges(code))
 		return conflict(e, DC_NOT_MERGEABLE, bi, off, rank, code);
 	const uint64_t r = combine(code, init, old, v);
 	return we_memcpy_htod(dev, d->b->ptr + off, &r, nb) == WE_OK ? true : conflict(e, DC_IO, bi, off, rank, 0);
@@ -355,8 +372,14 @@ bool dist_apply(dbuf *bufs, unsigned nbufs, we_device *dev, const uint8_t *msg, 
 
 static const char *op_name(uint8_t code)
 {
-	static const char *const names[] = { "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS" };
-	return code == WE_ATOMIC_MIXED ? "mixed" : names[(code - 1u) % 8u];
+	static const char *const names[] = { "ADD", "MIN", "MAX", "AND", "OR", "XOR", "EXCH", "CAS", "INC", "DEC" };
+	if (code == WE_ATOMIC_MIXED)
+		return "mixed";
+	if (code_type(code) == WE_ATOM_F32)
+		return "ADD.F32";
+	if (code_type(code) == WE_ATOM_F64)
+		return "ADD.F64";
+	return code_op(code) <= WE_ATOM_DEC ? names[code_op(code)] : "?";
 }
 
 char *dist_conflict_text(const dbuf *bufs, const dmerge_err *e)

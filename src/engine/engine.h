@@ -47,6 +47,8 @@ typedef struct eng_output {
 	char *report;       /* exception / deadlock / timeout report, text */
 	char *report_json;  /* the same as JSON                            */
 	char *warnings;     /* --check hazards, one per line               */
+	char *profile;      /* --profile: text, and JSON                    */
+	char *profile_json;
 	uint64_t report_cta; /* the CTA of the report (linear id)           */
 } eng_output;
 

@@ -25,6 +25,8 @@ typedef struct cta_slot {
 	uint8_t *shared;
 	uint8_t *local;
 	bool batched;                  /* the buffers are a batch's          */
+	race_cta *race;                /* --check races/uninit state, or NULL */
+	prof *prof;                    /* --profile counters, or NULL        */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
 } cta_slot;
 
@@ -62,6 +64,8 @@ typedef struct launch {
 	double timeout;                /* wall-clock seconds, 0 = none      */
 	we_launch_stats stats;         /* summed by the runner after joining */
 	check_log checklog;            /* --check hazards                   */
+	race_launch *race;             /* --check races/uninit (L.race)     */
+	prof *prof;                    /* --profile: the slots' sums        */
 } launch;
 
 #define QUANTUM 4096u

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine_int.h"
+#include "report/report.h"
 
 bool engine_block_ok(we_dim3 b)
 {
@@ -99,7 +100,11 @@ static void launch_ctx(launch *lc, struct we_device *dev, const struct we_module
 	L->jitter = cfg->jitter; /* its delays drawn from L->seed */
 	L->trace = cfg->trace;
 	L->trace_ctx = cfg->trace_ctx;
-	L->hooked = L->seeded || L->trace;
+	L->memcheck = cfg->check_memory & (RACE_RACES | RACE_UNINIT);
+	L->profile = cfg->profile;
+	/* the memory checks and the profile observe every instruction in the
+	 * hooked loop */
+	L->hooked = L->seeded || L->trace || L->memcheck || L->profile;
 	/* lockstep groups where the engine runs them, and not under a seeded
 	 * schedule or a trace (one warp at a time) */
 	L->lockstep = !lc->engine->groups || L->hooked ? 1u : cfg->lockstep ? cfg->lockstep : WE_LOCKSTEP_DEFAULT;
@@ -206,8 +211,27 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		dev_error(dev, "pthread_mutex_init: %s", strerror(e ? e : EAGAIN));
 		return WE_ERR_INTERNAL;
 	}
+	if ((lc->L.memcheck && !(lc->race = lc->L.race = race_launch_new(&lc->L))) ||
+	    (lc->L.profile && !(lc->prof = prof_new(1, (k->code_end - k->code_start) / WE_INST_SIZE, k->code_start)))) {
+		race_launch_finish(lc->race, &lc->checklog);
+		free(check_log_finish(&lc->checklog));
+		if (pthread_mutex_destroy(&lc->lock))
+			abort();
+		free(lc);
+		dev_error(dev, "out of memory for the --check or --profile state");
+		return WE_ERR_NOMEM;
+	}
 	double seconds = 0;
 	st = launch_run(lc, dev, out, &seconds);
+	race_launch_finish(lc->race, &lc->checklog);
+	if (lc->prof) {
+		/* (the scheduler engine counts blocked time in scheduling
+		 * rounds, the warp-threads engine in wall-clock nanoseconds) */
+		const bool rounds = lc->engine->id == WE_ENGINE_SCHEDULER;
+		out->profile = profile_text(&lc->L, lc->prof, lc->engine->name, rounds);
+		out->profile_json = profile_json(&lc->L, lc->prof, lc->engine->name, rounds);
+		prof_free(lc->prof);
+	}
 	out->warnings = check_log_finish(&lc->checklog);
 	free(lc->notice);
 	free(lc->report);

@@ -50,6 +50,15 @@ static uint32_t group_of(const we_cta *c, uint32_t wi, uint64_t *budget)
 	return n;
 }
 
+/* --profile: a scheduling round of the CTA for each of its warps blocked
+ * at a barrier (the scheduler engine's blocked time). */
+static void profile_round(we_cta *c)
+{
+	for (uint32_t wi = 0; wi < c->nwarps; wi++)
+		if (c->warps[wi].state == WE_WS_BLOCKED)
+			prof_blocked(c->prof, wi, 1);
+}
+
 /* One turn of a CTA: its next ready warp or lockstep group runs until it
  * stops.  false when the CTA has ended (every warp exited, or a fault:
  * also one a watchdog recorded while the CTA waited to join a group,
@@ -58,6 +67,8 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 {
 	if (c->faulted)
 		return false;
+	if (c->prof)
+		profile_round(c);
 	uint64_t budget;
 	int wi = sched_next(c, &budget);
 	if (wi < 0) {

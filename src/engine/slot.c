@@ -29,6 +29,12 @@ static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_
 	return *warps && *regs && *shared && *local;
 }
 
+/* A slot's --profile counters: a row per warp of the kernel's code. */
+static prof *slot_prof(const we_launch_ctx *L)
+{
+	return prof_new(L->warps_per_cta, (L->k->code_end - L->k->code_start) / WE_INST_SIZE, L->k->code_start);
+}
+
 bool slot_alloc(cta_slot *s, const launch *lc)
 {
 	const we_launch_ctx *L = &lc->L;
@@ -36,11 +42,17 @@ bool slot_alloc(cta_slot *s, const launch *lc)
 	bar_init(&s->cta.bars, L->warps_per_cta);
 	nbar_init(&s->cta.nbars, L->warps_per_cta);
 	s->rstride = L->warps_per_cta * WE_WARP_SIZE;
+	if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
+		return false;
 	return buffers_alloc(lc, 1, &s->warps, &s->regs, &s->shared, &s->local);
 }
 
 void slot_free(cta_slot *s)
 {
+	race_cta_free(s->race);
+	s->race = NULL;
+	prof_free(s->prof);
+	s->prof = NULL;
 	if (!s->batched) {
 		free(s->warps);
 		free(s->regs);
@@ -68,6 +80,8 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc)
 		nbar_init(&s->cta.nbars, nw);
 		s->batched = true;
 		s->rstride = n * nw * WE_WARP_SIZE;
+		if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
+			ok = false;
 		if (!ok)
 			continue;
 		s->warps = b->warps + (size_t)k * nw;
@@ -154,12 +168,18 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
 		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
 		w->local_size = L->local_bytes;
 	}
+	c->race = s->race;
+	if (c->race)
+		race_cta_start(c);
+	c->prof = s->prof;
 }
 
 void cta_finish(cta_slot *s, launch *lc)
 {
 	if (lc->L.check)
 		check_cta_end(&s->cta);
+	if (s->cta.race)
+		race_cta_end(&s->cta);
 	we_status st = cta_status(&s->cta);
 	for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
 		s->warp_insns += s->warps[wi].insns;
@@ -198,4 +218,6 @@ void slot_stats(launch *lc, const cta_slot *s)
 	lc->stats.warp_insns += s->warp_insns;
 	lc->stats.thread_insns += s->thread_insns;
 	lc->stats.barriers += s->barriers;
+	if (lc->prof && s->prof)
+		prof_add(lc->prof, s->prof);
 }

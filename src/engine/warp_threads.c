@@ -151,6 +151,7 @@ static void run_warp(we_cta *c, uint32_t wi, unsigned spin)
 	const bool jit = c->L->jitter && !sy->serial;
 	uint64_t rng = c->L->seed ^ (c->linear_id * UINT64_C(0xd1b54a32d192ed03)) ^
 		       ((uint64_t)(wi + 1) * UINT64_C(0x9e3779b97f4a7c15));
+	double blocked_at = -1; /* --profile: when the warp blocked */
 	for (;;) {
 		uint64_t budget = QUANTUM;
 		if (jit) {
@@ -169,12 +170,19 @@ static void run_warp(we_cta *c, uint32_t wi, unsigned spin)
 			return;
 		if (!watchdog_ok(c, w, &budget))
 			return;
+		if (blocked_at >= 0) {
+			/* (the warp-threads engine's blocked time: wall clock) */
+			prof_blocked(c->prof, wi, (uint64_t)((engine_now() - blocked_at) * 1e9));
+			blocked_at = -1;
+		}
 		we_stop st = exec_run(c, w, budget);
 		switch (st) {
 		case WE_STOP_BUDGET:
 		case WE_STOP_RELEASED: /* (scheduler engine only) */
 			break;
 		case WE_STOP_BLOCKED:
+			if (c->prof)
+				blocked_at = engine_now();
 			/* serialised: wait for the baton again; else until the
 			 * barrier releases the warp */
 			if (!sy->serial && !wait_released(c, w, spin))
@@ -236,7 +244,8 @@ static void *wthread_main(void *arg)
 				break;
 			}
 			cta_start(&s->slot, lc, id, &s->sync, false);
-			s->sync.serial = lc->L.hooked;
+			/* (the memory checks run unserialised, under the CTA lock) */
+			s->sync.serial = lc->L.seeded || lc->L.trace;
 			s->sync.baton = -1;
 			if (s->sync.serial) {
 				uint64_t b = QUANTUM;

@@ -8,9 +8,29 @@
 #include "asm/asm.h"
 #include "exec/exec.h"
 #include "exec/loop.h"
+#include "exec/observe.h"
 
-/* The loop with hooks: the instruction trace, and the seeded schedule's
- * preemption after memory and barrier instructions (ISA_F_PREEMPT). */
+/* --profile's counters of instruction i, which warp w (ActiveMask
+ * `active` before it) ran with x: executions and lanes, a BRA or BRX
+ * that split the active lanes, a BSYNC that joined lanes, and where the
+ * warp blocked. */
+static inline void profile_insn(we_cta *cta, const we_warp *w, const xinsn *i, const xctx *x, uint32_t active)
+{
+	prof_pc *p = prof_at(cta->prof, w->id, x->pc);
+	p->warp_insns++;
+	p->thread_insns += popc32(x->pmask);
+	if ((i->optype == ISA_OPT_BRA || i->optype == ISA_OPT_BRX) && w->active && (w->active & active) != active)
+		p->diverged++;
+	if (i->optype == ISA_OPT_BSYNC && popc32(w->active) > popc32(active))
+		p->reconverged++;
+	if (x->stop && x->why == WE_STOP_BLOCKED)
+		cta->prof->block_pc[w->id] = x->pc;
+}
+
+/* The loop with hooks: the instruction trace, the seeded schedule's
+ * preemption after memory and barrier instructions (ISA_F_PREEMPT),
+ * --check's memory checks (each memory access and fence, observe.h) and
+ * --profile. */
 static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 {
 	const we_launch_ctx *L = cta->L;
@@ -31,8 +51,21 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 		const xinsn *i = fetch(x, code, w->active_pc, start, end);
 		if (!i)
 			return x->why;
+		const uint32_t active = w->active;
+		race_access acc;
+		const bool mem = L->memcheck && x->pmask && observe_mem(x, i, &acc);
+		if (mem && (acc.kind & RACE_ATOMIC))
+			race_atomic_begin(cta, w, &acc);
 		if (x->pmask)
 			DISPATCH(x, i);
+		if (mem && (acc.kind & RACE_ATOMIC))
+			race_atomic_end(cta, &acc);
+		if (mem && !(x->stop && x->why == WE_STOP_FAULT))
+			race_access_mem(cta, w, &acc);
+		else if (L->memcheck && x->pmask && i->optype == ISA_OPT_MEMBAR)
+			race_fence(cta, w, x->pc, (unsigned)i->in->scope);
+		if (cta->prof)
+			profile_insn(cta, w, i, x, active);
 		retire(x);
 		if (x->stop)
 			return x->why;

@@ -606,12 +606,28 @@ XSEM(BREV)
 }
 
 /* ---------------------------------------------------------------- PRMT */
+/* PRMT's modes (num.isa, in PrmtMode order after IDX): the nibble
+ * selector each builds from the low two bits of B (PTX prmt's table) */
+static const uint16_t prmt_mode_sel[6][4] = {
+	{ 0x3210, 0x4321, 0x5432, 0x6543 }, /* F4E */
+	{ 0x5670, 0x6701, 0x7012, 0x0123 }, /* B4E */
+	{ 0x0000, 0x1111, 0x2222, 0x3333 }, /* RC8 */
+	{ 0x3210, 0x3211, 0x3222, 0x3333 }, /* ECL */
+	{ 0x0000, 0x1110, 0x2210, 0x3210 }, /* ECR */
+	{ 0x1010, 0x3232, 0x1010, 0x3232 }, /* RC16 */
+};
+
 XSEM(PRMT)
 {
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
 	const uint32_t *a = xsrc(x, &i->o[PRMT_ra], 0, ta, true);
 	const uint32_t *b = xsrc(x, &i->o[PRMT_b], 0, tb, true);
 	const uint32_t *c = xsrc(x, &i->o[PRMT_rc], 0, tc, true);
+	if (i->in->mode != ISA_PrmtMode_IDX) {
+		const uint16_t *sel = prmt_mode_sel[(i->in->mode - ISA_PrmtMode_F4E) % 6];
+		for_lanes(l) tb[l] = sel[b[l] & 3u];
+		b = tb;
+	}
 	for_lanes(l) {
 		uint64_t v = ((uint64_t)c[l] << 32) | a[l];
 		uint32_t r = 0;

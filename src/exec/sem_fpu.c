@@ -5,49 +5,23 @@
  * (round-to-nearest-even), denormals kept.  A NaN result is always the
  * canonical NaN 0x7fffffff, as on NVIDIA GPUs, so that results do not
  * depend on which NaN the host's FPU produces.  The '-' and '|x|'
- * modifiers act on the sign bit (|x| first), also on NaNs.
+ * modifiers act on the sign bit (|x| first), also on NaNs.  The rounding
+ * modes, .FTZ and .SAT of num.isa are handled in sem_num.c (FADD, FMUL,
+ * FFMA) or here as a flush of the inputs (FSETP, FMNMX, MUFU).
  */
 #include <math.h>
 
 #include "exec/exec.h"
 #include "exec/sem.h"
-
-#define CANON_NAN 0x7fffffffu
-
-static inline float u2f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
-
-static inline uint32_t f2u(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static inline bool nan_bits(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
-
-/* Result bits of a float, NaN canonicalized. */
-static inline uint32_t fres(float f) { return f != f ? CANON_NAN : f2u(f); }
-
-/* Source operand k as binary32 bits with its -/|x| applied (into tmp). */
-static const uint32_t *fsrc(xctx *x, const xopd *o, uint32_t tmp[XLANES])
-{
-	const uint32_t *v = xsrc(x, o, 0, tmp, false);
-	if (!(o->flags & (XF_NEG | XF_ABS)))
-		return v;
-	const uint32_t and_m = (o->flags & XF_ABS) ? 0x7fffffffu : 0xffffffffu;
-	const uint32_t xor_m = (o->flags & XF_NEG) ? 0x80000000u : 0u;
-	for_lanes(l) tmp[l] = (v[l] & and_m) ^ xor_m;
-	return tmp;
-}
+#include "exec/sem_float.h"
 
 /* ---------------------------------------------------------------- FADD, FMUL, FFMA */
 XSEM(FADD)
 {
+	if (num_fmods(i)) {
+		sem_num_farith(x, i, NUM_FADD);
+		return;
+	}
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
 	const uint32_t *a = fsrc(x, &i->o[FADD_ra], ta);
 	const uint32_t *b = fsrc(x, &i->o[FADD_b], tb);
@@ -57,6 +31,10 @@ XSEM(FADD)
 
 XSEM(FMUL)
 {
+	if (num_fmods(i)) {
+		sem_num_farith(x, i, NUM_FMUL);
+		return;
+	}
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
 	const uint32_t *a = fsrc(x, &i->o[FMUL_ra], ta);
 	const uint32_t *b = fsrc(x, &i->o[FMUL_b], tb);
@@ -66,6 +44,10 @@ XSEM(FMUL)
 
 XSEM(FFMA)
 {
+	if (num_fmods(i)) {
+		sem_num_farith(x, i, NUM_FFMA);
+		return;
+	}
 	uint32_t ta[XLANES], tb[XLANES], tc[XLANES], res[XLANES];
 	const uint32_t *a = fsrc(x, &i->o[FFMA_ra], ta);
 	const uint32_t *b = fsrc(x, &i->o[FFMA_b], tb);
@@ -89,6 +71,10 @@ XSEM(FSETP)
 	uint32_t ta[XLANES], tb[XLANES], r[XLANES];
 	const uint32_t *a = fsrc(x, &i->o[FSETP_ra], ta);
 	const uint32_t *b = fsrc(x, &i->o[FSETP_b], tb);
+	if (i->in->ftz) {
+		a = ftz_row(a, ta);
+		b = ftz_row(b, tb);
+	}
 	const unsigned cmp = (unsigned)i->in->cmp & 15u;
 	for_lanes(l) r[l] = fcmp(a[l], b[l], cmp);
 	sem_setp(x, i, lanes_mask(r));
@@ -112,6 +98,10 @@ XSEM(FMNMX)
 	uint32_t ta[XLANES], tb[XLANES], res[XLANES];
 	const uint32_t *a = fsrc(x, &i->o[FMNMX_ra], ta);
 	const uint32_t *b = fsrc(x, &i->o[FMNMX_b], tb);
+	if (i->in->ftz) {
+		a = ftz_row(a, ta);
+		b = ftz_row(b, tb);
+	}
 	const uint32_t p = xpred(x, &i->o[FMNMX_pp]);
 	for_lanes(l) res[l] = fminmax(a[l], b[l], (p >> l) & 1u);
 	xwrite(x, &i->o[FMNMX_rd], 0, res, x->pmask);
@@ -123,6 +113,9 @@ XSEM(MUFU)
 	uint32_t tb[XLANES], res[XLANES];
 	const uint32_t *b = fsrc(x, &i->o[MUFU_rb], tb);
 	const int func = i->in->func;
+	const bool ftz = i->in->ftz;
+	if (ftz)
+		b = ftz_row(b, tb);
 	for_lanes(l) {
 		double v = (double)u2f(b[l]), r;
 		switch (func) {
@@ -137,6 +130,8 @@ XSEM(MUFU)
 		}
 		res[l] = fres((float)r);
 	}
+	if (ftz)
+		ftz_row(res, res);
 	xwrite(x, &i->o[MUFU_rd], 0, res, x->pmask);
 }
 

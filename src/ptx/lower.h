@@ -33,6 +33,7 @@ typedef struct lx {
 	bool has_extern_shared;
 	int exit_label;               /* label of a pure-ret block, -1 */
 	int varying_next;             /* mark the next emitted lins varying */
+	int cc1;                      /* the condition code's vreg + 1 (add.cc, addc; lower_num.c), 0 */
 } lx;
 
 #define V(...) ((const int[]){ __VA_ARGS__ })
@@ -89,6 +90,15 @@ int lx_label_of(lx *x, const char *name, bool *is_exit);
 
 /* lowering of one instruction (lower_ops.c); false: unknown opcode */
 bool lower_ins(lx *x);
+/* the numeric instructions of num.isa (lower_num.c), tried first: true
+ * when it lowered (or refused) the instruction */
+bool lower_num(lx *x);
+/* lower_ops.c's operand checks for lower_num.c: the operand count in
+ * [lo, hi]; a narrow value normalised to its type (zero- or sign-extended) */
+bool lx_nops(lx *x, int lo, int hi);
+int lx_norm(lx *x, int v, ptype t);
+/* the FCmp name (FSETP, DSETP) of a PTX float comparison, or NULL (lower_num.c) */
+const char *lx_fcmp(const char *c);
 
 /* special register operand -> vreg (lower_ops.c) */
 int lx_sreg(lx *x, const ptx_opnd *o, bool want64);

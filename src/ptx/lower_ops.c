@@ -210,6 +210,9 @@ static int norm(lx *x, int v, ptype t)
 	return r;
 }
 
+bool lx_nops(lx *x, int lo, int hi) { return nops(x, lo, hi); }
+int lx_norm(lx *x, int v, ptype t) { return norm(x, v, t); }
+
 /* ---- special registers ------------------------------------------------------- */
 
 int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
@@ -477,7 +480,7 @@ static void addsub64(lx *x, bool sub)
 	/* the low word first into a temp: d may be a or b */
 	if (b >= 0) {
 		emit(x, "dr dp ur ur", V(alo, c, a, b), "IADD3 $0, $1, PT, $2, %s$3, RZ", sub ? "-" : "");
-		emit(x, "dh uh uh up", V(d, a, b, c), "IADD3.X $0, $1, %s$2, RZ, $3, !PT", sub ? "~" : "");
+		emit(x, "dh uh uh up", V(d, a, b, c), "IADD3.X $0, $1, %s$2, RZ, $3, !PT", sub ? "-" : "");
 	} else {
 		uint64_t v = (uint64_t)(uint32_t)strtol(lo, NULL, 10) | (uint64_t)(uint32_t)strtol(hi, NULL, 10) << 32;
 		if (sub)
@@ -806,12 +809,12 @@ static bool op_negabs(lx *x)
 		int lo = lx_tmp(x, RC_32), c = lx_tmp(x, RC_PRED);
 		if (neg) {
 			emit(x, "dr dp ur", V(lo, c, a), "IADD3 $0, $1, PT, RZ, -$2, RZ");
-			emit(x, "dh uh up", V(d, a, c), "IADD3.X $0, RZ, ~$1, RZ, $2, !PT");
+			emit(x, "dh uh up", V(d, a, c), "IADD3.X $0, RZ, -$1, RZ, $2, !PT");
 			emit(x, "dr ur", V(d, lo), "MOV $0, $1");
 		} else {
 			int n = lx_tmp(x, RC_64), p = lx_tmp(x, RC_PRED);
 			emit(x, "dr dp ur", V(n, c, a), "IADD3 $0, $1, PT, RZ, -$2, RZ");
-			emit(x, "dh uh up", V(n, a, c), "IADD3.X $0, RZ, ~$1, RZ, $2, !PT");
+			emit(x, "dh uh up", V(n, a, c), "IADD3.X $0, RZ, -$1, RZ, $2, !PT");
 			emit(x, "dp uh", V(p, a), "ISETP.LT.AND $0, PT, $1, RZ, PT");
 			emit(x, "dr ur ur up", V(lo, n, a, p), "SEL $0, $1, $2, $3");
 			emit(x, "dh uh uh up", V(d, n, a, p), "SEL $0, $1, $2, $3");
@@ -872,8 +875,15 @@ static bool op_prmt(lx *x)
 {
 	if (!nops(x, 4, 4))
 		return true;
-	if (x->in->nmods != 1) {
-		lx_unsupported(x, "prmt modes other than the default");
+	/* the modes are PRMT's (num.isa) */
+	static const char *const modes[][2] = { { "f4e", ".F4E" }, { "b4e", ".B4E" }, { "rc8", ".RC8" },
+						{ "ecl", ".ECL" }, { "ecr", ".ECR" }, { "rc16", ".RC16" } };
+	const char *mode = "";
+	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
+		if (has(x, modes[k][0]))
+			mode = modes[k][1];
+	if (x->in->nmods != (*mode ? 2 : 1)) {
+		lx_unsupported(x, "prmt modifiers other than one mode");
 		return true;
 	}
 	const ptx_opnd *o = x->in->o;
@@ -884,9 +894,9 @@ static bool op_prmt(lx *x)
 	if (d < 0)
 		return true;
 	if (cv >= 0)
-		emit(x, "dr ur ur ur", V(d, a, cv, b), "PRMT $0, $1, $2, $3");
+		emit(x, "dr ur ur ur", V(d, a, cv, b), "PRMT%s $0, $1, $2, $3", mode);
 	else
-		emit(x, "dr ur ur", V(d, a, b), "PRMT $0, $1, %s, $2", c);
+		emit(x, "dr ur ur", V(d, a, b), "PRMT%s $0, $1, %s, $2", mode, c);
 	return true;
 }
 
@@ -930,18 +940,6 @@ static const char *icmp(const char *c, bool *uns)
 	return NULL;
 }
 
-static const char *fcmp(const char *c)
-{
-	static const char *const m[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
-					 "leu", "gtu", "geu", "num", "nan" };
-	static const char *const u[] = { "EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU",
-					 "LEU", "GTU", "GEU", "NUM", "NAN" };
-	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-		if (!strcmp(c, m[i]))
-			return u[i];
-	return NULL;
-}
-
 /* the combine of setp: .and/.or/.xor with {!}c, or none */
 static const char *bop_of(lx *x)
 {
@@ -974,15 +972,12 @@ static bool op_setp(lx *x)
 	char tail[24];
 	snprintf(tail, sizeof tail, "%s", c >= 0 ? (cn ? "!$3" : "$3") : "PT");
 	if (t.k == 'f') {
-		const char *fc = fcmp(cmpname);
+		const char *fc = lx_fcmp(cmpname);
 		if (!fc) {
 			lx_error(x, NULL, "unknown comparison '%s'", cmpname);
 			return true;
 		}
-		if (t.bits == 64) {
-			lx_unsupported(x, "f64 comparisons need instructions the ISA does not have yet");
-			return true;
-		}
+		/* f64 and .ftz comparisons are lower_num.c's */
 		int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
 		char text[96];
 		snprintf(text, sizeof text, "FSETP.%s.%s $0, %s, $1, $2, %s", fc, bop ? bop : "AND", q >= 0 ? "$4" : "PT",
@@ -1085,13 +1080,14 @@ static bool op_farith(lx *x)
 	for (int i = 0; i < x->in->nmods; i++) {
 		const char *m = x->in->mods[i];
 		if (strcmp(m, "rn") && strcmp(m, "f32") && strcmp(m, "f64")) {
-			lx_unsupported(x, "rounding modes other than .rn, .ftz and .sat need instructions the "
-					  "ISA does not have yet");
+			/* the rounding modes, .ftz and .sat are lower_num.c's */
+			lx_unsupported(x, "modifiers other than the rounding modes, .ftz and .sat");
 			return true;
 		}
 	}
 	if (t.bits != 32) {
-		lx_unsupported(x, "f64 arithmetic needs instructions the ISA does not have yet");
+		/* f64 is lower_num.c's; what is left (f16) is not supported */
+		lx_unsupported(x, NULL);
 		return true;
 	}
 	if (three && !has(x, "rn")) {
@@ -1371,14 +1367,16 @@ static bool op_atom(lx *x)
 	const ptx_ins *in = x->in;
 	ptype t = lx_type(in);
 	mspace sp = space_of(x);
-	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "exch", "cas" };
+	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec" };
 	const char *op = NULL;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
 		if (has(x, ops[i]))
 			op = ops[i];
-	if (!op || t.k == 'f' || (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") ||
-	    t.bits < 32) {
-		lx_unsupported(x, "atomics other than integer add/min/max/and/or/xor/exch/cas on .global or "
+	/* f32/f64 add, inc and dec are ATOMG_X/ATOMS_X of num.isa */
+	const bool opx = op && (t.k == 'f' || !strcmp(op, "inc") || !strcmp(op, "dec"));
+	if (!op || (opx && (t.k == 'f' ? strcmp(op, "add") != 0 : t.bits != 32)) ||
+	    (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") || t.bits < 32) {
+		lx_unsupported(x, "atomics other than add/min/max/and/or/xor/exch/cas/inc/dec on .global or "
 				  ".shared addresses need instructions the ISA does not have yet");
 		return true;
 	}
@@ -1391,7 +1389,7 @@ static bool op_atom(lx *x)
 	if (!resolve_addr(x, ao, sp, &a))
 		return true;
 	bool w = t.bits == 64;
-	const char *type = w ? (t.k == 's' ? "S64" : "U64") : (t.k == 's' ? "S32" : "U32");
+	const char *type = t.k == 'f' ? (w ? "F64" : "F32") : w ? (t.k == 's' ? "S64" : "U64") : (t.k == 's' ? "S32" : "U32");
 	int d = red ? -1 : lx_dst(x, &in->o[0], w ? RC_64 : RC_32);
 	if (!red && d < 0)
 		return true;
@@ -1710,6 +1708,8 @@ static const struct {
 bool lower_ins(lx *x)
 {
 	const char *op = x->in->op;
+	if (lower_num(x))
+		return true;
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcmp(table[i].op, op)) {
 			if (table[i].fn(x))

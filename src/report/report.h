@@ -87,6 +87,13 @@ void report_free(we_report *r);
 char *report_text(const we_report *r);
 char *report_json(const we_report *r);
 
+/* A launch's --profile (cta/profile.h, the launch's one row per
+ * instruction): text, the kernel's disassembly annotated; JSON,
+ * "warpemu.profile/1" (doc/json.md).  rounds: blocked time is in
+ * scheduling rounds (else nanoseconds).  malloc'd; NULL out of memory. */
+char *profile_text(const we_launch_ctx *L, const prof *p, const char *engine, bool rounds);
+char *profile_json(const we_launch_ctx *L, const prof *p, const char *engine, bool rounds);
+
 /* "deadlock", "timeout", "interrupted" or "exception" */
 const char *report_verdict(const we_report *r);
 

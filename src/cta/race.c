@@ -1,0 +1,673 @@
+/* race.c — --check=races,uninit within a CTA (race.h): the order its
+ * barriers, fences and atomics give, as vector clocks, and the shadow of
+ * its shared and local memory. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "cta/race_int.h"
+
+/* ---- small containers ------------------------------------------------ */
+
+uint32_t race_pool_get(race_pool *p)
+{
+	if (p->free) {
+		const uint32_t i = p->free;
+		p->free = p->e[i].next;
+		return i;
+	}
+	if (!p->n)
+		p->n = 1; /* index 0 is "none" */
+	if (p->n >= p->cap) {
+		const uint32_t cap = p->cap ? p->cap * 2u : 1024u;
+		race_ent *e = cap > p->cap ? realloc(p->e, (size_t)cap * sizeof *e) : NULL;
+		if (!e)
+			return 0;
+		p->e = e;
+		p->cap = cap;
+	}
+	return p->n++;
+}
+
+void race_pool_put(race_pool *p, uint32_t i)
+{
+	p->e[i].next = p->free;
+	p->free = i;
+}
+
+bool race_acq_add(race_acq *a, uint32_t var, uint32_t len)
+{
+	for (uint32_t j = 0; j < a->n; j++)
+		if (a->v[j].var == var) {
+			if (len > a->v[j].len)
+				a->v[j].len = len;
+			return true;
+		}
+	if (a->n == a->cap) {
+		const uint32_t cap = a->cap ? a->cap * 2u : 4u;
+		void *v = realloc(a->v, (size_t)cap * sizeof *a->v);
+		if (!v)
+			return false;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n].var = var;
+	a->v[a->n++].len = len;
+	return true;
+}
+
+bool race_acq_merge(race_acq *a, const race_acq *b)
+{
+	bool ok = true;
+	if (!b->n)
+		return true;
+	for (uint32_t j = 0; j < b->n; j++)
+		ok = race_acq_add(a, b->v[j].var, b->v[j].len) && ok;
+	return ok;
+}
+
+/* An open-addressing slot of the dedup set, by its key. */
+static inline uint32_t seen_hash(uint64_t addr, uint32_t pc, unsigned kb)
+{
+	uint64_t h = (addr * UINT64_C(0x9e3779b97f4a7c15)) ^ ((uint64_t)pc << 7) ^ kb;
+	h ^= h >> 29;
+	return (uint32_t)(h * UINT64_C(0xbf58476d1ce4e5b9) >> 32);
+}
+
+static bool seen_grow(race_seen *t)
+{
+	const uint32_t cap = t->cap ? t->cap * 2u : 256u;
+	struct seen_slot *s = calloc(cap, sizeof *s), *old = t->s;
+	if (!s)
+		return false;
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (old[i].stamp != t->stamp)
+			continue;
+		uint32_t h = seen_hash(old[i].addr, old[i].pc, old[i].kb) & (cap - 1u);
+		while (s[h].stamp == t->stamp)
+			h = (h + 1u) & (cap - 1u);
+		s[h] = old[i];
+	}
+	free(old);
+	t->s = s;
+	t->cap = cap;
+	return true;
+}
+
+bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc, unsigned kind,
+		   unsigned bytes)
+{
+	race_seen *t = &k->seen[w];
+	if (t->n * 2u >= t->cap && !seen_grow(t))
+		return true; /* (out of memory: recorded again, never lost) */
+	const uint64_t addr = word | (uint64_t)space << 62;
+	const uint8_t kb = (uint8_t)(kind | bytes << 3);
+	uint32_t h = seen_hash(addr, pc, kb) & (t->cap - 1u);
+	/* slots of an earlier stamp (interval) are empty */
+	for (; t->s[h].stamp == t->stamp; h = (h + 1u) & (t->cap - 1u))
+		if (t->s[h].addr == addr && t->s[h].pc == pc && t->s[h].kb == kb)
+			return false;
+	t->s[h] = (struct seen_slot){ .addr = addr, .pc = pc, .stamp = t->stamp, .kb = kb };
+	t->n++;
+	return true;
+}
+
+/* A new interval of warp w's dedup set. */
+static void seen_next(race_seen *t)
+{
+	t->n = 0;
+	if (++t->stamp == 0) {
+		/* (the stamp wrapped: no slot may look current) */
+		if (t->s)
+			memset(t->s, 0, (size_t)t->cap * sizeof *t->s);
+		t->stamp = 1;
+	}
+}
+
+/* ---- the CTA's state -------------------------------------------------- */
+
+race_cta *race_cta_new(const we_launch_ctx *L)
+{
+	race_cta *k = calloc(1, sizeof *k);
+	if (!k)
+		return NULL;
+	k->L = L;
+	k->launch = L->race;
+	k->nwords = (L->shared_bytes + 3u) / 4u;
+	k->sh = calloc((size_t)k->nwords * CH_N + 1u, sizeof *k->sh);
+	k->shinit = calloc((size_t)k->nwords + 1u, 1);
+	k->linit_bytes = ((size_t)L->local_bytes * L->warps_per_cta * WE_WARP_SIZE + 7u) / 8u;
+	k->linit = calloc(k->linit_bytes + 1u, 1);
+	k->lo = k->nwords;
+	k->slock_made = k->sh && k->shinit && k->linit && !pthread_mutex_init(&k->slock, NULL);
+	if (!k->slock_made) {
+		race_cta_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+void race_cta_free(race_cta *k)
+{
+	if (!k)
+		return;
+	free(k->sh);
+	free(k->shinit);
+	free(k->linit);
+	free(k->pool.e);
+	free(k->sv);
+	free(k->svc);
+	for (unsigned w = 0; w < 32; w++) {
+		free(k->seen[w].s);
+		free(k->pendg[w].v);
+		free(k->acq[w].v);
+		free(k->nacq[w].v);
+		free(k->ndacq[w].v);
+	}
+	for (unsigned b = 0; b < WE_BAR_SLOTS; b++)
+		free(k->bacq[b].v);
+	free(k->finds.f);
+	if (k->slock_made && pthread_mutex_destroy(&k->slock))
+		abort(); /* EBUSY: a broken invariant */
+	free(k);
+}
+
+void race_cta_start(we_cta *c)
+{
+	race_cta *k = c->race;
+	k->nwarps = c->nwarps;
+	for (uint32_t w = 0; w < 32; w++) {
+		memset(k->vc[w], 0, sizeof k->vc[w]);
+		k->vc[w][w] = 1;
+		k->from[w] = RACE_NO_PC;
+		seen_next(&k->seen[w]);
+		k->pendg[w].n = k->acq[w].n = k->nacq[w].n = k->ndacq[w].n = 0;
+	}
+	memset(k->exited_vc, 0, sizeof k->exited_vc);
+	for (uint32_t m = k->bused; m; m &= m - 1) {
+		memset(k->bacc[__builtin_ctz(m)], 0, sizeof k->bacc[0]);
+		k->bacq[__builtin_ctz(m)].n = 0;
+	}
+	for (uint32_t m = k->nused; m; m &= m - 1) {
+		memset(k->nacc[__builtin_ctz(m)], 0, sizeof k->nacc[0]);
+		memset(k->ndone[__builtin_ctz(m)], 0, sizeof k->ndone[0]);
+	}
+	k->bused = k->nused = 0;
+	memset(k->relok, 0, sizeof k->relok);
+	memset(k->relgpu, 0, sizeof k->relgpu);
+	memset(k->pendok, 0, sizeof k->pendok);
+	if (k->hi > k->lo) {
+		memset(k->sh + (size_t)k->lo * CH_N, 0, (size_t)(k->hi - k->lo) * CH_N * sizeof *k->sh);
+		memset(k->shinit + k->lo, 0, k->hi - k->lo);
+	}
+	k->lo = k->nwords;
+	k->hi = 0;
+	k->pool.n = 1;
+	k->pool.free = 0;
+	if (k->svn)
+		memset(k->sv, 0, (size_t)k->svcap * sizeof *k->sv);
+	k->svn = 0;
+	if (k->linit_hi)
+		memset(k->linit, 0, k->linit_hi);
+	k->linit_hi = 0;
+	k->finds.n = 0;
+	atomic_store_explicit(&k->oom, false, memory_order_relaxed);
+	race_floors(c);
+}
+
+/* ---- clocks ------------------------------------------------------------- */
+
+/* d = max(d, s): clocks of the CTA's warps (entries past nwarps stay 0) */
+static inline void vc_join(const race_cta *k, uint32_t *d, const uint32_t *s)
+{
+	for (unsigned v = 0; v < k->nwarps; v++)
+		d[v] = s[v] > d[v] ? s[v] : d[v];
+}
+
+void race_tick(race_cta *k, uint32_t w, uint64_t pc)
+{
+	k->vc[w][w]++;
+	k->from[w] = (uint32_t)pc;
+	seen_next(&k->seen[w]);
+}
+
+void race_floors(we_cta *c)
+{
+	race_cta *k = c->race;
+	uint32_t live = 0;
+	for (uint32_t w = 0; w < k->nwarps; w++)
+		if (c->warps[w].state != WE_WS_EXITED)
+			live |= 1u << w;
+	for (uint32_t v = 0; v < k->nwarps; v++) {
+		uint32_t f = UINT32_MAX;
+		for (uint32_t m = live & ~(1u << v); m; m &= m - 1) {
+			const uint32_t x = k->vc[__builtin_ctz(m)][v];
+			f = x < f ? x : f;
+		}
+		k->floor[v] = f;
+	}
+}
+
+/* Warp w releases into acc (and its acquired hand-offs into acq). */
+static void release_into(race_cta *k, uint32_t w, uint32_t *acc, race_acq *acq)
+{
+	vc_join(k, acc, k->vc[w]);
+	if (!race_acq_merge(acq, &k->acq[w]))
+		race_set_oom(k);
+}
+
+/* The warps of recv acquire acc (and acq). */
+static void acquire_from(race_cta *k, uint32_t recv, const uint32_t *acc, const race_acq *acq)
+{
+	for (uint32_t m = recv; m; m &= m - 1) {
+		const uint32_t r = (uint32_t)__builtin_ctz(m);
+		vc_join(k, k->vc[r], acc);
+		if (!race_acq_merge(&k->acq[r], acq))
+			race_set_oom(k);
+	}
+}
+
+void race_bar_arrive(we_cta *c, const we_warp *w, const bar_arrival *a, bool counted, bool completed,
+		     uint32_t wake)
+{
+	race_cta *k = c->race;
+	const unsigned id = a->id;
+	release_into(k, w->id, k->bacc[id], &k->bacq[id]);
+	k->bused |= 1u << id;
+	race_tick(k, w->id, a->pc);
+	if (!completed)
+		return;
+	/* a cnt = 0 phase counts the exited warps as arrived */
+	if (!counted)
+		vc_join(k, k->bacc[id], k->exited_vc);
+	/* the waiters, and the completing warp when it would have waited
+	 * (BAR.ARV and BAR.SCAN only release) */
+	acquire_from(k, wake | (a->wait ? 1u << w->id : 0u), k->bacc[id], &k->bacq[id]);
+	memset(k->bacc[id], 0, sizeof k->bacc[id]);
+	k->bacq[id].n = 0;
+	race_floors(c);
+}
+
+void race_warp_exited(we_cta *c, uint32_t wi, const uint32_t *phase_before, uint32_t wake)
+{
+	race_cta *k = c->race;
+	vc_join(k, k->exited_vc, k->vc[wi]);
+	for (unsigned id = 0; id < WE_BAR_SLOTS; id++) {
+		if (c->bars.b[id].phase == phase_before[id])
+			continue;
+		vc_join(k, k->bacc[id], k->exited_vc);
+		uint32_t recv = 0;
+		for (uint32_t m = wake; m; m &= m - 1)
+			if (c->warps[__builtin_ctz(m)].bar_id == (int)id)
+				recv |= m & -m;
+		acquire_from(k, recv, k->bacc[id], &k->bacq[id]);
+		memset(k->bacc[id], 0, sizeof k->bacc[id]);
+		k->bacq[id].n = 0;
+	}
+	race_floors(c);
+}
+
+void race_nbar_signal(we_cta *c, const we_warp *w, uint64_t pc, uint32_t id, bool completed, uint32_t wake)
+{
+	race_cta *k = c->race;
+	id &= 31u;
+	release_into(k, w->id, k->nacc[id], &k->nacq[id]);
+	k->nused |= 1u << id;
+	race_tick(k, w->id, pc);
+	if (!completed)
+		return;
+	/* the completed phase, kept for its consumers' waits (the id is not
+	 * reused before every consumer waited: nbar.h) */
+	memcpy(k->ndone[id], k->nacc[id], sizeof k->ndone[id]);
+	memset(k->nacc[id], 0, sizeof k->nacc[id]);
+	k->ndacq[id].n = 0;
+	if (!race_acq_merge(&k->ndacq[id], &k->nacq[id]))
+		race_set_oom(k);
+	k->nacq[id].n = 0;
+	acquire_from(k, wake, k->ndone[id], &k->ndacq[id]);
+	race_floors(c);
+}
+
+void race_nbar_passed(we_cta *c, const we_warp *w, uint32_t id)
+{
+	race_cta *k = c->race;
+	acquire_from(k, 1u << w->id, k->ndone[id & 31u], &k->ndacq[id & 31u]);
+	race_floors(c);
+}
+
+/* ---- shared sync words (atomics within the CTA) ----------------------- */
+
+/* Grow the shared sync words' table; false when out of memory. */
+static bool shared_sync_grow(race_cta *k)
+{
+	const uint32_t cap = k->svcap ? k->svcap * 2u : 64u;
+	race_svslot *sv = calloc(cap, sizeof *sv);
+	uint32_t(*svc)[32] = sv ? realloc(k->svc, (size_t)cap * sizeof *k->svc) : NULL;
+	if (!svc) {
+		free(sv);
+		return false;
+	}
+	k->svc = svc;
+	for (uint32_t i = 0; i < k->svcap; i++) {
+		if (!k->sv[i].idx)
+			continue;
+		uint32_t h = (k->sv[i].word * 2654435761u) & (cap - 1u);
+		while (sv[h].idx)
+			h = (h + 1u) & (cap - 1u);
+		sv[h] = k->sv[i];
+	}
+	free(k->sv);
+	k->sv = sv;
+	k->svcap = cap;
+	return true;
+}
+
+/* The clock of shared word `word` (created when `make`), or NULL. */
+static uint32_t *shared_sync(race_cta *k, uint32_t word, bool make)
+{
+	if (make && k->svn * 2u >= k->svcap && !shared_sync_grow(k)) {
+		race_set_oom(k);
+		return NULL;
+	}
+	if (!k->svcap)
+		return NULL;
+	uint32_t h = (word * 2654435761u) & (k->svcap - 1u);
+	for (; k->sv[h].idx; h = (h + 1u) & (k->svcap - 1u))
+		if (k->sv[h].word == word)
+			return k->svc[k->sv[h].idx - 1u];
+	if (!make)
+		return NULL;
+	k->sv[h].word = word;
+	k->sv[h].idx = ++k->svn;
+	memset(k->svc[k->svn - 1u], 0, sizeof k->svc[0]);
+	return k->svc[k->svn - 1u];
+}
+
+/* An atomic of warp w on shared word `word`: it releases what its last
+ * MEMBAR did, and acquires for its next one. */
+static void shared_atomic_sync(race_cta *k, uint32_t w, uint32_t word)
+{
+	uint32_t *s = shared_sync(k, word, k->relok[w]);
+	if (!s)
+		return;
+	if (k->relok[w])
+		vc_join(k, s, k->rel[w]);
+	vc_join(k, k->pend[w], s);
+	k->pendok[w] = true;
+}
+
+void race_atomic_begin(we_cta *c, we_warp *w, const race_access *a)
+{
+	race_cta *k = c->race;
+	race_word u[32 * 4];
+	const unsigned n = race_words_of(a, u);
+	if (a->space == RACE_GLOBAL) {
+		race_global_atomic(c, w->id, u, n);
+		return;
+	}
+	if (c->sync && pthread_mutex_lock(&k->slock))
+		abort(); /* EINVAL/EDEADLK: a broken invariant */
+	for (unsigned j = 0; j < n; j++)
+		if (u[j].word < k->nwords)
+			shared_atomic_sync(k, w->id, (uint32_t)u[j].word);
+}
+
+void race_atomic_end(we_cta *c, const race_access *a)
+{
+	if (a->space == RACE_GLOBAL)
+		race_global_unlock(c);
+	else if (c->sync && pthread_mutex_unlock(&c->race->slock))
+		abort();
+}
+
+void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
+{
+	race_cta *k = c->race;
+	const uint32_t wi = w->id;
+	cta_lock(c);
+	/* acquire: the atomics since the last fence */
+	if (k->pendok[wi]) {
+		vc_join(k, k->vc[wi], k->pend[wi]);
+		memset(k->pend[wi], 0, sizeof k->pend[wi]);
+		k->pendok[wi] = false;
+	}
+	race_global_fence(c, wi, scope);
+	race_floors(c);
+	/* release: what the warp did so far, for its next atomics */
+	memcpy(k->rel[wi], k->vc[wi], sizeof k->rel[wi]);
+	k->relok[wi] = true;
+	k->relgpu[wi] = scope != 0;
+	race_tick(k, wi, pc);
+	cta_unlock(c);
+}
+
+/* ---- shared memory ------------------------------------------------------ */
+
+static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }
+
+/* Warp w's access (kind, bytes of the word, lanes) to shared word `word`
+ * at pc: compared with every access of the word it may race with, and
+ * recorded.  Entries every live warp is ordered after are dropped on the
+ * way (their writes count as initialising the word's bytes). */
+static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, uint32_t lanes, unsigned kind,
+			uint64_t pc)
+{
+	race_cta *k = c->race;
+	uint32_t *head = k->sh + (size_t)word * CH_N;
+	const race_ent e = { .warp = (uint8_t)w, .kind = (uint8_t)kind, .bytes = (uint8_t)bytes, .lanes = lanes,
+			     .epoch = k->vc[w][w], .pc = (uint32_t)pc, .from = k->from[w] };
+	unsigned covered = 0; /* bytes a write ordered before this one wrote */
+	/* the warp's same access in this interval (a loop without a barrier)
+	 * is recorded once: its entry is in the chain of its kind, newer
+	 * than every older entry of the warp */
+	for (uint32_t i = head[race_chain(kind)]; i; i = k->pool.e[i].next) {
+		const race_ent *f = &k->pool.e[i];
+		if (f->warp != w)
+			continue;
+		if (f->epoch != e.epoch)
+			break;
+		if (f->pc == e.pc && f->bytes == bytes && f->kind == kind)
+			return;
+	}
+	for (unsigned ch = 0; ch < CH_N; ch++) {
+		/* a read races with no read: the reads are walked only to drop
+		 * them, once the newest can go (then usually all can) */
+		if (ch == CH_READ && !writes(kind) &&
+		    (!head[ch] || k->pool.e[head[ch]].epoch > k->floor[k->pool.e[head[ch]].warp]))
+			continue;
+		for (uint32_t *link = &head[ch]; *link;) {
+			race_ent *f = &k->pool.e[*link];
+			if (f->epoch <= k->floor[f->warp]) {
+				if (writes(f->kind))
+					k->shinit[word] |= f->bytes;
+				const uint32_t dead = *link;
+				*link = f->next;
+				race_pool_put(&k->pool, dead);
+				continue;
+			}
+			link = &f->next;
+			if (f->warp == w || k->vc[w][f->warp] >= f->epoch) {
+				if (writes(f->kind))
+					covered |= f->bytes;
+				continue;
+			}
+			if ((f->bytes & bytes) && (writes(f->kind) || writes(kind)) &&
+			    !((f->kind & kind) & RACE_ATOMIC) && (c->L->memcheck & RACE_RACES))
+				race_pair(k, FK_SHARED, f, &e, (uint64_t)word * 4u, (uint8_t)(f->bytes & bytes));
+		}
+	}
+	const unsigned missing = bytes & ~(covered | k->shinit[word]);
+	if ((kind & RACE_READ) && missing && (c->L->memcheck & RACE_UNINIT)) {
+		race_ent one = e;
+		race_pair(k, FK_UNINIT_SHARED, &one, NULL, (uint64_t)word * 4u, (uint8_t)missing);
+	}
+	const uint32_t n = race_pool_get(&k->pool);
+	if (!n) {
+		race_set_oom(k);
+		return;
+	}
+	k->pool.e[n] = e;
+	k->pool.e[n].next = head[race_chain(kind)];
+	head[race_chain(kind)] = n;
+	if (word < k->lo)
+		k->lo = word;
+	if (word + 1u > k->hi)
+		k->hi = word + 1u;
+}
+
+/* race_words_of for aligned 4-byte accesses (the usual ones): one word
+ * per lane; false when a lane is unaligned. */
+static bool words_of4(const race_access *a, race_word *u, unsigned *nout)
+{
+	unsigned n = 0;
+	uint64_t top = 0; /* the words so far are below it: a new one appends */
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		const uint64_t ad = a->addr[l];
+		if (ad & 3u)
+			return false;
+		const uint64_t wd = ad >> 2;
+		unsigned j = n;
+		if (wd < top)
+			for (j = 0; j < n && u[j].word != wd; j++)
+				;
+		if (j == n) {
+			u[n++] = (race_word){ .word = wd, .lanes = 1u << l, .bytes = 0xf };
+			top = wd + 1u > top ? wd + 1u : top;
+		} else {
+			u[j].lanes |= 1u << l;
+		}
+	}
+	*nout = n;
+	return true;
+}
+
+unsigned race_words_of(const race_access *a, race_word *u)
+{
+	unsigned n4;
+	if (a->size == 4 && words_of4(a, u, &n4))
+		return n4;
+	unsigned n = 0;
+	uint64_t top = 0; /* words so far are below top: a new one appends */
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		const uint64_t a0 = a->addr[l], a1 = a0 + a->size;
+		for (uint64_t wd = a0 / 4u; wd * 4u < a1; wd++) {
+			const uint64_t b0 = wd * 4u > a0 ? wd * 4u : a0, b1 = wd * 4u + 4u < a1 ? wd * 4u + 4u : a1;
+			const uint8_t bytes = (uint8_t)(((1u << (b1 - b0)) - 1u) << (b0 - wd * 4u));
+			unsigned j = n;
+			if (n && wd < top)
+				for (j = 0; j < n && u[j].word != wd; j++)
+					;
+			if (j == n) {
+				u[n++] = (race_word){ .word = wd, .lanes = 0, .bytes = 0 };
+				top = wd + 1u > top ? wd + 1u : top;
+			}
+			u[j].lanes |= 1u << l;
+			u[j].bytes |= bytes;
+		}
+	}
+	return n;
+}
+
+/* Lanes of one plain store writing one address with different values
+ * (aligned accesses of one size overlap only at equal addresses). */
+static void lane_conflicts(we_cta *c, const we_warp *w, const race_access *a)
+{
+	uint64_t prev = 0;
+	bool first = true, sorted = true;
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const uint64_t ad = a->addr[__builtin_ctz(m)];
+		sorted = sorted && (first || ad > prev);
+		prev = ad;
+		first = false;
+	}
+	if (sorted)
+		return;
+	const unsigned nr = a->size > 4 ? a->size / 4u : 1u;
+	const uint32_t mask = a->size >= 4 ? ~0u : (1u << (8u * a->size)) - 1u;
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		uint32_t same = 1u << l, diff = 0;
+		for (uint32_t n = m & (m - 1); n; n &= n - 1) {
+			const unsigned j = (unsigned)__builtin_ctz(n);
+			if (a->addr[j] != a->addr[l])
+				continue;
+			same |= 1u << j;
+			for (unsigned r = 0; r < nr; r++)
+				if ((a->val[r][j] & mask) != (a->val[r][l] & mask) && !diff)
+					diff = 1u << j;
+		}
+		if (!diff)
+			continue;
+		race_ent e = { .warp = (uint8_t)w->id, .kind = a->kind, .lanes = same, .epoch = c->race->vc[w->id][w->id],
+			       .pc = (uint32_t)a->pc, .from = c->race->from[w->id], .cta = c->linear_id };
+		const unsigned j = (unsigned)__builtin_ctz(diff);
+		race_find f = { .fk = FK_LANES, .pc1 = e.pc, .count = 1, .addr = a->addr[l], .nbytes = a->size,
+				.v1 = a->val[0][l] & mask, .v2 = a->val[0][j] & mask };
+		f.s1 = (race_side){ .cta = e.cta, .warp = e.warp, .lanes = same, .pc = e.pc, .from = e.from,
+				    .epoch = e.epoch, .kind = e.kind };
+		f.space = (uint8_t)a->space;
+		if (!race_finds_add(&c->race->finds, &f))
+			race_set_oom(c->race);
+		return; /* one finding per instruction */
+	}
+}
+
+/* Local memory: the bytes each thread wrote (uninit-local). */
+static void local_access(we_cta *c, const we_warp *w, const race_access *a)
+{
+	race_cta *k = c->race;
+	const uint64_t lb = c->L->local_bytes;
+	uint32_t missing = 0;
+	uint64_t maddr = 0;
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		const uint64_t base = ((uint64_t)w->id * WE_WARP_SIZE + l) * lb + a->addr[l];
+		for (unsigned b = 0; b < a->size; b++) {
+			const uint64_t bit = base + b;
+			uint8_t *p = &k->linit[bit / 8u];
+			if (writes(a->kind)) {
+				*p |= (uint8_t)(1u << (bit % 8u));
+				if (bit / 8u + 1u > k->linit_hi)
+					k->linit_hi = bit / 8u + 1u;
+			} else if (!(*p & (1u << (bit % 8u))) && !((missing >> l) & 1u)) {
+				if (!missing)
+					maddr = a->addr[l];
+				missing |= 1u << l;
+			}
+		}
+	}
+	if (!missing)
+		return;
+	race_ent e = { .warp = (uint8_t)w->id, .kind = a->kind, .lanes = missing, .epoch = k->vc[w->id][w->id],
+		       .pc = (uint32_t)a->pc, .from = k->from[w->id], .cta = c->linear_id };
+	race_pair(k, FK_UNINIT_LOCAL, &e, NULL, maddr, (uint8_t)a->size);
+}
+
+void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
+{
+	race_cta *k = c->race;
+	cta_lock(c);
+	if (a->space == RACE_LOCAL) {
+		if (c->L->memcheck & RACE_UNINIT)
+			local_access(c, w, a);
+		cta_unlock(c);
+		return;
+	}
+	if ((c->L->memcheck & RACE_RACES) && a->kind == RACE_WRITE && a->val[0] && (a->lanes & (a->lanes - 1u)))
+		lane_conflicts(c, w, a);
+	if (a->space == RACE_GLOBAL) {
+		race_global_access(c, w, a);
+		cta_unlock(c);
+		return;
+	}
+	race_word u[32 * 4];
+	const unsigned n = race_words_of(a, u);
+	for (unsigned j = 0; j < n; j++) {
+		const uint32_t word = (uint32_t)u[j].word;
+		if (word < k->nwords)
+			shared_word(c, w->id, word, u[j].bytes, u[j].lanes, a->kind, a->pc);
+	}
+	cta_unlock(c);
+}

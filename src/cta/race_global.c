@@ -1,0 +1,325 @@
+/* race_global.c — --check=races on global memory (race.h): the launch's
+ * shadow of the words the kernel touches, shared by every CTA and host
+ * thread under one mutex, and the hand-offs between CTAs through
+ * MEMBAR + atomics. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "cta/race_int.h"
+
+/* A release into a sync word: an atomic after a MEMBAR, by a CTA, with
+ * the clock of the warp at the fence; chained per (word, CTA), newest
+ * first. */
+typedef struct grec {
+	uint64_t cta;
+	uint32_t seq;        /* its number among the word's releases */
+	uint32_t next;       /* the same CTA's previous release, + 1 */
+	bool gpu;            /* MEMBAR.GPU/SYS: other CTAs may acquire it */
+	uint32_t vc[32];
+} grec;
+
+typedef struct gslot {
+	uint64_t key;        /* page number, sync word, or (var, CTA) hash key */
+	uint64_t key2;
+	uint32_t idx;        /* + 1; 0: empty */
+} gslot;
+
+/* An open-addressing map of 64-bit keys (and a second one) to indices. */
+typedef struct gmap {
+	gslot *s;
+	uint32_t cap, n;
+} gmap;
+
+struct race_gshadow {
+	pthread_mutex_t lock;
+	gmap pages;                  /* page number -> pages[idx]            */
+	uint32_t **page;             /* RACE_WORDS_PER_PAGE * CH_N heads each */
+	uint32_t npages, pagecap;
+	uint64_t last_pg;            /* the page last looked up (+ 1), and its heads */
+	uint32_t *last_heads;
+	race_pool pool;
+	gmap vars;                   /* sync word -> var (releases counted)  */
+	uint32_t *vlen, nvars, varcap;
+	gmap last;                   /* (var, CTA) -> newest record + 1      */
+	grec *rec;
+	uint32_t nrec, reccap;
+	bool oom;
+};
+
+static inline uint32_t gmap_hash(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * UINT64_C(0x9e3779b97f4a7c15) ^ (b + UINT64_C(0x632be59bd9b4e019));
+	h ^= h >> 31;
+	return (uint32_t)((h * UINT64_C(0xbf58476d1ce4e5b9)) >> 32);
+}
+
+/* The slot of (a, b): found, or the empty one where it goes. */
+static gslot *gmap_slot(const gmap *m, uint64_t a, uint64_t b)
+{
+	uint32_t h = gmap_hash(a, b) & (m->cap - 1u);
+	while (m->s[h].idx && (m->s[h].key != a || m->s[h].key2 != b))
+		h = (h + 1u) & (m->cap - 1u);
+	return &m->s[h];
+}
+
+/* Room for one more key; false when out of memory. */
+static bool gmap_room(gmap *m)
+{
+	if (m->cap && (m->n + 1u) * 2u <= m->cap)
+		return true;
+	const uint32_t cap = m->cap ? m->cap * 2u : 256u;
+	gslot *s = calloc(cap, sizeof *s), *old = m->s;
+	if (!s)
+		return false;
+	const uint32_t oldcap = m->cap;
+	m->s = s;
+	m->cap = cap;
+	for (uint32_t i = 0; i < oldcap; i++)
+		if (old[i].idx)
+			*gmap_slot(m, old[i].key, old[i].key2) = old[i];
+	free(old);
+	return true;
+}
+
+/* Grow an array of `size`-byte items to hold n + 1. */
+static bool grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+{
+	if (n < *cap)
+		return true;
+	const uint32_t c = *cap ? *cap * 2u : 64u;
+	void *q = realloc(*p, (size_t)c * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+race_gshadow *race_gshadow_new(void)
+{
+	race_gshadow *g = calloc(1, sizeof *g);
+	if (g && pthread_mutex_init(&g->lock, NULL)) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+void race_gshadow_free(race_gshadow *g)
+{
+	if (!g)
+		return;
+	for (uint32_t i = 0; i < g->npages; i++)
+		free(g->page[i]);
+	free(g->page);
+	free(g->pages.s);
+	free(g->pool.e);
+	free(g->vars.s);
+	free(g->vlen);
+	free(g->last.s);
+	free(g->rec);
+	if (pthread_mutex_destroy(&g->lock))
+		abort(); /* EBUSY: a broken invariant */
+	free(g);
+}
+
+/* The chain heads of global word wd (its page made when new). */
+static uint32_t *word_heads(race_gshadow *g, uint64_t wd)
+{
+	const uint64_t pg = wd / RACE_WORDS_PER_PAGE;
+	if (g->last_pg == pg + 1u)
+		return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
+	if (!gmap_room(&g->pages))
+		return NULL;
+	gslot *s = gmap_slot(&g->pages, pg, 0);
+	if (!s->idx) {
+		uint32_t *p = calloc((size_t)RACE_WORDS_PER_PAGE * CH_N, sizeof *p);
+		if (!p || !grow((void **)&g->page, &g->pagecap, g->npages, sizeof *g->page)) {
+			free(p);
+			return NULL;
+		}
+		g->page[g->npages++] = p;
+		*s = (gslot){ .key = pg, .key2 = 0, .idx = g->npages };
+		g->pages.n++;
+	}
+	g->last_pg = pg + 1u;
+	g->last_heads = g->page[s->idx - 1u];
+	return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
+}
+
+/* The sync variable of global word wd (+ 1), made when `make`; 0: none. */
+static uint32_t sync_var(race_gshadow *g, uint64_t wd, bool make)
+{
+	if (make && !gmap_room(&g->vars))
+		return 0;
+	if (!g->vars.cap)
+		return 0;
+	gslot *s = gmap_slot(&g->vars, wd, 1);
+	if (s->idx || !make)
+		return s->idx;
+	if (!grow((void **)&g->vlen, &g->varcap, g->nvars, sizeof *g->vlen))
+		return 0;
+	g->vlen[g->nvars++] = 0;
+	*s = (gslot){ .key = wd, .key2 = 1, .idx = g->nvars };
+	g->vars.n++;
+	return s->idx;
+}
+
+/* The newest release of CTA cta into var (+ 1), 0: none. */
+static uint32_t last_rec(const race_gshadow *g, uint32_t var, uint64_t cta)
+{
+	if (!g->last.cap)
+		return 0;
+	return gmap_slot(&g->last, cta, var)->idx;
+}
+
+/* A global atomic of warp w of CTA c on word wd: a release when the warp
+ * fenced before (its clock at the MEMBAR), and an acquire for its next
+ * MEMBAR (the word's releases so far). */
+static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd)
+{
+	race_cta *k = c->race;
+	const bool rel = k->relok[w];
+	const uint32_t var = sync_var(g, wd, rel);
+	if (!var) {
+		g->oom = g->oom || rel;
+		return;
+	}
+	if (rel) {
+		if (!grow((void **)&g->rec, &g->reccap, g->nrec, sizeof *g->rec) || !gmap_room(&g->last)) {
+			g->oom = true;
+			return;
+		}
+		gslot *s = gmap_slot(&g->last, c->linear_id, var);
+		grec *r = &g->rec[g->nrec];
+		r->cta = c->linear_id;
+		r->seq = g->vlen[var - 1u]++;
+		r->next = s->idx;
+		r->gpu = k->relgpu[w];
+		memcpy(r->vc, k->rel[w], sizeof r->vc);
+		if (!s->idx)
+			g->last.n++;
+		*s = (gslot){ .key = c->linear_id, .key2 = var, .idx = ++g->nrec };
+	}
+	if (!race_acq_add(&k->pendg[w], var, g->vlen[var - 1u]))
+		race_set_oom(k);
+}
+
+void race_global_fence(we_cta *c, uint32_t w, unsigned scope)
+{
+	race_cta *k = c->race;
+	race_gshadow *g = k->launch->g;
+	if (!k->pendg[w].n)
+		return;
+	if (pthread_mutex_lock(&g->lock))
+		abort();
+	for (uint32_t j = 0; j < k->pendg[w].n; j++) {
+		const uint32_t var = k->pendg[w].v[j].var, len = k->pendg[w].v[j].len;
+		/* this CTA's releases join the warp's clock at once; other
+		 * CTAs' are looked up when an access of theirs is met
+		 * (global_ordered), and only by a fence of GPU scope */
+		for (uint32_t r = last_rec(g, var, c->linear_id); r; r = g->rec[r - 1u].next)
+			if (g->rec[r - 1u].seq < len)
+				for (unsigned v = 0; v < 32; v++)
+					if (g->rec[r - 1u].vc[v] > k->vc[w][v])
+						k->vc[w][v] = g->rec[r - 1u].vc[v];
+		if (scope && !race_acq_add(&k->acq[w], var, len))
+			race_set_oom(k);
+	}
+	k->pendg[w].n = 0;
+	if (pthread_mutex_unlock(&g->lock))
+		abort();
+}
+
+/* f, an access of another CTA, is ordered before what warp w does now
+ * by a hand-off: w acquired (atomic, then MEMBAR.GPU) a release of f's
+ * CTA (MEMBAR.GPU, then atomic) that came after f. */
+static bool global_ordered(const race_gshadow *g, const race_cta *k, uint32_t w, const race_ent *f)
+{
+	const race_acq *a = &k->acq[w];
+	for (uint32_t j = 0; j < a->n; j++)
+		for (uint32_t r = last_rec(g, a->v[j].var, f->cta); r; r = g->rec[r - 1u].next) {
+			const grec *x = &g->rec[r - 1u];
+			if (x->gpu && x->seq < a->v[j].len && x->vc[f->warp] >= f->epoch)
+				return true;
+		}
+	return false;
+}
+
+static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }
+
+/* Warp w's access e to global word wd: compared with the word's earlier
+ * accesses it may race with (a read with writes and atomics, a write
+ * with everything, an atomic with plain accesses), then recorded. */
+static void global_word(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd, const race_ent *e)
+{
+	race_cta *k = c->race;
+	uint32_t *head = word_heads(g, wd);
+	if (!head) {
+		g->oom = true;
+		return;
+	}
+	for (unsigned ch = 0; ch < CH_N; ch++) {
+		if ((ch == CH_READ && !writes(e->kind)) || (ch == CH_ATOMIC && (e->kind & RACE_ATOMIC)))
+			continue;
+		for (uint32_t i = head[ch]; i; i = g->pool.e[i].next) {
+			const race_ent *f = &g->pool.e[i];
+			if (!(f->bytes & e->bytes) || (!writes(f->kind) && !writes(e->kind)) ||
+			    ((f->kind & e->kind) & RACE_ATOMIC))
+				continue;
+			if (f->cta == e->cta) {
+				if (f->warp != w && k->vc[w][f->warp] < f->epoch)
+					race_pair(k, FK_GLOBAL, f, e, wd * 4u, (uint8_t)(f->bytes & e->bytes));
+			} else if (!global_ordered(g, k, w, f)) {
+				race_pair(k, FK_CTAS, f, e, wd * 4u, (uint8_t)(f->bytes & e->bytes));
+			}
+		}
+	}
+	const uint32_t n = race_pool_get(&g->pool);
+	if (!n) {
+		g->oom = true;
+		return;
+	}
+	g->pool.e[n] = *e;
+	g->pool.e[n].next = head[race_chain(e->kind)];
+	head[race_chain(e->kind)] = n;
+}
+
+void race_global_access(we_cta *c, const we_warp *w, const race_access *a)
+{
+	race_cta *k = c->race;
+	race_gshadow *g = k->launch->g;
+	race_word u[32 * 4];
+	const unsigned n = race_words_of(a, u);
+	if (pthread_mutex_lock(&g->lock))
+		abort();
+	for (unsigned j = 0; j < n; j++) {
+		if (!(c->L->memcheck & RACE_RACES) ||
+		    !race_seen_new(k, w->id, RACE_GLOBAL, u[j].word, (uint32_t)a->pc, a->kind, u[j].bytes))
+			continue;
+		const race_ent e = { .cta = c->linear_id, .warp = (uint8_t)w->id, .kind = a->kind,
+				     .bytes = u[j].bytes, .lanes = u[j].lanes, .epoch = k->vc[w->id][w->id],
+				     .pc = (uint32_t)a->pc, .from = k->from[w->id] };
+		global_word(g, c, w->id, u[j].word, &e);
+	}
+	if (g->oom)
+		race_set_oom(k);
+	if (pthread_mutex_unlock(&g->lock))
+		abort();
+}
+
+void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n)
+{
+	race_gshadow *g = c->race->launch->g;
+	if (pthread_mutex_lock(&g->lock))
+		abort();
+	for (unsigned j = 0; j < n; j++)
+		global_atomic(g, c, w, u[j].word);
+}
+
+void race_global_unlock(we_cta *c)
+{
+	if (pthread_mutex_unlock(&c->race->launch->g->lock))
+		abort();
+}
