@@ -235,7 +235,8 @@ void race_launch_finish(race_launch *r, check_log *log)
 {
 	if (!r)
 		return;
-	qsort(r->finds.f, r->finds.n, sizeof *r->finds.f, find_cmp);
+	if (r->finds.n) /* (qsort of no finds: f is NULL, which UBSan refuses) */
+		qsort(r->finds.f, r->finds.n, sizeof *r->finds.f, find_cmp);
 	for (size_t i = 0; i < r->finds.n; i++) {
 		char line[4000];
 		find_line(r->L, &r->finds.f[i], line, sizeof line);
