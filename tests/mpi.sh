@@ -110,8 +110,9 @@ done < "$tmp/table"
 # ---- the PTX examples (tests/ptx.sh, nvcc's PTX with the outputs of
 # their C references): the same buffers under 2 and 3 ranks, both engines;
 # but num_atomic, whose CTAs add floats into one word (atom.add.f32), which
-# does not merge, is refused
-ptx_names=$(PTX_NAMES= sh "$src/tests/ptx.sh" --names | sed 's/ num_atomic//')
+# does not merge, and globals, whose threads use the values atomicAdd
+# returned, are refused
+ptx_names=$(PTX_NAMES= sh "$src/tests/ptx.sh" --names | sed 's/ num_atomic//; s/ globals//')
 [ -n "$ptx_names" ] || fail "mpi.sh: no NAMES in tests/ptx.sh"
 for np in 2 3; do
 	PTX_NAMES=$ptx_names PTX_LAUNCHER="timeout 120 $mpx $extra -n $np" PTX_SMS=sm90 PTX_ENGINES_ONLY=1 \
@@ -125,6 +126,14 @@ PTX_NAMES=num_atomic PTX_LAUNCHER="timeout 120 $mpx $extra -n 2" PTX_SMS=sm90 PT
 if grep -q '^0 passed, 2 failed$' "$tmp/ptx" && [ "$(grep -c 'exit 7, expected 0' "$tmp/ptx")" = 2 ] &&
 	grep -q "updated it with ADD.F32 atomics, which do not merge" "$tmp/ptx"; then ok
 else fail "num_atomic under 2 ranks is not refused: $(head -6 "$tmp/ptx")"; fi
+# globals: every thread takes a ticket with atomicAdd on a __device__
+# counter and stores the largest it got (+1): a fetched atomic on a word
+# of the module's .global variables that both ranks update
+PTX_NAMES=globals PTX_LAUNCHER="timeout 120 $mpx $extra -n 2" PTX_SMS=sm90 PTX_ENGINES_ONLY=1 \
+	sh "$src/tests/ptx.sh" > "$tmp/ptx" 2>&1
+if grep -q '^0 passed, 2 failed$' "$tmp/ptx" && [ "$(grep -c 'exit 7, expected 0' "$tmp/ptx")" = 2 ] &&
+	grep -q "parameter '.global variables', offset 0 (0x0): rank 1 and a lower rank updated it with ADD atomics, and one of them used the old value" "$tmp/ptx"; then ok
+else fail "globals under 2 ranks is not refused: $(head -6 "$tmp/ptx")"; fi
 
 # ---- kernels that communicate through global memory: refused
 # expect_refused NP FILE ARGS -- TEXT...: exit status 7 and every TEXT on

@@ -188,6 +188,11 @@ START_TEST(atomics_refused)
 		  "with ADD.F32 atomics, which do not merge" },
 		{ WE_ATOMIC_CODE(WE_ATOM_INC, WE_ATOM_U32), WE_ATOMIC_CODE(WE_ATOM_INC, WE_ATOM_U32), DC_NOT_MERGEABLE,
 		  "with INC atomics, which do not merge" },
+		/* an ADD whose old value was used, on either side */
+		{ ADD | WE_ATOMIC_FETCHED, ADD, DC_FETCHED, "with ADD atomics, and one of them used the old value" },
+		{ ADD, ADD | WE_ATOMIC_FETCHED, DC_FETCHED, "with ADD atomics, and one of them used the old value" },
+		{ XOR | WE_ATOMIC_FETCHED, ADD, DC_ATOMIC_KINDS, "atomics of different operations or types" },
+		{ CAS | WE_ATOMIC_FETCHED, CAS | WE_ATOMIC_FETCHED, DC_NOT_MERGEABLE, "with CAS atomics, which do not merge" },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		uint8_t init[BYTES] = { 0 };
@@ -209,9 +214,15 @@ START_TEST(atomics_refused)
 	two t;
 	two_open(&t, init);
 	store32(&t, 1, 12, 7, CAS);
+	/* and so is a fetched ADD of one rank, beside another rank's plain ADD
+	 * on another word */
+	store32(&t, 0, 13, 5, ADD | WE_ATOMIC_FETCHED);
+	store32(&t, 1, 14, 6, ADD);
 	dmerge_err e;
 	ck_assert(merge(&t, &e));
 	ck_assert_uint_eq(word(&t, 12), 7);
+	ck_assert_uint_eq(word(&t, 13), 5);
+	ck_assert_uint_eq(word(&t, 14), 6);
 	two_close(&t);
 }
 END_TEST

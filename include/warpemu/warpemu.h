@@ -120,6 +120,10 @@ typedef struct we_kernel_info {
 unsigned we_module_kernel_count(const we_module *m);
 const we_kernel_info *we_module_kernel(const we_module *m, unsigned i);
 const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name);
+/* The device memory holding a PTX module's .global variables, placed on
+ * the device at load (*bytes 0 when the module has none): global memory
+ * its kernels may write besides their parameters' buffers. */
+we_status we_module_globals(const we_module *m, we_devptr *ptr, size_t *bytes);
 
 /* ---- launches --------------------------------------------------------- */
 typedef struct we_dim3 { uint32_t x, y, z; } we_dim3;
@@ -281,8 +285,9 @@ void we_device_cancel_from(we_device *dev, uint64_t cta);
 
 /* Global atomics of the last launch with track_atomics, per 32-bit word
  * (a 64-bit atomic marks both of its words): 0 none, WE_ATOMIC_CODE(op,
- * type) when every atomic on the word had that operation and type,
- * WE_ATOMIC_MIXED when they differed. */
+ * type) when every atomic on the word had that operation and type
+ * (with WE_ATOMIC_FETCHED when one returned the old value), WE_ATOMIC_MIXED
+ * when they differed. */
 typedef enum we_atomic_op {
 	WE_ATOM_ADD, WE_ATOM_MIN, WE_ATOM_MAX, WE_ATOM_AND, WE_ATOM_OR, WE_ATOM_XOR,
 	WE_ATOM_EXCH, WE_ATOM_CAS,
@@ -294,6 +299,10 @@ typedef enum we_atomic_type {
 } we_atomic_type;
 #define WE_ATOMIC_CODE(op, type) ((uint8_t)(1u + (unsigned)(op) + 16u * (unsigned)(type)))
 #define WE_ATOMIC_MIXED 0xffu
+/* Or'ed into a word's code when an atomic on it returned the old value
+ * to a register (ATOM, not RED): that value depends on which CTAs updated
+ * the word before, so the word cannot be merged from grid parts. */
+#define WE_ATOMIC_FETCHED 0x80u
 /* The map of the allocation holding [p, p + bytes) (p and bytes
  * multiples of 4): *map points at the code of p's word, or is NULL when
  * the last launch tracked none (valid until the next launch or we_free). */

@@ -26,6 +26,10 @@ static we_status place_ptx_globals(we_device *dev, struct we_module *m)
 	we_status st = we_malloc(dev, img->size, &base);
 	if (st == WE_OK)
 		st = we_memcpy_htod(dev, base, img->data, img->size);
+	if (st == WE_OK) {
+		m->globals = base;
+		m->globals_size = img->size;
+	}
 	for (uint32_t k = 0; st == WE_OK && k < off->size; k += 8) {
 		uint64_t o, a;
 		memcpy(&o, off->data + k, 8);
@@ -123,6 +127,15 @@ unsigned we_module_kernel_count(const we_module *m)
 const we_kernel_info *we_module_kernel(const we_module *m, unsigned i)
 {
 	return m && i < m->nkernels ? &m->kernels[i].info : NULL;
+}
+
+we_status we_module_globals(const we_module *m, we_devptr *ptr, size_t *bytes)
+{
+	if (!m || !ptr || !bytes)
+		return WE_ERR_INVALID;
+	*ptr = m->globals;
+	*bytes = m->globals_size;
+	return WE_OK;
 }
 
 const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name)

@@ -27,12 +27,14 @@ bool dev_atomics_reset(struct we_device *d, bool on)
 	return true;
 }
 
-/* The code of one word: the first code, or MIXED when another comes. */
+/* The code of one word: the first code (with the fetched bit of any),
+ * or MIXED when another operation or type comes. */
 static void note_word(uint8_t *m, uint8_t code)
 {
 	uint8_t old = __atomic_load_n(m, __ATOMIC_RELAXED);
-	while (old != code && old != WE_ATOMIC_MIXED) {
-		const uint8_t want = old == 0 ? code : WE_ATOMIC_MIXED;
+	while (old != (old | code) && old != WE_ATOMIC_MIXED) {
+		const bool same = ((old ^ code) & ~WE_ATOMIC_FETCHED) == 0;
+		const uint8_t want = old == 0 ? code : same ? (uint8_t)(old | code) : WE_ATOMIC_MIXED;
 		if (__atomic_compare_exchange_n(m, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			return;
 	}

@@ -416,16 +416,28 @@ we_status we_mpi_launch(MPI_Comm comm, we_device *dev, const we_module *m, const
 	 * when all are there */
 	nap_barrier(comm);
 	const double t0 = MPI_Wtime();
-	dbuf *d = calloc(nbufs ? nbufs : 1, sizeof *d);
-	int have = d != NULL, all = 0;
+	/* the module's .global variables are global memory its CTAs may
+	 * write too: merged like a buffer */
+	we_mpi_buffer *all_bufs = malloc((nbufs + 1) * sizeof *all_bufs);
+	dbuf *d = calloc(nbufs + 1, sizeof *d);
+	int have = d != NULL && all_bufs != NULL, all = 0;
 	MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, comm);
 	if (!all) {
 		free(d);
+		free(all_bufs);
 		return WE_ERR_NOMEM;
 	}
+	if (nbufs)
+		memcpy(all_bufs, bufs, nbufs * sizeof *bufs);
+	we_mpi_buffer *gv = &all_bufs[nbufs];
+	gv->name = ".global variables";
+	if (we_module_globals(m, &gv->ptr, &gv->bytes) == WE_OK && gv->bytes)
+		nbufs++;
+	bufs = all_bufs;
 	we_status st = snapshot(comm, dev, bufs, d, nbufs);
 	if (st != WE_OK) {
 		free_dbufs(d, nbufs);
+		free(all_bufs);
 		return st;
 	}
 	/* contiguous ranges of CTAs (doc/distributed.md says why) */
@@ -471,5 +483,6 @@ we_status we_mpi_launch(MPI_Comm comm, we_device *dev, const we_module *m, const
 		stats->total.seconds = MPI_Wtime() - t0;
 	}
 	free_dbufs(d, nbufs);
+	free(all_bufs);
 	return (we_status)verdict;
 }

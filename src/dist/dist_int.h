@@ -29,6 +29,8 @@ typedef enum dconflict {
 	DC_PLAIN_ATOMIC,    /* a plain store and an atomic            */
 	DC_ATOMIC_KINDS,    /* atomics of different operations/types  */
 	DC_NOT_MERGEABLE,   /* EXCH, CAS (or mixed) on two ranks      */
+	DC_FETCHED,         /* an atomic's returned value used, on a
+			       word two ranks update                 */
 	DC_IO,              /* device memory access failed            */
 	DC_NOMEM
 } dconflict;

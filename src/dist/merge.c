@@ -39,15 +39,21 @@ static void put_u64(strbuf *o, uint64_t v)
 	put(o, &v, sizeof v);
 }
 
-/* A code's operation and type (WE_ATOMIC_CODE). */
+/* A code's operation and type (WE_ATOMIC_CODE), and whether an atomic
+ * on the word returned its old value (WE_ATOMIC_FETCHED). */
 static unsigned code_op(uint8_t code)
 {
-	return (code - 1u) % 16u;
+	return ((code & ~WE_ATOMIC_FETCHED) - 1u) % 16u;
 }
 
 static unsigned code_type(uint8_t code)
 {
-	return (code - 1u) / 16u;
+	return ((code & ~WE_ATOMIC_FETCHED) - 1u) / 16u;
+}
+
+static bool code_fetched(uint8_t code)
+{
+	return code != WE_ATOMIC_MIXED && (code & WE_ATOMIC_FETCHED);
 }
 
 static bool code_is64(uint8_t code)
@@ -315,7 +321,8 @@ static bool apply_atom(dbuf *d, unsigned bi, we_device *dev, const uint8_t rec[A
 	const uint8_t code = rec[16];
 	const size_t size = d->b->bytes, words = (size + 3) / 4;
 	const unsigned n = code_is64(code) ? 8u : 4u;
-	if (code != WE_ATOMIC_MIXED && (code == 0 || code_op(code) > WE_ATOM_DEC || code_type(code) > WE_ATOM_F64))
+	if (code != WE_ATOMIC_MIXED &&
+	    ((code & ~WE_ATOMIC_FETCHED) == 0 || code_op(code) > WE_ATOM_DEC || code_type(code) > WE_ATOM_F64))
 		return conflict(e, DC_NONE, bi, 0, rank, 0);
 	if (w >= words || (n == 8 && (w % 2 || w + 1 >= words)))
 		return conflict(e, DC_NONE, bi, 0, rank, 0);
@@ -337,10 +344,16 @@ static bool apply_atom(dbuf *d, unsigned bi, we_device *dev, const uint8_t rec[A
 		return we_memcpy_htod(dev, d->b->ptr + off, &v, nb) == WE_OK ? true
 			: conflict(e, DC_IO, bi, off, rank, 0);
 	}
-	if (st != code)
+	const uint8_t sb = code_fetched(st) ? st & ~WE_ATOMIC_FETCHED : st;
+	const uint8_t cb = code_fetched(code) ? code & ~WE_ATOMIC_FETCHED : code;
+	if (sb != cb)
 		return conflict(e, DC_ATOMIC_KINDS, bi, off, rank, 0);
-	if (!code_merges(code))
-		return conflict(e, DC_NOT_MERGEABLE, bi, off, rank, code);
+	if (!code_merges(cb))
+		return conflict(e, DC_NOT_MERGEABLE, bi, off, rank, cb);
+	/* a value an atomic returned would have been another with the other
+	 * ranks' updates before it */
+	if (code_fetched(st) || code_fetched(code))
+		return conflict(e, DC_FETCHED, bi, off, rank, cb);
 	const uint64_t r = combine(code, init, old, v);
 	return we_memcpy_htod(dev, d->b->ptr + off, &r, nb) == WE_OK ? true : conflict(e, DC_IO, bi, off, rank, 0);
 }
@@ -393,6 +406,8 @@ char *dist_conflict_text(const dbuf *bufs, const dmerge_err *e)
 		[DC_ATOMIC_KINDS] = "rank %d and a lower rank updated it with atomics of different operations "
 				    "or types",
 		[DC_NOT_MERGEABLE] = "rank %d and a lower rank updated it with %s atomics, which do not merge",
+		[DC_FETCHED] = "rank %d and a lower rank updated it with %s atomics, and one of them used the "
+			       "old value the atomic returned (which depends on the other ranks' updates)",
 		[DC_IO] = "device memory could not be read or written while merging rank %d's changes",
 		[DC_NOMEM] = "out of host memory while merging rank %d's changes",
 	};

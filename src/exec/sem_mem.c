@@ -600,9 +600,9 @@ _Static_assert(ISA_AtomOp_ADD == (int)WE_ATOM_ADD && ISA_AtomOp_MIN == (int)WE_A
 
 /* A launch that merges grid parts (we_launch_part) notes its global
  * atomics per word (device/atomics.c); others skip this. */
-static void note_atomics(xctx *x, uint8_t *const ptr[XLANES], int op, int type, bool w64)
+static void note_atomics(xctx *x, uint8_t *const ptr[XLANES], int op, int type, bool w64, bool fetched)
 {
-	const uint8_t code = WE_ATOMIC_CODE(op, type);
+	const uint8_t code = WE_ATOMIC_CODE(op, type) | (fetched ? WE_ATOMIC_FETCHED : 0u);
 	for_lanes(l) if (ptr[l]) dev_note_atomic(x->L->dev, ptr[l], w64 ? 8u : 4u, code);
 }
 
@@ -622,7 +622,7 @@ static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, cons
 	if (!translate(x, om, sp, w64 ? 8u : 4u, ptr))
 		return;
 	if (sp == SP_GLOBAL && x->L->track_atomics)
-		note_atomics(x, ptr, op, type, w64);
+		note_atomics(x, ptr, op, type, w64, od && !(od->kind == XO_REG && od->reg == 255));
 	uint32_t tb0[XLANES], tb1[XLANES], tc0[XLANES], tc1[XLANES];
 	const uint32_t *b0 = xsrc(x, ob, 0, tb0, false);
 	const uint32_t *b1 = w64 ? xsrc(x, ob, 1, tb1, false) : b0;
