@@ -155,9 +155,10 @@ START_TEST(cancel_stops_a_range)
 }
 END_TEST
 
-/* RED.ADD into word 0, RED.MAX.S32 into word 1, ATOMG.CAS on word 2, and
- * on word 3 an ADD from even CTAs and an XOR from odd ones; a 64-bit
- * RED.ADD.U64 into words 4-5. */
+/* RED.ADD into word 0, RED.MAX.S32 into word 1, ATOMG.CAS on word 2 (its
+ * old value fetched into R6), and on word 3 an ADD from even CTAs and an
+ * XOR from odd ones; a 64-bit RED.ADD.U64 into words 4-5; ATOMG.ADD
+ * returning nothing (RZ) into word 6. */
 static const char atomics[] =
 	".param ptr p\n"
 	"        S2R R0, SR_CTAID.X ;\n"
@@ -172,6 +173,7 @@ static const char atomics[] =
 	"   @P0  RED.XOR [R2.64+0xc], R5 ;\n"
 	"        MOV R6, RZ ;\n"
 	"        RED.ADD.U64 [R2.64+0x10], R[5:6] ;\n"
+	"        ATOMG.ADD RZ, [R2.64+0x18], R5 ;\n"
 	"        EXIT ;\n";
 
 START_TEST(atomic_map)
@@ -188,11 +190,12 @@ START_TEST(atomic_map)
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m[0], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U32));
 	ck_assert_uint_eq(m[1], WE_ATOMIC_CODE(WE_ATOM_MAX, WE_ATOM_S32));
-	ck_assert_uint_eq(m[2], WE_ATOMIC_CODE(WE_ATOM_CAS, WE_ATOM_U32));
+	ck_assert_uint_eq(m[2], WE_ATOMIC_CODE(WE_ATOM_CAS, WE_ATOM_U32) | WE_ATOMIC_FETCHED);
 	ck_assert_uint_eq(m[3], WE_ATOMIC_MIXED);
 	ck_assert_uint_eq(m[4], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U64));
 	ck_assert_uint_eq(m[5], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U64));
-	ck_assert_uint_eq(m[6], 0);
+	ck_assert_uint_eq(m[6], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U32));
+	ck_assert_uint_eq(m[7], 0);
 	/* a launch without tracking leaves no map */
 	ck_assert_int_eq(th_launch(&t, &cfg, NULL), WE_OK);
 	ck_assert_int_eq(we_atomic_map(t.dev, p, 32, &m), WE_OK);

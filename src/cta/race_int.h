@@ -110,6 +110,8 @@ typedef struct race_finds {
 bool race_finds_add(race_finds *s, const race_find *f);
 /* Add every finding of b (with its count) to a. */
 bool race_finds_merge(race_finds *a, const race_finds *b);
+/* The findings as --check lines, in a fixed order (kind, then PCs). */
+void race_finds_write(const we_launch_ctx *L, race_finds *fs, check_log *log);
 
 /* Two accesses race: the finding, sides ordered by PC (then warp). */
 void race_pair(race_cta *k, uint8_t fk, const race_ent *a, const race_ent *b, uint64_t word_addr,
