@@ -156,25 +156,39 @@ for name in $NAMES; do
 	done
 done
 
-# deadlock_cross: the report names both barriers, both warps and the PTX
-# lines of the bar.sync each warp waits at
-if echo "$NAMES" | grep -q deadlock_cross; then
-	prepare deadlock_cross
-	"$W" run "$D/deadlock_cross.sm90.ptx" $(cat "$T/deadlock_cross.args") > "$T/stdout" 2> "$T/stderr"
+# report WHAT STATUS PTX ARGS... -- TEXT...: `warpemu run PTX ARGS` exits
+# with STATUS and its report holds every TEXT
+report() {
+	what=$1 want=$2 f=$3
+	shift 3
+	args=""
+	while [ "$1" != -- ]; do args="$args $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	"$W" run "$f" $args > "$T/stdout" 2> "$T/stderr"
 	rc=$?
 	ok=1
-	[ "$rc" = 5 ] || ok=0
-	for want in "deadlock" "barrier 1" "barrier 2" "count 32 of 64" "deadlock_cross.sm90.ptx:45)" "deadlock_cross.sm90.ptx:36)" \
-		"warp 0: blocked on barrier 1" "warp 1: blocked on barrier 2"; do
-		grep -q "$want" "$T/stderr" || { ok=0; echo "missing in the report: $want"; }
+	[ "$rc" = "$want" ] || ok=0
+	for text in "$@"; do
+		grep -qF -- "$text" "$T/stderr" || { ok=0; echo "missing in the report: $text"; }
 	done
 	if [ $ok = 1 ]; then
 		pass=$((pass + 1))
 	else
-		echo "FAIL: deadlock_cross report (exit $rc):"
+		echo "FAIL: $what (exit $rc):"
 		sed 's/^/    /' "$T/stderr" | head -30
 		fail=$((fail + 1))
 	fi
+}
+
+# deadlock_cross: the report names both barriers, both warps and the PTX
+# lines of the bar.sync each warp waits at
+if echo "$NAMES" | grep -q deadlock_cross; then
+	prepare deadlock_cross
+	# shellcheck disable=SC2046
+	report "deadlock_cross report" 5 "$D/deadlock_cross.sm90.ptx" $(cat "$T/deadlock_cross.args") -- \
+		"deadlock" "barrier 1" "barrier 2" "count 32 of 64" "deadlock_cross.sm90.ptx:45)" \
+		"deadlock_cross.sm90.ptx:36)" "warp 0: blocked on barrier 1" "warp 1: blocked on barrier 2"
 fi
 
 # bar_overfull: four warps at `bar.sync 1, 64` pass two by two (the run
@@ -198,22 +212,10 @@ if echo "$NAMES" | grep -q bar_overfull; then
 			fi
 		done
 		# shellcheck disable=SC2046
-		"$W" run "$D/bar_overfull.$sm.ptx" $(sed 's/--block 128/--block 96/' "$T/bar_overfull.args") \
-			> "$T/stdout" 2> "$T/stderr"
-		rc=$?
-		ok=1
-		[ "$rc" = 5 ] || ok=0
-		for want in "deadlock in kernel bar_overfull" "barrier 1: phase 1, sync/arv, count 32 of 64" \
-			"blocked on barrier 1 (count 32, expected 64) at PC" "count 64 of 96 (all live warps)"; do
-			grep -qF "$want" "$T/stderr" || { ok=0; echo "missing in the report: $want"; }
-		done
-		if [ $ok = 1 ]; then
-			pass=$((pass + 1))
-		else
-			echo "FAIL: bar_overfull.$sm.ptx --block 96 (exit $rc):"
-			sed 's/^/    /' "$T/stderr" | head -20
-			fail=$((fail + 1))
-		fi
+		report "bar_overfull.$sm.ptx --block 96" 5 "$D/bar_overfull.$sm.ptx" \
+			$(sed 's/--block 128/--block 96/' "$T/bar_overfull.args") -- "deadlock in kernel bar_overfull" \
+			"barrier 1: phase 1, sync/arv, count 32 of 64" "blocked on barrier 1 (count 32, expected 64) at PC" \
+			"count 64 of 96 (all live warps)"
 	done
 fi
 
