@@ -112,9 +112,10 @@ done
 [ -n "${PTX_ENGINES_ONLY:-}" ] && { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit; }
 
 # --check (races, uninitialised reads, barriers) finds no hazard in the
-# correct kernels written for issue 16 (races_clean.sh has the examples)
+# correct kernels written for issue 16, generic accesses and num.isa's
+# atomics included (races_clean.sh has the examples)
 CHECKED=${PTX_CHECKED:-"warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv early_ret
-	warp_vote fence_last"}
+	warp_vote fence_last generic calls calls_local globals num_atomic"}
 for name in $CHECKED; do
 	case " $(echo $NAMES) " in *" $name "*) ;; *) continue ;; esac
 	prepare "$name"
