@@ -293,6 +293,34 @@ START_TEST(lower_brx)
 }
 END_TEST
 
+/* if-conversion (peep.c): a short body that lanes >= 7 branch over runs
+ * under the negated guard, without BSSY/BSYNC; a body with a warp-wide
+ * instruction (activemask: the lanes that run it) stays a branch.
+ * kernel_ifconv runs it. */
+static const char *const ifconv_ptx = HEAD
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n .reg .pred %p<3>;\n"
+	" mov.u32 %r1, %tid.x;\n mov.u32 %r3, 100;\n setp.ge.u32 %p1, %r1, 7;\n @%p1 bra L1;\n"
+	" add.s32 %r3, %r1, 1;\n shl.b32 %r3, %r3, 2;\nL1:\n"
+	" setp.lt.u32 %p2, %r1, 40;\n @%p2 bra L2;\n activemask.b32 %r4;\n add.s32 %r3, %r3, %r4;\nL2:\n"
+	STORE_R3 " ret;\n}\n";
+
+START_TEST(lower_ifconv)
+{
+	char *s = translate(ifconv_ptx);
+	const char *sh = strstr(s, "SHF.L.U32");
+	ck_assert_ptr_nonnull(sh);
+	/* the first body: guarded, no branch before the barrier's BSSY */
+	ck_assert_ptr_nonnull(strstr(s, "@!P0 IADD3"));
+	ck_assert(!strncmp(sh - 5, "@!P0 ", 5));
+	const char *bssy = strstr(s, "BSSY");
+	ck_assert_ptr_nonnull(bssy);
+	ck_assert_ptr_null(strstr(bssy + 1, "BSSY"));
+	ck_assert_ptr_nonnull(strstr(bssy, "VOTE"));
+	ck_assert_ptr_null(strstr(s, "@!P0 VOTE"));
+	free(s);
+}
+END_TEST
+
 /* ---- kernels ------------------------------------------------------------------ */
 
 static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out)
@@ -318,6 +346,16 @@ START_TEST(kernel_guarded_call)
 		if (i < 7)
 			ck_assert_uint_eq(out[i], 2 * i + 1);
 	}
+}
+END_TEST
+
+START_TEST(kernel_ifconv)
+{
+	uint32_t out[64];
+	/* lanes 40..63 add the mask of the lanes that run the body */
+	run_words(ifconv_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i < 7 ? 4 * (i + 1) : 100) + (i >= 40 ? 0xffffff00u : 0));
 }
 END_TEST
 
@@ -442,11 +480,13 @@ static Suite *suite(void)
 	tcase_add_test(t, postdom);
 	tcase_add_test(t, lower_call);
 	tcase_add_test(t, lower_brx);
+	tcase_add_test(t, lower_ifconv);
 	suite_add_tcase(s, t);
 	t = tcase_create("kernels");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, kernel_guarded_call);
 	tcase_add_test(t, kernel_brx);
+	tcase_add_test(t, kernel_ifconv);
 	tcase_add_test(t, kernel_mov_pred);
 	tcase_add_test(t, kernel_globals_persist);
 	tcase_add_test(t, kernel_membermask);

@@ -263,6 +263,12 @@ int cfg_succ(const lcfg *g, uint32_t b, int *out, int cap);
 bool cfg_postdom_with(lcfg *g, const lcode *c);
 void cfg_free(lcfg *g);
 
+/* ---- rewrites (peep.c) ------------------------------------------------- */
+
+/* `@p BRA L; body; L:` with a short body of per-lane instructions becomes
+ * the body under `@!p` (before reconv_place) */
+void peep_ifconvert(lcode *c);
+
 /* ---- register allocation (ralloc.c) ------------------------------------ */
 
 typedef struct ralloc_info {
