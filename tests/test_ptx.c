@@ -317,6 +317,10 @@ START_TEST(lower_ifconv)
 	ck_assert_ptr_null(strstr(bssy + 1, "BSSY"));
 	ck_assert_ptr_nonnull(strstr(bssy, "VOTE"));
 	ck_assert_ptr_null(strstr(s, "@!P0 VOTE"));
+	/* setp against an immediate: ISETP's immediate form, no MOV first */
+	const char *is = strstr(s, "ISETP.GE.U32.AND P0, PT, R");
+	ck_assert_ptr_nonnull(is);
+	ck_assert(!strncmp(strchr(is + 26, ','), ", 7, PT ;", 9));
 	free(s);
 }
 END_TEST

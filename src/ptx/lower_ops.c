@@ -1052,11 +1052,14 @@ static bool op_setp(lx *x)
 	int a = norm(x, lx_reg32(x, &o[1]), t);
 	char b[32];
 	int bv = t.bits < 32 ? norm(x, lx_reg32(x, &o[2]), t) : lx_src32(x, &o[2], b, sizeof b);
+	/* an immediate: ISETP's immediate form, not a MOV to a register first
+	 * (slot 2 then repeats a, unprinted, to keep the slot numbering) */
+	const char *btext = bv < 0 ? b : "$2";
 	if (bv < 0)
-		bv = lx_reg32(x, &o[2]);     /* keep the slot numbering simple */
+		bv = a;
 	char text[96];
-	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, $2, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
-		 q >= 0 ? "$4" : "PT", tail);
+	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, %s, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
+		 q >= 0 ? "$4" : "PT", btext, tail);
 	emit(x, q >= 0 ? "dp ur ur up dp" : (c >= 0 ? "dp ur ur up" : "dp ur ur"), V(p, a, bv, c >= 0 ? c : 0, q),
 	     "%s", text);
 	return true;
