@@ -321,6 +321,18 @@ START_TEST(lower_ifconv)
 	const char *is = strstr(s, "ISETP.GE.U32.AND P0, PT, R");
 	ck_assert_ptr_nonnull(is);
 	ck_assert(!strncmp(strchr(is + 26, ','), ", 7, PT ;", 9));
+	/* copies folded (peep.c): S2R writes %r1's register itself; the low
+	 * word of add.s64 %rd2, %rd2, %rd1 goes to %rd2 at once, no MOV
+	 * between the IADD3.X and the store */
+	const char *s2r = strstr(s, "S2R R");
+	char reg[8], copy[16];
+	ck_assert(s2r && sscanf(s2r, "S2R %7[^,]", reg) == 1);
+	snprintf(copy, sizeof copy, ", %s ;", reg);
+	for (const char *m = strstr(s, "MOV R"); m; m = strstr(m + 1, "MOV R"))
+		ck_assert(strncmp(strchr(m, ','), copy, strlen(copy)));
+	const char *x = strstr(s, "IADD3.X"), *st = strstr(s, "STG"), *mv = x ? strstr(x, "MOV") : NULL;
+	ck_assert(x && st && x < st);
+	ck_assert(!mv || mv > st);
 	free(s);
 }
 END_TEST

@@ -69,3 +69,104 @@ void peep_ifconvert(lcode *c)
 	}
 	c->n = o;
 }
+
+/* Copy folding: the lowering often computes into a temporary and moves
+ * it to the PTX register (`S2R t, SR_TID.X; MOV d, t`, the low word of a
+ * 64-bit add).  When temporary t is written once and read only by the
+ * MOV, in the same straight run of instructions under the same guard,
+ * and nothing between them reads d or writes the same word of d, the
+ * instruction that writes t writes d instead and the MOV goes. */
+
+static bool is_copy32(const lins *l)
+{
+	return l->kind == LK_INS && l->nslot == 2 && l->text && !strcmp(l->text, "MOV $0, $1") &&
+	       l->s[0].form == 'r' && l->s[0].use == LU_DEF && l->s[1].form == 'r' && l->s[1].use == LU_USE;
+}
+
+/* whether moving the write of d (its low word, form 'r') from after p to
+ * p's place would change what p sees or does: p is guarded by d, or
+ * reads or writes d's low word (forms other than 'h', the high word of a
+ * pair: `add.s64 %rd2, %rd2, %rd1` reads %rd2's high word after the low
+ * word's IADD3) */
+static bool touches(const lins *p, int d)
+{
+	if (p->guard == d)
+		return true;
+	for (int k = 0; k < p->nslot; k++)
+		if (p->s[k].v == d && p->s[k].form != 'h')
+			return true;
+	return false;
+}
+
+/* p is guarded by d or writes d's low word (the copy's own word) */
+static bool writes_low(const lins *p, int d)
+{
+	if (p->guard == d)
+		return true;
+	for (int k = 0; k < p->nslot; k++)
+		if (p->s[k].v == d && p->s[k].form != 'h' && (p->s[k].use & LU_DEF))
+			return true;
+	return false;
+}
+
+/* fold the copy at i into the write of its source; false if it does not
+ * qualify */
+static bool fold(lcode *c, uint32_t i, const uint32_t *reads, const uint32_t *writes, const bool *gone)
+{
+	const lins *m = &c->ins[i];
+	int d = m->s[0].v, t = m->s[1].v;
+	if (c->v[t].ptx >= 0 || c->v[t].rc != RC_32 || reads[t] != 1 || writes[t] != 1 || d == t)
+		return false;
+	for (uint32_t j = i; j-- > 0;) {
+		lins *p = &c->ins[j];
+		if (gone[j])
+			continue;
+		if (p->kind != LK_INS)
+			return false;
+		for (int k = 0; k < p->nslot; k++)
+			if (p->s[k].v == t) {
+				/* (p itself may read d: an instruction reads its
+				 * sources before it writes, `IADD3 R4, P0, R4, R2`) */
+				if (p->s[k].use != LU_DEF || p->s[k].form != 'r' || p->guard != m->guard ||
+				    (m->guard >= 0 && p->guard_neg != m->guard_neg) || writes_low(p, d))
+					return false;
+				p->s[k].v = d;
+				return true;
+			}
+		if (touches(p, d))
+			return false;
+	}
+	return false;
+}
+
+void peep_copies(lcode *c)
+{
+	uint32_t *reads = calloc(c->nv + 1, sizeof *reads), *writes = calloc(c->nv + 1, sizeof *writes);
+	bool *gone = calloc(c->n + 1, sizeof *gone);
+	if (!reads || !writes || !gone) {
+		c->oom = true;
+	} else {
+		for (uint32_t i = 0; i < c->n; i++) {
+			const lins *l = &c->ins[i];
+			if (l->guard >= 0)
+				reads[l->guard]++;
+			for (int k = 0; k < l->nslot; k++) {
+				reads[l->s[k].v] += (l->s[k].use & LU_USE) != 0;
+				writes[l->s[k].v] += (l->s[k].use & LU_DEF) != 0;
+			}
+		}
+		for (uint32_t i = 0; i < c->n; i++)
+			gone[i] = is_copy32(&c->ins[i]) && fold(c, i, reads, writes, gone);
+		uint32_t o = 0;
+		for (uint32_t i = 0; i < c->n; i++) {
+			if (gone[i])
+				free(c->ins[i].text);
+			else
+				c->ins[o++] = c->ins[i];
+		}
+		c->n = o;
+	}
+	free(reads);
+	free(writes);
+	free(gone);
+}

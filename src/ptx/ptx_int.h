@@ -268,6 +268,9 @@ void cfg_free(lcfg *g);
 /* `@p BRA L; body; L:` with a short body of per-lane instructions becomes
  * the body under `@!p` (before reconv_place) */
 void peep_ifconvert(lcode *c);
+/* `MOV d, t` of a temporary t written once just before (same straight
+ * run and guard) folds into t's write */
+void peep_copies(lcode *c);
 
 /* ---- register allocation (ralloc.c) ------------------------------------ */
 
