@@ -337,6 +337,26 @@ START_TEST(lower_ifconv)
 }
 END_TEST
 
+/* mul.wide + add.s64 of an address (peep.c): one IMAD.WIDE with the base
+ * as its addend when the product is read by the add only; %rd1 written
+ * twice in STORE_R3 (lower_ifconv) keeps the add */
+static const char *const madwide_ptx = HEAD
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<5>;\n"
+	" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, %tid.x;\n"
+	" mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n mul.lo.s32 %r2, %r1, 3;\n"
+	" st.global.u32 [%rd4], %r2;\n ret;\n}\n";
+
+START_TEST(lower_madwide)
+{
+	char *s = translate(madwide_ptx);
+	const char *m = strstr(s, "IMAD.WIDE.U32 R[");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(strstr(m, ", 4, R["));
+	ck_assert_ptr_null(strstr(s, "IADD3.X"));
+	free(s);
+}
+END_TEST
+
 /* ---- kernels ------------------------------------------------------------------ */
 
 static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out)
@@ -372,6 +392,15 @@ START_TEST(kernel_ifconv)
 	run_words(ifconv_ptx, "k", 64, out);
 	for (uint32_t i = 0; i < 64; i++)
 		ck_assert_uint_eq(out[i], (i < 7 ? 4 * (i + 1) : 100) + (i >= 40 ? 0xffffff00u : 0));
+}
+END_TEST
+
+START_TEST(kernel_madwide)
+{
+	uint32_t out[64];
+	run_words(madwide_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], 3 * i);
 }
 END_TEST
 
@@ -497,12 +526,14 @@ static Suite *suite(void)
 	tcase_add_test(t, lower_call);
 	tcase_add_test(t, lower_brx);
 	tcase_add_test(t, lower_ifconv);
+	tcase_add_test(t, lower_madwide);
 	suite_add_tcase(s, t);
 	t = tcase_create("kernels");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, kernel_guarded_call);
 	tcase_add_test(t, kernel_brx);
 	tcase_add_test(t, kernel_ifconv);
+	tcase_add_test(t, kernel_madwide);
 	tcase_add_test(t, kernel_mov_pred);
 	tcase_add_test(t, kernel_globals_persist);
 	tcase_add_test(t, kernel_membermask);

@@ -334,6 +334,7 @@ static void lower_unit(const ptx_module *m, const ptx_func *f, ptx_diags *g, lmo
 	ralloc_info ri = { .local_bytes = x.local_bytes };
 	if (ok) {
 		peep_copies(&x.c);
+		peep_madwide(&x.c);
 		peep_ifconvert(&x.c);
 	}
 	if (ok && !reconv_place(&x.c)) {

@@ -77,6 +77,20 @@ void peep_ifconvert(lcode *c)
  * and nothing between them reads d or writes the same word of d, the
  * instruction that writes t writes d instead and the MOV goes. */
 
+/* how often each vreg is read (guards too) and written */
+static void count_uses(const lcode *c, uint32_t *reads, uint32_t *writes)
+{
+	for (uint32_t i = 0; i < c->n; i++) {
+		const lins *l = &c->ins[i];
+		if (l->guard >= 0)
+			reads[l->guard]++;
+		for (int k = 0; k < l->nslot; k++) {
+			reads[l->s[k].v] += (l->s[k].use & LU_USE) != 0;
+			writes[l->s[k].v] += (l->s[k].use & LU_DEF) != 0;
+		}
+	}
+}
+
 static bool is_copy32(const lins *l)
 {
 	return l->kind == LK_INS && l->nslot == 2 && l->text && !strcmp(l->text, "MOV $0, $1") &&
@@ -146,15 +160,7 @@ void peep_copies(lcode *c)
 	if (!reads || !writes || !gone) {
 		c->oom = true;
 	} else {
-		for (uint32_t i = 0; i < c->n; i++) {
-			const lins *l = &c->ins[i];
-			if (l->guard >= 0)
-				reads[l->guard]++;
-			for (int k = 0; k < l->nslot; k++) {
-				reads[l->s[k].v] += (l->s[k].use & LU_USE) != 0;
-				writes[l->s[k].v] += (l->s[k].use & LU_DEF) != 0;
-			}
-		}
+		count_uses(c, reads, writes);
 		for (uint32_t i = 0; i < c->n; i++)
 			gone[i] = is_copy32(&c->ins[i]) && fold(c, i, reads, writes, gone);
 		uint32_t o = 0;
@@ -169,4 +175,68 @@ void peep_copies(lcode *c)
 	free(reads);
 	free(writes);
 	free(gone);
+}
+
+/* Multiply-add of an address: nvcc computes a global address as
+ * `mul.wide.u32 %rd6, %r5, 4; add.s64 %rd7, %rd1, %rd6`, lowered to
+ * IMAD.WIDE into t and a 64-bit add through a carry (IADD3, IADD3.X).
+ * When t is read only by that add, IMAD.WIDE adds the base itself (its
+ * 64-bit addend; the product plus the base modulo 2^64 is the same sum). */
+
+static bool slot_is(const lins *l, int k, int v, char form, uint8_t use)
+{
+	return k < l->nslot && l->s[k].v == v && l->s[k].form == form && l->s[k].use == use;
+}
+
+static bool fuse_madwide(lcode *c, uint32_t i, const uint32_t *reads, const uint32_t *writes)
+{
+	lins *m = &c->ins[i], *p = &c->ins[i + 1], *q = &c->ins[i + 2];
+	size_t n = m->text ? strlen(m->text) : 0;
+	if (m->kind != LK_INS || p->kind != LK_INS || q->kind != LK_INS || n < 4 ||
+	    strncmp(m->text, "IMAD.WIDE", 9) || strcmp(m->text + n - 4, ", RZ") || m->nslot >= L_MAX_SLOTS ||
+	    m->s[0].form != 'w' || m->s[0].use != LU_DEF || !p->text || !q->text ||
+	    strcmp(p->text, "IADD3 $0, $1, PT, $2, $3, RZ") || strcmp(q->text, "IADD3.X $0, $1, $2, RZ, $3, !PT") ||
+	    p->guard != m->guard || q->guard != m->guard ||
+	    (m->guard >= 0 && (p->guard_neg != m->guard_neg || q->guard_neg != m->guard_neg)))
+		return false;
+	int t = m->s[0].v, d = p->s[0].v, cy = p->s[1].v;
+	int kt = p->nslot == 4 && p->s[2].v == t ? 2 : 3, base = p->s[kt == 2 ? 3 : 2].v;
+	if (reads[t] != 2 || writes[t] != 1 || reads[cy] != 1 || base == t || c->v[base].rc != RC_64 ||
+	    !slot_is(p, 0, d, 'r', LU_DEF) || !slot_is(p, 1, cy, 'p', LU_DEF) || !slot_is(p, kt, t, 'r', LU_USE) ||
+	    !slot_is(p, kt == 2 ? 3 : 2, base, 'r', LU_USE) || !slot_is(q, 0, d, 'h', LU_DEF) ||
+	    !slot_is(q, kt - 1, t, 'h', LU_USE) || !slot_is(q, kt == 2 ? 2 : 1, base, 'h', LU_USE) ||
+	    !slot_is(q, 3, cy, 'p', LU_USE))
+		return false;
+	/* "..., RZ" -> "..., $N" with slot N (< L_MAX_SLOTS) the base pair */
+	m->text[n - 2] = '$';
+	m->text[n - 1] = (char)('0' + m->nslot);
+	m->s[0].v = d;
+	m->s[m->nslot++] = (lslot){ base, 'w', LU_USE };
+	return true;
+}
+
+void peep_madwide(lcode *c)
+{
+	uint32_t *reads = calloc(c->nv + 1, sizeof *reads), *writes = calloc(c->nv + 1, sizeof *writes);
+	if (!reads || !writes) {
+		free(reads);
+		free(writes);
+		c->oom = true;
+		return;
+	}
+	count_uses(c, reads, writes);
+	uint32_t o = 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (i + 2 < c->n && fuse_madwide(c, i, reads, writes)) {
+			free(c->ins[i + 1].text);
+			free(c->ins[i + 2].text);
+			c->ins[o++] = c->ins[i];
+			i += 2;
+			continue;
+		}
+		c->ins[o++] = c->ins[i];
+	}
+	c->n = o;
+	free(reads);
+	free(writes);
 }

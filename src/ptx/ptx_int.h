@@ -271,6 +271,8 @@ void peep_ifconvert(lcode *c);
 /* `MOV d, t` of a temporary t written once just before (same straight
  * run and guard) folds into t's write */
 void peep_copies(lcode *c);
+/* IMAD.WIDE into t and a 64-bit add of t: one IMAD.WIDE with the addend */
+void peep_madwide(lcode *c);
 
 /* ---- register allocation (ralloc.c) ------------------------------------ */
 
