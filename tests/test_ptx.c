@@ -357,6 +357,27 @@ START_TEST(lower_madwide)
 }
 END_TEST
 
+/* or.pred/and.pred of a comparison just made (peep.c): the comparison
+ * combines with the other predicate (ISETP.*.OR), no SEL to a 0/1
+ * register; %p1 is read twice, so the first combination fuses %p2's
+ * comparison and the second %p4's */
+static const char *const plogic_ptx = HEAD
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n .reg .pred %p<6>;\n"
+	" mov.u32 %r1, %tid.x;\n mov.u32 %r3, 0;\n setp.lt.u32 %p1, %r1, 5;\n setp.gt.u32 %p2, %r1, 40;\n"
+	" or.pred %p3, %p1, %p2;\n selp.u32 %r3, 1, 0, %p3;\n setp.ne.u32 %p4, %r1, 3;\n and.pred %p5, %p1, %p4;\n"
+	" @%p5 add.s32 %r3, %r3, 2;\n" STORE_R3 " ret;\n}\n";
+
+START_TEST(lower_plogic)
+{
+	char *s = translate(plogic_ptx);
+	ck_assert_ptr_nonnull(strstr(s, "ISETP.GT.U32.OR P"));
+	ck_assert_ptr_nonnull(strstr(s, "ISETP.NE.U32.AND P"));
+	ck_assert_ptr_null(strstr(s, "ISETP.NE.OR"));
+	ck_assert_ptr_null(strstr(s, ", RZ, 0x1, "));
+	free(s);
+}
+END_TEST
+
 /* ---- kernels ------------------------------------------------------------------ */
 
 static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out)
@@ -401,6 +422,15 @@ START_TEST(kernel_madwide)
 	run_words(madwide_ptx, "k", 64, out);
 	for (uint32_t i = 0; i < 64; i++)
 		ck_assert_uint_eq(out[i], 3 * i);
+}
+END_TEST
+
+START_TEST(kernel_plogic)
+{
+	uint32_t out[64];
+	run_words(plogic_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i < 5 || i > 40 ? 1u : 0u) + (i < 5 && i != 3 ? 2u : 0u));
 }
 END_TEST
 
@@ -527,6 +557,7 @@ static Suite *suite(void)
 	tcase_add_test(t, lower_brx);
 	tcase_add_test(t, lower_ifconv);
 	tcase_add_test(t, lower_madwide);
+	tcase_add_test(t, lower_plogic);
 	suite_add_tcase(s, t);
 	t = tcase_create("kernels");
 	tcase_set_timeout(t, 60);
@@ -534,6 +565,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_brx);
 	tcase_add_test(t, kernel_ifconv);
 	tcase_add_test(t, kernel_madwide);
+	tcase_add_test(t, kernel_plogic);
 	tcase_add_test(t, kernel_mov_pred);
 	tcase_add_test(t, kernel_globals_persist);
 	tcase_add_test(t, kernel_membermask);

@@ -335,6 +335,7 @@ static void lower_unit(const ptx_module *m, const ptx_func *f, ptx_diags *g, lmo
 	if (ok) {
 		peep_copies(&x.c);
 		peep_madwide(&x.c);
+		peep_plogic(&x.c);
 		peep_ifconvert(&x.c);
 	}
 	if (ok && !reconv_place(&x.c)) {

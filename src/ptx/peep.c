@@ -240,3 +240,108 @@ void peep_madwide(lcode *c)
 	free(reads);
 	free(writes);
 }
+
+/* Predicate logic: `or.pred %p7, %p6, %p5` (and/xor) goes through a 0/1
+ * register, `SEL t, RZ, 0x1, !r; ISETP.NE.OR d, PT, t, RZ, c`, since the
+ * ISA has no predicate logic instruction.  When r or c comes from the
+ * comparison just before (`ISETP.GE.U32.AND r, PT, a, b, PT`) and nothing
+ * else reads it, that comparison combines with the other predicate
+ * itself: `ISETP.GE.U32.OR d, PT, a, b, c` (an ISETP's bop takes its Pp
+ * operand, possibly negated).  All three unguarded and adjacent. */
+
+/* "XSETP.cmp...AND $0, PT, $1, X, PT" with slot 0 the predicate p */
+static bool plain_setp(const lins *l, int p)
+{
+	const char *t = l->text, *sp = t ? strchr(t, ' ') : NULL;
+	size_t n = t ? strlen(t) : 0;
+	return l->kind == LK_INS && l->guard < 0 && sp && (!strncmp(t, "ISETP.", 6) || !strncmp(t, "FSETP.", 6)) &&
+	       sp - t > 4 && !strncmp(sp - 4, ".AND", 4) && !strncmp(sp, " $0, PT, $1, ", 13) &&
+	       n > 4 && !strcmp(t + n - 4, ", PT") && slot_is(l, 0, p, 'p', LU_DEF) && l->nslot < L_MAX_SLOTS;
+}
+
+static bool fuse_plogic(lcode *c, uint32_t i, const uint32_t *reads)
+{
+	lins *dd = &c->ins[i], *s = &c->ins[i + 1], *l = &c->ins[i + 2];
+	if (s->kind != LK_INS || l->kind != LK_INS || s->guard >= 0 || l->guard >= 0 || !s->text || !l->text ||
+	    s->nslot != 2 || l->nslot != 4 || strncmp(l->text, "ISETP.NE.", 9))
+		return false;
+	bool rn;
+	if (!strcmp(s->text, "SEL $0, RZ, 0x1, !$1"))
+		rn = false;
+	else if (!strcmp(s->text, "SEL $0, RZ, 0x1, $1"))
+		rn = true;
+	else
+		return false;
+	const char *bop = l->text + 9, *tail = strstr(bop, " $0, PT, $1, RZ, ");
+	if (!tail || (tail - bop != 2 && tail - bop != 3))
+		return false;
+	tail += 17;
+	int t = s->s[0].v, r = s->s[1].v, d = l->s[0].v, cp = l->s[3].v;
+	bool cn = !strcmp(tail, "!$3");
+	if ((!cn && strcmp(tail, "$3")) || !slot_is(s, 0, t, 'r', LU_DEF) || !slot_is(s, 1, r, 'p', LU_USE) ||
+	    !slot_is(l, 1, t, 'r', LU_USE) || !slot_is(l, 2, cp, 'p', LU_USE) || !slot_is(l, 3, cp, 'p', LU_USE) ||
+	    reads[t] != 1 || r == cp)
+		return false;
+	/* the comparison writes r (read by the SEL alone) or c (by l alone) */
+	int other;
+	bool neg;
+	if (plain_setp(dd, r) && reads[r] == 1) {
+		other = cp;
+		neg = cn;
+	} else if (plain_setp(dd, cp) && reads[cp] == 2 && !cn) {
+		other = r;
+		neg = rn;
+	} else {
+		return false;
+	}
+	const char *sp = strchr(dd->text, ' ');
+	size_t head = (size_t)(sp - dd->text) - 3, n = strlen(dd->text);
+	char *text = malloc(n + 8);
+	if (!text) {
+		c->oom = true;
+		return false;
+	}
+	/* "...AND $0, PT, $1, X, PT" -> "...<bop> $0, PT, $1, X, [!]$k" */
+	memcpy(text, dd->text, head);
+	memcpy(text + head, bop, (size_t)(tail - 17 - bop));
+	size_t o = head + (size_t)(tail - 17 - bop);
+	memcpy(text + o, sp, (size_t)(dd->text + n - 2 - sp));
+	o += (size_t)(dd->text + n - 2 - sp);
+	if (neg)
+		text[o++] = '!';
+	text[o++] = '$';
+	text[o++] = (char)('0' + dd->nslot);
+	text[o] = 0;
+	free(dd->text);
+	dd->text = text;
+	dd->s[0].v = d;
+	dd->s[dd->nslot++] = (lslot){ other, 'p', LU_USE };
+	dd->varying |= s->varying || l->varying;
+	return true;
+}
+
+void peep_plogic(lcode *c)
+{
+	uint32_t *reads = calloc(c->nv + 1, sizeof *reads), *writes = calloc(c->nv + 1, sizeof *writes);
+	if (!reads || !writes) {
+		free(reads);
+		free(writes);
+		c->oom = true;
+		return;
+	}
+	count_uses(c, reads, writes);
+	uint32_t o = 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (i + 2 < c->n && fuse_plogic(c, i, reads)) {
+			free(c->ins[i + 1].text);
+			free(c->ins[i + 2].text);
+			c->ins[o++] = c->ins[i];
+			i += 2;
+			continue;
+		}
+		c->ins[o++] = c->ins[i];
+	}
+	c->n = o;
+	free(reads);
+	free(writes);
+}

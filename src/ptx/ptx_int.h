@@ -273,6 +273,8 @@ void peep_ifconvert(lcode *c);
 void peep_copies(lcode *c);
 /* IMAD.WIDE into t and a 64-bit add of t: one IMAD.WIDE with the addend */
 void peep_madwide(lcode *c);
+/* and/or/xor.pred of a comparison just made: the comparison combines */
+void peep_plogic(lcode *c);
 
 /* ---- register allocation (ralloc.c) ------------------------------------ */
 
