@@ -338,13 +338,16 @@ START_TEST(lower_ifconv)
 END_TEST
 
 /* mul.wide + add.s64 of an address (peep.c): one IMAD.WIDE with the base
- * as its addend when the product is read by the add only; %rd1 written
- * twice in STORE_R3 (lower_ifconv) keeps the add */
+ * as its addend when the product is read by the add only, and a byte
+ * index (cvt.u64.u32 + add.s64) the product by 1; %rd1 written twice in
+ * STORE_R3 (lower_ifconv) keeps the add.  Thread t stores 3t at word t,
+ * then the threads 4k..4k+3 store their index to byte 128 + k in turn */
 static const char *const madwide_ptx = HEAD
-	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<5>;\n"
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<7>;\n"
 	" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, %tid.x;\n"
 	" mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n mul.lo.s32 %r2, %r1, 3;\n"
-	" st.global.u32 [%rd4], %r2;\n ret;\n}\n";
+	" st.global.u32 [%rd4], %r2;\n bar.sync 0;\n shr.u32 %r2, %r1, 2;\n cvt.u64.u32 %rd5, %r2;\n"
+	" add.s64 %rd6, %rd2, %rd5;\n st.global.u8 [%rd6+128], %r1;\n ret;\n}\n";
 
 START_TEST(lower_madwide)
 {
@@ -352,6 +355,7 @@ START_TEST(lower_madwide)
 	const char *m = strstr(s, "IMAD.WIDE.U32 R[");
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_nonnull(strstr(m, ", 4, R["));
+	ck_assert_ptr_nonnull(strstr(m, ", 0x1, R["));
 	ck_assert_ptr_null(strstr(s, "IADD3.X"));
 	free(s);
 }
@@ -420,7 +424,14 @@ START_TEST(kernel_madwide)
 {
 	uint32_t out[64];
 	run_words(madwide_ptx, "k", 64, out);
-	for (uint32_t i = 0; i < 64; i++)
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], 3 * i);
+	/* bytes 128..143 (words 32..35): one of the four threads of each
+	 * byte, whichever stored last */
+	const uint8_t *b = (const uint8_t *)out + 128;
+	for (uint32_t k = 0; k < 16; k++)
+		ck_assert_uint_eq(b[k] >> 2, k);
+	for (uint32_t i = 36; i < 64; i++)
 		ck_assert_uint_eq(out[i], 3 * i);
 }
 END_TEST

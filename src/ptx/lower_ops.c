@@ -427,15 +427,13 @@ static void cvt_int(lx *x, ptype dt, ptype st)
 			mov64(x, dv, s);
 			return;
 		}
+		/* (sv is a 32-bit vreg: never a word of dv) */
 		int sv = norm(x, lx_reg32(x, s), st);
-		int t = lx_tmp(x, RC_32);
+		emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
 		if (st.k == 's')
-			emit(x, "dr ur", V(t, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
+			emit(x, "dh ur", V(dv, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
 		else
-			emit(x, "dr", V(t), "MOV $0, 0");
-		if (sv != dv || true)
-			emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
-		emit(x, "dh ur", V(dv, t), "MOV $0, $1");
+			emit(x, "dh", V(dv), "MOV $0, RZ");
 		return;
 	}
 	int dv = lx_dst(x, d, RC_32);

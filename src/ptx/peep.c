@@ -181,38 +181,79 @@ void peep_copies(lcode *c)
  * `mul.wide.u32 %rd6, %r5, 4; add.s64 %rd7, %rd1, %rd6`, lowered to
  * IMAD.WIDE into t and a 64-bit add through a carry (IADD3, IADD3.X).
  * When t is read only by that add, IMAD.WIDE adds the base itself (its
- * 64-bit addend; the product plus the base modulo 2^64 is the same sum). */
+ * 64-bit addend; the product plus the base modulo 2^64 is the same sum).
+ * A byte index (`cvt.u64.u32 %rd5, %r15; add.s64 %rd6, %rd1, %rd5`: MOV
+ * of the low word, MOV RZ to the high word) is the product by 1. */
 
 static bool slot_is(const lins *l, int k, int v, char form, uint8_t use)
 {
 	return k < l->nslot && l->s[k].v == v && l->s[k].form == form && l->s[k].use == use;
 }
 
-static bool fuse_madwide(lcode *c, uint32_t i, const uint32_t *reads, const uint32_t *writes)
+static bool same_guard(const lins *a, const lins *b)
 {
-	lins *m = &c->ins[i], *p = &c->ins[i + 1], *q = &c->ins[i + 2];
-	size_t n = m->text ? strlen(m->text) : 0;
-	if (m->kind != LK_INS || p->kind != LK_INS || q->kind != LK_INS || n < 4 ||
-	    strncmp(m->text, "IMAD.WIDE", 9) || strcmp(m->text + n - 4, ", RZ") || m->nslot >= L_MAX_SLOTS ||
-	    m->s[0].form != 'w' || m->s[0].use != LU_DEF || !p->text || !q->text ||
+	return a->guard == b->guard && (a->guard < 0 || a->guard_neg == b->guard_neg);
+}
+
+/* p, q: d = base + t, a 64-bit add through a carry read nowhere else, t
+ * not the base; *d and *base */
+static bool add64_of(const lcode *c, const lins *p, const lins *q, int t, const uint32_t *reads, int *d,
+		     int *base)
+{
+	if (p->kind != LK_INS || q->kind != LK_INS || !p->text || !q->text || p->nslot != 4 ||
 	    strcmp(p->text, "IADD3 $0, $1, PT, $2, $3, RZ") || strcmp(q->text, "IADD3.X $0, $1, $2, RZ, $3, !PT") ||
-	    p->guard != m->guard || q->guard != m->guard ||
-	    (m->guard >= 0 && (p->guard_neg != m->guard_neg || q->guard_neg != m->guard_neg)))
+	    !same_guard(p, q))
 		return false;
-	int t = m->s[0].v, d = p->s[0].v, cy = p->s[1].v;
-	int kt = p->nslot == 4 && p->s[2].v == t ? 2 : 3, base = p->s[kt == 2 ? 3 : 2].v;
-	if (reads[t] != 2 || writes[t] != 1 || reads[cy] != 1 || base == t || c->v[base].rc != RC_64 ||
-	    !slot_is(p, 0, d, 'r', LU_DEF) || !slot_is(p, 1, cy, 'p', LU_DEF) || !slot_is(p, kt, t, 'r', LU_USE) ||
-	    !slot_is(p, kt == 2 ? 3 : 2, base, 'r', LU_USE) || !slot_is(q, 0, d, 'h', LU_DEF) ||
-	    !slot_is(q, kt - 1, t, 'h', LU_USE) || !slot_is(q, kt == 2 ? 2 : 1, base, 'h', LU_USE) ||
-	    !slot_is(q, 3, cy, 'p', LU_USE))
-		return false;
-	/* "..., RZ" -> "..., $N" with slot N (< L_MAX_SLOTS) the base pair */
-	m->text[n - 2] = '$';
-	m->text[n - 1] = (char)('0' + m->nslot);
-	m->s[0].v = d;
+	int cy = p->s[1].v, kt = p->s[2].v == t ? 2 : 3, kb = kt == 2 ? 3 : 2;
+	*d = p->s[0].v;
+	*base = p->s[kb].v;
+	return reads[cy] == 1 && *base != t && c->v[*base].rc == RC_64 && slot_is(p, 0, *d, 'r', LU_DEF) &&
+	       slot_is(p, 1, cy, 'p', LU_DEF) && slot_is(p, kt, t, 'r', LU_USE) && slot_is(q, 0, *d, 'h', LU_DEF) &&
+	       slot_is(q, kt - 1, t, 'h', LU_USE) && slot_is(q, kb - 1, *base, 'h', LU_USE) &&
+	       slot_is(q, 3, cy, 'p', LU_USE);
+}
+
+/* the instructions from i that fuse into one IMAD.WIDE at i (0: none) */
+static unsigned fuse_madwide(lcode *c, uint32_t i, const uint32_t *reads, const uint32_t *writes)
+{
+	lins *m = &c->ins[i];
+	size_t n = m->text ? strlen(m->text) : 0;
+	int d, base;
+	if (i + 2 < c->n && m->kind == LK_INS && n >= 4 && !strncmp(m->text, "IMAD.WIDE", 9) &&
+	    !strcmp(m->text + n - 4, ", RZ") && m->nslot < L_MAX_SLOTS && m->s[0].form == 'w' &&
+	    m->s[0].use == LU_DEF) {
+		/* IMAD.WIDE t, a, b, RZ (mul.wide) */
+		int t = m->s[0].v;
+		if (reads[t] != 2 || writes[t] != 1 || !same_guard(m, &c->ins[i + 1]) ||
+		    !add64_of(c, &c->ins[i + 1], &c->ins[i + 2], t, reads, &d, &base))
+			return 0;
+		/* "..., RZ" -> "..., $N" with slot N (< L_MAX_SLOTS) the base pair */
+		m->text[n - 2] = '$';
+		m->text[n - 1] = (char)('0' + m->nslot);
+		m->s[0].v = d;
+		m->s[m->nslot++] = (lslot){ base, 'w', LU_USE };
+		return 3;
+	}
+	/* MOV t.lo, a; MOV t.hi, RZ (cvt.u64.u32) */
+	if (i + 3 >= c->n || !is_copy32(m))
+		return 0;
+	const lins *h = &c->ins[i + 1];
+	if (!h->text || strcmp(h->text, "MOV $0, RZ") || h->nslot != 1 || !same_guard(m, h))
+		return 0;
+	int t = m->s[0].v;
+	if (c->v[t].rc != RC_64 || !slot_is(h, 0, t, 'h', LU_DEF) || reads[t] != 2 || writes[t] != 2 ||
+	    !same_guard(m, &c->ins[i + 2]) || !add64_of(c, &c->ins[i + 2], &c->ins[i + 3], t, reads, &d, &base))
+		return 0;
+	char *text = strdup("IMAD.WIDE.U32 $0, $1, 0x1, $2");
+	if (!text) {
+		c->oom = true;
+		return 0;
+	}
+	free(m->text);
+	m->text = text;
+	m->s[0] = (lslot){ d, 'w', LU_DEF };
 	m->s[m->nslot++] = (lslot){ base, 'w', LU_USE };
-	return true;
+	return 4;
 }
 
 void peep_madwide(lcode *c)
@@ -227,14 +268,12 @@ void peep_madwide(lcode *c)
 	count_uses(c, reads, writes);
 	uint32_t o = 0;
 	for (uint32_t i = 0; i < c->n; i++) {
-		if (i + 2 < c->n && fuse_madwide(c, i, reads, writes)) {
-			free(c->ins[i + 1].text);
-			free(c->ins[i + 2].text);
-			c->ins[o++] = c->ins[i];
-			i += 2;
-			continue;
-		}
+		unsigned k = fuse_madwide(c, i, reads, writes);
+		for (unsigned j = 1; j < k; j++)
+			free(c->ins[i + j].text);
 		c->ins[o++] = c->ins[i];
+		if (k)
+			i += k - 1;
 	}
 	c->n = o;
 	free(reads);
