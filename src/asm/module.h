@@ -73,6 +73,9 @@ struct we_module {
 	we_cbank cbank[WE_NUM_CBANKS]; /* data banks 1..31 (0 unused here) */
 	/* executor's decode-once form, built by exec_prepare_module() */
 	struct xinsn *x;
+	/* the device memory of a PTX module's .global variables (api.c) */
+	we_devptr globals;
+	size_t globals_size;
 };
 
 /* " (FILE:LINE)" naming the PTX source line of the instruction at pc when

@@ -103,6 +103,9 @@ typedef struct we_launch_ctx {
 					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
+	bool track_atomics;              /* note global atomics per word
+					    (dev_note_atomic), for merging
+					    parts of a grid               */
 } we_launch_ctx;
 
 /* splitmix64: the seeded schedule's random numbers */
