@@ -256,7 +256,12 @@ static unsigned fuse_madwide(lcode *c, uint32_t i, const uint32_t *reads, const 
 	return 4;
 }
 
-void peep_madwide(lcode *c)
+/* Each fuse(c, i, reads, writes) rewrites instruction i to stand for the
+ * k instructions from i and returns k (0: nothing fused); those after i
+ * go. */
+typedef unsigned fuse_fn(lcode *c, uint32_t i, const uint32_t *reads, const uint32_t *writes);
+
+static void fuse_pass(lcode *c, fuse_fn *fuse)
 {
 	uint32_t *reads = calloc(c->nv + 1, sizeof *reads), *writes = calloc(c->nv + 1, sizeof *writes);
 	if (!reads || !writes) {
@@ -268,7 +273,7 @@ void peep_madwide(lcode *c)
 	count_uses(c, reads, writes);
 	uint32_t o = 0;
 	for (uint32_t i = 0; i < c->n; i++) {
-		unsigned k = fuse_madwide(c, i, reads, writes);
+		unsigned k = fuse(c, i, reads, writes);
 		for (unsigned j = 1; j < k; j++)
 			free(c->ins[i + j].text);
 		c->ins[o++] = c->ins[i];
@@ -278,6 +283,11 @@ void peep_madwide(lcode *c)
 	c->n = o;
 	free(reads);
 	free(writes);
+}
+
+void peep_madwide(lcode *c)
+{
+	fuse_pass(c, fuse_madwide);
 }
 
 /* Predicate logic: `or.pred %p7, %p6, %p5` (and/xor) goes through a 0/1
@@ -298,29 +308,32 @@ static bool plain_setp(const lins *l, int p)
 	       n > 4 && !strcmp(t + n - 4, ", PT") && slot_is(l, 0, p, 'p', LU_DEF) && l->nslot < L_MAX_SLOTS;
 }
 
-static bool fuse_plogic(lcode *c, uint32_t i, const uint32_t *reads)
+static unsigned fuse_plogic(lcode *c, uint32_t i, const uint32_t *reads, const uint32_t *writes)
 {
+	(void)writes;
+	if (i + 2 >= c->n)
+		return 0;
 	lins *dd = &c->ins[i], *s = &c->ins[i + 1], *l = &c->ins[i + 2];
 	if (s->kind != LK_INS || l->kind != LK_INS || s->guard >= 0 || l->guard >= 0 || !s->text || !l->text ||
 	    s->nslot != 2 || l->nslot != 4 || strncmp(l->text, "ISETP.NE.", 9))
-		return false;
+		return 0;
 	bool rn;
 	if (!strcmp(s->text, "SEL $0, RZ, 0x1, !$1"))
 		rn = false;
 	else if (!strcmp(s->text, "SEL $0, RZ, 0x1, $1"))
 		rn = true;
 	else
-		return false;
+		return 0;
 	const char *bop = l->text + 9, *tail = strstr(bop, " $0, PT, $1, RZ, ");
 	if (!tail || (tail - bop != 2 && tail - bop != 3))
-		return false;
+		return 0;
 	tail += 17;
 	int t = s->s[0].v, r = s->s[1].v, d = l->s[0].v, cp = l->s[3].v;
 	bool cn = !strcmp(tail, "!$3");
 	if ((!cn && strcmp(tail, "$3")) || !slot_is(s, 0, t, 'r', LU_DEF) || !slot_is(s, 1, r, 'p', LU_USE) ||
 	    !slot_is(l, 1, t, 'r', LU_USE) || !slot_is(l, 2, cp, 'p', LU_USE) || !slot_is(l, 3, cp, 'p', LU_USE) ||
 	    reads[t] != 1 || r == cp)
-		return false;
+		return 0;
 	/* the comparison writes r (read by the SEL alone) or c (by l alone) */
 	int other;
 	bool neg;
@@ -331,14 +344,14 @@ static bool fuse_plogic(lcode *c, uint32_t i, const uint32_t *reads)
 		other = r;
 		neg = rn;
 	} else {
-		return false;
+		return 0;
 	}
 	const char *sp = strchr(dd->text, ' ');
 	size_t head = (size_t)(sp - dd->text) - 3, n = strlen(dd->text);
 	char *text = malloc(n + 8);
 	if (!text) {
 		c->oom = true;
-		return false;
+		return 0;
 	}
 	/* "...AND $0, PT, $1, X, PT" -> "...<bop> $0, PT, $1, X, [!]$k" */
 	memcpy(text, dd->text, head);
@@ -356,31 +369,10 @@ static bool fuse_plogic(lcode *c, uint32_t i, const uint32_t *reads)
 	dd->s[0].v = d;
 	dd->s[dd->nslot++] = (lslot){ other, 'p', LU_USE };
 	dd->varying |= s->varying || l->varying;
-	return true;
+	return 3;
 }
 
 void peep_plogic(lcode *c)
 {
-	uint32_t *reads = calloc(c->nv + 1, sizeof *reads), *writes = calloc(c->nv + 1, sizeof *writes);
-	if (!reads || !writes) {
-		free(reads);
-		free(writes);
-		c->oom = true;
-		return;
-	}
-	count_uses(c, reads, writes);
-	uint32_t o = 0;
-	for (uint32_t i = 0; i < c->n; i++) {
-		if (i + 2 < c->n && fuse_plogic(c, i, reads)) {
-			free(c->ins[i + 1].text);
-			free(c->ins[i + 2].text);
-			c->ins[o++] = c->ins[i];
-			i += 2;
-			continue;
-		}
-		c->ins[o++] = c->ins[i];
-	}
-	c->n = o;
-	free(reads);
-	free(writes);
+	fuse_pass(c, fuse_plogic);
 }
