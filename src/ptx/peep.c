@@ -25,7 +25,7 @@
  * that transfer control: never moved under a guard */
 static bool lane_sensitive(const char *text)
 {
-	static const char *const no[] = { "BAR", "SHFL", "VOTE", "MATCH", "REDUX", "WARPSYNC", "BSSY", "BSYNC",
+	static const char *const no[] = { "BAR", "TBAR", "SHFL", "VOTE", "MATCH", "REDUX", "WARPSYNC", "BSSY", "BSYNC",
 					  "NANOSLEEP", "TRAP", "CALL", "RET", "BRX", "LEPC", "EXIT", "YIELD" };
 	if (!text)
 		return true;
