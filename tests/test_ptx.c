@@ -9,8 +9,11 @@
  *    prints (the frame, spills across a call, the per-kernel labels);
  *  - kernels: hand-written PTX run through the library (a guarded call
  *    and a guarded brx.idx reconverge before a barrier, two kernels with
- *    branches in one module, mov.pred of a constant) and .global
- *    variables that keep their values from one launch to the next.
+ *    branches in one module, mov.pred of a constant, a register of a
+ *    { } scope, a store of a wider register) and .global variables that
+ *    keep their values from one launch to the next;
+ *  - lowering also: release/acquire fences, B registers shared by
+ *    reconvergence points.
  * The kernels nvcc wrote are tests/ptx.sh's.
  */
 #include <check.h>
@@ -217,6 +220,8 @@ END_TEST
 
 /* ---- lowering ---------------------------------------------------------------- */
 
+static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out);
+
 /* (noinline: GCC 12 takes the result for a pointer to the local `text`) */
 __attribute__((noinline)) static char *translate(const char *ptx)
 {
@@ -337,6 +342,37 @@ START_TEST(lower_ifconv)
 }
 END_TEST
 
+/* st.release / ld.acquire / atom.acq_rel: a fence of the access's scope
+ * before a release and after an acquire (PTX's release and acquire
+ * patterns), so --check's MEMBAR hand-offs see them */
+START_TEST(lower_release_acquire)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n"
+		" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, 5;\n"
+		" st.release.gpu.global.u32 [%rd2], %r1;\n ld.acquire.cta.global.u32 %r2, [%rd2+4];\n"
+		" atom.acq_rel.sys.global.add.u32 %r3, [%rd2+8], %r2;\n ld.relaxed.gpu.global.u32 %r4, [%rd2+12];\n"
+		" st.global.u32 [%rd2+16], %r4;\n ret;\n}\n";
+	char *s = translate(ptx);
+	const char *rel = strstr(s, "MEMBAR.GPU"), *st = strstr(s, "STG.E [");
+	const char *ld = strstr(s, "LDG.E R"), *acq = strstr(s, "MEMBAR.CTA");
+	const char *sys1 = strstr(s, "MEMBAR.SYS"), *at = strstr(s, "ATOMG.ADD");
+	ck_assert_msg(rel && st && ld && acq && sys1 && at, "%s", s);
+	ck_assert(rel < st);
+	ck_assert(st < ld);
+	ck_assert(ld < acq);
+	ck_assert(acq < sys1);
+	ck_assert(sys1 < at);
+	ck_assert_ptr_nonnull(strstr(at, "MEMBAR.SYS"));
+	/* three fences in all: none for the relaxed load or the plain store */
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, "MEMBAR")); p++)
+		n++;
+	ck_assert_uint_eq(n, 4);
+	free(s);
+}
+END_TEST
+
 /* mul.wide + add.s64 of an address (peep.c): one IMAD.WIDE with the base
  * as its addend when the product is read by the add only, and a byte
  * index (cvt.u64.u32 + add.s64) the product by 1; %rd1 written twice in
@@ -379,6 +415,56 @@ START_TEST(lower_plogic)
 	ck_assert_ptr_null(strstr(s, "ISETP.NE.OR"));
 	ck_assert_ptr_null(strstr(s, ", RZ, 0x1, "));
 	free(s);
+}
+END_TEST
+
+/* reconvergence points share B registers when they cannot be in use at
+ * once: 20 divergent ifs one after the other need two (each one's span
+ * meets its neighbours'), not 20 (more than the 16 the ISA has); ifs
+ * nested in the two paths of a divergent if, whose lanes run
+ * interleaved, get registers of their own.  (Each if's body has an
+ * activemask into a register nothing reads, so that if-conversion
+ * (peep.c) keeps it a branch.) */
+START_TEST(lower_bregs_shared)
+{
+	char ptx[8192];
+	int n = snprintf(ptx, sizeof ptx, HEAD ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %%r<5>;\n"
+			 " .reg .b64 %%rd<3>;\n .reg .pred %%p<3>;\n mov.u32 %%r1, %%tid.x;\n mov.u32 %%r3, 0;\n");
+	for (int k = 0; k < 20; k++)
+		n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+			      " and.b32 %%r2, %%r1, %d;\n setp.eq.u32 %%p1, %%r2, 0;\n @%%p1 bra S%d;\n"
+			      " add.s32 %%r3, %%r3, %d;\n activemask.b32 %%r4;\nS%d:\n", 1 << (k % 5), k, k + 1, k);
+	/* nested: outer on bit 0, inner on bits 1 and 2 */
+	n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+		      " and.b32 %%r2, %%r1, 1;\n setp.eq.u32 %%p1, %%r2, 0;\n @%%p1 bra E;\n"
+		      " and.b32 %%r2, %%r1, 2;\n setp.eq.u32 %%p2, %%r2, 0;\n @%%p2 bra J1;\n"
+		      " add.s32 %%r3, %%r3, 1000;\n activemask.b32 %%r4;\nJ1:\n add.s32 %%r3, %%r3, 1;\n bra.uni J;\n"
+		      "E:\n and.b32 %%r2, %%r1, 4;\n setp.eq.u32 %%p2, %%r2, 0;\n @%%p2 bra J2;\n"
+		      " add.s32 %%r3, %%r3, 2000;\n activemask.b32 %%r4;\nJ2:\n add.s32 %%r3, %%r3, 2;\n"
+		      "J:\n bar.sync 0;\n%s ret;\n}\n", STORE_R3);
+	ck_assert_int_lt(n, (int)sizeof ptx);
+	char *s = translate(ptx);
+	uint32_t used = 0;
+	for (const char *p = s; (p = strstr(p, "BSSY B")); p++)
+		used |= 1u << (atoi(p + 6) & 15);
+	/* the sequence: B0 and B1 in turn; the nested ifs: the outer one's
+	 * and two inner ones that differ (B0, B1 and B2: the first inner one
+	 * may reuse a register of the sequence, the second may not) */
+	ck_assert_uint_eq(used, 0x7u);
+	free(s);
+	uint32_t out[64];
+	run_words(ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++) {
+		uint32_t want = 0;
+		for (uint32_t k = 0; k < 20; k++)
+			if (i & (1u << (k % 5)))
+				want += k + 1;
+		if (i & 1)
+			want += (i & 2) ? 1001 : 1;
+		else
+			want += (i & 4) ? 2002 : 2;
+		ck_assert_uint_eq(out[i], want);
+	}
 }
 END_TEST
 
@@ -551,6 +637,40 @@ START_TEST(kernel_register_barriers)
 }
 END_TEST
 
+/* a register declared in a { } scope shadows the outer one of its name
+ * only until the scope ends (nvcc's __syncthreads_count() block has its
+ * own %p1; the branch after it must test the kernel's %p1) */
+START_TEST(kernel_scope_shadow)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n .reg .pred %p<2>;\n"
+		" mov.u32 %r1, %tid.x;\n mov.u32 %r3, 7;\n setp.lt.u32 %p1, %r1, 5;\n"
+		" { .reg .pred %p1;\n setp.ne.u32 %p1, %r1, 100;\n selp.u32 %r4, 1, 0, %p1;\n }\n"
+		" @%p1 bra L;\n add.s32 %r3, %r3, %r4;\nL:\n" STORE_R3 " ret;\n}\n";
+	uint32_t out[32];
+	run_words(ptx, "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], i < 5 ? 7u : 8u);
+}
+END_TEST
+
+/* st.u32 of a 64-bit register stores its low word (nvcc emits it) */
+START_TEST(kernel_wide_store)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<6>;\n"
+		" mov.u32 %r1, %tid.x;\n cvt.u64.u32 %rd4, %r1;\n shl.b64 %rd5, %rd4, 32;\n"
+		" or.b64 %rd5, %rd5, %rd4;\n add.s64 %rd5, %rd5, 0x500000003;\n"
+		" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"
+		" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %rd5;\n"
+		" ret;\n}\n";
+	uint32_t out[32];
+	run_words(ptx, "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], i + 3u);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptx");
@@ -569,6 +689,8 @@ static Suite *suite(void)
 	tcase_add_test(t, lower_ifconv);
 	tcase_add_test(t, lower_madwide);
 	tcase_add_test(t, lower_plogic);
+	tcase_add_test(t, lower_release_acquire);
+	tcase_add_test(t, lower_bregs_shared);
 	suite_add_tcase(s, t);
 	t = tcase_create("kernels");
 	tcase_set_timeout(t, 60);
@@ -581,6 +703,8 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_globals_persist);
 	tcase_add_test(t, kernel_membermask);
 	tcase_add_test(t, kernel_register_barriers);
+	tcase_add_test(t, kernel_scope_shadow);
+	tcase_add_test(t, kernel_wide_store);
 	suite_add_tcase(s, t);
 	return s;
 }

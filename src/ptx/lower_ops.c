@@ -1346,6 +1346,29 @@ static void ld_param(lx *x, ptype t, const ptx_opnd *d, const ptx_opnd *ao)
 	}
 }
 
+/* the MEMBAR of a fence, or of a release/acquire access, of x's scope
+ * (.cta, .sys; .gpu and none: GPU) */
+static const char *membar_scope(lx *x)
+{
+	return has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+}
+
+/* A release access is a fence of its scope then the access; an acquire
+ * one, the access then a fence (PTX's memory consistency model: its
+ * release and acquire patterns).  The fence before, when x has one. */
+static void release_fence(lx *x)
+{
+	if (has(x, "release") || has(x, "acq_rel"))
+		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
+}
+
+/* the fence after */
+static void acquire_fence(lx *x)
+{
+	if (has(x, "acquire") || has(x, "acq_rel"))
+		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
+}
+
 static bool op_ldst(lx *x)
 {
 	bool store = !strcmp(x->in->op, "st");
@@ -1381,6 +1404,7 @@ static bool op_ldst(lx *x)
 	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
 	int64_t es = t.bits / 8;
 	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
+	release_fence(x);
 	for (int k = 0; k < n; k++) {
 		int reg;
 		if (n == 1) {
@@ -1406,7 +1430,12 @@ static bool op_ldst(lx *x)
 			}
 			v = lx_tmp(x, rc);     /* a load into '_' */
 		} else {
-			if (x->f->regs[reg].rc != rc) {
+			/* a store may name a register wider than its type (nvcc
+			 * stores the low word of a 64-bit one: st.u32 [a], %rd):
+			 * the value is truncated, and a 64-bit vreg printed as
+			 * 'r' is its low register */
+			bool wide = store && rc == RC_32 && x->f->regs[reg].rc == RC_64;
+			if (x->f->regs[reg].rc != rc && !wide) {
 				lx_error(x, vo, "register %s does not hold a .%c%u value", x->f->regs[reg].name, t.k, t.bits);
 				return true;
 			}
@@ -1414,6 +1443,7 @@ static bool op_ldst(lx *x)
 		}
 		mem_elem(x, sp, store, t, v, &a, k * es);
 	}
+	acquire_fence(x);
 	return true;
 }
 
@@ -1472,10 +1502,12 @@ static bool op_atom(lx *x)
 		snprintf(dst, sizeof dst, "$0");
 	if (cas)
 		snprintf(third, sizeof third, ", $%d", k + 1);
+	release_fence(x);
 	x->varying_next = 1;
 	const int *vs = dead ? V(b, c >= 0 ? c : b, a.base) : V(d, b, c >= 0 ? c : b, a.base);
 	emit(x, sl, vs, "%s.%s.%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
 	     op_up, type, dst, at, k, third);
+	acquire_fence(x);
 	return true;
 }
 
@@ -1581,7 +1613,7 @@ static bool op_misc(lx *x)
 {
 	const char *op = x->in->op;
 	if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
-		const char *s = has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+		const char *s = membar_scope(x);
 		if (has(x, "proxy") || has(x, "alias") || has(x, "async")) {
 			lx_unsupported(x, NULL);
 			return true;

@@ -46,6 +46,8 @@ typedef struct ptx_reg {
 	char *name;                   /* "%r12" */
 	ptx_rclass rc;
 	char type[8];                 /* declared type without the dot ("b32") */
+	int depth;                    /* the { } scope depth it was declared at */
+	bool closed;                  /* its scope has ended: the name is no longer it */
 } ptx_reg;
 
 typedef enum {
