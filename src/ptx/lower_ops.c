@@ -427,15 +427,13 @@ static void cvt_int(lx *x, ptype dt, ptype st)
 			mov64(x, dv, s);
 			return;
 		}
+		/* (sv is a 32-bit vreg: never a word of dv) */
 		int sv = norm(x, lx_reg32(x, s), st);
-		int t = lx_tmp(x, RC_32);
+		emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
 		if (st.k == 's')
-			emit(x, "dr ur", V(t, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
+			emit(x, "dh ur", V(dv, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
 		else
-			emit(x, "dr", V(t), "MOV $0, 0");
-		if (sv != dv || true)
-			emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
-		emit(x, "dh ur", V(dv, t), "MOV $0, $1");
+			emit(x, "dh", V(dv), "MOV $0, RZ");
 		return;
 	}
 	int dv = lx_dst(x, d, RC_32);
@@ -1052,11 +1050,14 @@ static bool op_setp(lx *x)
 	int a = norm(x, lx_reg32(x, &o[1]), t);
 	char b[32];
 	int bv = t.bits < 32 ? norm(x, lx_reg32(x, &o[2]), t) : lx_src32(x, &o[2], b, sizeof b);
+	/* an immediate: ISETP's immediate form, not a MOV to a register first
+	 * (slot 2 then repeats a, unprinted, to keep the slot numbering) */
+	const char *btext = bv < 0 ? b : "$2";
 	if (bv < 0)
-		bv = lx_reg32(x, &o[2]);     /* keep the slot numbering simple */
+		bv = a;
 	char text[96];
-	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, $2, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
-		 q >= 0 ? "$4" : "PT", tail);
+	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, %s, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
+		 q >= 0 ? "$4" : "PT", btext, tail);
 	emit(x, q >= 0 ? "dp ur ur up dp" : (c >= 0 ? "dp ur ur up" : "dp ur ur"), V(p, a, bv, c >= 0 ? c : 0, q),
 	     "%s", text);
 	return true;
