@@ -484,6 +484,30 @@ static void run_words(const char *ptx, const char *kernel, uint32_t threads, uin
 	th_close(&t);
 }
 
+/* nanosleep in both arms of nested divergent ifs, then bar.sync: 004's
+ * BSYNC lets the awake threads past while the sleepers sleep, so the
+ * aligned barrier needs the WARPSYNC the lowering puts before it in a
+ * function that sleeps (else: "aligned barrier executed divergently") */
+START_TEST(kernel_nanosleep_bar)
+{
+	static const char ptx[] = HEAD ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n"
+		" .reg .b64 %rd<3>;\n .reg .pred %p<3>;\n mov.u32 %r1, %tid.x;\n mov.u32 %r3, 0;\n"
+		" and.b32 %r2, %r1, 1;\n setp.eq.u32 %p1, %r2, 0;\n @%p1 bra E;\n"
+		" and.b32 %r2, %r1, 2;\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra J1;\n"
+		" add.s32 %r3, %r3, 1000;\n nanosleep.u32 0;\nJ1:\n add.s32 %r3, %r3, 1;\n bra.uni J;\n"
+		"E:\n and.b32 %r2, %r1, 4;\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra J2;\n"
+		" add.s32 %r3, %r3, 2000;\n nanosleep.u32 0;\nJ2:\n add.s32 %r3, %r3, 2;\n"
+		"J:\n bar.sync 0;\n" STORE_R3 " ret;\n}\n";
+	char *s = translate(ptx);
+	ck_assert_ptr_nonnull(strstr(s, "WARPSYNC 0xffffffff"));
+	free(s);
+	uint32_t out[64];
+	run_words(ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i & 1) ? ((i & 2) ? 1001 : 1) : ((i & 4) ? 2002 : 2));
+}
+END_TEST
+
 START_TEST(kernel_guarded_call)
 {
 	uint32_t out[64];
@@ -705,6 +729,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_register_barriers);
 	tcase_add_test(t, kernel_scope_shadow);
 	tcase_add_test(t, kernel_wide_store);
+	tcase_add_test(t, kernel_nanosleep_bar);
 	suite_add_tcase(s, t);
 	return s;
 }

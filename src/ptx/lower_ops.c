@@ -1687,6 +1687,15 @@ static int bar_ops(lx *x, const ptx_opnd *id, const ptx_opnd *cnt, int *v, int n
 	return n;
 }
 
+/* Whether f has a nanosleep. */
+static bool sleeps(const ptx_func *f)
+{
+	for (uint32_t i = 0; i < f->nins; i++)
+		if (!strcmp(f->ins[i].op, "nanosleep"))
+			return true;
+	return false;
+}
+
 static bool op_bar(lx *x)
 {
 	const ptx_ins *in = x->in;
@@ -1706,6 +1715,13 @@ static bool op_bar(lx *x)
 	 * doc/spec-reading.md "PTX barriers (seed 001)"); bar.* and .aligned
 	 * are the warp's BAR */
 	const char *bar = barrier && !has(x, "aligned") ? "TBAR" : "BAR";
+	/* An aligned barrier is reached by the whole warp (PTX), which the
+	 * BSYNC at the post-dominator ensures, except that 004's BSYNC lets
+	 * the arrived threads go when the missing ones sleep (NANOSLEEP):
+	 * where the function sleeps, a WARPSYNC of every thread (004 waits
+	 * for sleepers there) reconverges the warp first. */
+	if (bar[0] == 'B' && sleeps(x->f))
+		emit(x, "", V(0), "WARPSYNC 0xffffffff");
 	int v[6];
 	char sl[32] = "", ops[64];
 	if (has(x, "sync") || has(x, "arrive")) {
