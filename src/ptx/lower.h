@@ -127,14 +127,23 @@ bool lower_ins(lx *x);
 /* the numeric instructions of num.isa (lower_num.c), tried first: true
  * when it lowered (or refused) the instruction */
 bool lower_num(lx *x);
-/* lower_ops.c's operand checks for lower_num.c: the operand count in
- * [lo, hi]; a narrow value normalised to its type (zero- or sign-extended) */
+/* operand.c: whether the instruction has modifier m; the operand count
+ * in [lo, hi] (else an error); a narrow value normalised to its type
+ * (zero- or sign-extended); a 64-bit source as a register pair or the
+ * immediate texts of its halves in lo/hi (-1); the address of .global
+ * variable slot `slot` (a pair); the FCmp name (FSETP, DSETP) of a PTX
+ * float comparison, or NULL */
+static inline bool lx_has(const lx *x, const char *m)
+{
+	return ptx_has_mod(x->in, m);
+}
 bool lx_nops(lx *x, int lo, int hi);
 int lx_norm(lx *x, int v, ptype t);
-/* the FCmp name (FSETP, DSETP) of a PTX float comparison, or NULL (lower_num.c) */
+int lx_src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n);
+int lx_global_addr(lx *x, uint64_t slot);
 const char *lx_fcmp(const char *c);
 
-/* special register operand -> vreg (lower_ops.c) */
+/* special register operand -> vreg (operand.c) */
 int lx_sreg(lx *x, const ptx_opnd *o, bool want64);
 
 #endif

@@ -17,11 +17,6 @@
 
 #include "ptx/lower.h"
 
-static bool has(const lx *x, const char *m)
-{
-	return ptx_has_mod(x->in, m);
-}
-
 static bool op_is(const lx *x, const char *s)
 {
 	return !strcmp(x->in->op, s);
@@ -49,24 +44,24 @@ static bool mods_in(lx *x, const char *const *ok)
 /* the IEEE rounding modifier as the ISA's suffix (.rn: none) */
 static const char *frnd(const lx *x)
 {
-	return has(x, "rz") ? ".RZ" : has(x, "rm") ? ".RM" : has(x, "rp") ? ".RP" : "";
+	return lx_has(x, "rz") ? ".RZ" : lx_has(x, "rm") ? ".RM" : lx_has(x, "rp") ? ".RP" : "";
 }
 
 static bool has_frnd(const lx *x)
 {
-	return has(x, "rn") || has(x, "rz") || has(x, "rm") || has(x, "rp");
+	return lx_has(x, "rn") || lx_has(x, "rz") || lx_has(x, "rm") || lx_has(x, "rp");
 }
 
 /* the rounding, .FTZ and .SAT suffixes of a binary32 instruction */
 static const char *fmods(const lx *x, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s%s%s", frnd(x), has(x, "ftz") ? ".FTZ" : "", has(x, "sat") ? ".SAT" : "");
+	snprintf(buf, n, "%s%s%s", frnd(x), lx_has(x, "ftz") ? ".FTZ" : "", lx_has(x, "sat") ? ".SAT" : "");
 	return buf;
 }
 
 static const char *ftz(const lx *x)
 {
-	return has(x, "ftz") ? ".FTZ" : "";
+	return lx_has(x, "ftz") ? ".FTZ" : "";
 }
 
 /* a 32-bit register holding constant v */
@@ -133,12 +128,12 @@ static bool num_idiv(lx *x, ptype t)
 /* mul/mad .hi of 64 bits (IMAD64.HI), .wide and .hi of 16 bits */
 static bool num_imul(lx *x, ptype t)
 {
-	const bool mad = op_is(x, "mad"), hi = has(x, "hi"), wide = has(x, "wide");
+	const bool mad = op_is(x, "mad"), hi = lx_has(x, "hi"), wide = lx_has(x, "wide");
 	if (!(t.bits == 64 && hi) && !(t.bits == 16 && (hi || wide)))
 		return false;
 	if (!lx_nops(x, mad ? 4 : 3, mad ? 4 : 3))
 		return true;
-	if (has(x, "sat")) {
+	if (lx_has(x, "sat")) {
 		lx_unsupported(x, "mad.hi.sat");
 		return true;
 	}
@@ -211,7 +206,7 @@ static void carry_word(lx *x, int d, char df, int co, int a, int b, char f, int 
 static bool num_carry(lx *x, ptype t)
 {
 	const bool sub = op_is(x, "sub") || op_is(x, "subc");
-	const bool cin = op_is(x, "addc") || op_is(x, "subc"), cout = has(x, "cc");
+	const bool cin = op_is(x, "addc") || op_is(x, "subc"), cout = lx_has(x, "cc");
 	if (!cin && !cout)
 		return false;
 	if (!lx_nops(x, 3, 3))
@@ -241,7 +236,7 @@ static bool num_carry(lx *x, ptype t)
 /* add.sat.s32 / sub.sat.s32 */
 static bool num_addsat(lx *x, ptype t)
 {
-	if (!has(x, "sat"))
+	if (!lx_has(x, "sat"))
 		return false;
 	if (!lx_nops(x, 3, 3))
 		return true;
@@ -274,8 +269,8 @@ static bool num_shf(lx *x)
 		return true;
 	/* SHF.L.HI gives the high word of (Rc:Ra) << n, SHF.R the low word of
 	 * (Rc:Ra) >> n; n clamped to 32 or, .W, taken modulo 32 */
-	const char *form = has(x, "l") ? "L" : "R", *w = has(x, "wrap") ? ".W" : "";
-	const char *hi = has(x, "l") ? ".HI" : "";
+	const char *form = lx_has(x, "l") ? "L" : "R", *w = lx_has(x, "wrap") ? ".W" : "";
+	const char *hi = lx_has(x, "l") ? ".HI" : "";
 	if (cv >= 0)
 		emit(x, "dr ur ur ur", V(d, a, cv, b), "SHF.%s%s.U32%s $0, $1, $2, $3", form, w, hi);
 	else
@@ -357,7 +352,7 @@ static bool num_bits64(lx *x, ptype t)
 	emit(x, "dr ur", V(tl, v), "FLO.U32 $0, $1");
 	emit(x, "mr", V(th), "IADD3 $0, $0, 0x20, RZ");
 	emit(x, "dp uh", V(p, v), "ISETP.EQ.U32.AND $0, PT, $1, RZ, PT");
-	if (!has(x, "shiftamt")) {
+	if (!lx_has(x, "shiftamt")) {
 		emit(x, "dr ur ur up", V(d, tl, th, p), "SEL $0, $1, $2, $3");
 		return true;
 	}
@@ -378,7 +373,7 @@ static const char *const ok_f64[] = { "rn", "rz", "rm", "rp", "f64", NULL };
 static bool num_farith(lx *x, ptype t)
 {
 	const bool three = op_is(x, "fma") || op_is(x, "mad");
-	if (t.bits == 32 && !has(x, "rz") && !has(x, "rm") && !has(x, "rp") && !has(x, "ftz") && !has(x, "sat"))
+	if (t.bits == 32 && !lx_has(x, "rz") && !lx_has(x, "rm") && !lx_has(x, "rp") && !lx_has(x, "ftz") && !lx_has(x, "sat"))
 		return false;
 	if (!mods_in(x, t.bits == 32 ? ok_f32 : ok_f64) || !lx_nops(x, three ? 4 : 3, three ? 4 : 3))
 		return true;
@@ -432,7 +427,7 @@ static bool num_fdiv(lx *x, ptype t)
 	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
 	if (d < 0)
 		return true;
-	if (has(x, "approx")) {
+	if (lx_has(x, "approx")) {
 		/* a * (1/b) with the reciprocal flushed: PTX's div.approx gives 0
 		 * for 2^126 < |b| < 2^128 (NaN for an infinite a) */
 		int r = lx_tmp(x, RC_32);
@@ -450,7 +445,7 @@ static bool num_funary(lx *x, ptype t)
 {
 	static const char *const ok32[] = { "approx", "rn", "rz", "rm", "rp", "ftz", "f32", NULL };
 	const char *op = x->in->op;
-	const bool approx = has(x, "approx");
+	const bool approx = lx_has(x, "approx");
 	if (!mods_in(x, t.bits == 32 ? ok32 : ok_f64) || !lx_nops(x, 2, 2))
 		return true;
 	if (!approx && !has_frnd(x)) {
@@ -502,7 +497,7 @@ static bool num_funary(lx *x, ptype t)
 /* min/max of f64 and min/max.ftz.f32 */
 static bool num_fminmax(lx *x, ptype t)
 {
-	if (t.bits == 32 && !has(x, "ftz") && x->in->nmods == 1)
+	if (t.bits == 32 && !lx_has(x, "ftz") && x->in->nmods == 1)
 		return false;
 	static const char *const ok32[] = { "ftz", "f32", NULL };
 	if (!mods_in(x, t.bits == 32 ? ok32 : ok_f64) || !lx_nops(x, 3, 3))
@@ -524,7 +519,7 @@ static bool num_fminmax(lx *x, ptype t)
 /* neg.ftz.f32, abs.ftz.f32: -x or |x| plus -0 (exact) with the flush */
 static bool num_fnegabs(lx *x, ptype t)
 {
-	if (t.bits != 32 || !has(x, "ftz"))
+	if (t.bits != 32 || !lx_has(x, "ftz"))
 		return false;
 	if (!lx_nops(x, 2, 2))
 		return true;
@@ -537,23 +532,11 @@ static bool num_fnegabs(lx *x, ptype t)
 	return true;
 }
 
-const char *lx_fcmp(const char *c)
-{
-	static const char *const m[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
-					 "leu", "gtu", "geu", "num", "nan" };
-	static const char *const u[] = { "EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU",
-					 "LEU", "GTU", "GEU", "NUM", "NAN" };
-	for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-		if (!strcmp(c, m[i]))
-			return u[i];
-	return NULL;
-}
-
 /* FSETP/DSETP p, q, a, b, {!}c of the comparison named by the first
  * modifier, combined by .and/.or/.xor (none: AND with PT); q, c < 0: PT */
 static void fsetp_emit(lx *x, ptype t, int p, int q, int a, int b, int c, bool cn)
 {
-	const char *bop = has(x, "and") ? "AND" : has(x, "or") ? "OR" : has(x, "xor") ? "XOR" : "AND";
+	const char *bop = lx_has(x, "and") ? "AND" : lx_has(x, "or") ? "OR" : lx_has(x, "xor") ? "XOR" : "AND";
 	const char *cmp = lx_fcmp(x->in->mods[0]);
 	const char f = t.bits == 64 ? 'w' : 'r';
 	int v[5] = { p, a, b, -1, -1 }, k = 3;
@@ -576,11 +559,11 @@ static void fsetp_emit(lx *x, ptype t, int p, int q, int a, int b, int c, bool c
 /* setp of f64 and setp.ftz.f32 */
 static bool num_fsetp(lx *x, ptype t)
 {
-	if (t.bits == 32 && !has(x, "ftz"))
+	if (t.bits == 32 && !lx_has(x, "ftz"))
 		return false;
 	const ptx_ins *in = x->in;
 	const ptx_opnd *o = in->o;
-	const bool comb = has(x, "and") || has(x, "or") || has(x, "xor");
+	const bool comb = lx_has(x, "and") || lx_has(x, "or") || lx_has(x, "xor");
 	if (!lx_nops(x, comb ? 4 : 3, comb ? 4 : 3))
 		return true;
 	if (!in->nmods || !lx_fcmp(in->mods[0])) {
@@ -606,7 +589,7 @@ static bool num_set(lx *x)
 	const ptx_ins *in = x->in;
 	const ptx_opnd *o = in->o;
 	ptype dt = lx_type_at(in, 0), st = lx_type_at(in, 1);
-	const bool comb = has(x, "and") || has(x, "or") || has(x, "xor");
+	const bool comb = lx_has(x, "and") || lx_has(x, "or") || lx_has(x, "xor");
 	if (!lx_nops(x, comb ? 4 : 3, comb ? 4 : 3))
 		return true;
 	if (st.k != 'f' || (st.bits != 32 && st.bits != 64) || dt.bits != 32 || dt.k == 'h') {
@@ -648,18 +631,18 @@ static bool num_testp(lx *x, ptype t)
 	const char *D = w ? "D" : "F", *sl = w ? "dp uw uw" : "dp ur ur", *slm = w ? "mp uw uw" : "mp ur ur";
 	int inf = w ? const64(x, UINT64_C(0x7ff0000000000000)) : const32(x, 0x7f800000u);
 	int mn = w ? const64(x, UINT64_C(0x0010000000000000)) : const32(x, 0x00800000u);
-	if (has(x, "finite")) {
+	if (lx_has(x, "finite")) {
 		emit(x, sl, V(p, a, inf), "%sSETP.LT.AND $0, PT, |$1|, $2, PT", D);
-	} else if (has(x, "infinite")) {
+	} else if (lx_has(x, "infinite")) {
 		emit(x, sl, V(p, a, inf), "%sSETP.EQ.AND $0, PT, |$1|, $2, PT", D);
-	} else if (has(x, "number")) {
+	} else if (lx_has(x, "number")) {
 		emit(x, sl, V(p, a, a), "%sSETP.NUM.AND $0, PT, $1, $2, PT", D);
-	} else if (has(x, "notanumber")) {
+	} else if (lx_has(x, "notanumber")) {
 		emit(x, sl, V(p, a, a), "%sSETP.NAN.AND $0, PT, $1, $2, PT", D);
-	} else if (has(x, "normal")) {
+	} else if (lx_has(x, "normal")) {
 		emit(x, sl, V(p, a, mn), "%sSETP.GE.AND $0, PT, |$1|, $2, PT", D);
 		emit(x, slm, V(p, a, inf), "%sSETP.LT.AND $0, PT, |$1|, $2, $0", D);
-	} else if (has(x, "subnormal")) {
+	} else if (lx_has(x, "subnormal")) {
 		/* 0 < |a| < the smallest normal */
 		emit(x, sl, V(p, a, mn), "%sSETP.LT.AND $0, PT, |$1|, $2, PT", D);
 		emit(x, w ? "mp uw" : "mp ur", V(p, a), "%sSETP.GT.AND $0, PT, |$1|, RZ, $0", D);
@@ -699,7 +682,7 @@ static const char *const ok_cvt[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi
 /* the integer rounding of cvt as F2IRound, NULL if none */
 static const char *int_rnd(const lx *x)
 {
-	return has(x, "rni") ? "RN" : has(x, "rzi") ? "TRUNC" : has(x, "rmi") ? "FLOOR" : has(x, "rpi") ? "CEIL" : NULL;
+	return lx_has(x, "rni") ? "RN" : lx_has(x, "rzi") ? "TRUNC" : lx_has(x, "rmi") ? "FLOOR" : lx_has(x, "rpi") ? "CEIL" : NULL;
 }
 
 /* clamp the 32-bit value v in place to [lo, hi] (signed or unsigned
@@ -721,7 +704,7 @@ static uint32_t int_max(ptype t)
 /* cvt.sat between integers (the rest is lower_ops.c's cvt_int) */
 static bool num_cvt_isat(lx *x, ptype dt, ptype st)
 {
-	if (!has(x, "sat") || (dt.bits >= st.bits && dt.k == st.k))
+	if (!lx_has(x, "sat") || (dt.bits >= st.bits && dt.k == st.k))
 		return false;
 	if (!lx_nops(x, 2, 2))
 		return true;
@@ -757,7 +740,7 @@ static bool num_cvt_isat(lx *x, ptype dt, ptype st)
 static void cvt_i2f(lx *x, ptype dt, ptype st)
 {
 	const ptx_opnd *o = x->in->o;
-	if (has(x, "sat")) {
+	if (lx_has(x, "sat")) {
 		lx_unsupported(x, "saturating integer to float conversions");
 		return;
 	}
@@ -805,7 +788,7 @@ static void cvt_f2f(lx *x, ptype dt, ptype st)
 	const char *rnd = int_rnd(x);
 	char m[24];
 	if (dt.bits != st.bits) {
-		if (rnd || (dt.bits == 64 && has(x, "sat"))) {
+		if (rnd || (dt.bits == 64 && lx_has(x, "sat"))) {
 			lx_unsupported(x, "integer rounding or .sat in a conversion between f32 and f64");
 			return;
 		}
@@ -831,12 +814,12 @@ static void cvt_f2f(lx *x, ptype dt, ptype st)
 		return;
 	if (rnd) {
 		emit(x, w ? "dw uw" : "dr ur", V(d, s), "FRND%s.%s%s%s $0, $1", w ? ".F64" : "", rnd, w ? "" : ftz(x),
-		     has(x, "sat") ? ".SAT" : "");
-	} else if (w && has(x, "sat")) {
+		     lx_has(x, "sat") ? ".SAT" : "");
+	} else if (w && lx_has(x, "sat")) {
 		lx_unsupported(x, "cvt.sat.f64.f64");
-	} else if (!w && (has(x, "ftz") || has(x, "sat"))) {
+	} else if (!w && (lx_has(x, "ftz") || lx_has(x, "sat"))) {
 		emit(x, "dr ur ur", V(d, s, const32(x, 0x80000000u)), "FADD%s%s $0, $1, $2", ftz(x),
-		     has(x, "sat") ? ".SAT" : "");
+		     lx_has(x, "sat") ? ".SAT" : "");
 	} else if (w) {
 		emit(x, "dr ur", V(d, s), "MOV $0, $1");
 		emit(x, "dh uh", V(d, s), "MOV $0, $1");
@@ -855,10 +838,10 @@ static bool num_cvt(lx *x)
 		return false;
 	if (dt.k != 'f' && st.k != 'f')
 		return num_cvt_isat(x, dt, st);
-	const bool dir = has(x, "rz") || has(x, "rm") || has(x, "rp");
-	if (dt.k == 'f' && dt.bits == 32 && st.k != 'f' && st.bits == 32 && !dir && !has(x, "ftz") && !has(x, "sat"))
+	const bool dir = lx_has(x, "rz") || lx_has(x, "rm") || lx_has(x, "rp");
+	if (dt.k == 'f' && dt.bits == 32 && st.k != 'f' && st.bits == 32 && !dir && !lx_has(x, "ftz") && !lx_has(x, "sat"))
 		return false;
-	if (st.k == 'f' && st.bits == 32 && dt.k != 'f' && dt.bits == 32 && !has(x, "ftz"))
+	if (st.k == 'f' && st.bits == 32 && dt.k != 'f' && dt.bits == 32 && !lx_has(x, "ftz"))
 		return false;
 	if (!mods_in(x, ok_cvt) || !lx_nops(x, 2, 2))
 		return true;

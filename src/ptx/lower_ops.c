@@ -11,295 +11,12 @@
 
 #include "ptx/lower.h"
 
-/* ---- types and operands ---------------------------------------------------- */
-
-static bool parse_type(const char *s, ptype *t)
-{
-	static const struct { const char *n; unsigned bits; char k; } tt[] = {
-		{ "b8", 8, 'b' }, { "u8", 8, 'u' }, { "s8", 8, 's' },
-		{ "b16", 16, 'b' }, { "u16", 16, 'u' }, { "s16", 16, 's' }, { "f16", 16, 'h' },
-		{ "b32", 32, 'b' }, { "u32", 32, 'u' }, { "s32", 32, 's' }, { "f32", 32, 'f' },
-		{ "b64", 64, 'b' }, { "u64", 64, 'u' }, { "s64", 64, 's' }, { "f64", 64, 'f' },
-		{ "pred", 1, 'p' }, { "bf16", 16, 'h' }, { "f16x2", 32, 'h' }, { "bf16x2", 32, 'h' },
-	};
-	for (size_t i = 0; i < sizeof tt / sizeof tt[0]; i++)
-		if (!strcmp(s, tt[i].n)) {
-			t->bits = tt[i].bits;
-			t->k = tt[i].k;
-			return true;
-		}
-	return false;
-}
-
-ptype lx_type(const ptx_ins *in)
-{
-	ptype t = { 0, 0 };
-	for (int i = 0; i < in->nmods; i++)
-		parse_type(in->mods[i], &t);
-	return t;
-}
-
-ptype lx_type_at(const ptx_ins *in, int which)
-{
-	ptype t = { 0, 0 };
-	int k = 0;
-	for (int i = 0; i < in->nmods; i++) {
-		ptype u;
-		if (parse_type(in->mods[i], &u) && k++ == which)
-			return u;
-	}
-	return t;
-}
-
-static bool has(const lx *x, const char *m)
-{
-	return ptx_has_mod(x->in, m);
-}
-
-static uint32_t f64_to_f32_bits(uint64_t b)
-{
-	double d;
-	memcpy(&d, &b, 8);
-	float f = (float)d;
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-/* the device address of .global variable slot `slot` (lower.h,
- * PTX_GLOBAL_ADDR_BANK): a pair */
-static int global_addr(lx *x, uint64_t slot)
-{
-	int t = lx_tmp(x, RC_64);
-	emit(x, "dr", V(t), "MOV $0, c[0x%x][0x%" PRIx64 "]", PTX_GLOBAL_ADDR_BANK, 8 * slot);
-	emit(x, "dh", V(t), "MOV $0, c[0x%x][0x%" PRIx64 "]", PTX_GLOBAL_ADDR_BANK, 8 * slot + 4);
-	return t;
-}
-
-/* the address of a .local variable of a function: in its frame, SP +
- * offset (call.c); a vreg (a pair when wide) */
-static int frame_addr(lx *x, uint64_t off, bool wide)
-{
-	int t = lx_tmp(x, wide ? RC_64 : RC_32);
-	emit(x, "dr", V(t), "IADD3 $0, R250, %" PRIu64 ", RZ", off);
-	if (wide)
-		emit(x, "dh", V(t), "MOV $0, RZ");
-	return t;
-}
-
-int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
-{
-	switch (o->kind) {
-	case PO_REG:
-		if (x->f->regs[o->reg].rc == RC_PRED) {
-			lx_error(x, o, "a predicate is not a value here");
-			return lx_tmp(x, RC_32);
-		}
-		return lx_reg(x, o->reg);
-	case PO_IMM:
-		snprintf(buf, n, "%" PRId32, (int32_t)(uint32_t)o->imm);
-		return -1;
-	case PO_FIMM:
-		snprintf(buf, n, "0x%08" PRIx32, o->f64 ? f64_to_f32_bits(o->fbits) : (uint32_t)o->fbits);
-		return -1;
-	case PO_SREG:
-		return lx_sreg(x, o, false);
-	case PO_SYM: {
-		ptx_space sp;
-		uint64_t a;
-		if (lx_var_addr(x, o->sym, &sp, &a)) {
-			if (sp == VS_LOCAL && !x->f->is_entry)
-				return frame_addr(x, a + (uint64_t)o->imm, false);
-			if (sp == VS_GLOBAL) {
-				lx_unsupported(x, "a 32-bit address of a .global variable");
-				return lx_tmp(x, RC_32);
-			}
-			snprintf(buf, n, "%" PRIu64, a + (uint64_t)o->imm);
-			return -1;
-		}
-		lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
-		return lx_tmp(x, RC_32);
-	}
-	default:
-		lx_error(x, o, "expected a register or an immediate");
-		return lx_tmp(x, RC_32);
-	}
-}
-
-int lx_reg32(lx *x, const ptx_opnd *o)
-{
-	char b[32];
-	int v = lx_src32(x, o, b, sizeof b);
-	if (v >= 0)
-		return v;
-	int t = lx_tmp(x, RC_32);
-	emit(x, "dr", V(t), "MOV $0, %s", b);
-	return t;
-}
-
-/* a 64-bit source: a vreg, or -1 with the low and high words in lo/hi */
-static int src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n)
-{
-	if (o->kind == PO_REG) {
-		if (x->f->regs[o->reg].rc != RC_64) {
-			lx_error(x, o, "expected a 64-bit register");
-			return lx_tmp(x, RC_64);
-		}
-		return lx_reg(x, o->reg);
-	}
-	uint64_t v;
-	if (o->kind == PO_IMM) {
-		v = (uint64_t)o->imm;
-	} else if (o->kind == PO_FIMM) {
-		v = o->f64 ? o->fbits : o->fbits;
-	} else if (o->kind == PO_SREG) {
-		return lx_sreg(x, o, true);
-	} else if (o->kind == PO_SYM) {
-		ptx_space sp;
-		if (!lx_var_addr(x, o->sym, &sp, &v)) {
-			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
-			return lx_tmp(x, RC_64);
-		}
-		if (sp == VS_GLOBAL) {
-			if (o->imm)
-				lx_unsupported(x, "the address of a .global variable plus an offset");
-			return global_addr(x, v);
-		}
-		v += (uint64_t)o->imm;
-		if (sp == VS_LOCAL && !x->f->is_entry)
-			return frame_addr(x, v, true);
-	} else {
-		lx_error(x, o, "expected a 64-bit register or an immediate");
-		return lx_tmp(x, RC_64);
-	}
-	snprintf(lo, n, "%" PRId32, (int32_t)(uint32_t)v);
-	snprintf(hi, n, "%" PRId32, (int32_t)(uint32_t)(v >> 32));
-	return -1;
-}
-
-int lx_reg64(lx *x, const ptx_opnd *o)
-{
-	char lo[32], hi[32];
-	int v = src64(x, o, lo, hi, sizeof lo);
-	if (v >= 0)
-		return v;
-	int t = lx_tmp(x, RC_64);
-	emit(x, "dr", V(t), "MOV $0, %s", lo);
-	emit(x, "dh", V(t), "MOV $0, %s", hi);
-	return t;
-}
-
-int lx_pred(lx *x, const ptx_opnd *o, bool *neg)
-{
-	*neg = o->neg;
-	if (o->kind == PO_REG && x->f->regs[o->reg].rc == RC_PRED)
-		return lx_reg(x, o->reg);
-	if (o->kind == PO_IMM) {
-		/* a constant predicate: PT or !PT through a temp */
-		int t = lx_tmp(x, RC_PRED);
-		emit(x, "dp", V(t), "ISETP.NE.AND $0, PT, RZ, %d, PT", o->imm ? 1 : 0);
-		return t;
-	}
-	lx_error(x, o, "expected a predicate");
-	return lx_tmp(x, RC_PRED);
-}
-
-int lx_dst(lx *x, const ptx_opnd *o, ptx_rclass rc)
-{
-	if (o->kind != PO_REG) {
-		lx_error(x, o, "expected a destination register");
-		return -1;
-	}
-	if (x->f->regs[o->reg].rc != rc) {
-		lx_error(x, o, "destination register %s has the wrong type for this instruction",
-			 x->f->regs[o->reg].name);
-		return -1;
-	}
-	return lx_reg(x, o->reg);
-}
-
-static bool nops(lx *x, int lo, int hi)
-{
-	if (x->in->no < lo || x->in->no > hi) {
-		lx_error(x, NULL, "'%s' takes %d%s%d operands, not %d", x->in->op, lo, lo == hi ? "" : " to ",
-			 hi, x->in->no);
-		if (lo == hi)
-			return false;
-		return false;
-	}
-	return true;
-}
-
-/* a 32-bit register holding the value of a narrow register normalised to
- * its type (zero- or sign-extended from bits), or v itself */
-static int norm(lx *x, int v, ptype t)
-{
-	if (t.bits >= 32 || t.bits == 0)
-		return v;
-	int r = lx_tmp(x, RC_32);
-	if (t.k == 's')
-		emit(x, "dr ur", V(r, v), "PRMT $0, $1, %s, RZ", t.bits == 8 ? "0x8880" : "0x9910");
-	else
-		emit(x, "dr ur", V(r, v), "LOP3.LUT $0, $1, %s, RZ, 0xc0, !PT", t.bits == 8 ? "0xff" : "0xffff");
-	return r;
-}
-
-bool lx_nops(lx *x, int lo, int hi) { return nops(x, lo, hi); }
-int lx_norm(lx *x, int v, ptype t) { return norm(x, v, t); }
-
-/* ---- special registers ------------------------------------------------------- */
-
-int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
-{
-	static const struct { const char *ptx, *sr; bool varying; } map[] = {
-		{ "tid.x", "SR_TID.X", 1 }, { "tid.y", "SR_TID.Y", 1 }, { "tid.z", "SR_TID.Z", 1 },
-		{ "ntid.x", "SR_NTID.X", 0 }, { "ntid.y", "SR_NTID.Y", 0 }, { "ntid.z", "SR_NTID.Z", 0 },
-		{ "ctaid.x", "SR_CTAID.X", 0 }, { "ctaid.y", "SR_CTAID.Y", 0 }, { "ctaid.z", "SR_CTAID.Z", 0 },
-		{ "nctaid.x", "SR_NCTAID.X", 0 }, { "nctaid.y", "SR_NCTAID.Y", 0 },
-		{ "nctaid.z", "SR_NCTAID.Z", 0 }, { "laneid", "SR_LANEID", 1 }, { "warpid", "SR_WARPID", 1 },
-		{ "nwarpid", "SR_NWARPS", 0 }, { "lanemask_eq", "SR_EQMASK", 1 },
-		{ "lanemask_lt", "SR_LTMASK", 1 }, { "lanemask_le", "SR_LEMASK", 1 },
-		{ "lanemask_gt", "SR_GTMASK", 1 }, { "lanemask_ge", "SR_GEMASK", 1 },
-		{ "clock", "SR_CLOCKLO", 1 }, { "clock_hi", "SR_CLOCKHI", 1 },
-		{ "globaltimer_lo", "SR_GLOBALTIMERLO", 1 }, { "globaltimer_hi", "SR_GLOBALTIMERHI", 1 },
-		{ "dynamic_smem_size", "SR_DYNSMEM", 0 },
-	};
-	const char *s = o->sym;
-	if (!strcmp(s, "clock64") || !strcmp(s, "globaltimer")) {
-		int t = lx_tmp(x, RC_64);
-		x->varying_next = 1;
-		emit(x, "dw", V(t), "CS2R $0, %s", s[0] == 'c' ? "SR_CLOCKLO" : "SR_GLOBALTIMERLO");
-		return t;
-	}
-	int t = lx_tmp(x, want64 ? RC_64 : RC_32);
-	if (!strcmp(s, "smid") || !strcmp(s, "gridid")) {
-		/* one SM: every CTA runs on SM 0; one grid at a time */
-		emit(x, "dr", V(t), "MOV $0, 0");
-	} else if (!strcmp(s, "nsmid")) {
-		emit(x, "dr", V(t), "MOV $0, 1");
-	} else {
-		size_t i = 0;
-		while (i < sizeof map / sizeof map[0] && strcmp(map[i].ptx, s))
-			i++;
-		if (i == sizeof map / sizeof map[0]) {
-			lx_unsupported(x, "special register not supported");
-			return t;
-		}
-		if (map[i].varying)
-			x->varying_next = 1;
-		emit(x, "dr", V(t), "S2R $0, %s", map[i].sr);
-	}
-	if (want64)
-		emit(x, "dh", V(t), "MOV $0, 0");
-	return t;
-}
-
 /* ---- moves and conversions ----------------------------------------------------- */
 
 static void mov64(lx *x, int d, const ptx_opnd *o)
 {
 	char lo[32], hi[32];
-	int s = src64(x, o, lo, hi, sizeof lo);
+	int s = lx_src64(x, o, lo, hi, sizeof lo);
 	if (s >= 0) {
 		if (s != d) {
 			emit(x, "dr ur", V(d, s), "MOV $0, $1");
@@ -323,7 +40,7 @@ static void mov32(lx *x, int d, const ptx_opnd *o)
 
 static bool op_mov(lx *x)
 {
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
 	ptype t = lx_type(x->in);
@@ -378,12 +95,12 @@ static bool op_mov(lx *x)
 
 static bool op_cvta(lx *x)
 {
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	ptype t = lx_type(x->in);
-	bool to = has(x, "to");
-	uint64_t win = has(x, "shared") ? PTX_SHARED_WINDOW : has(x, "local") ? PTX_LOCAL_WINDOW : 0;
-	if (has(x, "const") || has(x, "param")) {
+	bool to = lx_has(x, "to");
+	uint64_t win = lx_has(x, "shared") ? PTX_SHARED_WINDOW : lx_has(x, "local") ? PTX_LOCAL_WINDOW : 0;
+	if (lx_has(x, "const") || lx_has(x, "param")) {
 		lx_unsupported(x, "generic addresses of .const and .param");
 		return true;
 	}
@@ -428,7 +145,7 @@ static void cvt_int(lx *x, ptype dt, ptype st)
 			return;
 		}
 		/* (sv is a 32-bit vreg: never a word of dv) */
-		int sv = norm(x, lx_reg32(x, s), st);
+		int sv = lx_norm(x, lx_reg32(x, s), st);
 		emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
 		if (st.k == 's')
 			emit(x, "dh ur", V(dv, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
@@ -443,7 +160,7 @@ static void cvt_int(lx *x, ptype dt, ptype st)
 	/* narrow destinations keep the value extended by the destination type */
 	ptype n = st.bits < dt.bits ? st : dt;
 	if (st.bits < dt.bits || (dt.bits < 32)) {
-		int r = norm(x, sv, n.bits < 32 ? n : dt);
+		int r = lx_norm(x, sv, n.bits < 32 ? n : dt);
 		if (r != sv) {
 			emit(x, "dr ur", V(dv, r), "MOV $0, $1");
 			return;
@@ -455,14 +172,14 @@ static void cvt_int(lx *x, ptype dt, ptype st)
 
 static bool op_cvt(lx *x)
 {
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	ptype dt = lx_type_at(x->in, 0), st = lx_type_at(x->in, 1);
 	if (!dt.bits || !st.bits) {
 		lx_error(x, NULL, "cvt needs a destination and a source type");
 		return true;
 	}
-	if (has(x, "sat") && !(dt.k != 'f' && st.k != 'f' && dt.bits >= st.bits && (dt.k == st.k))) {
+	if (lx_has(x, "sat") && !(dt.k != 'f' && st.k != 'f' && dt.bits >= st.bits && (dt.k == st.k))) {
 		lx_unsupported(x, "saturating conversions");
 		return true;
 	}
@@ -471,16 +188,16 @@ static bool op_cvt(lx *x)
 		return true;
 	}
 	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
-	if (dt.k == 'f' && dt.bits == 32 && st.k != 'f' && st.bits == 32 && !has(x, "rz") && !has(x, "rm") &&
-	    !has(x, "rp") && !has(x, "ftz")) {
+	if (dt.k == 'f' && dt.bits == 32 && st.k != 'f' && st.bits == 32 && !lx_has(x, "rz") && !lx_has(x, "rm") &&
+	    !lx_has(x, "rp") && !lx_has(x, "ftz")) {
 		int dv = lx_dst(x, d, RC_32);
 		if (dv >= 0)
 			emit(x, "dr ur", V(dv, lx_reg32(x, s)), "I2F%s $0, $1", st.k == 's' ? "" : ".U32");
 		return true;
 	}
-	if (st.k == 'f' && st.bits == 32 && dt.k != 'f' && dt.bits == 32 && !has(x, "ftz")) {
-		const char *rnd = has(x, "rzi") ? "TRUNC" : has(x, "rni") ? "RN" : has(x, "rmi") ? "FLOOR"
-				  : has(x, "rpi") ? "CEIL" : NULL;
+	if (st.k == 'f' && st.bits == 32 && dt.k != 'f' && dt.bits == 32 && !lx_has(x, "ftz")) {
+		const char *rnd = lx_has(x, "rzi") ? "TRUNC" : lx_has(x, "rni") ? "RN" : lx_has(x, "rmi") ? "FLOOR"
+				  : lx_has(x, "rpi") ? "CEIL" : NULL;
 		int dv = lx_dst(x, d, RC_32);
 		if (!rnd)
 			lx_error(x, NULL, "a float to integer cvt needs .rni, .rzi, .rmi or .rpi");
@@ -507,7 +224,7 @@ static void addsub64(lx *x, bool sub)
 		return;
 	int a = lx_reg64(x, &x->in->o[1]);
 	char lo[32], hi[32];
-	int b = src64(x, &x->in->o[2], lo, hi, sizeof lo);
+	int b = lx_src64(x, &x->in->o[2], lo, hi, sizeof lo);
 	int c = lx_tmp(x, RC_PRED);
 	int alo = lx_tmp(x, RC_32);
 	/* the low word first into a temp: d may be a or b */
@@ -527,13 +244,13 @@ static void addsub64(lx *x, bool sub)
 
 static bool op_addsub(lx *x)
 {
-	if (!nops(x, 3, 3))
+	if (!lx_nops(x, 3, 3))
 		return true;
 	bool sub = !strcmp(x->in->op, "sub");
 	ptype t = lx_type(x->in);
 	if (t.k == 'f')
 		return false;           /* op_farith */
-	if (has(x, "sat") || has(x, "cc") || !strcmp(x->in->op, "addc") || !strcmp(x->in->op, "subc")) {
+	if (lx_has(x, "sat") || lx_has(x, "cc") || !strcmp(x->in->op, "addc") || !strcmp(x->in->op, "subc")) {
 		lx_unsupported(x, "saturating and carry forms");
 		return true;
 	}
@@ -573,17 +290,17 @@ static void mul64(lx *x, int d, int a, int b, int c)
 static bool op_mul(lx *x)
 {
 	bool mad = !strcmp(x->in->op, "mad");
-	if (!nops(x, mad ? 4 : 3, mad ? 4 : 3))
+	if (!lx_nops(x, mad ? 4 : 3, mad ? 4 : 3))
 		return true;
 	ptype t = lx_type(x->in);
 	if (t.k == 'f')
 		return false;
-	if (has(x, "sat") || has(x, "cc") || t.bits < 16) {
+	if (lx_has(x, "sat") || lx_has(x, "cc") || t.bits < 16) {
 		lx_unsupported(x, NULL);
 		return true;
 	}
 	const ptx_opnd *o = x->in->o;
-	bool wide = has(x, "wide"), hi = has(x, "hi");
+	bool wide = lx_has(x, "wide"), hi = lx_has(x, "hi");
 	if (t.bits == 64 && !wide) {
 		if (hi) {
 			lx_unsupported(x, "64-bit mul.hi");
@@ -655,7 +372,7 @@ static bool op_logic(lx *x)
 {
 	const char *op = x->in->op;
 	bool unary = !strcmp(op, "not") || !strcmp(op, "cnot");
-	if (!nops(x, unary ? 2 : 3, unary ? 2 : 3))
+	if (!lx_nops(x, unary ? 2 : 3, unary ? 2 : 3))
 		return true;
 	ptype t = lx_type(x->in);
 	unsigned lut = !strcmp(op, "and") ? 0xc0 : !strcmp(op, "or") ? 0xfc : !strcmp(op, "xor") ? 0x3c : 0x0f;
@@ -676,7 +393,7 @@ static bool op_logic(lx *x)
 	}
 	if (!strcmp(op, "cnot")) {
 		int d = lx_dst(x, &o[0], RC_32);
-		int a = norm(x, lx_reg32(x, &o[1]), t);
+		int a = lx_norm(x, lx_reg32(x, &o[1]), t);
 		int p = lx_tmp(x, RC_PRED);
 		if (d < 0)
 			return true;
@@ -689,7 +406,7 @@ static bool op_logic(lx *x)
 		int d = lx_dst(x, &o[0], RC_64);
 		int a = lx_reg64(x, &o[1]);
 		char lo[32] = "RZ", hi[32] = "RZ";
-		int b = unary ? -2 : src64(x, &o[2], lo, hi, sizeof lo);
+		int b = unary ? -2 : lx_src64(x, &o[2], lo, hi, sizeof lo);
 		if (d < 0)
 			return true;
 		if (b >= 0) {
@@ -737,7 +454,7 @@ static lins *emit_amt(lx *x, const char *slots, int *v, int n, int bv, const cha
 
 static bool op_shift(lx *x)
 {
-	if (!nops(x, 3, 3))
+	if (!lx_nops(x, 3, 3))
 		return true;
 	bool left = !strcmp(x->in->op, "shl");
 	ptype t = lx_type(x->in);
@@ -765,7 +482,7 @@ static bool op_shift(lx *x)
 		return true;
 	}
 	int d = lx_dst(x, &o[0], RC_32);
-	int a = norm(x, lx_reg32(x, &o[1]), t);
+	int a = lx_norm(x, lx_reg32(x, &o[1]), t);
 	if (d < 0)
 		return true;
 	v[0] = d, v[1] = a;
@@ -778,7 +495,7 @@ static bool op_shift(lx *x)
 
 static bool op_minmax(lx *x)
 {
-	if (!nops(x, 3, 3))
+	if (!lx_nops(x, 3, 3))
 		return true;
 	ptype t = lx_type(x->in);
 	if (t.k == 'f')
@@ -801,8 +518,8 @@ static bool op_minmax(lx *x)
 		return true;
 	}
 	int d = lx_dst(x, &o[0], RC_32);
-	int a = norm(x, lx_reg32(x, &o[1]), t);
-	int b = norm(x, lx_reg32(x, &o[2]), t);
+	int a = lx_norm(x, lx_reg32(x, &o[1]), t);
+	int b = lx_norm(x, lx_reg32(x, &o[2]), t);
 	if (d >= 0)
 		emit(x, "dr ur ur", V(d, a, b), "IMNMX%s $0, $1, $2, %sPT", t.k == 's' ? "" : ".U32", mn ? "" : "!");
 	return true;
@@ -810,13 +527,13 @@ static bool op_minmax(lx *x)
 
 static bool op_negabs(lx *x)
 {
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	ptype t = lx_type(x->in);
 	bool neg = !strcmp(x->in->op, "neg");
 	const ptx_opnd *o = x->in->o;
 	if (t.k == 'f') {
-		if (has(x, "ftz")) {
+		if (lx_has(x, "ftz")) {
 			lx_unsupported(x, ".ftz");
 			return true;
 		}
@@ -856,7 +573,7 @@ static bool op_negabs(lx *x)
 		return true;
 	}
 	int d = lx_dst(x, &o[0], RC_32);
-	int a = norm(x, lx_reg32(x, &o[1]), t);
+	int a = lx_norm(x, lx_reg32(x, &o[1]), t);
 	if (d < 0)
 		return true;
 	if (neg)
@@ -869,7 +586,7 @@ static bool op_negabs(lx *x)
 static bool op_bits(lx *x)
 {
 	const char *op = x->in->op;
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	ptype t = lx_type(x->in);
 	const ptx_opnd *o = x->in->o;
@@ -899,21 +616,21 @@ static bool op_bits(lx *x)
 		emit(x, "mr", V(d), "IMNMX.U32 $0, $0, 0x20, PT");
 	} else {
 		emit(x, "dr ur", V(d, a), "FLO%s%s $0, $1", t.k == 's' ? "" : ".U32",
-		     has(x, "shiftamt") ? ".SH" : "");
+		     lx_has(x, "shiftamt") ? ".SH" : "");
 	}
 	return true;
 }
 
 static bool op_prmt(lx *x)
 {
-	if (!nops(x, 4, 4))
+	if (!lx_nops(x, 4, 4))
 		return true;
 	/* the modes are PRMT's (num.isa) */
 	static const char *const modes[][2] = { { "f4e", ".F4E" }, { "b4e", ".B4E" }, { "rc8", ".RC8" },
 						{ "ecl", ".ECL" }, { "ecr", ".ECR" }, { "rc16", ".RC16" } };
 	const char *mode = "";
 	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
-		if (has(x, modes[k][0]))
+		if (lx_has(x, modes[k][0]))
 			mode = modes[k][1];
 	if (x->in->nmods != (*mode ? 2 : 1)) {
 		lx_unsupported(x, "prmt modifiers other than one mode");
@@ -935,7 +652,7 @@ static bool op_prmt(lx *x)
 
 static bool op_lop3(lx *x)
 {
-	if (!nops(x, 5, 5))
+	if (!lx_nops(x, 5, 5))
 		return true;
 	const ptx_opnd *o = x->in->o;
 	if (o[4].kind != PO_IMM) {
@@ -976,19 +693,19 @@ static const char *icmp(const char *c, bool *uns)
 /* the combine of setp: .and/.or/.xor with {!}c, or none */
 static const char *bop_of(lx *x)
 {
-	return has(x, "and") ? "AND" : has(x, "or") ? "OR" : has(x, "xor") ? "XOR" : NULL;
+	return lx_has(x, "and") ? "AND" : lx_has(x, "or") ? "OR" : lx_has(x, "xor") ? "XOR" : NULL;
 }
 
 static bool op_setp(lx *x)
 {
-	if (!nops(x, 3, 4))
+	if (!lx_nops(x, 3, 4))
 		return true;
 	const ptx_ins *in = x->in;
 	const ptx_opnd *o = in->o;
 	ptype t = lx_type(in);
 	const char *cmpname = in->nmods ? in->mods[0] : "";
 	const char *bop = bop_of(x);
-	if (has(x, "ftz") || t.k == 'h') {
+	if (lx_has(x, "ftz") || t.k == 'h') {
 		lx_unsupported(x, NULL);
 		return true;
 	}
@@ -1047,9 +764,9 @@ static bool op_setp(lx *x)
 		pcombine(x, p, q, r, false, c, cn, bop ? bop : "AND");
 		return true;
 	}
-	int a = norm(x, lx_reg32(x, &o[1]), t);
+	int a = lx_norm(x, lx_reg32(x, &o[1]), t);
 	char b[32];
-	int bv = t.bits < 32 ? norm(x, lx_reg32(x, &o[2]), t) : lx_src32(x, &o[2], b, sizeof b);
+	int bv = t.bits < 32 ? lx_norm(x, lx_reg32(x, &o[2]), t) : lx_src32(x, &o[2], b, sizeof b);
 	/* an immediate: ISETP's immediate form, not a MOV to a register first
 	 * (slot 2 then repeats a, unprinted, to keep the slot numbering) */
 	const char *btext = bv < 0 ? b : "$2";
@@ -1065,7 +782,7 @@ static bool op_setp(lx *x)
 
 static bool op_selp(lx *x)
 {
-	if (!nops(x, 4, 4))
+	if (!lx_nops(x, 4, 4))
 		return true;
 	const ptx_opnd *o = x->in->o;
 	ptype t = lx_type(x->in);
@@ -1111,7 +828,7 @@ static bool op_farith(lx *x)
 	ptype t = lx_type(x->in);
 	if (t.k != 'f')
 		return false;
-	if (!nops(x, three ? 4 : 3, three ? 4 : 3))
+	if (!lx_nops(x, three ? 4 : 3, three ? 4 : 3))
 		return true;
 	for (int i = 0; i < x->in->nmods; i++) {
 		const char *m = x->in->mods[i];
@@ -1126,7 +843,7 @@ static bool op_farith(lx *x)
 		lx_unsupported(x, NULL);
 		return true;
 	}
-	if (three && !has(x, "rn")) {
+	if (three && !lx_has(x, "rn")) {
 		lx_error(x, NULL, "%s.f32 needs a rounding modifier (.rn)", op);
 		return true;
 	}
@@ -1144,7 +861,7 @@ static bool op_farith(lx *x)
 	else if (!strcmp(op, "mul"))
 		emit(x, "dr ur ur", V(d, a, b), "FMUL $0, $1, $2");
 	else if (!strcmp(op, "min") || !strcmp(op, "max")) {
-		if (has(x, "NaN") || has(x, "xorsign")) {
+		if (lx_has(x, "NaN") || lx_has(x, "xorsign")) {
 			lx_unsupported(x, NULL);
 			return true;
 		}
@@ -1160,15 +877,15 @@ typedef enum { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_CONST, SP_PARAM, SP_GENERIC } 
 
 static mspace space_of(lx *x)
 {
-	if (has(x, "global"))
+	if (lx_has(x, "global"))
 		return SP_GLOBAL;
-	if (has(x, "shared") || has(x, "shared::cta"))
+	if (lx_has(x, "shared") || lx_has(x, "shared::cta"))
 		return SP_SHARED;
-	if (has(x, "local"))
+	if (lx_has(x, "local"))
 		return SP_LOCAL;
-	if (has(x, "const"))
+	if (lx_has(x, "const"))
 		return SP_CONST;
-	if (has(x, "param"))
+	if (lx_has(x, "param"))
 		return SP_PARAM;
 	return SP_GENERIC;
 }
@@ -1213,7 +930,7 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 		}
 		if (vs == VS_GLOBAL && (sp == SP_GLOBAL || sp == SP_GENERIC)) {
 			/* its device address, from the module's c[5] (lower.h) */
-			a->base = global_addr(x, va);
+			a->base = lx_global_addr(x, va);
 			return true;
 		}
 		bool match = (vs == VS_SHARED && sp == SP_SHARED) || (vs == VS_LOCAL && sp == SP_LOCAL) ||
@@ -1350,7 +1067,7 @@ static void ld_param(lx *x, ptype t, const ptx_opnd *d, const ptx_opnd *ao)
  * (.cta, .sys; .gpu and none: GPU) */
 static const char *membar_scope(lx *x)
 {
-	return has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+	return lx_has(x, "cta") ? "CTA" : lx_has(x, "sys") ? "SYS" : "GPU";
 }
 
 /* A release access is a fence of its scope then the access; an acquire
@@ -1358,21 +1075,21 @@ static const char *membar_scope(lx *x)
  * release and acquire patterns).  The fence before, when x has one. */
 static void release_fence(lx *x)
 {
-	if (has(x, "release") || has(x, "acq_rel"))
+	if (lx_has(x, "release") || lx_has(x, "acq_rel"))
 		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
 }
 
 /* the fence after */
 static void acquire_fence(lx *x)
 {
-	if (has(x, "acquire") || has(x, "acq_rel"))
+	if (lx_has(x, "acquire") || lx_has(x, "acq_rel"))
 		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
 }
 
 static bool op_ldst(lx *x)
 {
 	bool store = !strcmp(x->in->op, "st");
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	ptype t = lx_type(x->in);
 	mspace sp = space_of(x);
@@ -1401,7 +1118,7 @@ static bool op_ldst(lx *x)
 		lx_error(x, ao, "st.const is not allowed");
 		return true;
 	}
-	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
+	int n = lx_has(x, "v2") ? 2 : lx_has(x, "v4") ? 4 : 1;
 	int64_t es = t.bits / 8;
 	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
 	release_fence(x);
@@ -1456,13 +1173,13 @@ static bool op_atom(lx *x)
 	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec" };
 	const char *op = NULL;
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (has(x, ops[i]))
+		if (lx_has(x, ops[i]))
 			op = ops[i];
 	/* f32/f64 add, inc and dec are ATOMG_X/ATOMS_X of num.isa (not at a
 	 * generic address: GEN_ATOM of ptx.isa has the integer ones) */
 	const bool opx = op && (t.k == 'f' || !strcmp(op, "inc") || !strcmp(op, "dec"));
 	if (!op || (opx && (t.k == 'f' ? strcmp(op, "add") != 0 : t.bits != 32)) ||
-	    (sp != SP_GLOBAL && sp != SP_SHARED && (sp != SP_GENERIC || opx)) || has(x, "v2") || has(x, "v4") ||
+	    (sp != SP_GLOBAL && sp != SP_SHARED && (sp != SP_GENERIC || opx)) || lx_has(x, "v2") || lx_has(x, "v4") ||
 	    t.bits < 32) {
 		lx_unsupported(x, "atomics other than add/min/max/and/or/xor/exch/cas/inc/dec on .global or "
 				  ".shared addresses, or add/min/max/and/or/xor/exch/cas on integers at generic "
@@ -1471,7 +1188,7 @@ static bool op_atom(lx *x)
 	}
 	bool cas = !strcmp(op, "cas");
 	int nsrc = cas ? 2 : 1;
-	if (!nops(x, (red ? 1 : 2) + nsrc, (red ? 1 : 2) + nsrc))
+	if (!lx_nops(x, (red ? 1 : 2) + nsrc, (red ? 1 : 2) + nsrc))
 		return true;
 	const ptx_opnd *ao = &in->o[red ? 0 : 1];
 	maddr a;
@@ -1515,7 +1232,7 @@ static bool op_atom(lx *x)
 
 static bool op_bra(lx *x)
 {
-	if (!nops(x, 1, 1))
+	if (!lx_nops(x, 1, 1))
 		return true;
 	const ptx_opnd *o = &x->in->o[0];
 	if (o->kind != PO_SYM) {
@@ -1536,7 +1253,7 @@ static bool op_bra(lx *x)
 	lins *b = emit(x, "", V(0), "BRA");
 	b->kind = LK_BRA;
 	b->target = l;
-	b->uniform = has(x, "uni");
+	b->uniform = lx_has(x, "uni");
 	return true;
 }
 
@@ -1547,11 +1264,11 @@ static bool op_bra(lx *x)
 static bool op_brx(lx *x)
 {
 	const ptx_ins *in = x->in;
-	if (!has(x, "idx")) {
+	if (!lx_has(x, "idx")) {
 		lx_unsupported(x, NULL);
 		return true;
 	}
-	if (!nops(x, 2, 2))
+	if (!lx_nops(x, 2, 2))
 		return true;
 	const ptx_opnd *lo = &in->o[1];
 	int list = -1;
@@ -1582,7 +1299,7 @@ static bool op_brx(lx *x)
 	b->kind = LK_BRX;
 	b->targets = tg;
 	b->ntargets = (int)n;
-	b->uniform = has(x, "uni");
+	b->uniform = lx_has(x, "uni");
 	int next = lc_label(&x->c);
 	lc_add(&x->c, LK_LABEL, in->line)->target = next;
 	lx_guard_end(x, skip);
@@ -1614,7 +1331,7 @@ static bool op_misc(lx *x)
 	const char *op = x->in->op;
 	if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
 		const char *s = membar_scope(x);
-		if (has(x, "proxy") || has(x, "alias") || has(x, "async")) {
+		if (lx_has(x, "proxy") || lx_has(x, "alias") || lx_has(x, "async")) {
 			lx_unsupported(x, NULL);
 			return true;
 		}
@@ -1623,7 +1340,7 @@ static bool op_misc(lx *x)
 	}
 	if (!strcmp(op, "nanosleep")) {
 		char b[32];
-		if (!nops(x, 1, 1))
+		if (!lx_nops(x, 1, 1))
 			return true;
 		int v = lx_src32(x, &x->in->o[0], b, sizeof b);
 		if (v >= 0)
@@ -1700,8 +1417,8 @@ static bool op_bar(lx *x)
 {
 	const ptx_ins *in = x->in;
 	bool barrier = !strcmp(in->op, "barrier");
-	if (has(x, "warp")) {
-		if (!nops(x, 1, 1))
+	if (lx_has(x, "warp")) {
+		if (!lx_nops(x, 1, 1))
 			return true;
 		char b[32];
 		int v = lx_src32(x, &in->o[0], b, sizeof b);
@@ -1714,7 +1431,7 @@ static bool op_bar(lx *x)
 	/* barrier{.cta} without .aligned arrives per thread: TBAR (ptx.isa,
 	 * doc/spec-reading.md "PTX barriers (seed 001)"); bar.* and .aligned
 	 * are the warp's BAR */
-	const char *bar = barrier && !has(x, "aligned") ? "TBAR" : "BAR";
+	const char *bar = barrier && !lx_has(x, "aligned") ? "TBAR" : "BAR";
 	/* An aligned barrier is reached by the whole warp (PTX), which the
 	 * BSYNC at the post-dominator ensures, except that 004's BSYNC lets
 	 * the arrived threads go when the missing ones sleep (NANOSLEEP):
@@ -1724,18 +1441,18 @@ static bool op_bar(lx *x)
 		emit(x, "", V(0), "WARPSYNC 0xffffffff");
 	int v[6];
 	char sl[32] = "", ops[64];
-	if (has(x, "sync") || has(x, "arrive")) {
-		bool arrive = has(x, "arrive");
-		if (!nops(x, arrive ? 2 : 1, 2))
+	if (lx_has(x, "sync") || lx_has(x, "arrive")) {
+		bool arrive = lx_has(x, "arrive");
+		if (!lx_nops(x, arrive ? 2 : 1, 2))
 			return true;
 		bar_ops(x, &in->o[0], in->no > 1 ? &in->o[1] : NULL, v, 0, sl, ops, sizeof ops);
 		emit(x, sl, v, "%s.%s %s", bar, arrive ? "ARV" : "SYNC", ops);
 		return true;
 	}
-	if (has(x, "red")) {
-		bool popc = has(x, "popc");
-		const char *op = popc ? "POPC" : has(x, "and") ? "AND" : has(x, "or") ? "OR" : NULL;
-		if (!op || !nops(x, 3, 4)) {
+	if (lx_has(x, "red")) {
+		bool popc = lx_has(x, "popc");
+		const char *op = popc ? "POPC" : lx_has(x, "and") ? "AND" : lx_has(x, "or") ? "OR" : NULL;
+		if (!op || !lx_nops(x, 3, 4)) {
 			if (!op)
 				lx_error(x, NULL, "bar.red needs .popc, .and or .or");
 			return true;
@@ -1781,13 +1498,13 @@ static void warpsync(lx *x, const ptx_opnd *m)
 static bool op_shfl(lx *x)
 {
 	const ptx_ins *in = x->in;
-	if (!has(x, "sync")) {
+	if (!lx_has(x, "sync")) {
 		lx_unsupported(x, "shfl without .sync (removed after sm_70)");
 		return true;
 	}
-	if (!nops(x, 5, 5))
+	if (!lx_nops(x, 5, 5))
 		return true;
-	const char *mode = has(x, "up") ? "UP" : has(x, "down") ? "DOWN" : has(x, "bfly") ? "BFLY" : "IDX";
+	const char *mode = lx_has(x, "up") ? "UP" : lx_has(x, "down") ? "DOWN" : lx_has(x, "bfly") ? "BFLY" : "IDX";
 	int d = lx_dst(x, &in->o[0], RC_32);
 	int p = in->o[0].reg2 >= 0 ? lx_reg(x, in->o[0].reg2) : -1;
 	int a = lx_reg32(x, &in->o[1]);
@@ -1818,23 +1535,23 @@ static bool op_shfl(lx *x)
 static bool op_vote(lx *x)
 {
 	const ptx_ins *in = x->in;
-	if (!has(x, "sync")) {
+	if (!lx_has(x, "sync")) {
 		lx_unsupported(x, "vote without .sync (removed after sm_70)");
 		return true;
 	}
-	if (!nops(x, 3, 3))
+	if (!lx_nops(x, 3, 3))
 		return true;
 	bool pn;
 	int p = lx_pred(x, &in->o[1], &pn);
 	warpsync(x, &in->o[2]);
 	x->varying_next = 1;
-	if (has(x, "ballot")) {
+	if (lx_has(x, "ballot")) {
 		int d = lx_dst(x, &in->o[0], RC_32);
 		if (d >= 0)
 			emit(x, pn ? "dr uq" : "dr up", V(d, p), "VOTE.ANY $0, PT, $1");
 		return true;
 	}
-	const char *mode = has(x, "all") ? "ALL" : has(x, "any") ? "ANY" : has(x, "uni") ? "EQ" : NULL;
+	const char *mode = lx_has(x, "all") ? "ALL" : lx_has(x, "any") ? "ANY" : lx_has(x, "uni") ? "EQ" : NULL;
 	int d = lx_dst(x, &in->o[0], RC_PRED);
 	if (!mode || d < 0) {
 		if (!mode)
@@ -1849,12 +1566,12 @@ static bool op_vote(lx *x)
 static bool op_match(lx *x)
 {
 	const ptx_ins *in = x->in;
-	bool all = has(x, "all");
-	if (!has(x, "sync") || (!all && !has(x, "any"))) {
+	bool all = lx_has(x, "all");
+	if (!lx_has(x, "sync") || (!all && !lx_has(x, "any"))) {
 		lx_unsupported(x, NULL);
 		return true;
 	}
-	if (!nops(x, 3, 3))
+	if (!lx_nops(x, 3, 3))
 		return true;
 	bool w = lx_type(in).bits == 64;
 	int d = lx_dst(x, &in->o[0], RC_32);
@@ -1880,14 +1597,14 @@ static bool op_redux(lx *x)
 					     { "and", "AND" }, { "or", "OR" },   { "xor", "XOR" } };
 	const char *op = NULL;
 	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (has(x, ops[k][0]))
+		if (lx_has(x, ops[k][0]))
 			op = ops[k][1];
 	ptype t = lx_type(in);
-	if (!has(x, "sync") || !op || t.bits != 32 || t.k == 'f') {
+	if (!lx_has(x, "sync") || !op || t.bits != 32 || t.k == 'f') {
 		lx_unsupported(x, NULL);
 		return true;
 	}
-	if (!nops(x, 3, 3))
+	if (!lx_nops(x, 3, 3))
 		return true;
 	int d = lx_dst(x, &in->o[0], RC_32);
 	int a = lx_reg32(x, &in->o[1]);
@@ -1901,7 +1618,7 @@ static bool op_redux(lx *x)
 
 static bool op_activemask(lx *x)
 {
-	if (!nops(x, 1, 1))
+	if (!lx_nops(x, 1, 1))
 		return true;
 	int d = lx_dst(x, &x->in->o[0], RC_32);
 	x->varying_next = 1;
