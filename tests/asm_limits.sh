@@ -13,21 +13,11 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-# check STATUS PATTERN -- command...   (PATTERN grep -E'd in stdout+stderr;
-# a 60 s limit so that a regression to quadratic time fails, not hangs)
-check() {
-	want=$1 pat=$2
-	shift 3
-	out=$(timeout -s KILL 60 "$@" 2>&1)
-	st=$?
-	if [ "$st" -eq "$want" ] && printf '%s\n' "$out" | grep -E -q -- "$pat"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $* -> status $st (want $want), output lacks /$pat/:"
-		printf '%s\n' "$out" | sed 's/^/    /' | head -20
-	fi
-}
+# check STATUS PATTERN -- command...: lib.sh's expect, with a 60 s limit
+# so that a regression to quadratic time fails, not hangs
+. "$src/tests/lib.sh"
+EXPECT_LIMIT=60
+check() { expect "$@"; }
 
 # kernels N FILE: N kernels k0..k(N-1), each with a parameter
 kernels() {

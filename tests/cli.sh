@@ -8,20 +8,8 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-# expect STATUS PATTERN -- command...   (PATTERN grep -E'd in stdout+stderr)
-expect() {
-	want=$1 pat=$2
-	shift 3
-	out=$("$@" 2>&1)
-	st=$?
-	if [ "$st" -eq "$want" ] && printf '%s\n' "$out" | grep -E -q -- "$pat"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $* -> status $st (want $want), output lacks /$pat/:"
-		printf '%s\n' "$out" | sed 's/^/    /' | head -20
-	fi
-}
+# expect STATUS PATTERN -- command... (tests/lib.sh)
+. "$src/tests/lib.sh"
 
 k=$src/kernels
 ok() { pass=$((pass + 1)); }
