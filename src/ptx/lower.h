@@ -142,6 +142,8 @@ int lx_norm(lx *x, int v, ptype t);
 int lx_src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n);
 int lx_global_addr(lx *x, uint64_t slot);
 const char *lx_fcmp(const char *c);
+/* MNEM d, a, c, b of the instruction's d, a, b, c (PRMT, SHF) */
+void lx_emit_dacb(lx *x, const char *mnem);
 
 /* special register operand -> vreg (operand.c) */
 int lx_sreg(lx *x, const ptx_opnd *o, bool want64);

@@ -260,21 +260,13 @@ static bool num_shf(lx *x)
 	static const char *const ok[] = { "l", "r", "clamp", "wrap", "b32", NULL };
 	if (!mods_in(x, ok))
 		return true;
-	const ptx_opnd *o = x->in->o;
-	int d = lx_dst(x, &o[0], RC_32);
-	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
-	char c[32];
-	int cv = lx_src32(x, &o[3], c, sizeof c);
-	if (d < 0)
-		return true;
 	/* SHF.L.HI gives the high word of (Rc:Ra) << n, SHF.R the low word of
 	 * (Rc:Ra) >> n; n clamped to 32 or, .W, taken modulo 32 */
 	const char *form = lx_has(x, "l") ? "L" : "R", *w = lx_has(x, "wrap") ? ".W" : "";
 	const char *hi = lx_has(x, "l") ? ".HI" : "";
-	if (cv >= 0)
-		emit(x, "dr ur ur ur", V(d, a, cv, b), "SHF.%s%s.U32%s $0, $1, $2, $3", form, w, hi);
-	else
-		emit(x, "dr ur ur", V(d, a, b), "SHF.%s%s.U32%s $0, $1, %s, $2", form, w, hi, c);
+	char mnem[32];
+	snprintf(mnem, sizeof mnem, "SHF.%s%s.U32%s", form, w, hi);
+	lx_emit_dacb(x, mnem);
 	return true;
 }
 

@@ -636,17 +636,9 @@ static bool op_prmt(lx *x)
 		lx_unsupported(x, "prmt modifiers other than one mode");
 		return true;
 	}
-	const ptx_opnd *o = x->in->o;
-	int d = lx_dst(x, &o[0], RC_32);
-	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
-	char c[32];
-	int cv = lx_src32(x, &o[3], c, sizeof c);
-	if (d < 0)
-		return true;
-	if (cv >= 0)
-		emit(x, "dr ur ur ur", V(d, a, cv, b), "PRMT%s $0, $1, $2, $3", mode);
-	else
-		emit(x, "dr ur ur", V(d, a, b), "PRMT%s $0, $1, %s, $2", mode, c);
+	char mnem[16];
+	snprintf(mnem, sizeof mnem, "PRMT%s", mode);
+	lx_emit_dacb(x, mnem);
 	return true;
 }
 

@@ -284,6 +284,24 @@ int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
 	return t;
 }
 
+/* d, a, b, c of the instruction (32-bit; c a register or an immediate)
+ * as MNEM d, a, c, b: c in the ISA's Rb/immediate slot, b in Rc (the
+ * four-operand form of PRMT and SHF). */
+void lx_emit_dacb(lx *x, const char *mnem)
+{
+	const ptx_opnd *o = x->in->o;
+	int d = lx_dst(x, &o[0], RC_32);
+	int a = lx_reg32(x, &o[1]), b = lx_reg32(x, &o[2]);
+	char c[32];
+	int cv = lx_src32(x, &o[3], c, sizeof c);
+	if (d < 0)
+		return;
+	if (cv >= 0)
+		emit(x, "dr ur ur ur", V(d, a, cv, b), "%s $0, $1, $2, $3", mnem);
+	else
+		emit(x, "dr ur ur", V(d, a, b), "%s $0, $1, %s, $2", mnem, c);
+}
+
 const char *lx_fcmp(const char *c)
 {
 	static const char *const m[] = { "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu",
