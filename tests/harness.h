@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "warpemu/warpemu.h"
 
@@ -176,5 +177,35 @@ char *th_run_diff(const th_kernel *t, const th_run *ref, const th_run *got, unsi
 /* got must be what ref gave: th_run_diff() finds no difference. */
 void th_expect_same(const th_kernel *t, const th_run *ref, const th_run *got, unsigned flags,
 		    const char *refname, const char *what);
+
+
+/* bit casts between floats and their encodings */
+static inline uint64_t d2u(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+static inline uint32_t f2u(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static inline double u2d(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static inline float u2f(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
 
 #endif

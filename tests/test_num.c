@@ -36,34 +36,6 @@ static const int host_modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_
 
 /* ---- bits --------------------------------------------------------------- */
 
-static float u2f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t f2u(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static double u2d(uint64_t u)
-{
-	double d;
-	memcpy(&d, &u, 8);
-	return d;
-}
-
-static uint64_t d2u(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, 8);
-	return u;
-}
-
 /* ---- one instruction over N threads ------------------------------------ */
 
 /* Run `insn` (with R10/R[10:11] = A, R12 = B, R14 = C, writing R16 or

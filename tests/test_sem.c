@@ -224,20 +224,6 @@ static void rand_reg(unsigned r)
 	for_lanes(l) reg(r)[l] = rnd_edge32();
 }
 
-static float u2f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t f2u(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
 /* ======================================================================== */
 /* ALU                                                                       */
 /* ======================================================================== */
