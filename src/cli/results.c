@@ -28,6 +28,9 @@ static void print_summary(const run_ctx *c)
 		s->thread_insns, s->barriers);
 	fprintf(stderr, PROG ": %.6f s, %.1f CTAs/s, %.1f warp-instr/s\n", s->seconds,
 		rate(s->ctas, s->seconds), rate(s->warp_insns, s->seconds));
+	if (s->jit_blocks)
+		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions compiled in "
+			"%.6f s\n", s->jit_blocks, s->jit_insns, s->jit_seconds);
 }
 
 /* A buffer read back chunk by chunk, so that the host never holds it
@@ -266,6 +269,18 @@ static int json_prints(jw *w, run_ctx *c)
 	return rc;
 }
 
+/* The compiled tier of the launch: "jit": { "state", "blocks",
+ * "instructions", "compile_seconds" } (doc/json.md). */
+static void json_jit(jw *w, const we_launch_stats *s)
+{
+	jw_object(w, "jit");
+	jw_str(w, "state", s->jit ? s->jit : "off");
+	jw_u64(w, "blocks", s->jit_blocks);
+	jw_u64(w, "instructions", s->jit_insns);
+	jw_num(w, "compile_seconds", s->jit_seconds, true);
+	jw_end(w);
+}
+
 /* stdout is this one document: the results, the report of a failed
  * launch (with --report=json) and, last, the exit status. */
 static int print_document(run_ctx *c, int rc)
@@ -285,6 +300,7 @@ static int print_document(run_ctx *c, int rc)
 	jw_num(&w, "ctas_per_second", rate(s->ctas, s->seconds), timed);
 	jw_num(&w, "warp_instructions_per_second", rate(s->warp_insns, s->seconds), timed);
 	jw_u64(&w, "warnings", s->warnings);
+	json_jit(&w, s);
 	if (c->seeded)
 		jw_u64(&w, "schedule_seed", c->seed);
 	else

@@ -103,6 +103,8 @@ typedef struct we_launch_ctx {
 					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
+	const struct xjit *jit;          /* the compiled blocks of the kernel
+					    (exec/jit.h), NULL: interpreted */
 } we_launch_ctx;
 
 /* splitmix64: the seeded schedule's random numbers */

@@ -63,6 +63,8 @@ typedef struct launch {
 	check_log checklog;            /* --check hazards                   */
 	race_launch *race;             /* --check races/uninit (L.race)     */
 	prof *prof;                    /* --profile: the slots' sums        */
+	struct xjit *jit;              /* the compiled tier (L.jit), or NULL */
+	const char *jit_note;          /* why it is used or not (stats.jit)  */
 } launch;
 
 #define QUANTUM 4096u

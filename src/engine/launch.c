@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine_int.h"
+#include "exec/jit.h"
 #include "report/report.h"
 
 bool engine_block_ok(we_dim3 b)
@@ -31,6 +32,12 @@ static we_status check_options(struct we_device *dev, const we_launch_config *cf
 	if (cfg->lockstep > WE_LOCKSTEP_MAX) {
 		dev_error(dev, "lockstep groups of %u warps: at most %u (a CTA's warps)", cfg->lockstep,
 			  WE_LOCKSTEP_MAX);
+		return WE_ERR_INVALID;
+	}
+	if (cfg->jit > WE_JIT_OFF || (cfg->jit == WE_JIT_ON && !we_jit_available())) {
+		dev_error(dev, cfg->jit == WE_JIT_ON ? "jit on: this build has no compiled tier (configure "
+						       "found no LLVM: install llvm-14-dev and rebuild)"
+						     : "unknown jit mode %d", (int)cfg->jit);
 		return WE_ERR_INVALID;
 	}
 	if (cfg->jitter && (!eng->jitter || cfg->schedule_seeded || cfg->trace)) {
@@ -148,6 +155,41 @@ static we_status launch_fits(const launch *lc, struct we_device *dev)
 	return WE_ERR_NOMEM;
 }
 
+/* The compiled tier of the launch (we_launch_config.jit): L.jit, and why
+ * it is used or not in lc->jit_note. */
+static void launch_jit(launch *lc, struct we_device *dev, const we_launch_config *cfg)
+{
+	const we_launch_ctx *L = &lc->L;
+	const uint64_t threads = lc->nctas * L->threads_per_cta;
+	if (cfg->jit == WE_JIT_OFF) {
+		lc->jit_note = "off";
+	} else if (!we_jit_available()) {
+		lc->jit_note = "not built";
+	} else if (L->lockstep < 2 || L->check) {
+		/* compiled blocks run lockstep groups only; the hooked loop (and
+		 * --check, which is left the interpreter's per-warp order) keep
+		 * every instruction interpreted */
+		lc->jit_note = "interpreter needed";
+	} else if (cfg->jit == WE_JIT_AUTO && threads < WE_JIT_AUTO_THREADS) {
+		lc->jit_note = "below the auto threshold";
+	} else {
+#ifdef WE_HAVE_LLVM
+		char err[256];
+		/* a block of one instruction costs a call, as its handler does */
+		lc->jit = xjit_compile(L, 2, err, sizeof err);
+		if (!lc->jit) {
+			char msg[320];
+			snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", err);
+			dev_notice(dev, msg);
+			lc->jit_note = "failed";
+			return;
+		}
+		lc->L.jit = lc->jit->blocks ? lc->jit : NULL;
+		lc->jit_note = lc->jit->blocks ? "compiled" : "no block";
+#endif
+	}
+}
+
 /* Run the engine; the launch's status, report and hazards into out. */
 static we_status launch_run(launch *lc, struct we_device *dev, eng_output *out, double *seconds)
 {
@@ -216,7 +258,13 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		return WE_ERR_NOMEM;
 	}
 	double seconds = 0;
+	launch_jit(lc, dev, cfg);
 	st = launch_run(lc, dev, out, &seconds);
+	const double jit_seconds = lc->jit ? lc->jit->seconds : 0;
+	const uint32_t jit_blocks = lc->jit ? lc->jit->blocks : 0, jit_insns = lc->jit ? lc->jit->insns : 0;
+#ifdef WE_HAVE_LLVM
+	xjit_free(lc->jit);
+#endif
 	race_launch_finish(lc->race, &lc->checklog);
 	if (lc->prof) {
 		/* (the scheduler engine counts blocked time in scheduling
@@ -236,7 +284,12 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		st = WE_ERR_INTERNAL;
 	}
 	if (stats) {
-		stats->seconds = seconds;
+		/* (compiling is part of the launch's time) */
+		stats->seconds = seconds + jit_seconds;
+		stats->jit = lc->jit_note;
+		stats->jit_blocks = jit_blocks;
+		stats->jit_insns = jit_insns;
+		stats->jit_seconds = jit_seconds;
 		stats->ctas = lc->stats.ctas;
 		stats->warp_insns = lc->stats.warp_insns;
 		stats->thread_insns = lc->stats.thread_insns;

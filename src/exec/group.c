@@ -9,6 +9,7 @@
 #endif
 
 #include "exec/exec.h"
+#include "exec/jit.h"
 #include "exec/loop.h"
 
 /* The guards of a group (ActiveMasks all ones): each warp's lanes of one
@@ -311,6 +312,19 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		/* (outside the code: warp by warp, where fetch() faults) */
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
+		if (L->jit && in_code) {
+			/* a compiled block (jit.h): its thread counts done, the
+			 * rest of its counters wait as guarded ones do */
+			const xjit_entry *e = xjit_at(L->jit, pc);
+			if (e && e->len <= budget - k) {
+				e->fn(w->r, w->rstride, n, w);
+				guarded += e->len;
+				pc += (uint64_t)e->len * WE_INST_SIZE;
+				k += e->len - 1;
+				g.key = GUARD_NONE;
+				continue;
+			}
+		}
 		bool full = false;
 		int r;
 		if (in_code && i->lockstep) {

@@ -1,0 +1,69 @@
+/* jit.h — the compiled tier: runs of plain ALU instructions of a kernel
+ * compiled to host code (jit.c, with LLVM's ORC JIT) for the scheduler
+ * engine's lockstep groups.
+ *
+ * A block is a run of consecutive instructions of xjit_compilable() form
+ * (no memory access, no branch or barrier unit, no counter read: nothing
+ * that can fault, block or read another warp), guards included.  Its
+ * function runs every instruction of the run for each of n consecutive
+ * warps of a lockstep group (ActiveMask all ones, rows consecutive:
+ * warp.h), in registers,
+ * and adds each warp's thread-instructions (the popcount of guard &
+ * ActiveMask of every instruction); the caller adds the warp-instructions
+ * and clocks (len each) and moves the PC, as exec_group's group_settle
+ * does for interpreted instructions.  The results are those of running
+ * the instructions one by one (tests/test_jit.c compares them).
+ *
+ * Without LLVM (configure --without-llvm, or none found) nothing builds
+ * an xjit and every launch is interpreted.
+ */
+#ifndef WE_EXEC_JIT_H
+#define WE_EXEC_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "units/warp.h"
+
+struct xinsn;
+struct we_launch_ctx;
+
+/* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
+ * n: warps, w: the first warp (the others follow it). */
+typedef void (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *w);
+
+typedef struct xjit_entry {
+	xjit_fn fn;        /* NULL: no block starts here                    */
+	uint32_t len;      /* instructions of the block                     */
+} xjit_entry;
+
+typedef struct xjit {
+	xjit_entry *at;    /* per instruction of [start, end)               */
+	uint64_t start, end;
+	uint32_t blocks;   /* functions compiled                            */
+	uint32_t insns;    /* instructions in some block                    */
+	double seconds;    /* building and compiling them                   */
+	void *impl;        /* the JIT that owns the code (jit.c)            */
+} xjit;
+
+/* The block that starts at pc, or NULL. */
+static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
+{
+	if (pc < j->start || pc >= j->end)
+		return NULL;
+	const xjit_entry *e = &j->at[(pc - j->start) / WE_INST_SIZE];
+	return e->fn ? e : NULL;
+}
+
+#ifdef WE_HAVE_LLVM
+/* true when jit.c compiles instruction i of a launch with context L
+ * (constants resolved against its parameters). */
+bool xjit_compilable(const struct we_launch_ctx *L, const struct xinsn *i);
+/* Compile the blocks of L's kernel of at least min_len instructions.
+ * NULL with a message in err when LLVM fails (the launch then runs
+ * interpreted). */
+xjit *xjit_compile(const struct we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen);
+void xjit_free(xjit *j);
+#endif
+
+#endif
