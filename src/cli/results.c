@@ -300,7 +300,6 @@ static int print_document(run_ctx *c, int rc)
 	jw_num(&w, "ctas_per_second", rate(s->ctas, s->seconds), timed);
 	jw_num(&w, "warp_instructions_per_second", rate(s->warp_insns, s->seconds), timed);
 	jw_u64(&w, "warnings", s->warnings);
-	json_jit(&w, s);
 	if (c->seeded)
 		jw_u64(&w, "schedule_seed", c->seed);
 	else
@@ -323,6 +322,7 @@ static int print_document(run_ctx *c, int rc)
 		jw_raw(&w, "profile", we_last_profile_json(c->dev), strlen(we_last_profile_json(c->dev)));
 	else
 		jw_null(&w, "profile");
+	json_jit(&w, s);
 	jw_int(&w, "exit_status", rc);
 	jw_end(&w);
 	putchar('\n');

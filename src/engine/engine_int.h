@@ -64,6 +64,8 @@ typedef struct launch {
 	race_launch *race;             /* --check races/uninit (L.race)     */
 	prof *prof;                    /* --profile: the slots' sums        */
 	struct xjit *jit;              /* the compiled tier (L.jit), or NULL */
+	const struct xjit_plugin *jit_plugin; /* its module (exec/jit.h)    */
+	void *jit_handle;
 	const char *jit_note;          /* why it is used or not (stats.jit)  */
 } launch;
 

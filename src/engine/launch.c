@@ -175,8 +175,11 @@ static void launch_jit(launch *lc, struct we_device *dev, const we_launch_config
 	} else {
 #ifdef WE_HAVE_LLVM
 		char err[256];
+		const double t0 = engine_now();
+		lc->jit_plugin = xjit_plugin_open(&lc->jit_handle, err, sizeof err);
 		/* a block of one instruction costs a call, as its handler does */
-		lc->jit = xjit_compile(L, 2, err, sizeof err);
+		if (lc->jit_plugin)
+			lc->jit = lc->jit_plugin->compile(L, 2, err, sizeof err);
 		if (!lc->jit) {
 			char msg[320];
 			snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", err);
@@ -184,6 +187,8 @@ static void launch_jit(launch *lc, struct we_device *dev, const we_launch_config
 			lc->jit_note = "failed";
 			return;
 		}
+		/* (loading LLVM, the first time, is part of the cost) */
+		lc->jit->seconds = engine_now() - t0;
 		lc->L.jit = lc->jit->blocks ? lc->jit : NULL;
 		lc->jit_note = lc->jit->blocks ? "compiled" : "no block";
 #endif
@@ -263,7 +268,9 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	const double jit_seconds = lc->jit ? lc->jit->seconds : 0;
 	const uint32_t jit_blocks = lc->jit ? lc->jit->blocks : 0, jit_insns = lc->jit ? lc->jit->insns : 0;
 #ifdef WE_HAVE_LLVM
-	xjit_free(lc->jit);
+	if (lc->jit)
+		lc->jit_plugin->free(lc->jit);
+	xjit_plugin_close(lc->jit_handle);
 #endif
 	race_launch_finish(lc->race, &lc->checklog);
 	if (lc->prof) {

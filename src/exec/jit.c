@@ -10,6 +10,9 @@
  * x->pmask's lanes.  The semantics transcribe the handlers' generic
  * paths (sem_alu.c, sem_fpu.c): the same operations lane by lane, so the
  * results are bit-identical; tests/test_jit.c checks it on every kernel.
+ *
+ * This file is the module warpemu-jit.so (jit.h), with LLVM; it uses
+ * only the headers of the library, no function of it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -52,7 +55,7 @@ static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 	}
 }
 
-bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
+static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 {
 	unsigned srcs[4], ns = 0, wide = 1;
 	switch (i->optype) {
@@ -686,7 +689,9 @@ static bool create_jit(LLVMOrcLLJITRef *jit, char *err, size_t errlen)
 	return ok;
 }
 
-xjit *xjit_compile(const we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen)
+static void jit_free(xjit *j);
+
+static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen)
 {
 	const double t0 = now();
 	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
@@ -750,11 +755,11 @@ xjit *xjit_compile(const we_launch_ctx *L, uint32_t min_len, char *err, size_t e
 	return j;
 fail:
 	free(len);
-	xjit_free(j);
+	jit_free(j);
 	return NULL;
 }
 
-void xjit_free(xjit *j)
+static void jit_free(xjit *j)
 {
 	if (!j)
 		return;
@@ -766,3 +771,7 @@ void xjit_free(xjit *j)
 	free(j->at);
 	free(j);
 }
+
+/* what jit_load.c looks up */
+__attribute__((visibility("default"))) extern const xjit_plugin we_jit_plugin;
+const xjit_plugin we_jit_plugin = { .abi = XJIT_ABI, .compile = jit_compile, .free = jit_free };

@@ -56,14 +56,28 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
 }
 
 #ifdef WE_HAVE_LLVM
-/* true when jit.c compiles instruction i of a launch with context L
- * (constants resolved against its parameters). */
-bool xjit_compilable(const struct we_launch_ctx *L, const struct xinsn *i);
-/* Compile the blocks of L's kernel of at least min_len instructions.
- * NULL with a message in err when LLVM fails (the launch then runs
- * interpreted). */
-xjit *xjit_compile(const struct we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen);
-void xjit_free(xjit *j);
+/* The compiler lives in a module of its own, warpemu-jit.so (jit.c,
+ * linked with LLVM), loaded with dlopen by the first launch that compiles
+ * (jit_load.c): a run that compiles nothing never maps LLVM (about 45 MB
+ * and its load time).  The module exports one xjit_plugin. */
+typedef struct xjit_plugin {
+	uint64_t abi;      /* XJIT_ABI of the module's build                */
+	/* Compile the blocks of L's kernel of at least min_len instructions.
+	 * NULL with a message in err when LLVM fails. */
+	xjit *(*compile)(const struct we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen);
+	void (*free)(xjit *j);
+} xjit_plugin;
+#define XJIT_PLUGIN_SYMBOL "we_jit_plugin"
+/* the layouts the module and the library share: a module of another
+ * build is refused */
+#define XJIT_ABI                                                                                  \
+	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
+	 (uint64_t)sizeof(struct xinsn) << 12 ^ (uint64_t)sizeof(xjit) ^ UINT64_C(0x19) << 56)
+
+/* The module's plugin (*handle for xjit_plugin_close), or NULL with a
+ * message in err. */
+const xjit_plugin *xjit_plugin_open(void **handle, char *err, size_t errlen);
+void xjit_plugin_close(void *handle);
 #endif
 
 #endif
