@@ -12,7 +12,7 @@ src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 W="$bld/src/.libs/warpemu"
 [ -x "$W" ] || W="$bld/src/warpemu"
 command -v valgrind >/dev/null || { echo "jit_counts.sh: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
-"$W" info | grep -q '^Compiled tier: *LLVM' || { echo "jit_counts.sh: warpemu was built without LLVM" >&2; exit 1; }
+LD_LIBRARY_PATH="$bld/src/.libs" "$W" info | grep -q '^Compiled tier: *LLVM' || { echo "jit_counts.sh: warpemu was built without LLVM" >&2; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/jitcounts.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 
