@@ -24,7 +24,8 @@ JIT=0
 
 # the PTX files the front end runs today (the others are checked by
 # tests/bad/ptx_* for their "not supported" message)
-NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc"}
+NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
+	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small warp_match globals"}
 
 # prepare NAME: the argument list in $T/NAME.args, the out list in $T/NAME.outs
 prepare() {
@@ -106,6 +107,28 @@ for name in $NAMES; do
 		check "$name" "$sm" --engine warp-threads
 		check "$name" "$sm" --threads 1 --schedule=seed:7
 		check "$name" "$sm" --threads 1 --schedule=seed:12345 --engine warp-threads
+	done
+done
+
+# NAME.report: lines the report of the default run must contain (SM
+# stands for sm90 / sm75)
+for name in $NAMES; do
+	[ -f "$D/$name.report" ] || continue
+	prepare "$name"
+	for sm in sm90 sm75; do
+		# shellcheck disable=SC2046
+		"$W" run "$D/$name.$sm.ptx" $(cat "$T/$name.args") > "$T/stdout" 2> "$T/stderr"
+		ok=1
+		while IFS= read -r want; do
+			want=$(echo "$want" | sed "s/SM/$sm/g")
+			grep -qF -- "$want" "$T/stderr" || { ok=0; echo "missing in the report of $name.$sm.ptx: $want"; }
+		done < "$D/$name.report"
+		if [ $ok = 1 ]; then
+			pass=$((pass + 1))
+		else
+			sed 's/^/    /' "$T/stderr" | head -20
+			fail=$((fail + 1))
+		fi
 	done
 done
 

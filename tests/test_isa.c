@@ -222,7 +222,9 @@ START_TEST(flags_of_units)
 		const isa_opcode *o = &isa_opcodes[op];
 		const unsigned u = o->unit_id, f = o->flags;
 		const bool sync = u == ISA_UNIT_BCU || u == ISA_UNIT_VISA;
-		ck_assert_msg(!(f & ISA_F_BRANCH) == (u != ISA_UNIT_BRU), "%s: Branch", o->name);
+		/* and the PTX barriers that park lanes as BSYNC does (ptx.isa) */
+		const bool tbar = OPTYPE_IN(op, ISA_OPT_TBAR, ISA_OPT_TBAR_RED);
+		ck_assert_msg(!(f & ISA_F_BRANCH) == (u != ISA_UNIT_BRU && !tbar), "%s: Branch", o->name);
 		ck_assert_msg(!(f & ISA_F_BARRIER) == !sync, "%s: Barrier", o->name);
 		/* memory accesses and barriers, named barriers too */
 		ck_assert_msg(!(f & ISA_F_PREEMPT) == !(sync || u == ISA_UNIT_MEM), "%s: Preempt", o->name);
@@ -234,13 +236,15 @@ END_TEST
 
 /* Every instruction of the barrier and branch units that can block has
  * MayBlock (000: BAR.SYNC and BAR.RED wait for the count; 003: BAR.SYNCALL;
- * 002: NBARRIER.wait; 004: lanes park at BSYNC and WARPSYNC), and no
+ * 002: NBARRIER.wait; 004: lanes park at BSYNC and WARPSYNC; ptx.isa:
+ * TBAR), and no
  * other instruction has it. */
 START_TEST(may_block)
 {
 	for (int op = 0; op < ISA_NUM_OPCODES; op++) {
 		const bool blocks = OPTYPE_IN(op, ISA_OPT_BAR, ISA_OPT_BAR_RED, ISA_OPT_BAR_SYNCALL,
-					      ISA_OPT_NBARRIER_WAIT, ISA_OPT_BSYNC, ISA_OPT_WARPSYNC);
+					      ISA_OPT_NBARRIER_WAIT, ISA_OPT_BSYNC, ISA_OPT_WARPSYNC, ISA_OPT_TBAR,
+					      ISA_OPT_TBAR_RED);
 		ck_assert_msg(!(isa_opcodes[op].flags & ISA_F_MAY_BLOCK) == !blocks, "%s: MayBlock",
 			      isa_opcodes[op].name);
 	}
@@ -254,9 +258,10 @@ START_TEST(flags_of_instructions)
 		/* targets from registers, a stack or a trap handler */
 		const bool indirect = OPTYPE_IN(op, ISA_OPT_BRX, ISA_OPT_CALL, ISA_OPT_RET, ISA_OPT_TRAP, ISA_OPT_RTT);
 		ck_assert_msg(!(o->flags & ISA_F_INDIRECT) == !indirect, "%s: Indirect", o->name);
-		/* state of the CTA: ids, shared memory, barriers */
+		/* state of the CTA: ids, shared memory (also through a generic
+		 * address), barriers */
 		const bool cta = OPTYPE_IN(op, ISA_OPT_S2R, ISA_OPT_S2UR, ISA_OPT_LDS, ISA_OPT_STS, ISA_OPT_ATOMS,
-					   ISA_OPT_ATOMS_X) ||
+					   ISA_OPT_ATOMS_X, ISA_OPT_GEN_LD, ISA_OPT_GEN_ST, ISA_OPT_GEN_ATOM) ||
 				 o->unit_id == ISA_UNIT_BCU || o->unit_id == ISA_UNIT_VISA;
 		ck_assert_msg(!(o->flags & ISA_F_PER_CTA) == !cta, "%s: PerCTA", o->name);
 		/* WritesPred: a P predicate in OutList<>, or R2P */

@@ -11,10 +11,40 @@
 #include "ptx/ptx.h"
 #include "warpemu/warpemu.h"
 
+/* A module lowered from PTX with .global variables (ptx.h): device
+ * memory for them, initialised from their image, and each one's address
+ * in its slot of the address bank.  They live on the device as long as it
+ * does (CUDA's live as long as the module). */
+static we_status place_ptx_globals(we_device *dev, struct we_module *m)
+{
+	const we_cbank *img = &m->cbank[PTX_GLOBAL_IMAGE_BANK], *off = &m->cbank[PTX_GLOBAL_OFF_BANK];
+	we_cbank *adr = &m->cbank[PTX_GLOBAL_ADDR_BANK];
+	if (!m->nkernels || m->kernels[0].dialect != WE_DIALECT_PTX || !img->size || off->size % 8 ||
+	    adr->size != off->size)
+		return WE_OK;
+	we_devptr base;
+	we_status st = we_malloc(dev, img->size, &base);
+	if (st == WE_OK)
+		st = we_memcpy_htod(dev, base, img->data, img->size);
+	for (uint32_t k = 0; st == WE_OK && k < off->size; k += 8) {
+		uint64_t o, a;
+		memcpy(&o, off->data + k, 8);
+		a = base + o;
+		memcpy(adr->data + k, &a, 8);
+	}
+	return st;
+}
+
 static we_status finish_load(we_device *dev, struct we_module *m, we_module **out)
 {
 	char err[512];
-	we_status st = exec_prepare_module(m, err, sizeof err);
+	we_status st = place_ptx_globals(dev, m);
+	if (st != WE_OK) {
+		dev_error(dev, "%s: no device memory for its .global variables", m->source ? m->source : "module");
+		module_free(m);
+		return st;
+	}
+	st = exec_prepare_module(m, err, sizeof err);
 	if (st != WE_OK) {
 		dev_error(dev, "%s", err);
 		module_free(m);

@@ -196,7 +196,8 @@ char *asm_format_diags(asm_ctx *c)
 {
 	if (!c->ndiags && !c->ndropped_err && !c->ndropped_warn)
 		return NULL;
-	qsort(c->diags, c->ndiags, sizeof *c->diags, diag_cmp);
+	if (c->ndiags > 1)
+		qsort(c->diags, c->ndiags, sizeof *c->diags, diag_cmp);
 	strbuf b = { 0 };
 	const char *fn = c->fname ? c->fname : "<input>";
 	size_t shown_err = 0, shown_warn = 0;

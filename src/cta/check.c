@@ -105,8 +105,11 @@ check_arrival check_bar_before(we_cta *c, const we_warp *w, uint32_t pmask, cons
 {
 	const bar_state *b = &c->bars.b[a->id];
 	/* spec-reading decision 6 and seed 001: a divergent warp, or a guard
-	 * true in only some of its active lanes, arrives for the whole warp */
-	if (w->active != w->valid)
+	 * true in only some of its active lanes, arrives for the whole warp
+	 * (a TBAR's warp arrives once all its lanes did, from any PC) */
+	if (a->per_thread)
+		;
+	else if (w->active != w->valid)
 		check_warn(c, "divergent-barrier", w->id, a->pc,
 			   "ActiveMask 0x%08x != ValidMask 0x%08x at a CTA barrier", w->active, w->valid);
 	else if (pmask != w->active)

@@ -235,7 +235,8 @@ void race_launch_finish(race_launch *r, check_log *log)
 {
 	if (!r)
 		return;
-	qsort(r->finds.f, r->finds.n, sizeof *r->finds.f, find_cmp);
+	if (r->finds.n > 1) /* qsort's base must not be NULL, even for 0 */
+		qsort(r->finds.f, r->finds.n, sizeof *r->finds.f, find_cmp);
 	for (size_t i = 0; i < r->finds.n; i++) {
 		char line[4000];
 		find_line(r->L, &r->finds.f[i], line, sizeof line);

@@ -460,6 +460,9 @@ uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
  * NULL (no fault: the caller checks lane by lane then). */
 uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span);
 uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+/* A generic address (PTX): shared or local memory through their windows
+ * (isa.h WE_GENERIC_*), else global memory. */
+uint8_t *xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 
 /* Lowest set lane. */
 static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }

@@ -235,3 +235,13 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 		return NULL;
 	return x->w->local + (uint64_t)lane * x->L->local_bytes + addr;
 }
+
+/* A generic address: the shared or local window (isa.h) or global. */
+uint8_t *xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (addr - WE_GENERIC_SHARED < WE_GENERIC_WINDOW)
+		return xshared(x, addr - WE_GENERIC_SHARED, size, lane);
+	if (addr - WE_GENERIC_LOCAL < WE_GENERIC_WINDOW)
+		return xlocal(x, addr - WE_GENERIC_LOCAL, size, lane);
+	return xglobal(x, addr, size, lane);
+}

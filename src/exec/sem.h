@@ -12,6 +12,24 @@
  * multiple of 32, spec-reading decision 3).  false with a message in err. */
 bool sem_check_static(const xinsn *i, we_dialect dialect, char *err, size_t errlen);
 
+/* Warp x->w arrives at a CTA barrier (sem_bcu.c): a fault, or the warp
+ * handed back to its engine to wait, or (lockstep groups) to go on with
+ * the warps it released. */
+struct bar_arrival;
+void sem_bar_arrive(xctx *x, const struct bar_arrival *a);
+
+/* spec-reading decision 11, intra-warp (sem_bru.c): after a BSYNC,
+ * WARPSYNC or TBAR that left its executing lanes (was_active) parked;
+ * state_changed: it changed what the syncs read (a B register, the
+ * arrivals of a TBAR). */
+void sem_sync_progress(xctx *x, uint32_t was_active, bool state_changed);
+
+/* Loads, stores and atomics through generic addresses (sem_mem.c, for
+ * sem_ptx.c's GEN_LD, GEN_ST, GEN_ATOM; exec.h xgeneric). */
+void sem_generic_load(xctx *x, const xinsn *i);
+void sem_generic_store(xctx *x, const xinsn *i);
+void sem_generic_atom(xctx *x, const xinsn *i);
+
 /* S2R of a register a lockstep group can read (not the clock). */
 bool sem_s2r_lockstep(const xinsn *i);
 

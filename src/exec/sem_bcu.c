@@ -58,16 +58,33 @@ static void arrived(xctx *x, cta_arrive r, const char *msg)
 	}
 }
 
-static void arrive(xctx *x, const bar_arrival *a)
+void sem_bar_arrive(xctx *x, const bar_arrival *a)
 {
 	char msg[256];
 	arrived(x, cta_bar_arrive(x->cta, x->w, x->pmask, a, msg, sizeof msg), msg);
 }
 
+/* A PTX kernel's BAR/BAR.RED is an aligned barrier (bar.sync,
+ * barrier.sync.aligned, ...): every non-exited thread of the warp executes
+ * it together.  Executed divergently it is undefined in 001; it must not
+ * complete as if the missing lanes had arrived (doc/spec-reading.md, "PTX
+ * barriers (seed 001)"), so it is an exception. */
+static bool aligned_ok(xctx *x, const char *what)
+{
+	if (x->L->k->dialect != WE_DIALECT_PTX || x->pmask == x->w->valid)
+		return true;
+	xfault(x, WE_FAULT_BARRIER, x->pmask, 0,
+	       "aligned barrier executed divergently: %s by lanes 0x%08x of the warp's live lanes 0x%08x "
+	       "(undefined in PTX: every non-exited thread of the warp must execute the same aligned barrier; "
+	       "barrier.sync without .aligned arrives per thread)", what, x->pmask, x->w->valid);
+	return false;
+}
+
 /* BAR{.SYNC,.ARV} SrcBarId, SrcCnt */
 static void bar_one(xctx *x, const xinsn *i)
 {
-	if (!not_in_trap(x, i->in->mode == ISA_BARMode_SYNC ? "BAR.SYNC" : "BAR.ARV"))
+	const char *what = i->in->mode == ISA_BARMode_SYNC ? "BAR.SYNC" : "BAR.ARV";
+	if (!not_in_trap(x, what) || !aligned_ok(x, what))
 		return;
 	bar_arrival a = {
 		.kind = BAR_KIND_SYNC,
@@ -76,7 +93,7 @@ static void bar_one(xctx *x, const xinsn *i)
 		.pc = x->pc,
 	};
 	id_count(x, i, &a.id, &a.cnt);
-	arrive(x, &a);
+	sem_bar_arrive(x, &a);
 }
 
 XSEM(BAR)
@@ -138,7 +155,7 @@ XSEM(BAR_SCAN)
 	bar_arrival a = { .kind = BAR_KIND_SYNC, .scan = true, .lanes = x->pmask, .pc = x->pc };
 	id_count(x, i, &a.id, &a.cnt);
 	a.pred = xpred(x, &i->o[BAR_SCAN_pp]) & x->pmask;
-	arrive(x, &a);
+	sem_bar_arrive(x, &a);
 }
 
 /* BAR.SYNCALL (003): the dedicated barrier, count = live warps x 32,
@@ -153,7 +170,7 @@ XSEM(BAR_SYNCALL)
 	}
 	bar_arrival a = { .id = BAR_SYNCALL_ID, .cnt = 0, .kind = BAR_KIND_SYNC, .wait = true,
 			  .lanes = x->pmask, .pc = x->pc };
-	arrive(x, &a);
+	sem_bar_arrive(x, &a);
 }
 
 /* BAR.RED.op SrcBarId, SrcCnt, {!}Pp  or  BAR.RED.op Rb, {!}Pp
@@ -161,7 +178,7 @@ XSEM(BAR_SYNCALL)
  * 接下来的12bit作为barrier完成时预期达到的计数值", decision 4). */
 XSEM(BAR_RED)
 {
-	if (!not_in_trap(x, "BAR.RED"))
+	if (!not_in_trap(x, "BAR.RED") || !aligned_ok(x, "BAR.RED"))
 		return;
 	bar_arrival a = { .kind = BAR_KIND_RED, .redop = (uint8_t)i->in->redop, .wait = true,
 			  .lanes = x->pmask, .pc = x->pc };
@@ -178,7 +195,7 @@ XSEM(BAR_RED)
 		pp = &i->o[BAR_RED_pp];
 	}
 	a.pred = xpred(x, pp) & x->pmask;
-	arrive(x, &a);
+	sem_bar_arrive(x, &a);
 }
 
 /* B2R.BAR Rd, id: Rd = getBarState(id); B2R.WARP Rd: the warp's copy. */

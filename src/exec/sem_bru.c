@@ -227,7 +227,7 @@ static inline uint32_t lanes_at(const we_warp *w, uint64_t pc)
  * run that ends never repeats a PC under the same state, and an endless
  * one repeats one within a round over the warp's (at most 32) groups.
  * w->sync_seen holds the groups (lowest lane) that failed in the run. */
-static void sync_progress(xctx *x, uint32_t was_active, bool breg_changed)
+void sem_sync_progress(xctx *x, uint32_t was_active, bool breg_changed)
 {
 	we_warp *w = x->w;
 	if (x->stop || ((w->active & was_active) && w->active_pc != x->pc)) {
@@ -269,7 +269,7 @@ static void sync_progress(xctx *x, uint32_t was_active, bool breg_changed)
 		}
 		if (!pass && len + 40 < sizeof desc)
 			len += (size_t)snprintf(desc + len, sizeof desc - len,
-						" wait at BSYNC/WARPSYNC for each other");
+						" wait at BSYNC/WARPSYNC/TBAR for each other");
 	}
 	x->stop = true;
 	x->why = WE_STOP_FAULT;
@@ -281,7 +281,7 @@ XSEM(BSYNC)
 	unsigned b = (unsigned)i->o[BSYNC_breg].imm & (WE_NUM_BREGS - 1);
 	uint32_t was_active = x->w->active, breg = x->w->breg[b];
 	after_bru(x, bru_bsync(x->w, x->pmask, ~0u, b));
-	sync_progress(x, was_active, x->w->breg[b] != breg);
+	sem_sync_progress(x, was_active, x->w->breg[b] != breg);
 }
 
 XSEM(YIELD) { after_bru(x, bru_yield(x->w, x->pmask, ppv_of(x, &i->o[YIELD_pp]))); }
@@ -313,7 +313,7 @@ XSEM(WARPSYNC)
 			return;
 		}
 		after_bru(x, res);
-		sync_progress(x, was_active, false);
+		sem_sync_progress(x, was_active, false);
 		return;
 	}
 	uint32_t mask;
@@ -341,7 +341,7 @@ XSEM(WARPSYNC)
 		return;
 	}
 	after_bru(x, r);
-	sync_progress(x, was_active, false);
+	sem_sync_progress(x, was_active, false);
 }
 
 XSEM(NANOSLEEP)

@@ -14,7 +14,7 @@
  * 32-bit accesses at consecutive words are plain block copies there.
  * Device memory is little-endian, like the host this is built for.
  */
-#include "exec/exec.h"
+#include "exec/sem.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "sem_mem.c assumes a little-endian host"
@@ -22,7 +22,7 @@
 
 typedef uint8_t *(*xlate_fn)(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 
-enum space { SP_GLOBAL, SP_SHARED, SP_LOCAL };
+enum space { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_GENERIC /* per lane, sem_ptx.c */ };
 
 /* Bytes and registers of a MemSize. */
 static inline unsigned msize_bytes(int size)
@@ -49,19 +49,20 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 {
 	const uint32_t pm = x->pmask;
 	const uint32_t *lo = xrow(x, om, 0);
-	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : xlocal;
+	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : sp == SP_LOCAL ? xlocal : xgeneric;
+	const bool wide = sp == SP_GLOBAL || sp == SP_GENERIC; /* 64-bit addresses */
 	if (!(pm & (pm - 1u))) {
 		/* one lane (a thread alone, as at the end of a reduction): its
 		 * address only */
 		const unsigned l = xffs(pm);
-		const uint64_t a = sp == SP_GLOBAL ? ((((uint64_t)xrow(x, om, 1)[l] << 32) | lo[l]) + (uint64_t)om->imm)
+		const uint64_t a = wide ? ((((uint64_t)xrow(x, om, 1)[l] << 32) | lo[l]) + (uint64_t)om->imm)
 						   : (uint64_t)((int64_t)lo[l] + om->imm);
 		zero_small(ptr, sizeof(ptr[0]) * XLANES);
 		ptr[l] = fn(x, a, size, l);
 		return ptr[l] != NULL;
 	}
 	uint64_t addr[XLANES];
-	if (sp == SP_GLOBAL) {
+	if (wide) {
 		const uint32_t *hi = xrow(x, om, 1);
 		for_lanes(l) addr[l] = (((uint64_t)hi[l] << 32) | lo[l]) + (uint64_t)om->imm;
 	} else {
@@ -77,7 +78,7 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 		amax = a > amax ? a : amax;
 		anyb |= a;
 	}
-	if (!(anyb & (size - 1u)) && amax - amin <= UINT32_MAX) {
+	if (sp != SP_GENERIC && !(anyb & (size - 1u)) && amax - amin <= UINT32_MAX) {
 		const uint64_t span = amax - amin + size;
 		uint8_t *base = NULL;
 		if (sp == SP_GLOBAL) {
@@ -168,7 +169,7 @@ typedef struct run32 {
 } run32;
 XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, run32 *r)
 {
-	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL)
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL || sp == SP_GENERIC)
 		return false;
 	r->nl = XLANES * ((size_t)x->group + 1u);
 	r->lo = xrow(x, om, 0);
@@ -630,6 +631,16 @@ static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, cons
 	xwrite(x, od, 0, lo, x->pmask);
 	if (w64)
 		xwrite(x, od, 1, hi, x->pmask);
+}
+
+/* generic addresses (the PTX dialect's GEN_LD/GEN_ST/GEN_ATOM, sem_ptx.c):
+ * lane by lane through translate() */
+void sem_generic_load(xctx *x, const xinsn *i) { do_load(x, i, SP_GENERIC); }
+void sem_generic_store(xctx *x, const xinsn *i) { do_store(x, i, SP_GENERIC); }
+void sem_generic_atom(xctx *x, const xinsn *i)
+{
+	/* (GEN_ATOM's operands are the ATOM group's: ATOM_rd, ...) */
+	do_atom(x, i, SP_GENERIC, &i->o[ATOM_rd], &i->o[ATOM_addr], &i->o[ATOM_rb], &i->o[ATOM_rc]);
 }
 
 XSEM(ATOMG) { do_atom(x, i, SP_GLOBAL, &i->o[ATOM_rd], &i->o[ATOM_addr], &i->o[ATOM_rb], &i->o[ATOM_rc]); }

@@ -41,6 +41,7 @@ static uint32_t sreg(xctx *x, unsigned sr, unsigned l)
 	case ISA_SReg_SR_GLOBALTIMERLO: return (uint32_t)x->w->clock;
 	case ISA_SReg_SR_CLOCKHI:
 	case ISA_SReg_SR_GLOBALTIMERHI: return (uint32_t)(x->w->clock >> 32);
+	case ISA_SReg_SR_DYNSMEM: return L->shared_bytes - L->k->shared_bytes;
 	default: return 0; /* SRZ */
 	}
 }

@@ -6,6 +6,8 @@
 
 #include <stdarg.h>
 
+#include "base/strbuf.h"
+#include "ptx/ptx.h"
 #include "ptx/ptx_int.h"
 
 /* generic address windows (doc/ptx.md): shared and local memory seen
@@ -14,6 +16,8 @@
 #define PTX_SHARED_WINDOW UINT64_C(0x01000000)
 #define PTX_LOCAL_WINDOW UINT64_C(0x02000000)
 #define PTX_CONST_BANK 3u            /* .const variables live in c[3] */
+#define PTX_BRX_BANK 2u              /* brx.idx jump tables live in c[2] */
+/* (.global variables: PTX_GLOBAL_*_BANK, ptx.h) */
 
 typedef struct lx {
 	const ptx_module *m;
@@ -34,6 +38,14 @@ typedef struct lx {
 	int exit_label;               /* label of a pure-ret block, -1 */
 	int varying_next;             /* mark the next emitted lins varying */
 	int cc1;                      /* the condition code's vreg + 1 (add.cc, addc; lower_num.c), 0 */
+	int ret_label;                /* a .func: the label of its epilogue */
+	const int *fspace;            /* per module function: the label space of its
+					 copy in this kernel's code, -1 */
+	bool calls;                   /* the unit has a call */
+	/* the module's (every kernel's) */
+	unsigned kidx;                /* the unit's label space: its labels are .L<kidx>_<n> */
+	strbuf *tables;               /* brx.idx jump tables (c[PTX_BRX_BANK] data) */
+	uint32_t *table_bytes;        /* their size so far */
 } lx;
 
 #define V(...) ((const int[]){ __VA_ARGS__ })
@@ -81,12 +93,33 @@ int lx_pred(lx *x, const ptx_opnd *o, bool *neg);
 /* the destination register of operand o (must be a register), or -1 */
 int lx_dst(lx *x, const ptx_opnd *o, ptx_rclass rc);
 
+/* a guarded call or brx.idx: a branch over it (lx.c); the label to end
+ * it with lx_guard_end, -1 */
+int lx_guard_around(lx *x);
+void lx_guard_end(lx *x, int skip);
+
 /* the address of a .shared/.local/.const variable in its space */
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
 /* byte offset of a kernel parameter in c[0], or -1 */
 int64_t lx_param_off(lx *x, const char *sym);
 /* the lcode label of a PTX label, -1; *is_exit: a pure-ret block */
 int lx_label_of(lx *x, const char *name, bool *is_exit);
+
+/* ---- calls (call.c, doc/ptx.md "Calls") ---- */
+#define PTX_RECURSION_STACK 16384u   /* the stack of a kernel whose calls may recurse */
+/* the frame of .func f: the return address' offset, and the bytes before
+ * its .local variables */
+uint32_t call_ra_off(const ptx_func *f);
+uint32_t call_frame_head(const ptx_func *f);
+/* the .func a call instruction calls (defined in m), or NULL */
+const ptx_func *call_callee(const ptx_module *m, const ptx_ins *in);
+/* the local-memory address of a .param operand of a function: its own
+ * parameter or return value (SP + *off), or an argument of a call
+ * (*frame: SP + frame size + *off) */
+bool call_param(lx *x, const ptx_opnd *ao, bool store, int64_t *off, bool *frame);
+bool op_call(lx *x);
+void call_prologue(strbuf *b, const ptx_func *f);
+void call_epilogue(strbuf *b, const ptx_func *f);
 
 /* lowering of one instruction (lower_ops.c); false: unknown opcode */
 bool lower_ins(lx *x);

@@ -66,6 +66,27 @@ static uint32_t f64_to_f32_bits(uint64_t b)
 	return u;
 }
 
+/* the device address of .global variable slot `slot` (lower.h,
+ * PTX_GLOBAL_ADDR_BANK): a pair */
+static int global_addr(lx *x, uint64_t slot)
+{
+	int t = lx_tmp(x, RC_64);
+	emit(x, "dr", V(t), "MOV $0, c[0x%x][0x%" PRIx64 "]", PTX_GLOBAL_ADDR_BANK, 8 * slot);
+	emit(x, "dh", V(t), "MOV $0, c[0x%x][0x%" PRIx64 "]", PTX_GLOBAL_ADDR_BANK, 8 * slot + 4);
+	return t;
+}
+
+/* the address of a .local variable of a function: in its frame, SP +
+ * offset (call.c); a vreg (a pair when wide) */
+static int frame_addr(lx *x, uint64_t off, bool wide)
+{
+	int t = lx_tmp(x, wide ? RC_64 : RC_32);
+	emit(x, "dr", V(t), "IADD3 $0, R250, %" PRIu64 ", RZ", off);
+	if (wide)
+		emit(x, "dh", V(t), "MOV $0, RZ");
+	return t;
+}
+
 int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
 {
 	switch (o->kind) {
@@ -87,6 +108,12 @@ int lx_src32(lx *x, const ptx_opnd *o, char *buf, size_t n)
 		ptx_space sp;
 		uint64_t a;
 		if (lx_var_addr(x, o->sym, &sp, &a)) {
+			if (sp == VS_LOCAL && !x->f->is_entry)
+				return frame_addr(x, a + (uint64_t)o->imm, false);
+			if (sp == VS_GLOBAL) {
+				lx_unsupported(x, "a 32-bit address of a .global variable");
+				return lx_tmp(x, RC_32);
+			}
 			snprintf(buf, n, "%" PRIu64, a + (uint64_t)o->imm);
 			return -1;
 		}
@@ -133,7 +160,14 @@ static int src64(lx *x, const ptx_opnd *o, char *lo, char *hi, size_t n)
 			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
 			return lx_tmp(x, RC_64);
 		}
+		if (sp == VS_GLOBAL) {
+			if (o->imm)
+				lx_unsupported(x, "the address of a .global variable plus an offset");
+			return global_addr(x, v);
+		}
 		v += (uint64_t)o->imm;
+		if (sp == VS_LOCAL && !x->f->is_entry)
+			return frame_addr(x, v, true);
 	} else {
 		lx_error(x, o, "expected a 64-bit register or an immediate");
 		return lx_tmp(x, RC_64);
@@ -163,7 +197,7 @@ int lx_pred(lx *x, const ptx_opnd *o, bool *neg)
 	if (o->kind == PO_IMM) {
 		/* a constant predicate: PT or !PT through a temp */
 		int t = lx_tmp(x, RC_PRED);
-		emit(x, "dp", V(t), "ISETP.NE.AND $0, PT, RZ, %d, PT", o->imm ? 0 : 1);
+		emit(x, "dp", V(t), "ISETP.NE.AND $0, PT, RZ, %d, PT", o->imm ? 1 : 0);
 		return t;
 	}
 	lx_error(x, o, "expected a predicate");
@@ -228,6 +262,7 @@ int lx_sreg(lx *x, const ptx_opnd *o, bool want64)
 		{ "lanemask_gt", "SR_GTMASK", 1 }, { "lanemask_ge", "SR_GEMASK", 1 },
 		{ "clock", "SR_CLOCKLO", 1 }, { "clock_hi", "SR_CLOCKHI", 1 },
 		{ "globaltimer_lo", "SR_GLOBALTIMERLO", 1 }, { "globaltimer_hi", "SR_GLOBALTIMERHI", 1 },
+		{ "dynamic_smem_size", "SR_DYNSMEM", 0 },
 	};
 	const char *s = o->sym;
 	if (!strcmp(s, "clock64") || !strcmp(s, "globaltimer")) {
@@ -1139,10 +1174,12 @@ static mspace space_of(lx *x)
 
 /* an address operand: base vreg (-1 = RZ) and byte offset */
 typedef struct maddr {
-	int base;
+	int base;                     /* vreg, -1 RZ, MB_SP the stack pointer */
 	int64_t off;
 	char form;                    /* 'a' global (pair), 'r' 32-bit */
+	bool frame;                   /* off is from the end of the frame (call.c) */
 } maddr;
+#define MB_SP (-3)
 
 static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 {
@@ -1151,6 +1188,7 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 		return false;
 	}
 	a->base = -1;
+	a->frame = false;
 	a->off = o->imm;
 	bool wide = sp == SP_GLOBAL || sp == SP_GENERIC;
 	a->form = wide ? 'a' : 'r';
@@ -1172,6 +1210,11 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 			lx_error(x, o, "'%s' is not a variable of the kernel", o->sym);
 			return false;
 		}
+		if (vs == VS_GLOBAL && (sp == SP_GLOBAL || sp == SP_GENERIC)) {
+			/* its device address, from the module's c[5] (lower.h) */
+			a->base = global_addr(x, va);
+			return true;
+		}
 		bool match = (vs == VS_SHARED && sp == SP_SHARED) || (vs == VS_LOCAL && sp == SP_LOCAL) ||
 			     (vs == VS_CONST && sp == SP_CONST);
 		if (!match) {
@@ -1179,6 +1222,8 @@ static bool resolve_addr(lx *x, const ptx_opnd *o, mspace sp, maddr *a)
 			return false;
 		}
 		a->off += (int64_t)va;
+		if (vs == VS_LOCAL && !x->f->is_entry)
+			a->base = MB_SP; /* a function's frame (call.c) */
 	} else if (wide) {
 		lx_unsupported(x, "absolute global addresses");
 		return false;
@@ -1203,11 +1248,15 @@ static const char *size_sfx(ptype t)
 static void addr_text(const maddr *a, int slot, char *buf, size_t n)
 {
 	char base[16];
-	if (a->base < 0)
+	if (a->base == MB_SP)
+		snprintf(base, sizeof base, "R250"); /* call.c */
+	else if (a->base < 0)
 		snprintf(base, sizeof base, "RZ");
 	else
 		snprintf(base, sizeof base, "$%d", slot);
-	if (a->off)
+	if (a->frame)
+		snprintf(buf, n, "[%s+#%" PRId64 "]", base, a->off); /* + the frame size */
+	else if (a->off)
 		snprintf(buf, n, "[%s%s%" PRId64 "]", base, a->off < 0 ? "" : "+", a->off);
 	else
 		snprintf(buf, n, "[%s]", base);
@@ -1219,6 +1268,7 @@ static const char *mnem(mspace sp, bool store)
 	case SP_SHARED: return store ? "STS" : "LDS";
 	case SP_LOCAL: return store ? "STL" : "LDL";
 	case SP_CONST: return "LDC";
+	case SP_GENERIC: return store ? "ST" : "LD"; /* by the address' window (ptx.isa) */
 	default: return store ? "STG.E" : "LDG.E";
 	}
 }
@@ -1307,21 +1357,26 @@ static bool op_ldst(lx *x)
 		lx_unsupported(x, NULL);
 		return true;
 	}
+	maddr a;
 	if (sp == SP_PARAM) {
-		if (store || !x->f->is_entry) {
-			lx_unsupported(x, "st.param and .param of functions (calls)");
+		if (!store && x->f->is_entry && ao->kind == PO_ADDR && ao->sym && lx_param_off(x, ao->sym) >= 0) {
+			ld_param(x, t, vo, ao);
 			return true;
 		}
-		ld_param(x, t, vo, ao);
+		/* a function's arguments, and the arguments of a call: its frame
+		 * in local memory (call.c) */
+		if (!call_param(x, ao, store, &a.off, &a.frame))
+			return true;
+		a.base = MB_SP;
+		a.form = 'r';
+		sp = SP_LOCAL;
+	} else if (!resolve_addr(x, ao, sp, &a)) {
 		return true;
 	}
 	if (sp == SP_CONST && store) {
 		lx_error(x, ao, "st.const is not allowed");
 		return true;
 	}
-	maddr a;
-	if (!resolve_addr(x, ao, sp, &a))
-		return true;
 	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
 	int64_t es = t.bits / 8;
 	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
@@ -1372,12 +1427,15 @@ static bool op_atom(lx *x)
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
 		if (has(x, ops[i]))
 			op = ops[i];
-	/* f32/f64 add, inc and dec are ATOMG_X/ATOMS_X of num.isa */
+	/* f32/f64 add, inc and dec are ATOMG_X/ATOMS_X of num.isa (not at a
+	 * generic address: GEN_ATOM of ptx.isa has the integer ones) */
 	const bool opx = op && (t.k == 'f' || !strcmp(op, "inc") || !strcmp(op, "dec"));
 	if (!op || (opx && (t.k == 'f' ? strcmp(op, "add") != 0 : t.bits != 32)) ||
-	    (sp != SP_GLOBAL && sp != SP_SHARED) || has(x, "v2") || has(x, "v4") || t.bits < 32) {
+	    (sp != SP_GLOBAL && sp != SP_SHARED && (sp != SP_GENERIC || opx)) || has(x, "v2") || has(x, "v4") ||
+	    t.bits < 32) {
 		lx_unsupported(x, "atomics other than add/min/max/and/or/xor/exch/cas/inc/dec on .global or "
-				  ".shared addresses need instructions the ISA does not have yet");
+				  ".shared addresses, or add/min/max/and/or/xor/exch/cas on integers at generic "
+				  "addresses, need instructions the ISA does not have yet");
 		return true;
 	}
 	bool cas = !strcmp(op, "cas");
@@ -1406,7 +1464,8 @@ static bool op_atom(lx *x)
 	for (size_t i = 0; i <= strlen(op); i++)
 		op_up[i] = (char)(op[i] >= 'a' && op[i] <= 'z' ? op[i] - 32 : op[i]);
 	x->varying_next = 1;
-	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s", sp == SP_SHARED ? "ATOMS" : "ATOMG",
+	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s",
+	     sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
 	     op_up, type, at, cas ? ", $2" : "");
 	return true;
 }
@@ -1440,10 +1499,68 @@ static bool op_bra(lx *x)
 	return true;
 }
 
+/* brx.idx{.uni} index, tlist: the targets' offsets from the instruction
+ * after the BRX in a jump table in c[PTX_BRX_BANK] (004 BRX: TargetPC =
+ * next PC + the entry, the seed's `(.Base - .Next)` form with .Base = the
+ * next instruction) */
+static bool op_brx(lx *x)
+{
+	const ptx_ins *in = x->in;
+	if (!has(x, "idx")) {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if (!nops(x, 2, 2))
+		return true;
+	const ptx_opnd *lo = &in->o[1];
+	int list = -1;
+	for (uint32_t i = 0; lo->kind == PO_SYM && i < x->f->nlabels && list < 0; i++)
+		if (!strcmp(x->f->labels[i].name, lo->sym))
+			list = x->f->labels[i].targets;
+	if (list < 0) {
+		lx_error(x, lo, "expected the label of a .branchtargets list");
+		return true;
+	}
+	uint32_t n = x->f->btn[list];
+	int *tg = malloc(((size_t)n + 1) * sizeof *tg);
+	if (!tg) {
+		x->c.oom = true;
+		return true;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if ((tg[k] = lx_label_of(x, x->f->btl[list][k], NULL)) < 0) {
+			lx_error(x, lo, "undefined label '%s' in .branchtargets", x->f->btl[list][k]);
+			free(tg);
+			return true;
+		}
+	int iv = lx_reg32(x, &in->o[0]), t = lx_tmp(x, RC_32), e = lx_tmp(x, RC_32);
+	int skip = lx_guard_around(x);
+	emit(x, "dr ur", V(t, iv), "SHF.L.U32 $0, $1, 0x2, RZ");
+	emit(x, "dr ur", V(e, t), "LDC $0, c[0x%x][$1+0x%" PRIx32 "]", PTX_BRX_BANK, *x->table_bytes);
+	lins *b = emit(x, "ur", V(e), "BRX $0, 0x0");
+	b->kind = LK_BRX;
+	b->targets = tg;
+	b->ntargets = (int)n;
+	b->uniform = has(x, "uni");
+	int next = lc_label(&x->c);
+	lc_add(&x->c, LK_LABEL, in->line)->target = next;
+	lx_guard_end(x, skip);
+	sb_str(x->tables, "        .word ");
+	for (uint32_t k = 0; k < n; k++)
+		sb_printf(x->tables, "%s.L%u_%d - .L%u_%d", k ? ", " : "", x->kidx, tg[k], x->kidx, next);
+	sb_str(x->tables, "\n");
+	*x->table_bytes += 4 * n;
+	return true;
+}
+
 static bool op_ret(lx *x)
 {
 	if (!x->f->is_entry) {
-		lx_unsupported(x, "functions (.func) are not supported yet");
+		/* one epilogue, so that a function's lanes reconverge before
+		 * they return (its BSYNCs post-dominate the branches) */
+		lins *b = emit(x, "", V(0), "BRA");
+		b->kind = LK_BRA;
+		b->target = x->ret_label;
 		return true;
 	}
 	lins *e = emit(x, "", V(0), "EXIT");
@@ -1544,10 +1661,10 @@ static bool op_bar(lx *x)
 			emit(x, "", V(0), "WARPSYNC 0x%" PRIx32, (uint32_t)strtoll(b, NULL, 10));
 		return true;
 	}
-	if (barrier && !has(x, "aligned")) {
-		lx_unsupported(x, "non-aligned barrier.sync/arrive/red (per-thread arrival) is not supported yet");
-		return true;
-	}
+	/* barrier{.cta} without .aligned arrives per thread: TBAR (ptx.isa,
+	 * doc/spec-reading.md "PTX barriers (seed 001)"); bar.* and .aligned
+	 * are the warp's BAR */
+	const char *bar = barrier && !has(x, "aligned") ? "TBAR" : "BAR";
 	int v[6];
 	char sl[32] = "", ops[64];
 	if (has(x, "sync") || has(x, "arrive")) {
@@ -1555,7 +1672,7 @@ static bool op_bar(lx *x)
 		if (!nops(x, arrive ? 2 : 1, 2))
 			return true;
 		bar_ops(x, &in->o[0], in->no > 1 ? &in->o[1] : NULL, v, 0, sl, ops, sizeof ops);
-		emit(x, sl, v, "BAR.%s %s", arrive ? "ARV" : "SYNC", ops);
+		emit(x, sl, v, "%s.%s %s", bar, arrive ? "ARV" : "SYNC", ops);
 		return true;
 	}
 	if (has(x, "red")) {
@@ -1576,7 +1693,7 @@ static bool op_bar(lx *x)
 		bar_ops(x, &in->o[1], in->no == 4 ? &in->o[2] : NULL, v, 1, sl, ops, sizeof ops);
 		if (in->no == 3 && strchr(ops, ',') == NULL)
 			strcat(ops, ", 0x0");
-		emit(x, sl, v, "BAR.RED.%s %s, $0", op, ops);
+		emit(x, sl, v, "%s.RED.%s %s, $0", bar, op, ops);
 		x->varying_next = 0;
 		if (popc) {
 			emit(x, "dr", V(d), "BAR.RESULT $0, PT");
@@ -1671,6 +1788,60 @@ static bool op_vote(lx *x)
 	return true;
 }
 
+/* match.{any,all}.sync.{b32,b64} d{|p}, a, membermask */
+static bool op_match(lx *x)
+{
+	const ptx_ins *in = x->in;
+	bool all = has(x, "all");
+	if (!has(x, "sync") || (!all && !has(x, "any"))) {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if (!nops(x, 3, 3))
+		return true;
+	bool w = lx_type(in).bits == 64;
+	int d = lx_dst(x, &in->o[0], RC_32);
+	int p = in->o[0].reg2 >= 0 ? lx_reg(x, in->o[0].reg2) : -1;
+	int a = w ? lx_reg64(x, &in->o[1]) : lx_reg32(x, &in->o[1]);
+	if (d < 0)
+		return true;
+	warpsync(x, &in->o[2]);
+	x->varying_next = 1;
+	const char *mode = all ? "ALL" : "ANY", *width = w ? "U64" : "U32";
+	if (p >= 0)
+		emit(x, w ? "dr uw dp" : "dr ur dp", V(d, a, p), "MATCH.%s.%s $2, $0, $1", mode, width);
+	else
+		emit(x, w ? "dr uw" : "dr ur", V(d, a), "MATCH.%s.%s PT, $0, $1", mode, width);
+	return true;
+}
+
+/* redux.sync.{add,min,max}.{u32,s32}, redux.sync.{and,or,xor}.b32 d, a, membermask */
+static bool op_redux(lx *x)
+{
+	const ptx_ins *in = x->in;
+	static const char *const ops[][2] = { { "add", "SUM" }, { "min", "MIN" }, { "max", "MAX" },
+					     { "and", "AND" }, { "or", "OR" },   { "xor", "XOR" } };
+	const char *op = NULL;
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (has(x, ops[k][0]))
+			op = ops[k][1];
+	ptype t = lx_type(in);
+	if (!has(x, "sync") || !op || t.bits != 32 || t.k == 'f') {
+		lx_unsupported(x, NULL);
+		return true;
+	}
+	if (!nops(x, 3, 3))
+		return true;
+	int d = lx_dst(x, &in->o[0], RC_32);
+	int a = lx_reg32(x, &in->o[1]);
+	if (d < 0)
+		return true;
+	warpsync(x, &in->o[2]);
+	x->varying_next = 1;
+	emit(x, "dr ur", V(d, a), "REDUX.%s.%s $0, $1", op, t.k == 's' ? "S32" : "U32");
+	return true;
+}
+
 static bool op_activemask(lx *x)
 {
 	if (!nops(x, 1, 1))
@@ -1698,11 +1869,11 @@ static const struct {
 	{ "prmt", op_prmt }, { "lop3", op_lop3 }, { "setp", op_setp }, { "selp", op_selp },
 	{ "fma", op_farith },
 	{ "ld", op_ldst }, { "ldu", op_ldst }, { "st", op_ldst }, { "atom", op_atom }, { "red", op_atom },
-	{ "bra", op_bra }, { "ret", op_ret }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
+	{ "bra", op_bra }, { "brx", op_brx }, { "ret", op_ret }, { "call", op_call }, { "exit", op_misc }, { "membar", op_misc }, { "fence", op_misc },
 	{ "nanosleep", op_misc }, { "trap", op_misc }, { "prefetch", op_misc }, { "prefetchu", op_misc },
 	{ "pmevent", op_misc },
 	{ "bar", op_bar }, { "barrier", op_bar }, { "shfl", op_shfl }, { "vote", op_vote },
-	{ "activemask", op_activemask },
+	{ "activemask", op_activemask }, { "match", op_match }, { "redux", op_redux },
 };
 
 bool lower_ins(lx *x)

@@ -130,9 +130,10 @@ bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 		}
 	for (uint32_t i = 0; i < x->m->nvars; i++)
 		if (x->m->vars[i].name && !strcmp(x->m->vars[i].name, sym)) {
+			/* (a .global variable: its slot in c[PTX_GLOBAL_ADDR_BANK]) */
 			*space = x->m->vars[i].space;
 			*addr = x->shared_off[i];
-			return *space == VS_SHARED || *space == VS_CONST;
+			return *space == VS_SHARED || *space == VS_CONST || *space == VS_GLOBAL;
 		}
 	return false;
 }
@@ -143,11 +144,15 @@ int64_t lx_param_off(lx *x, const char *sym)
 {
 	uint32_t off = 0;
 	for (uint32_t i = 0; i < x->f->nparams; i++) {
+		/* the .we layout: 8- and 16-bit parameters in 32-bit slots
+		 * (lower.c, param_type), little-endian, so the value is at the
+		 * slot's start */
 		const ptx_param *p = &x->f->params[i];
-		off = align_up(off, p->size);
+		uint32_t size = p->size < 4 ? 4 : p->size;
+		off = align_up(off, size);
 		if (!strcmp(p->name, sym))
 			return off;
-		off += p->size;
+		off += size;
 	}
 	return -1;
 }
@@ -174,4 +179,28 @@ int lx_label_of(lx *x, const char *name, bool *is_exit)
 			return x->lab[i];
 		}
 	return -1;
+}
+
+/* A guarded control transfer whose lanes must reconverge (call,
+ * brx.idx): `@!g BRA skip` before it, so that the lanes whose guard is
+ * false branch over it and the reconvergence analysis sees the branch;
+ * the instructions up to lx_guard_end are unguarded.  Returns the label
+ * to place after them, -1 without a guard. */
+int lx_guard_around(lx *x)
+{
+	if (x->guard < 0)
+		return -1;
+	int skip = lc_label(&x->c);
+	lins *b = emit(x, "", V(0), "BRA");
+	b->guard_neg = !b->guard_neg;
+	b->kind = LK_BRA;
+	b->target = skip;
+	x->guard = -1;
+	return skip;
+}
+
+void lx_guard_end(lx *x, int skip)
+{
+	if (skip >= 0)
+		lc_add(&x->c, LK_LABEL, x->in->line)->target = skip;
 }

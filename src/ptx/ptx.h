@@ -16,6 +16,15 @@
 #include "asm/module.h"
 #include "warpemu/warpemu.h"
 
+/* .global variables of a PTX module (doc/ptx.md "Variables"): their
+ * initial image in constant bank 4, each one's offset in the image in
+ * bank 6 (8 bytes each); loading the module onto a device copies the
+ * image into device memory and writes each one's device address into
+ * bank 5 (api.c), which the lowered code reads. */
+#define PTX_GLOBAL_IMAGE_BANK 4u
+#define PTX_GLOBAL_ADDR_BANK 5u
+#define PTX_GLOBAL_OFF_BANK 6u
+
 /* True when text is PTX: its first directive is .version or .target
  * (after comments and blank lines), or the file name ends in .ptx. */
 bool ptx_is_ptx(const char *text, size_t len, const char *filename);

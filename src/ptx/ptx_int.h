@@ -224,6 +224,12 @@ typedef struct lcode {
 	uint32_t nv, capv;
 	uint32_t nlabels;
 	char **label_names;           /* optional names for readability */
+	unsigned kidx;                /* its label space: labels print as .L<kidx>_<n> */
+	bool stack;                   /* spill slots are frame offsets from SP (R250):
+					 a .func, or a kernel that calls one */
+	uint32_t bbase;               /* its first B register (reconv.c) */
+	uint32_t frame;               /* bytes of one activation's frame ('#N' in a
+					 text is N + frame, '#-N' its negation) */
 	bool oom;
 } lcode;
 

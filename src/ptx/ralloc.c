@@ -9,7 +9,9 @@
  * order covering every point where it is live, and a linear scan
  * (Poletto and Sarkar) assigns
  *   predicates  P0..P4          (P5, P6: scratch of the spill code)
- *   32-bit      R0..R239        (R240..R253: scratch of the spill code)
+ *   32-bit      R0..R239        (R240..R248: scratch of the spill code;
+ *                               R250, R252:R253: the stack and return
+ *                               address of calls, call.c)
  *   64-bit      an even/odd pair of the same
  * and, where none is free, spills the interval that ends last to the
  * thread's local memory (after the kernel's own .local bytes): its
@@ -276,41 +278,54 @@ static bool add_text(lcode *c, uint32_t line, const char *fmt, int a, int b)
 	return l->text != NULL;
 }
 
+/* the base of spill slots: the frame (SP) where there are calls, else
+ * local address 0 */
+static const char *slot_base(const lcode *c)
+{
+	return c->stack ? "R250" : "RZ"; /* PTX_SP_REG (lower.h) */
+}
+
 static void spill_load(lcode *out, uint32_t line, const lvreg *r, int scratch)
 {
+	char buf[64];
 	if (r->rc == RC_PRED) {
-		add_text(out, line, "LDL R%d, [RZ+%d]", SCRATCH_T, r->slot);
+		snprintf(buf, sizeof buf, "LDL R%%d, [%s+%%d]", slot_base(out));
+		add_text(out, line, buf, SCRATCH_T, r->slot);
 		add_text(out, line, "ISETP.NE.AND P%d, PT, R%d, RZ, PT", scratch, SCRATCH_T);
 	} else if (r->rc == RC_64) {
-		char buf[64];
-		snprintf(buf, sizeof buf, "LDL.64 R[%d:%d], [RZ+%%d]", scratch, scratch + 1);
+		snprintf(buf, sizeof buf, "LDL.64 R[%d:%d], [%s+%%d]", scratch, scratch + 1, slot_base(out));
 		add_text(out, line, buf, r->slot, 0);
 	} else {
-		add_text(out, line, "LDL R%d, [RZ+%d]", scratch, r->slot);
+		snprintf(buf, sizeof buf, "LDL R%%d, [%s+%%d]", slot_base(out));
+		add_text(out, line, buf, scratch, r->slot);
 	}
 }
 
 static void spill_store(lcode *out, uint32_t line, const lvreg *r, int scratch)
 {
+	char buf[64];
 	if (r->rc == RC_PRED) {
 		add_text(out, line, "SEL R%d, RZ, 0x1, !P%d", SCRATCH_T, scratch);
-		add_text(out, line, "STL [RZ+%d], R%d", r->slot, SCRATCH_T);
+		snprintf(buf, sizeof buf, "STL [%s+%%d], R%%d", slot_base(out));
+		add_text(out, line, buf, r->slot, SCRATCH_T);
 	} else if (r->rc == RC_64) {
-		char buf[64];
-		snprintf(buf, sizeof buf, "STL.64 [RZ+%%d], R[%d:%d]", scratch, scratch + 1);
+		snprintf(buf, sizeof buf, "STL.64 [%s+%%d], R[%d:%d]", slot_base(out), scratch, scratch + 1);
 		add_text(out, line, buf, r->slot, 0);
 	} else {
-		add_text(out, line, "STL [RZ+%d], R%d", r->slot, scratch);
+		snprintf(buf, sizeof buf, "STL [%s+%%d], R%%d", slot_base(out));
+		add_text(out, line, buf, r->slot, scratch);
 	}
 }
 
 /* Instruction l with its spilled vregs loaded into scratch registers
- * before it (all of them: a guarded write keeps old values) and the ones
- * it writes stored after it.  false: more spilled operands than scratch. */
+ * before it (those it reads; every one under a guard, since a guarded
+ * write keeps the old values) and the ones it writes stored after it.
+ * false: more spilled operands than scratch. */
 static bool rewrite(lcode *out, lins *l)
 {
 	int seen[L_MAX_SLOTS + 1], nvr[L_MAX_SLOTS + 1], ns = 0, nr = 0, np = 0;
-	bool def[L_MAX_SLOTS + 1];
+	bool def[L_MAX_SLOTS + 1], need[L_MAX_SLOTS + 1];
+	char half[L_MAX_SLOTS + 1]; /* a pair written by one half only: 'r' low, 'h' high */
 	for (int k = -1; k < l->nslot; k++) {
 		int v = k < 0 ? l->guard : l->s[k].v;
 		if (v < 0 || out->v[v].phys >= 0)
@@ -321,6 +336,11 @@ static bool rewrite(lcode *out, lins *l)
 		if (j == ns) {
 			seen[ns] = v;
 			def[ns] = false;
+			/* a guarded instruction keeps the old value in the lanes
+			 * whose guard is false, and the store after it writes
+			 * them back */
+			need[ns] = l->guard >= 0;
+			half[ns] = 0;
 			ptx_rclass rc = out->v[v].rc;
 			int sc = rc == RC_PRED ? 5 + np++ : (int)SCRATCH_R + 2 * nr++;
 			if (nr > 4 || np > 2)
@@ -333,9 +353,16 @@ static bool rewrite(lcode *out, lins *l)
 		}
 		if (k >= 0 && (l->s[k].use & LU_DEF))
 			def[j] = true;
+		/* read: the guard or a source; a pair written by one of its
+		 * halves stores that half alone */
+		if (k < 0 || (l->s[k].use & LU_USE))
+			need[j] = true;
+		else if (out->v[v].rc == RC_64 && l->s[k].form != 'w')
+			half[j] = half[j] && half[j] != l->s[k].form ? 'w' : l->s[k].form;
 	}
 	for (int j = 0; j < ns; j++)
-		spill_load(out, l->line, &out->v[seen[j]], out->v[nvr[j]].phys);
+		if (need[j] || half[j] == 'w')
+			spill_load(out, l->line, &out->v[seen[j]], out->v[nvr[j]].phys);
 	lins m = *l;
 	for (int j = 0; j < ns; j++) {
 		if (m.guard == seen[j])
@@ -347,19 +374,27 @@ static bool rewrite(lcode *out, lins *l)
 	lins *d = lc_add(out, 0, 0);
 	if (!out->oom)
 		*d = m;
-	for (int j = 0; j < ns; j++)
-		if (def[j])
+	for (int j = 0; j < ns; j++) {
+		if (!def[j])
+			continue;
+		if (need[j] || (half[j] != 'r' && half[j] != 'h')) {
 			spill_store(out, l->line, &out->v[seen[j]], out->v[nvr[j]].phys);
+			continue;
+		}
+		char buf[64];
+		bool hi = half[j] == 'h';
+		snprintf(buf, sizeof buf, "STL [%s+%%d], R%%d", slot_base(out));
+		add_text(out, l->line, buf, out->v[seen[j]].slot + (hi ? 4 : 0), out->v[nvr[j]].phys + hi);
+	}
 	return true;
 }
 
 static bool spill_code(lcode *c)
 {
-	lcode out = { 0 };
-	out.v = c->v;
-	out.nv = c->nv;
-	out.capv = c->capv;
-	out.nlabels = c->nlabels;
+	/* the same vregs, labels and frame; new instructions */
+	lcode out = *c;
+	out.ins = NULL;
+	out.n = out.cap = 0;
 	bool ok = true;
 	for (uint32_t i = 0; i < c->n && !out.oom; i++) {
 		lins *l = &c->ins[i];
@@ -386,6 +421,19 @@ static bool spill_code(lcode *c)
 	return ok;
 }
 
+/* ncall[p]: the calls before position p; an interval is live across a
+ * call when one lies strictly inside it */
+static uint32_t *calls_before(const lcode *c)
+{
+	uint32_t *ncall = malloc(((size_t)c->n + 1) * sizeof *ncall);
+	if (!ncall)
+		return NULL;
+	ncall[0] = 0;
+	for (uint32_t p = 0; p < c->n; p++)
+		ncall[p + 1] = ncall[p] + (c->ins[p].kind == LK_CALL);
+	return ncall;
+}
+
 bool ralloc_run(lcode *c, ralloc_info *ri)
 {
 	lcfg g;
@@ -398,11 +446,21 @@ bool ralloc_run(lcode *c, ralloc_info *ri)
 			S.owner[r] = -1;
 		for (unsigned p = 0; p < NPRED; p++)
 			S.powner[p] = -1;
-		uint32_t n = 0;
-		for (uint32_t v = 0; v < c->nv; v++)
-			if (iv[v].start != UINT32_MAX)
+		/* a value live across a call lives in the caller's frame: the
+		 * callee may use every register (doc/ptx.md, "Calls") */
+		uint32_t n = 0, *ncall = calls_before(c);
+		ok = ncall != NULL;
+		for (uint32_t v = 0; ok && v < c->nv; v++) {
+			if (iv[v].start == UINT32_MAX)
+				continue;
+			if (iv[v].end > iv[v].start && ncall[iv[v].end] > ncall[iv[v].start + 1])
+				spill(&S, (int)v);
+			else
 				iv[n++] = iv[v];
-		qsort(iv, n, sizeof *iv, by_start);
+		}
+		free(ncall);
+		if (n > 1)
+			qsort(iv, n, sizeof *iv, by_start);
 		for (uint32_t k = 0; k < n; k++)
 			alloc_one(&S, &iv[k]);
 		/* never referenced: any register (nothing prints them) */

@@ -125,9 +125,11 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		while (k < npts && pts[k].block != (uint32_t)p)
 			k++;
 		if (k == npts) {
-			if (npts == 16)
+			/* B registers from c->bbase on: a function's are not its
+			 * callers' (call.c) */
+			if (c->bbase + npts >= 16)
 				ok = false;
-			pts[npts++] = (rpoint){ (uint32_t)p, (int)(k % 16), c->ins[i].line, lc_label(c) };
+			pts[npts++] = (rpoint){ (uint32_t)p, (int)((c->bbase + k) % 16), c->ins[i].line, lc_label(c) };
 		}
 		pt_of[i] = (int)k;
 	}
@@ -147,11 +149,10 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		bsync_at[k] = at;
 	}
 	/* build the new code in one pass */
-	lcode out = { 0 };
-	out.v = c->v;
-	out.nv = c->nv;
-	out.capv = c->capv;
-	out.nlabels = c->nlabels;
+	/* the same vregs, labels and frame; new instructions */
+	lcode out = *c;
+	out.ins = NULL;
+	out.n = out.cap = 0;
 	for (uint32_t i = 0; i < c->n && ok && !out.oom; i++) {
 		for (uint32_t k = 0; k < npts; k++)
 			if (bsync_at[k] == i) {
@@ -166,7 +167,7 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		if (pt_of[i] >= 0) {
 			lins *l = lc_add(&out, LK_INS, c->ins[i].line);
 			char buf[48];
-			snprintf(buf, sizeof buf, "BSSY B%d, `(.L%d)", pts[pt_of[i]].breg, pts[pt_of[i]].label);
+			snprintf(buf, sizeof buf, "BSSY B%d, `(.L%u_%d)", pts[pt_of[i]].breg, c->kidx, pts[pt_of[i]].label);
 			l->text = strdup(buf);
 			if (!l->text)
 				out.oom = true;

@@ -56,6 +56,8 @@ typedef struct bar_arrival {
 	bool scan;           /* BAR.SCAN: a SYNC-kind arrival that does not wait
 				and gets the prefix sum in *red_word            */
 	uint64_t pc;
+	bool per_thread;     /* a TBAR's (units/tbar.h): the warp's lanes arrived
+				on their own, maybe from several PCs          */
 } bar_arrival;
 
 typedef enum bar_result { BAR_PASSED = 0, BAR_BLOCKED, BAR_FAULT } bar_result;

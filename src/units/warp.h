@@ -117,6 +117,16 @@ typedef struct we_warp {
 	/* ---- named barriers (dialect visa) ----------------------------- */
 	int8_t nbar_id;               /* named barrier waited on, -1 if none */
 
+	/* ---- per-thread barriers (dialect ptx: TBAR, units/tbar.c) ------ */
+	struct {
+		uint32_t arrived[16]; /* lanes arrived at barrier id in the warp's
+					 pending arrival                   */
+		uint32_t pred[16];    /* TBAR.RED: those whose predicate is true */
+		uint16_t cnt[16];     /* the count of the first lane's TBAR  */
+		uint8_t kind[16];     /* 0 none, TBAR_SYNC, TBAR_ARV, TBAR_RED */
+		uint32_t parked;      /* lanes waiting at a TBAR (RPC = it)   */
+	} tbar;
+
 	const struct galloc *gcache;  /* last global allocation hit (exec/operand.c) */
 
 	/* per-thread local memory: local_size bytes per lane */

@@ -1,0 +1,465 @@
+/* test_ptx.c — libcheck suite "ptx": the PTX front end's own parts.
+ *
+ *  - tbar: the per-thread barrier arrival of units/tbar.c (seed 001's
+ *    barrier without .aligned, doc/spec-reading.md), as a pure function
+ *    of a warp: parking, the switch to other lanes, the warp's arrival,
+ *    exited lanes, the exceptions and the intra-warp deadlock;
+ *  - postdom: the immediate post-dominators of cfg.c, BRX successors;
+ *  - lowering: what the translation of calls, jump tables and barriers
+ *    prints (the frame, spills across a call, the per-kernel labels);
+ *  - kernels: hand-written PTX run through the library (a guarded call
+ *    and a guarded brx.idx reconverge before a barrier, two kernels with
+ *    branches in one module, mov.pred of a constant) and .global
+ *    variables that keep their values from one launch to the next.
+ * The kernels nvcc wrote are tests/ptx.sh's.
+ */
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ptx.h"
+#include "ptx/ptx_int.h"
+#include "units/tbar.h"
+#include "warpemu/warpemu.h"
+
+#include "harness.h"
+
+#define ALL 0xffffffffu
+
+/* ---- tbar ------------------------------------------------------------------ */
+
+/* a warp whose active lanes are at pc, the other valid ones at other */
+static void warp_at(we_warp *w, uint32_t valid, uint32_t active, uint64_t pc, uint64_t other)
+{
+	memset(w, 0, sizeof *w);
+	w->valid = valid;
+	w->active = active;
+	w->active_pc = pc;
+	for (unsigned l = 0; l < 32; l++)
+		w->rpc[l] = (active >> l) & 1u ? pc : other;
+}
+
+/* A warp's halves reach barrier 0 through two instructions: the first
+ * half parks at its TBAR and the warp switches to the other half, whose
+ * arrival makes the warp's; both halves resume after their own TBAR. */
+START_TEST(tbar_two_pcs)
+{
+	we_warp w;
+	warp_at(&w, ALL, 0x0000ffffu, 0x100, 0x200);
+	tbar_warp_arrival a;
+	char msg[256];
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x0000ffffu, 0, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
+	ck_assert_uint_eq(w.active, 0xffff0000u);
+	ck_assert_uint_eq(w.active_pc, 0x200);
+	ck_assert_uint_eq(w.tbar.parked, 0x0000ffffu);
+	ck_assert_int_eq(tbar_arrive(&w, 0x200, 0xffff0000u, 0, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_WARP);
+	ck_assert_int_eq(a.kind, TBAR_SYNC);
+	ck_assert_uint_eq(a.cnt, 64);
+	ck_assert_uint_eq(a.lanes, ALL);
+	ck_assert_uint_eq(w.active_pc, 0x210);
+	for (unsigned l = 0; l < 16; l++)
+		ck_assert_uint_eq(w.rpc[l], 0x110);
+	ck_assert_uint_eq(w.tbar.parked, 0);
+	ck_assert_uint_eq(w.tbar.arrived[0], 0);
+}
+END_TEST
+
+/* Exited lanes are not waited for: the live lanes' arrival is the warp's. */
+START_TEST(tbar_exited)
+{
+	we_warp w;
+	warp_at(&w, 0x00ff00ffu, 0x00ff00ffu, 0x100, 0x100);
+	tbar_warp_arrival a;
+	char msg[256];
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x00ff00ffu, 3, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_WARP);
+	ck_assert_uint_eq(a.lanes, 0x00ff00ffu);
+	/* lanes that exit after others parked: the parked lanes, switched to
+	 * again (EXIT's switch), see the warp complete */
+	warp_at(&w, ALL, 0x0000ffffu, 0x100, 0x300);
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x0000ffffu, 3, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
+	w.valid = 0x0000ffffu; /* the other half exited */
+	w.active = 0x0000ffffu;
+	w.active_pc = 0x100;
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0x0000ffffu, 3, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_WARP);
+	ck_assert_uint_eq(a.lanes, 0x0000ffffu);
+	ck_assert_uint_eq(w.active_pc, 0x110);
+}
+END_TEST
+
+/* barrier.arrive: the lanes go on; the warp arrives without waiting when
+ * its last lane does; a lane arriving twice before that is an exception. */
+START_TEST(tbar_arrive_twice)
+{
+	we_warp w;
+	warp_at(&w, ALL, 0x0000000fu, 0x100, 0x100);
+	tbar_warp_arrival a;
+	char msg[256];
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xfu, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_CONT);
+	ck_assert_uint_eq(w.active_pc, 0x110);
+	ck_assert_uint_eq(w.active, 0xfu);
+	ck_assert_uint_eq(w.tbar.parked, 0);
+	ck_assert_int_eq(tbar_arrive(&w, 0x180, 0x3u, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_FAULT);
+	ck_assert_ptr_nonnull(strstr(msg, "a second time"));
+	w.active = ~0xfu;
+	w.active_pc = 0x140;
+	ck_assert_int_eq(tbar_arrive(&w, 0x140, ~0xfu, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_WARP);
+	ck_assert_int_eq(a.kind, TBAR_ARV);
+	/* a lane arriving through barrier.sync makes the warp's arrival wait */
+	warp_at(&w, ALL, 0xfu, 0x100, 0x100);
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xfu, 1, 64, TBAR_ARV, 0, &a, msg, sizeof msg), TBAR_CONT);
+	w.active = ~0xfu;
+	ck_assert_int_eq(tbar_arrive(&w, 0x200, ~0xfu, 1, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_WARP);
+	ck_assert_int_eq(a.kind, TBAR_SYNC);
+}
+END_TEST
+
+/* One count and one kind per warp arrival (decision 5 within a warp). */
+START_TEST(tbar_mismatch)
+{
+	we_warp w;
+	tbar_warp_arrival a;
+	char msg[256];
+	warp_at(&w, ALL, 0xffu, 0x100, 0x200);
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffu, 2, 64, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
+	ck_assert_int_eq(tbar_arrive(&w, 0x200, ~0xffu, 2, 96, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_FAULT);
+	ck_assert_ptr_nonnull(strstr(msg, "count 96"));
+	ck_assert_int_eq(tbar_arrive(&w, 0x200, ~0xffu, 2, 64, TBAR_RED, 0, &a, msg, sizeof msg), TBAR_FAULT);
+	ck_assert_ptr_nonnull(strstr(msg, "barrier.red"));
+}
+END_TEST
+
+/* barrier.red: each lane's predicate, from whichever instruction it came
+ * through; lanes whose guard is false fall through first. */
+START_TEST(tbar_red_and_guard)
+{
+	we_warp w;
+	tbar_warp_arrival a;
+	char msg[256];
+	warp_at(&w, ALL, ALL, 0x100, 0x100);
+	/* guard true in the low half: it parks, the high half falls through */
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffffu, 4, 0, TBAR_RED, 0x00f0u, &a, msg, sizeof msg), TBAR_CONT);
+	ck_assert_uint_eq(w.active, 0xffff0000u);
+	ck_assert_uint_eq(w.active_pc, 0x110);
+	w.active_pc = 0x300;
+	ck_assert_int_eq(tbar_arrive(&w, 0x300, 0xffff0000u, 4, 0, TBAR_RED, 0x0f000000u, &a, msg, sizeof msg),
+			 TBAR_WARP);
+	ck_assert_int_eq(a.kind, TBAR_RED);
+	ck_assert_uint_eq(a.pred, 0x0f0000f0u);
+}
+END_TEST
+
+/* Every live lane parked, not all at the barrier: an intra-warp deadlock;
+ * a parked lane re-executing its TBAR (004's switch chose it) is no new
+ * arrival. */
+START_TEST(tbar_stuck)
+{
+	we_warp w;
+	tbar_warp_arrival a;
+	char msg[256];
+	warp_at(&w, ALL, 0xffffu, 0x100, 0x200);
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffffu, 1, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
+	/* the low half again, as a switch would bring it back */
+	uint32_t hi = w.active;
+	w.active = 0xffffu;
+	w.active_pc = 0x100;
+	ck_assert_int_eq(tbar_arrive(&w, 0x100, 0xffffu, 1, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_CONT);
+	ck_assert_uint_eq(w.active, hi);
+	ck_assert_int_eq(tbar_arrive(&w, 0x200, 0xffff0000u, 2, 0, TBAR_SYNC, 0, &a, msg, sizeof msg), TBAR_STUCK);
+}
+END_TEST
+
+/* ---- post-dominators ------------------------------------------------------- */
+
+static lins *add(lcode *c, uint8_t kind, int target, int guard)
+{
+	lins *l = lc_add(c, kind, 1);
+	l->target = target;
+	l->guard = guard;
+	return l;
+}
+
+/* if/else (a diamond) and a jump table: the branch's immediate
+ * post-dominator is the join block; BRX's successors are its targets */
+START_TEST(postdom)
+{
+	lcode c = { 0 };
+	int p = lc_vreg(&c, RC_PRED, -1);
+	int l1 = lc_label(&c), l2 = lc_label(&c), l3 = lc_label(&c);
+	add(&c, LK_BRA, l1, p);      /* 0: @p BRA l1          block 0 */
+	add(&c, LK_INS, -1, -1);     /* 1:                    block 1 */
+	add(&c, LK_BRA, l2, -1);     /* 2: BRA l2                     */
+	add(&c, LK_LABEL, l1, -1);   /* 3: l1:                block 2 */
+	add(&c, LK_INS, -1, -1);     /* 4:                            */
+	add(&c, LK_LABEL, l2, -1);   /* 5: l2:                block 3 */
+	lins *x = add(&c, LK_BRX, -1, -1); /* 6: BRX {l1, l3}         */
+	x->targets = malloc(2 * sizeof *x->targets);
+	ck_assert_ptr_nonnull(x->targets);
+	x->targets[0] = l1;
+	x->targets[1] = l3;
+	x->ntargets = 2;
+	add(&c, LK_LABEL, l3, -1);   /* 7: l3:                block 4 */
+	add(&c, LK_EXIT, -1, -1);    /* 8: EXIT                       */
+	lcfg g;
+	ck_assert(cfg_build(&c, &g));
+	ck_assert(cfg_postdom_with(&g, &c));
+	ck_assert_uint_eq(g.nb, 5);
+	ck_assert_int_eq(g.ipdom[g.block_of[0]], (int)g.block_of[5]);
+	ck_assert_int_eq(g.b[g.block_of[6]].nxsucc, 2);
+	ck_assert_int_eq(g.b[g.block_of[6]].xsucc[1], (int)g.block_of[7]);
+	ck_assert_int_eq(g.ipdom[g.block_of[6]], (int)g.block_of[7]);
+	ck_assert_int_eq(g.ipdom[g.block_of[8]], -1);
+	cfg_free(&g);
+	lcode_free(&c);
+}
+END_TEST
+
+/* ---- lowering ---------------------------------------------------------------- */
+
+/* (noinline: GCC 12 takes the result for a pointer to the local `text`) */
+__attribute__((noinline)) static char *translate(const char *ptx)
+{
+	char *text = NULL, *diag = NULL;
+	we_status st = ptx_translate(ptx, strlen(ptx), "t.ptx", &text, &diag);
+	if (st != WE_OK)
+		ck_abort_msg("translate: %s", diag ? diag : "?");
+	free(diag);
+	return text;
+}
+
+#define HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
+/* out[%tid] = %r3 (%r1 = %tid, parameter o) */
+#define STORE_R3                                                                  \
+	" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"              \
+	" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %r3;\n"
+
+/* a value live across a call is in the caller's frame: stored before the
+ * call, loaded after it, relative to SP (R250); the callee saves the
+ * return address and returns through it */
+static const char *const call_ptx = HEAD
+	".func (.param .b32 r) f(.param .b32 a)\n{\n .reg .b32 %r<3>;\n"
+	" ld.param.u32 %r1, [a];\n add.s32 %r2, %r1, 1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n"
+	" .reg .pred %p<2>;\n"
+	" mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 7;\n"
+	" { .param .b32 p0;\n st.param.b32 [p0], %r1;\n .param .b32 r0;\n"
+	" @%p1 call.uni (r0), f, (p0);\n ld.param.b32 %r2, [r0];\n }\n"
+	" add.s32 %r3, %r2, %r1;\n" STORE_R3 " bar.sync 0;\n ret;\n}\n";
+
+/* every string of the NULL-terminated parts is in text s */
+static void has_all(const char *s, const char *const *parts)
+{
+	for (; *parts; parts++)
+		if (!strstr(s, *parts))
+			ck_abort_msg("'%s' is not in the lowered text:\n%s", *parts, s);
+}
+
+START_TEST(lower_call)
+{
+	char *s = translate(call_ptx);
+	/* %r1 (the thread index) lives across the call: spilled in k's frame
+	 * (STL [R250+..]); the guarded call is a branch over it: BSSY/BSYNC
+	 * reconverge the lanes before the barrier */
+	has_all(s, (const char *const[]){ "MOV R250, RZ", "LEPC R[252:253], 0x20", "CALL.REL `(.L1_entry)",
+					   ".L1_entry:", "STL.64 [R250+0x8], R[252:253]",
+					   "RET.ABS R[252:253], 0x0", "STL [R250+", "BSSY B", NULL });
+	size_t call = (size_t)(strstr(s, "CALL.REL") - s), st = (size_t)(strstr(s, "STL [R250+") - s);
+	ck_assert_uint_lt(st, call);
+	ck_assert_ptr_nonnull(strstr(s + call, "LDL R240, [R250+"));
+	free(s);
+}
+END_TEST
+
+/* brx.idx: the table of offsets from the instruction after the BRX in
+ * c[2]; two kernels' labels do not clash */
+static const char *const brx_ptx = HEAD
+	".visible .entry k1(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
+	" mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 1;\n mov.u32 %r3, 5;\n"
+	" ts: .branchtargets A, B;\n brx.idx %r2, ts;\nA:\n mov.u32 %r3, 7;\n bra.uni C;\n"
+	"B:\n mov.u32 %r3, 9;\nC:\n" STORE_R3 " ret;\n}\n"
+	".visible .entry k2(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n .reg .pred %p<2>;\n"
+	" mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 3;\n mov.u32 %r3, 1;\n setp.ne.u32 %p1, %r2, 0;\n"
+	" add.s32 %r2, %r2, -1;\n ts: .branchtargets A, B, C;\n @%p1 brx.idx %r2, ts;\n mov.u32 %r3, 2;\n"
+	" bra.uni D;\n"
+	"A:\n mov.u32 %r3, 3;\n bra.uni D;\nB:\n mov.u32 %r3, 4;\n bra.uni D;\nC:\n mov.u32 %r3, 6;\n"
+	"D:\n bar.sync 0;\n" STORE_R3 " ret;\n}\n";
+
+START_TEST(lower_brx)
+{
+	char *s = translate(brx_ptx);
+	has_all(s, (const char *const[]){ ".const 2", "BRX R", ".L0_", ".L1_", "LDC R", "c[0x2][R", NULL });
+	free(s);
+}
+END_TEST
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out)
+{
+	th_kernel t;
+	th_load(&t, ptx, "t.ptx", kernel);
+	we_devptr d = th_buf_new(&t, "o", NULL, 4u * threads, 0);
+	for (unsigned e = 0; e < TH_NENGINES; e++) {
+		we_launch_config cfg = th_cfg1(th_engines[e].id, 1, threads);
+		th_restore(&t);
+		th_launch_ok(&t, &cfg, NULL, kernel);
+		th_get(&t, out, d, 4u * threads);
+	}
+	th_close(&t);
+}
+
+START_TEST(kernel_guarded_call)
+{
+	uint32_t out[64];
+	run_words(call_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++) {
+		/* lanes < 7 call f (t + 1); the others read the stale return slot */
+		if (i < 7)
+			ck_assert_uint_eq(out[i], 2 * i + 1);
+	}
+}
+END_TEST
+
+START_TEST(kernel_brx)
+{
+	uint32_t out[64];
+	run_words(brx_ptx, "k1", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i & 1) ? 9u : 7u);
+	run_words(brx_ptx, "k2", 64, out);
+	static const uint32_t want[4] = { 2, 3, 4, 6 };
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], want[i & 3]);
+}
+END_TEST
+
+/* mov.pred of a constant (it gave the negation) */
+START_TEST(kernel_mov_pred)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"
+		" .reg .pred %p<3>;\n mov.u32 %r1, %tid.x;\n mov.pred %p1, 0;\n mov.pred %p2, 1;\n"
+		" selp.u32 %r2, 10, 20, %p1;\n selp.u32 %r3, 1, 2, %p2;\n add.s32 %r3, %r2, %r3;\n"
+		STORE_R3 " ret;\n}\n";
+	uint32_t out[32];
+	run_words(ptx, "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], 21u);
+}
+END_TEST
+
+/* .global variables live on the device with their module: a second
+ * launch sees the counter where the first left it (CUDA's __device__
+ * variables); the initialised tables are there from the load on */
+START_TEST(kernel_globals_persist)
+{
+	th_kernel t;
+	th_file(&t, "tests/ptx/globals.sm90.ptx", "globals");
+	we_devptr d = th_buf_new(&t, "globals_param_0", NULL, 4u * 193u, 0);
+	uint32_t out[193];
+	for (uint32_t run = 1; run <= 2; run++) {
+		we_launch_config cfg = th_cfg1(WE_ENGINE_SCHEDULER, 2, 96);
+		th_restore(&t);
+		th_launch_ok(&t, &cfg, NULL, "globals");
+		th_get(&t, out, d, sizeof out);
+		ck_assert_uint_eq(out[192], 192u * run);
+		ck_assert_uint_eq(out[0], 10u);
+		ck_assert_uint_eq(out[5], 60u + 5u + 16u);
+	}
+	th_close(&t);
+}
+END_TEST
+
+/* membermasks are honoured (GPGPU-Sim's functional model treats
+ * bar.warp.sync as a no-op and its shfl ignores the membermask): a
+ * shuffle among the lanes of its mask works inside a branch that only
+ * they take; executed by lanes outside its mask, shfl.sync and
+ * bar.warp.sync stop the kernel with an exception naming the PTX line */
+#define MASK_PTX(body)                                                                             \
+	HEAD ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n"        \
+	     " .reg .pred %p<2>;\n mov.u32 %r1, %tid.x;\n mov.u32 %r3, 7;\n" body STORE_R3 " ret;\n}\n"
+
+START_TEST(kernel_membermask)
+{
+	uint32_t out[32];
+	run_words(MASK_PTX(" setp.lt.u32 %p1, %r1, 16;\n @!%p1 bra J;\n"
+			   " shfl.sync.bfly.b32 %r3, %r1, 1, 31, 0x0000ffff;\nJ:\n"),
+		  "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], i < 16 ? i ^ 1u : 7u);
+	static const char *const bodies[2] = { " shfl.sync.bfly.b32 %r3, %r1, 1, 31, 0x0000ffff;\n",
+					       " bar.warp.sync 0x0000ffff;\n" };
+	static const char *const texts[2] = { MASK_PTX(" shfl.sync.bfly.b32 %r3, %r1, 1, 31, 0x0000ffff;\n"),
+					      MASK_PTX(" bar.warp.sync 0x0000ffff;\n") };
+	for (unsigned k = 0; k < 2; k++) {
+		th_kernel t;
+		th_load(&t, texts[k], "t.ptx", "k");
+		th_buf_new(&t, "o", NULL, 4u * 32u, 0);
+		we_launch_config cfg = th_cfg1(WE_ENGINE_SCHEDULER, 1, 32);
+		we_status st = th_launch(&t, &cfg, NULL);
+		th_expect_report(&t, st, WE_ERR_EXCEPTION,
+				 (const char *const[]){ "WARPSYNC", "0xffff0000", "t.ptx:11)", NULL }, bodies[k]);
+		th_close(&t);
+	}
+}
+END_TEST
+
+/* barrier ids and counts from registers, a count below the CTA's size
+ * (gpuocelot wants immediate ids with count = CTA size): warps 0-1 meet at
+ * barrier 1, warps 2-3 at barrier 2, 64 threads each; each thread reads
+ * what its partner in the other warp of its pair wrote */
+START_TEST(kernel_register_barriers)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<9>;\n .reg .b64 %rd<3>;\n"
+		" .shared .align 4 .b8 sh[512];\n"
+		" mov.u32 %r1, %tid.x;\n shr.u32 %r4, %r1, 6;\n add.s32 %r4, %r4, 1;\n mov.u32 %r5, 64;\n"
+		" shl.b32 %r6, %r1, 2;\n mov.u32 %r7, sh;\n add.s32 %r7, %r7, %r6;\n"
+		" mul.lo.s32 %r8, %r1, 3;\n st.shared.u32 [%r7], %r8;\n"
+		" bar.sync %r4, %r5;\n"
+		" xor.b32 %r6, %r6, 128;\n mov.u32 %r7, sh;\n add.s32 %r7, %r7, %r6;\n"
+		" ld.shared.u32 %r3, [%r7];\n" STORE_R3 " ret;\n}\n";
+	uint32_t out[128];
+	run_words(ptx, "k", 128, out);
+	for (uint32_t i = 0; i < 128; i++)
+		ck_assert_uint_eq(out[i], 3u * (i ^ 32u));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("ptx");
+	TCase *t = tcase_create("tbar");
+	tcase_add_test(t, tbar_two_pcs);
+	tcase_add_test(t, tbar_exited);
+	tcase_add_test(t, tbar_arrive_twice);
+	tcase_add_test(t, tbar_mismatch);
+	tcase_add_test(t, tbar_red_and_guard);
+	tcase_add_test(t, tbar_stuck);
+	suite_add_tcase(s, t);
+	t = tcase_create("lowering");
+	tcase_add_test(t, postdom);
+	tcase_add_test(t, lower_call);
+	tcase_add_test(t, lower_brx);
+	suite_add_tcase(s, t);
+	t = tcase_create("kernels");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, kernel_guarded_call);
+	tcase_add_test(t, kernel_brx);
+	tcase_add_test(t, kernel_mov_pred);
+	tcase_add_test(t, kernel_globals_persist);
+	tcase_add_test(t, kernel_membermask);
+	tcase_add_test(t, kernel_register_barriers);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(suite());
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
