@@ -122,7 +122,7 @@ if grep -q -e __asan_init -e __tsan_init "$bld"/src/.libs/libwarpemu.so* 2>/dev/
 	echo "cli: notice: a sanitizer build: peak memory not measured"
 elif [ -x /usr/bin/time ]; then
 	# (--jit off: what is measured is the buffers' copies; the compiled
-	# tier, which a launch this large uses by default, maps LLVM once,
+	# tier, which auto may choose for a launch this large, maps LLVM once,
 	# about 45 MB that no buffer adds to)
 	big="--grid 65536 --block 256 --arg out=zeros:262144 --quiet --jit off"
 	head -c 67108864 /dev/zero | tr '\0' '\1' > "$tmp/in64.bin"

@@ -217,9 +217,12 @@ typedef struct we_launch_config {
 	/* The compiled tier: runs of plain ALU instructions (no memory,
 	 * branch or barrier instruction) compiled to host code with LLVM
 	 * for the scheduler engine's lockstep groups; the results are those
-	 * of the interpreter.  AUTO compiles launches of at least
-	 * WE_JIT_AUTO_THREADS threads, ON every launch that runs lockstep
-	 * groups, OFF none.  The warp-threads engine, lockstep 1, check,
+	 * of the interpreter.  A kernel compiles once per module (later
+	 * launches reuse its code).  AUTO uses a kernel's code when it is
+	 * compiled already, else compiles during the launch when the
+	 * interpreter's remaining time, predicted from the first CTAs, is
+	 * at least 8 times the compile time expected; ON compiles every
+	 * launch that runs lockstep groups, OFF none.  The warp-threads engine, lockstep 1, check,
 	 * check_memory, profile, a seeded schedule and a trace always
 	 * interpret.  ON in a library built without LLVM is refused
 	 * (WE_ERR_INVALID). */
@@ -230,7 +233,6 @@ typedef struct we_launch_config {
 #define WE_CHECK_UNINIT 2u
 
 #define WE_LOCKSTEP_DEFAULT 8u
-#define WE_JIT_AUTO_THREADS (1u << 20) /* we_launch_config.jit = AUTO     */
 
 /* Launch limits.  we_launch refuses a launch outside them (WE_ERR_LIMIT,
  * or WE_ERR_INVALID for the engine options), with a message naming the
@@ -256,7 +258,8 @@ typedef struct we_launch_stats {
 	 * (a static string: "compiled", "off", "not built", "below the
 	 * auto threshold", "interpreter needed", "no block", "failed"), the
 	 * functions compiled, the kernel's instructions in them and the
-	 * seconds spent compiling (part of `seconds`) */
+	 * seconds spent compiling in this launch (part of `seconds`; 0 when
+	 * the module's code of the kernel was compiled by an earlier launch) */
 	const char *jit;
 	uint32_t jit_blocks;
 	uint32_t jit_insns;

@@ -112,8 +112,8 @@ X(BATCH, "batch", 0, "N", CLI_ONCE, CLI_RS, false, NULL, \
   "at a time)") \
 X(JIT, "jit", 0, "MODE", CLI_ONCE, CLI_RS, true, NULL, \
   "scheduler: compile runs of ALU instructions to host\n" \
-  "code for lockstep groups: auto (default: launches\n" \
-  "of 2^20 threads or more), on or off") \
+  "code for lockstep groups: auto (default: when the\n" \
+  "first CTAs predict it pays), on or off") \
 X(PLACEMENT, "placement", 0, "P", CLI_ONCE, CLI_RUN | CLI_INFO, false, \
   "cannot be used: stress jobs run unbound", \
   "binding of host threads to PUs: compact (default),\n" \

@@ -103,8 +103,10 @@ typedef struct we_launch_ctx {
 					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
-	const struct xjit *jit;          /* the compiled blocks of the kernel
-					    (exec/jit.h), NULL: interpreted */
+	/* the compiled blocks of the kernel (exec/jit.h), NULL: interpreted;
+	 * set before the workers start, or once by sched.c's first batch
+	 * (release; exec_group loads it with acquire) */
+	_Atomic(const struct xjit *) jit;
 } we_launch_ctx;
 
 /* splitmix64: the seeded schedule's random numbers */

@@ -156,11 +156,14 @@ static we_status launch_fits(const launch *lc, struct we_device *dev)
 }
 
 /* The compiled tier of the launch (we_launch_config.jit): L.jit, and why
- * it is used or not in lc->jit_note. */
-static void launch_jit(launch *lc, struct we_device *dev, const we_launch_config *cfg)
+ * it is used or not in lc->jit_note.  A kernel compiles once per module
+ * (the cache, exec/jit.h): on compiles before the launch runs; auto uses
+ * the cached code at once, else leaves the choice to the scheduler's
+ * first batch (sched.c, xjit_auto_pays), which compiles there while the
+ * other workers go on interpreting. */
+static void launch_jit(launch *lc, const we_launch_config *cfg)
 {
 	const we_launch_ctx *L = &lc->L;
-	const uint64_t threads = lc->nctas * L->threads_per_cta;
 	if (cfg->jit == WE_JIT_OFF) {
 		lc->jit_note = "off";
 	} else if (!we_jit_available()) {
@@ -170,29 +173,55 @@ static void launch_jit(launch *lc, struct we_device *dev, const we_launch_config
 		 * --check, which is left the interpreter's per-warp order) keep
 		 * every instruction interpreted */
 		lc->jit_note = "interpreter needed";
-	} else if (cfg->jit == WE_JIT_AUTO && threads < WE_JIT_AUTO_THREADS) {
-		lc->jit_note = "below the auto threshold";
 	} else {
 #ifdef WE_HAVE_LLVM
-		char err[256];
-		const double t0 = engine_now();
-		lc->jit_plugin = xjit_plugin_open(&lc->jit_handle, err, sizeof err);
-		/* a block of one instruction costs a call, as its handler does */
-		if (lc->jit_plugin)
-			lc->jit = lc->jit_plugin->compile(L, 2, err, sizeof err);
-		if (!lc->jit) {
-			char msg[320];
-			snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", err);
-			dev_notice(dev, msg);
+		bool failed;
+		const xjit *j = xjit_cache_get(L->mod->jit, L, cfg->jit == WE_JIT_ON, &lc->jit_seconds, &failed,
+					       lc->jit_err, sizeof lc->jit_err);
+		if (failed) {
 			lc->jit_note = "failed";
-			return;
+		} else if (!j) {
+			/* (auto, not compiled yet) */
+			lc->jit_auto = true;
+			lc->jit_note = "below the auto threshold";
+		} else {
+			atomic_store_explicit(&lc->L.jit, j->blocks ? j : NULL, memory_order_relaxed);
+			lc->jit_note = j->blocks ? "compiled" : "no block";
 		}
-		/* (loading LLVM, the first time, is part of the cost) */
-		lc->jit->seconds = engine_now() - t0;
-		lc->L.jit = lc->jit->blocks ? lc->jit : NULL;
-		lc->jit_note = lc->jit->blocks ? "compiled" : "no block";
 #endif
 	}
+}
+
+/* Compile under --jit auto, from a worker (sched.c): L.jit published
+ * (release: the code is complete before a worker that sees the pointer
+ * calls it).  Only the worker that decides calls it, once. */
+void launch_jit_compile(launch *lc)
+{
+#ifdef WE_HAVE_LLVM
+	bool failed;
+	const xjit *j = xjit_cache_get(lc->L.mod->jit, &lc->L, true, &lc->jit_seconds, &failed, lc->jit_err,
+				       sizeof lc->jit_err);
+	if (failed) {
+		lc->jit_note = "failed";
+		return;
+	}
+	lc->jit_note = j->blocks ? "compiled" : "no block";
+	if (j->blocks)
+		atomic_store_explicit(&lc->L.jit, j, memory_order_release);
+#else
+	(void)lc;
+#endif
+}
+
+/* The expected compile time of the launch's kernel (xjit_auto_pays). */
+double launch_jit_estimate(const launch *lc)
+{
+#ifdef WE_HAVE_LLVM
+	return xjit_cache_estimate(lc->L.mod->jit);
+#else
+	(void)lc;
+	return XJIT_COMPILE_GUESS;
+#endif
 }
 
 /* Run the engine; the launch's status, report and hazards into out. */
@@ -263,15 +292,18 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		return WE_ERR_NOMEM;
 	}
 	double seconds = 0;
-	launch_jit(lc, dev, cfg);
+	launch_jit(lc, cfg);
+	/* (compiling before the run is part of the launch's time; under
+	 * auto it is inside the run) */
+	const double jit_before = lc->jit_seconds;
 	st = launch_run(lc, dev, out, &seconds);
-	const double jit_seconds = lc->jit ? lc->jit->seconds : 0;
-	const uint32_t jit_blocks = lc->jit ? lc->jit->blocks : 0, jit_insns = lc->jit ? lc->jit->insns : 0;
-#ifdef WE_HAVE_LLVM
-	if (lc->jit)
-		lc->jit_plugin->free(lc->jit);
-	xjit_plugin_close(lc->jit_handle);
-#endif
+	if (lc->jit_err[0]) {
+		char msg[320];
+		snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", lc->jit_err);
+		dev_notice(dev, msg);
+	}
+	const xjit *jit = atomic_load_explicit(&lc->L.jit, memory_order_relaxed);
+	const uint32_t jit_blocks = jit ? jit->blocks : 0, jit_insns = jit ? jit->insns : 0;
 	race_launch_finish(lc->race, &lc->checklog);
 	if (lc->prof) {
 		/* (the scheduler engine counts blocked time in scheduling
@@ -291,12 +323,11 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		st = WE_ERR_INTERNAL;
 	}
 	if (stats) {
-		/* (compiling is part of the launch's time) */
-		stats->seconds = seconds + jit_seconds;
+		stats->seconds = seconds + jit_before;
 		stats->jit = lc->jit_note;
 		stats->jit_blocks = jit_blocks;
 		stats->jit_insns = jit_insns;
-		stats->jit_seconds = jit_seconds;
+		stats->jit_seconds = lc->jit_seconds;
 		stats->ctas = lc->stats.ctas;
 		stats->warp_insns = lc->stats.warp_insns;
 		stats->thread_insns = lc->stats.thread_insns;

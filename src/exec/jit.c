@@ -38,8 +38,9 @@
 /* ---- what compiles ---------------------------------------------------- */
 
 /* A source operand jit.c reads: a register, an immediate, or a kernel
- * parameter in range (xsrc_word's fast path: then no constant read can
- * fault) of a launch whose parameters are known. */
+ * parameter in range of the launch's parameter size (xsrc_word's fast
+ * path: then no constant read can fault; the cache's key holds the
+ * size). */
 static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 {
 	switch (o->kind) {
@@ -115,6 +116,7 @@ typedef struct jb {
 	const we_launch_ctx *L;
 	/* per warp of the loop */
 	LLVMValueRef r, stride, w; /* its rows, the row stride, its we_warp */
+	LLVMValueRef params;       /* the launch's parameters (i8*)          */
 	LLVMValueRef count;        /* thread-instructions so far (i32)       */
 	uint32_t nrows;
 	LLVMValueRef *row;         /* current value of each row, or NULL     */
@@ -241,9 +243,12 @@ static LLVMValueRef src(jb *b, const xopd *o, unsigned k, bool mods)
 	if (o->kind == XO_REG) {
 		v = o->reg == 255 ? splat32(b, 0) : get_row(b, o->row + k);
 	} else if (o->kind == XO_CMEM) {
-		uint32_t w;
-		memcpy(&w, b->L->params + o->imm + 4u * k, 4);
-		v = splat32(b, w);
+		/* the launch's word, in every lane (jit.h: read at run time) */
+		LLVMValueRef s = LLVMBuildLoad2(b->b, b->i32,
+						field_ptr(b, b->params, (uint64_t)o->imm + 4u * k, b->i32), "");
+		LLVMSetAlignment(s, 1);
+		v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v32), s, c32(b, 0), "");
+		v = LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v32), LLVMConstNull(b->v32), "");
 	} else {
 		v = splat32(b, ximm_word(o, k));
 	}
@@ -481,8 +486,8 @@ static void emit_insn(jb *b, const xinsn *i)
 static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 {
 	LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0), pi8 = LLVMPointerType(b->i8, 0);
-	LLVMTypeRef params[4] = { pi32, b->i64, b->i64, pi8 };
-	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), params, 4, false);
+	LLVMTypeRef params[5] = { pi32, b->i64, b->i64, pi8, pi8 };
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), params, 5, false);
 	LLVMValueRef fn = LLVMAddFunction(b->mod, name, ft);
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(b->cx, fn, "entry");
 	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(b->cx, fn, "warp");
@@ -495,6 +500,7 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	LLVMValueRef lanes = LLVMBuildMul(b->b, j, c64(b, XLANES), "");
 	b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, r0, &lanes, 1, "");
 	b->stride = LLVMGetParam(fn, 1);
+	b->params = LLVMGetParam(fn, 4);
 	LLVMValueRef wo = LLVMBuildMul(b->b, j, c64(b, sizeof(we_warp)), "");
 	b->w = LLVMBuildInBoundsGEP2(b->b, b->i8, w0, &wo, 1, "");
 	memset(b->row, 0, b->nrows * sizeof *b->row);
