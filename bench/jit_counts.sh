@@ -5,8 +5,14 @@
 # placement: a measure of the tier's gain that a loaded, shared machine
 # does not skew, compile time included (its share: the "compile" column,
 # the instructions of a launch of one CTA with --jit on minus --jit off).
-# Usage: sh bench/jit_counts.sh [BUILDDIR [SRCDIR]]   (bench/README.md)
+# --bench: alu, triad and reduce at the sizes of `make bench` (wbench.c;
+# a minute or two under valgrind each).  (No --jit auto column: under
+# valgrind the first batch runs some 50 times slower while the rule's
+# first compile estimate does not, so auto would judge differently.)
+# Usage: sh bench/jit_counts.sh [--bench] [BUILDDIR [SRCDIR]]   (bench/README.md)
 set -u
+sizes=small
+[ "${1:-}" = --bench ] && { sizes=bench; shift; }
 bld=${1:-.}
 src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 W="$bld/src/.libs/warpemu"
@@ -26,7 +32,12 @@ count() {
 
 # name, then the launch (the sizes: a few seconds under valgrind each)
 n=65536
-set -- \
+N=16777216
+if [ $sizes = bench ]; then set -- \
+	"alu|$src/bench/kernels/alu.we --grid 256 --block 256 --arg iters=4096 --arg out=zeros:262144" \
+	"triad|$src/bench/kernels/triad.we --grid 65536 --block 256 --arg n=$N --arg s=3 --arg a=zeros:$((4 * N)) --arg b=iota:f32:$N --arg c=fill:f32:$N:2" \
+	"reduce|$src/kernels/reduce.we --grid 65536 --block 256 --arg in=iota:u32:$N --arg out=zeros:262144"
+else set -- \
 	"alu|$src/bench/kernels/alu.we --grid 64 --block 256 --arg iters=64 --arg out=zeros:65536" \
 	"triad|$src/bench/kernels/triad.we --grid 1024 --block 256 --arg n=262144 --arg s=1.5 --arg a=zeros:1048576 --arg b=iota:f32:262144 --arg c=fill:f32:262144:2" \
 	"reduce|$src/kernels/reduce.we --grid 256 --block 256 --arg in=iota:u32:65536 --arg out=zeros:1024" \
@@ -36,6 +47,7 @@ set -- \
 	"diverge|$src/bench/kernels/diverge.we --grid 256 --block 256 --arg n=$n --arg in=random:u32:$n --arg out=zeros:262144" \
 	"tiny|$src/bench/kernels/tiny.we --grid 8192 --block 32 --arg in=iota:u32:262144 --arg out=zeros:1048576" \
 	"prodcons|$src/kernels/prodcons.we --grid 64 --block 256 --arg iters=64 --arg in=iota:u32:8192 --arg out=zeros:32768"
+fi
 printf '%-10s %16s %16s %8s %14s\n' benchmark "--jit off" "--jit on" "off/on" "compile"
 for b in "$@"; do
 	name=${b%%|*} args=${b#*|}
