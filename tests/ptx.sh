@@ -26,6 +26,12 @@ JIT=0
 # tests/bad/ptx_* for their "not supported" message)
 NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
 	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small warp_match globals"}
+# tests/mpi.sh runs the launches under mpiexec (PTX_LAUNCHER), for the
+# PTX of PTX_SMS, with each engine's defaults only (PTX_ENGINES_ONLY)
+SMS=${PTX_SMS:-"sm90 sm75"}
+LAUNCHER=${PTX_LAUNCHER:-}
+# `ptx.sh --names`: the list above, one line (tests/mpi.sh takes it)
+if [ "${1:-}" = --names ]; then echo $NAMES; exit 0; fi
 
 # prepare NAME: the argument list in $T/NAME.args, the out list in $T/NAME.outs
 prepare() {
@@ -63,8 +69,8 @@ check() {
 		outargs="$outargs --out $i=$T/out$i"
 	done < "$T/$name.outs"
 	# shellcheck disable=SC2046
-	"$W" run "$D/$name.$sm.ptx" $(cat "$T/$name.args") $outargs --quiet "$@" \
-		> "$T/stdout" 2> "$T/stderr"
+	$LAUNCHER "$W" run "$D/$name.$sm.ptx" $(cat "$T/$name.args") $outargs --quiet "$@" \
+		> "$T/stdout" 2> "$T/stderr" < /dev/null
 	rc=$?
 	want=$(cat "$T/$name.status")
 	what="$name.$sm.ptx $*"
@@ -95,8 +101,10 @@ check() {
 
 for name in $NAMES; do
 	prepare "$name"
-	for sm in sm90 sm75; do
+	for sm in $SMS; do
 		check "$name" "$sm"
+		check "$name" "$sm" --engine warp-threads
+		[ -n "${PTX_ENGINES_ONLY:-}" ] && continue
 		check "$name" "$sm" --lockstep 1
 		if [ "$JIT" = 1 ]; then
 			# the compiled tier: every group setting's results are the
@@ -104,11 +112,11 @@ for name in $NAMES; do
 			check "$name" "$sm" --jit on
 			check "$name" "$sm" --jit on --lockstep 32 --threads 1
 		fi
-		check "$name" "$sm" --engine warp-threads
 		check "$name" "$sm" --threads 1 --schedule=seed:7
 		check "$name" "$sm" --threads 1 --schedule=seed:12345 --engine warp-threads
 	done
 done
+[ -n "${PTX_ENGINES_ONLY:-}" ] && { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit; }
 
 # NAME.report: lines the report of the default run must contain (SM
 # stands for sm90 / sm75)

@@ -2,7 +2,9 @@
  *
  * Each kernel runs through the public API with every check on (barrier
  * hazards, WE_CHECK_RACES, WE_CHECK_UNINIT) under every engine
- * (tests/engines.h): unseeded on every core (or the header's threads),
+ * (tests/engines.h): unseeded on every core (or the header's threads)
+ * with the engine's defaults, lockstep 1 and the group settings of
+ * th_groups[] (memory instructions observed within lockstep groups),
  * under seeded schedules 1..N on one host thread, and with jitter on an
  * engine that has it.  Every run must succeed, give the header's buffer
  * values and exactly the header's check lines (sorted: barrier hazards
@@ -181,16 +183,25 @@ static void expect_bufs(const th_kernel *t, const header *h, const th_run *r, co
 	}
 }
 
-static void one_run(th_kernel *t, const header *h, we_engine e, bool seeded, bool jitter, uint64_t seed,
-		    const char *file)
+/* One run on engine e: unseeded under the group settings gc (lockstep
+ * groups observe memory instructions warp by warp: the same lines), or
+ * seeded, or with jitter. */
+static void one_run(th_kernel *t, const header *h, const th_config *gc, we_engine e, bool seeded, bool jitter,
+		    uint64_t seed, const char *file)
 {
 	char label[300];
-	snprintf(label, sizeof label, "%s [%s, %s %llu]", file, we_engine_name(e),
+	snprintf(label, sizeof label, "%s [%s, %s %llu]", file, gc ? gc->name : we_engine_name(e),
 		 jitter ? "jitter" : seeded ? "seed" : "unseeded", (unsigned long long)seed);
 	we_launch_config cfg = { .grid = h->grid, .block = h->block, .engine = e, .check = true,
 				 .check_memory = WE_CHECK_RACES | WE_CHECK_UNINIT, .timeout = WALL_TIMEOUT_S,
 				 .schedule_seeded = seeded, .schedule_seed = seed, .jitter = jitter,
 				 .threads = seeded ? 1 : h->threads };
+	if (gc) {
+		cfg.lockstep = gc->lockstep;
+		cfg.batch = gc->batch;
+		if (gc->threads)
+			cfg.threads = gc->threads;
+	}
 	th_run r;
 	th_run_launch(t, &cfg, &r);
 	if (getenv("RACES_VERBOSE"))
@@ -217,12 +228,15 @@ START_TEST(race_kernel)
 		else
 			th_u32(&t, h.args[i].name, h.args[i].value);
 	}
+	th_config gc[TH_MAXCONFIGS];
+	const size_t ngc = th_configs(TH_DEFAULTS | TH_UNGROUPED | TH_GROUPED, 0, gc);
+	for (size_t c = 0; c < ngc; c++)
+		one_run(&t, &h, &gc[c], gc[c].eng->id, false, false, 0, file);
 	for (size_t e = 0; e < TH_NENGINES; e++) {
-		one_run(&t, &h, th_id(e), false, false, 0, file);
 		for (unsigned s = 1; s <= h.seeds; s++)
-			one_run(&t, &h, th_id(e), true, false, s, file);
+			one_run(&t, &h, NULL, th_id(e), true, false, s, file);
 		if (th_engines[e].flags & TH_JITTER)
-			one_run(&t, &h, th_id(e), false, true, 1, file);
+			one_run(&t, &h, NULL, th_id(e), false, true, 1, file);
 	}
 	th_close(&t);
 	header_free(&h);

@@ -120,6 +120,10 @@ typedef struct we_kernel_info {
 unsigned we_module_kernel_count(const we_module *m);
 const we_kernel_info *we_module_kernel(const we_module *m, unsigned i);
 const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name);
+/* The device memory holding a PTX module's .global variables, placed on
+ * the device at load (*bytes 0 when the module has none): global memory
+ * its kernels may write besides their parameters' buffers. */
+we_status we_module_globals(const we_module *m, we_devptr *ptr, size_t *bytes);
 
 /* ---- launches --------------------------------------------------------- */
 typedef struct we_dim3 { uint32_t x, y, z; } we_dim3;
@@ -286,6 +290,59 @@ we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
  * WE_OK, or the status and message (we_last_error) we_launch would give. */
 we_status we_launch_check(we_device *dev, const we_module *m, const char *kernel,
 			  const we_launch_config *cfg, size_t params_size);
+
+/* ---- parts of a grid ------------------------------------------------ */
+/* What a distribution layer (warpemu_mpi.h: one launch over the ranks of
+ * an MPI communicator) builds on; nothing here knows of MPI.  A part is
+ * the CTAs [first, first + count) of cfg->grid by linear id
+ * (x + grid.x * (y + grid.y * z)), run with their ids unchanged; its
+ * report, when it fails, is that of its lowest failing CTA, whose linear
+ * id *report_cta gives. */
+typedef struct we_grid_part {
+	uint64_t first, count;   /* count 0: nothing runs, WE_OK          */
+	bool track_atomics;      /* keep the launch's we_atomic_map        */
+} we_grid_part;
+
+we_status we_launch_part(we_device *dev, const we_module *m, const char *kernel,
+			 const we_launch_config *cfg, const void *params, size_t params_size,
+			 const we_grid_part *part, we_launch_stats *stats, uint64_t *report_cta);
+
+/* Stop the CTAs of linear id cta and above of the running launch, and of
+ * any later one until cleared with UINT64_MAX: a CTA not yet started
+ * stops at its first instruction, a running one at its next turn, with
+ * the status WE_ERR_INTERRUPTED ("cancelled") as its report.  For a
+ * failure of a lower CTA in another process.  Thread-safe and
+ * async-signal-safe (an atomic store). */
+void we_device_cancel_from(we_device *dev, uint64_t cta);
+
+/* Global atomics of the last launch with track_atomics, per 32-bit word
+ * (a 64-bit atomic marks both of its words): 0 none, WE_ATOMIC_CODE(op,
+ * type) when every atomic on the word had that operation and type
+ * (with WE_ATOMIC_FETCHED when one returned the old value), WE_ATOMIC_MIXED
+ * when they differed. */
+typedef enum we_atomic_op {
+	WE_ATOM_ADD, WE_ATOM_MIN, WE_ATOM_MAX, WE_ATOM_AND, WE_ATOM_OR, WE_ATOM_XOR,
+	WE_ATOM_EXCH, WE_ATOM_CAS,
+	WE_ATOM_INC, WE_ATOM_DEC       /* the wrapping .INC/.DEC (U32) */
+} we_atomic_op;
+typedef enum we_atomic_type {
+	WE_ATOM_U32, WE_ATOM_S32, WE_ATOM_U64, WE_ATOM_S64,
+	WE_ATOM_F32, WE_ATOM_F64       /* .ADD.F32, .ADD.F64 */
+} we_atomic_type;
+#define WE_ATOMIC_CODE(op, type) ((uint8_t)(1u + (unsigned)(op) + 16u * (unsigned)(type)))
+#define WE_ATOMIC_MIXED 0xffu
+/* Or'ed into a word's code when an atomic on it returned the old value
+ * to a register (ATOM, not RED): that value depends on which CTAs updated
+ * the word before, so the word cannot be merged from grid parts. */
+#define WE_ATOMIC_FETCHED 0x80u
+/* The map of the allocation holding [p, p + bytes) (p and bytes
+ * multiples of 4): *map points at the code of p's word, or is NULL when
+ * the last launch tracked none (valid until the next launch or we_free). */
+we_status we_atomic_map(const we_device *dev, we_devptr p, size_t bytes, const uint8_t **map);
+
+/* Make text (we_last_error) and json (we_last_report_json, may be NULL)
+ * the report of dev's last launch: the report of a CTA run elsewhere. */
+we_status we_device_set_report(we_device *dev, const char *text, const char *json);
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop

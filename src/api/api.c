@@ -26,6 +26,10 @@ static we_status place_ptx_globals(we_device *dev, struct we_module *m)
 	we_status st = we_malloc(dev, img->size, &base);
 	if (st == WE_OK)
 		st = we_memcpy_htod(dev, base, img->data, img->size);
+	if (st == WE_OK) {
+		m->globals = base;
+		m->globals_size = img->size;
+	}
 	for (uint32_t k = 0; st == WE_OK && k < off->size; k += 8) {
 		uint64_t o, a;
 		memcpy(&o, off->data + k, 8);
@@ -125,6 +129,15 @@ const we_kernel_info *we_module_kernel(const we_module *m, unsigned i)
 	return m && i < m->nkernels ? &m->kernels[i].info : NULL;
 }
 
+we_status we_module_globals(const we_module *m, we_devptr *ptr, size_t *bytes)
+{
+	if (!m || !ptr || !bytes)
+		return WE_ERR_INVALID;
+	*ptr = m->globals;
+	*bytes = m->globals_size;
+	return WE_OK;
+}
+
 const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name)
 {
 	if (!m)
@@ -170,9 +183,11 @@ we_status we_launch_check(we_device *dev, const we_module *m, const char *kernel
 	return engine_check_launch(dev, k, cfg, params_size);
 }
 
-we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
-		    const we_launch_config *cfg, const void *params, size_t params_size,
-		    we_launch_stats *stats)
+/* A launch of the grid or of part of it (NULL), its report and hazards
+ * kept on dev. */
+static we_status launch(we_device *dev, const we_module *m, const char *kernel,
+			const we_launch_config *cfg, const void *params, size_t params_size,
+			const eng_part *part, we_launch_stats *stats, uint64_t *report_cta)
 {
 	if (!dev || !m || !cfg || (!params && params_size))
 		return WE_ERR_INVALID;
@@ -180,7 +195,7 @@ we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
 	if (!k)
 		return WE_ERR_LOAD;
 	eng_output out;
-	we_status st = engine_launch(dev, m, k, cfg, params, params_size, stats, &out);
+	we_status st = engine_launch(dev, m, k, cfg, params, params_size, part, stats, &out);
 	if (out.report)
 		dev_error_take(dev, out.report);
 	free(dev->report_json);
@@ -191,5 +206,67 @@ we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
 	dev->profile = out.profile;
 	free(dev->profile_json);
 	dev->profile_json = out.profile_json;
+	if (report_cta)
+		*report_cta = out.report_cta;
 	return st;
+}
+
+we_status we_launch(we_device *dev, const we_module *m, const char *kernel,
+		    const we_launch_config *cfg, const void *params, size_t params_size,
+		    we_launch_stats *stats)
+{
+	if (dev)
+		(void)dev_atomics_reset(dev, false); /* (cannot fail) */
+	return launch(dev, m, kernel, cfg, params, params_size, NULL, stats, NULL);
+}
+
+we_status we_launch_part(we_device *dev, const we_module *m, const char *kernel,
+			 const we_launch_config *cfg, const void *params, size_t params_size,
+			 const we_grid_part *part, we_launch_stats *stats, uint64_t *report_cta)
+{
+	if (!dev || !cfg || !part)
+		return WE_ERR_INVALID;
+	if (report_cta)
+		*report_cta = 0;
+	const uint64_t n = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+	if (part->first > n || part->count > n - part->first) {
+		dev_error(dev, "part [%llu, +%llu) is outside the grid of %llu CTAs",
+			  (unsigned long long)part->first, (unsigned long long)part->count,
+			  (unsigned long long)n);
+		return WE_ERR_INVALID;
+	}
+	if (!dev_atomics_reset(dev, part->track_atomics)) {
+		dev_error(dev, "out of host memory for the atomic maps");
+		return WE_ERR_NOMEM;
+	}
+	if (part->count == 0) {
+		/* nothing to run; the checks of a launch still apply */
+		if (stats)
+			memset(stats, 0, sizeof *stats);
+		return we_launch_check(dev, m, kernel, cfg, params_size);
+	}
+	const eng_part p = { part->first, part->count, part->track_atomics };
+	return launch(dev, m, kernel, cfg, params, params_size, &p, stats, report_cta);
+}
+
+void we_device_cancel_from(we_device *dev, uint64_t cta)
+{
+	if (dev)
+		atomic_store_explicit(&dev->cancel_from, cta, memory_order_relaxed);
+}
+
+we_status we_device_set_report(we_device *dev, const char *text, const char *json)
+{
+	if (!dev || !text)
+		return WE_ERR_INVALID;
+	char *t = strdup(text), *j = json ? strdup(json) : NULL;
+	if (!t || (json && !j)) {
+		free(t);
+		free(j);
+		return WE_ERR_NOMEM;
+	}
+	dev_error_take(dev, t);
+	free(dev->report_json);
+	dev->report_json = j;
+	return WE_OK;
 }

@@ -75,6 +75,9 @@ struct we_module {
 	struct xinsn *x;
 	/* the compiled tier's code of its kernels (exec/jit.h), with LLVM */
 	struct xjit_cache *jit;
+	/* the device memory of a PTX module's .global variables (api.c) */
+	we_devptr globals;
+	size_t globals_size;
 };
 
 /* " (FILE:LINE)" naming the PTX source line of the instruction at pc when

@@ -50,8 +50,9 @@ int nomem(const char *what);
 int worse(int rc, int next);
 
 /* ---- the commands (arguments after the command name) -------------------- */
-int cmd_run(cli_intr *intr, int argc, char **argv);
-int cmd_stress(cli_intr *intr, int argc, char **argv);
+struct cli_dist;
+int cmd_run(cli_intr *intr, struct cli_dist *dist, int argc, char **argv);
+int cmd_stress(cli_intr *intr, struct cli_dist *dist, int argc, char **argv);
 int cmd_asm(cli_intr *intr, int argc, char **argv);
 int cmd_disasm(cli_intr *intr, int argc, char **argv);
 int cmd_info(cli_intr *intr, int argc, char **argv);

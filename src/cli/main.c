@@ -5,20 +5,23 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/dist.h"
 #include "cli/options.h"
 
 typedef struct command {
 	const char *name;
 	int (*fn)(cli_intr *intr, int argc, char **argv);
+	/* a command that divides its work among the ranks of mpirun */
+	int (*dist_fn)(cli_intr *intr, cli_dist *dist, int argc, char **argv);
 	unsigned bit;            /* its options in the table, its help */
 } command;
 
 static const command commands[] = {
-	{ "run", cmd_run, CLI_RUN },
-	{ "stress", cmd_stress, CLI_STRESS },
-	{ "asm", cmd_asm, CLI_ASM },
-	{ "disasm", cmd_disasm, CLI_DISASM },
-	{ "info", cmd_info, CLI_INFO },
+	{ "run", NULL, cmd_run, CLI_RUN },
+	{ "stress", NULL, cmd_stress, CLI_STRESS },
+	{ "asm", cmd_asm, NULL, CLI_ASM },
+	{ "disasm", cmd_disasm, NULL, CLI_DISASM },
+	{ "info", cmd_info, NULL, CLI_INFO },
 };
 
 static const command *find_command(const char *name)
@@ -52,7 +55,7 @@ static int cmd_help(int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static int dispatch(cli_intr *intr, int argc, char **argv)
+static int dispatch(cli_intr *intr, cli_dist *dist, int argc, char **argv)
 {
 	const char *name;
 	const command *c;
@@ -67,13 +70,17 @@ static int dispatch(cli_intr *intr, int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	c = find_command(name);
-	return c ? c->fn(intr, argc - 2, argv + 2) : unknown_command(name);
+	if (!c)
+		return unknown_command(name);
+	return c->dist_fn ? c->dist_fn(intr, dist, argc - 2, argv + 2) : c->fn(intr, argc - 2, argv + 2);
 }
 
 int main(int argc, char **argv)
 {
+	cli_dist dist;
+	cli_dist_start(&dist, &argc, &argv);
 	cli_intr *intr = cli_intr_start();
-	int rc = dispatch(intr, argc, argv);
+	int rc = dispatch(intr, &dist, argc, argv);
 
 	/* an interruption is reported as such, whatever stopped with it */
 	if (cli_intr_fired(intr)) {
@@ -89,5 +96,6 @@ int main(int argc, char **argv)
 		errorf(CLI_EXIT_IO, "cannot write to stdout: %s", strerror(errno ? errno : EIO));
 		rc = worse(rc, CLI_EXIT_IO);
 	}
+	cli_dist_stop(&dist);
 	return rc;
 }

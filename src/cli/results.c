@@ -31,6 +31,32 @@ static void print_summary(const run_ctx *c)
 	if (s->jit_blocks)
 		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions compiled in "
 			"%.6f s\n", s->jit_blocks, s->jit_insns, s->jit_seconds);
+	for (int r = 0; c->ranks && r < c->nranks; r++)
+		fprintf(stderr, PROG ": rank %d: CTAs %" PRIu64 "..%" PRIu64 ", %.6f s, %" PRIu64
+			" bytes merged%s\n", r, c->ranks[r].first_cta, c->ranks[r].first_cta + c->ranks[r].ctas,
+			c->ranks[r].seconds, c->ranks[r].bytes_merged, r ? "" : " (its own result)");
+	if (c->ranks)
+		fprintf(stderr, PROG ": merged on rank 0 in %.6f s\n", c->merge_seconds);
+}
+
+/* Under mpirun with several ranks: each rank's part (doc/json.md). */
+static void json_ranks(jw *w, const run_ctx *c)
+{
+	if (!c->ranks)
+		return;
+	jw_num(w, "merge_seconds", c->merge_seconds, true);
+	jw_array(w, "ranks");
+	for (int r = 0; r < c->nranks; r++) {
+		jw_object(w, NULL);
+		jw_int(w, "rank", r);
+		jw_u64(w, "first_cta", c->ranks[r].first_cta);
+		jw_u64(w, "ctas", c->ranks[r].ctas);
+		jw_u64(w, "warp_instructions", c->ranks[r].warp_insns);
+		jw_num(w, "seconds", c->ranks[r].seconds, true);
+		jw_u64(w, "bytes_merged", c->ranks[r].bytes_merged);
+		jw_end(w);
+	}
+	jw_end(w);
 }
 
 /* A buffer read back chunk by chunk, so that the host never holds it
@@ -307,6 +333,7 @@ static int print_document(run_ctx *c, int rc)
 	if (c->jitter)
 		jw_u64(&w, "jitter_seed", c->seed);
 	jw_bool(&w, "outputs_at_stop", c->outs_at_stop);
+	json_ranks(&w, c);
 	json_checks(&w, c);
 	if (c->launch_status == WE_OK) {
 		rc = worse(rc, json_prints(&w, c));

@@ -167,6 +167,13 @@ static int run_check_stdin(const run_ctx *c)
 			uses++;
 	if (uses > 1)
 		return usage_err(c->cmd, "standard input ('-') can be read only once");
+	/* every rank reads its inputs itself; mpirun gives rank 0 alone stdin */
+	if (uses && cli_dist_on(c->dist))
+		return usage_err(c->cmd, "under mpirun every rank reads its inputs itself: standard "
+				 "input ('-') reaches rank 0 only (use a file)");
+	if (cli_dist_on(c->dist) && OPT(c, TRACE))
+		return usage_err(c->cmd, "--trace cannot be used under mpirun with several ranks (each "
+				 "rank runs its own CTAs): run it in one process");
 	return CLI_EXIT_OK;
 }
 
@@ -480,9 +487,19 @@ static int run_launch(run_ctx *c)
 	}
 	memset(&c->stats, 0, sizeof c->stats);
 	cli_intr_watch(c->intr, c->dev);
-	st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params, c->k->param_bytes, &c->stats);
+	if (cli_dist_on(c->dist))
+		st = run_dist_launch(c, &cfg);
+	else
+		st = we_launch(c->dev, c->mod, c->k->name, &cfg, c->params, c->k->param_bytes, &c->stats);
 	cli_intr_unwatch(c->intr, c->dev);
 	c->launch_status = st;
+	if (cli_dist_on(c->dist) && c->dist->rank != 0) {
+		/* rank 0 reports the launch; a rank's own --check hazards are
+		 * about its CTAs (dist.h) */
+		if (OPT(c, CHECK))
+			print_warnings(c);
+		return st == WE_OK ? CLI_EXIT_OK : cli_exit_for_status(st);
+	}
 	print_notice(c);
 	if (OPT(c, CHECK))
 		print_warnings(c);
@@ -513,6 +530,7 @@ int run_free(run_ctx *c, int rc)
 	free(c->outs);
 	free(c->prints);
 	free(c->expects);
+	free(c->ranks);
 	free(c->image);
 	opts_free(&c->o);
 	we_module_destroy(c->mod);
@@ -520,12 +538,14 @@ int run_free(run_ctx *c, int rc)
 	return rc;
 }
 
-int run_prepare(run_ctx *c, bool stress, cli_intr *intr, int argc, char **argv, bool *help)
+int run_prepare(run_ctx *c, bool stress, cli_intr *intr, const cli_dist *dist, int argc, char **argv,
+		bool *help)
 {
 	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->intr = intr;
+	c->dist = dist;
 	c->stress = stress;
 	c->cmd = stress ? "stress" : "run";
 	rc = run_options(c, argc, argv);
@@ -537,13 +557,19 @@ int run_prepare(run_ctx *c, bool stress, cli_intr *intr, int argc, char **argv, 
 	return rc;
 }
 
-int cmd_run(cli_intr *intr, int argc, char **argv)
+int cmd_run(cli_intr *intr, cli_dist *dist, int argc, char **argv)
 {
 	run_ctx c;
 	bool help;
-	int rc = run_prepare(&c, false, intr, argc, argv, &help);
+	int rc;
 
-	if (rc == CLI_EXIT_OK && !help)
-		rc = run_results(&c, run_launch(&c));
-	return run_free(&c, rc);
+	/* under mpirun rank 0 speaks for the run (dist.h) */
+	cli_dist_hold(dist);
+	rc = cli_dist_agree(dist, run_prepare(&c, false, intr, dist, argc, argv, &help));
+	if (rc == CLI_EXIT_OK && !help) {
+		rc = run_launch(&c);
+		if (dist->rank == 0)
+			rc = run_results(&c, rc);
+	}
+	return run_free(&c, cli_dist_final(dist, rc));
 }

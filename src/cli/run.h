@@ -6,6 +6,7 @@
 #define WE_CLI_RUN_H
 
 #include "cli/cli.h"
+#include "cli/dist.h"
 #include "cli/io.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -96,6 +97,11 @@ typedef struct run_ctx {
 	we_launch_stats stats;
 	we_status launch_status;
 	bool outs_at_stop;           /* --out written after a stopped launch */
+	/* under mpirun with several ranks (dist.h) */
+	const cli_dist *dist;
+	cli_rank *ranks;             /* rank 0: nranks entries          */
+	int nranks;
+	double merge_seconds;
 } run_ctx;
 
 /* ---- run.c ---------------------------------------------------------------- */
@@ -103,12 +109,16 @@ typedef struct run_ctx {
  * is asked for (*help), else make the device, module, kernel, parameters
  * and buffers (stress: the prototype of its runs).  0 or an exit status
  * (printed); run_free(c) in either case. */
-int run_prepare(run_ctx *c, bool stress, cli_intr *intr, int argc, char **argv, bool *help);
+int run_prepare(run_ctx *c, bool stress, cli_intr *intr, const cli_dist *dist, int argc, char **argv,
+		bool *help);
 /* Free c: rc, or the status of an error in doing so. */
 int run_free(run_ctx *c, int rc);
 /* The launch configuration of the options (stress's: one thread,
  * unbound, a seeded schedule; stress_one sets the seed). */
 void launch_config(const run_ctx *c, we_launch_config *cfg);
+
+/* ---- dist.c: the launch over the ranks of mpirun (we_mpi_launch) ---------- */
+we_status run_dist_launch(run_ctx *c, const we_launch_config *cfg);
 
 /* ---- buffers.c -------------------------------------------------------------- */
 int run_bind_args(run_ctx *c);

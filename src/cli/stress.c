@@ -52,6 +52,7 @@ typedef struct seed_range {
 
 typedef struct stress_ctx {
 	const run_ctx *c;          /* the prototype, read-only */
+	uint64_t first;            /* the seed of run 0 */
 	uint64_t runs;
 	unsigned jobs;
 	bool progress;             /* stderr is a terminal */
@@ -446,7 +447,7 @@ static void *stress_job(void *arg)
 		i = sc->next++;
 		stress_unlock(sc);
 		memset(&r, 0, sizeof r);
-		r.seed = sc->c->first_seed + i;
+		r.seed = sc->first + i;
 		msg[0] = '\0';
 		rc = stress_one(sc->c, &r, sc->c->jitter, msg, sizeof msg);
 		stress_lock(sc);
@@ -731,6 +732,7 @@ static int stress_alloc(stress_ctx *sc, const run_ctx *c)
 
 	memset(sc, 0, sizeof *sc);
 	sc->c = c;
+	sc->first = c->first_seed;
 	sc->runs = c->runs;
 	sc->jobs = c->jobs ? c->jobs : online_cpus();
 	if (sc->jobs > sc->runs)
@@ -783,6 +785,161 @@ static int stress_jobs(stress_ctx *sc, void *(*fn)(void *))
 	return CLI_EXIT_OK;
 }
 
+/* ---- over the ranks of mpirun (doc/distributed.md) ------------------------ */
+
+/* Under mpirun each rank runs a contiguous range of the seeds.  The
+ * reference is the first ok run of the whole range: each rank runs its
+ * seeds in order up to its first ok one (usually its first), the lowest
+ * rank that found one sends its buffers to every rank, and the ranks go
+ * on comparing with them, so each run gets the verdict it gets alone.
+ * 0, or the exit status of an error (printed). */
+static int stress_ranks_begin(stress_ctx *sc)
+{
+	const run_ctx *c = sc->c;
+	const cli_dist *d = c->dist;
+	const uint64_t lo = c->runs * (uint64_t)d->rank / (uint64_t)d->size;
+	const uint64_t n = c->runs * (uint64_t)(d->rank + 1) / (uint64_t)d->size - lo;
+	stress_run first_ok;
+	char msg[sizeof sc->fatal_msg] = "";
+	bool have = false;
+	uint64_t k = 0;
+	int rc = CLI_EXIT_OK;
+
+	sc->first = c->first_seed + lo;
+	for (; k < n && !have && !rc; k++) {
+		stress_run r;
+
+		memset(&r, 0, sizeof r);
+		r.seed = sc->first + k;
+		rc = stress_one(c, &r, c->jitter, msg, sizeof msg);
+		if (rc) {
+			free_bufs(r.bufs, c->k->nparams);
+			if (msg[0])
+				errorf(rc, "stress: %s", msg);
+			break;
+		}
+		sc->completed++;
+		if (r.cls == CLI_CLASS_OK) {
+			first_ok = r;
+			have = true;
+		} else {
+			sc->failing++;
+			stress_settle(sc, &r);
+		}
+	}
+	const int root = cli_dist_lowest(d, have);
+	if (root >= 0) {
+		sc->ref = calloc_n(c->k->nparams, sizeof *sc->ref);
+		for (unsigned i = 0; sc->ref && i < c->k->nparams; i++) {
+			const size_t bytes = (size_t)c->slots[i].c.bytes;
+
+			if (c->k->params[i].type != WE_PARAM_PTR)
+				continue;
+			if (!(sc->ref[i] = malloc(bytes ? bytes : 1)))
+				abort(); /* (every rank must receive the broadcast) */
+			if (d->rank == root)
+				memcpy(sc->ref[i], first_ok.bufs[i], bytes);
+			cli_dist_bcast(d, root, sc->ref[i], bytes);
+		}
+		if (!sc->ref)
+			abort();
+		sc->ref_seed = have ? first_ok.seed : 0;
+		cli_dist_bcast(d, root, &sc->ref_seed, sizeof sc->ref_seed);
+	}
+	if (have) /* compared with the reference like any later run */
+		stress_settle(sc, &first_ok);
+	sc->first += k;
+	sc->runs = rc ? 0 : n - k;
+	return rc;
+}
+
+/* One rank's outcome, for rank 0: this, then its failures and ranges. */
+typedef struct stress_part {
+	uint64_t count[CLI_NCLASS];
+	uint64_t failing, warnings, warned_runs, warned_seed, nfails, nranges;
+	int32_t fatal, ranges_oom;
+	char warning[REASON_TEXT];
+} stress_part;
+
+/* Rank 0: add rank's part p (its failures f, ranges g) to sc. */
+static void stress_add_part(stress_ctx *sc, const stress_part *p, const stress_fail *f, const seed_range *g)
+{
+	const uint64_t kept = sc->c->runs < STRESS_FAILS_KEPT ? sc->c->runs : STRESS_FAILS_KEPT;
+
+	for (unsigned k = 0; k < CLI_NCLASS; k++)
+		sc->count[k] += p->count[k];
+	sc->failing += p->failing;
+	sc->warnings += p->warnings;
+	if (!sc->warned_runs && p->warned_runs) {
+		sc->warned_seed = p->warned_seed;
+		memcpy(sc->warning, p->warning, sizeof sc->warning);
+	}
+	sc->warned_runs += p->warned_runs;
+	for (uint64_t i = 0; i < p->nfails && sc->nfails < kept; i++)
+		sc->fails[sc->nfails++] = f[i];
+	for (uint64_t i = 0; i < p->nranges; i++) {
+		seed_range *last = sc->nranges ? &sc->ranges[sc->nranges - 1] : NULL;
+
+		if (last && last->cls == g[i].cls && last->last + 1 == g[i].first) {
+			last->last = g[i].last;
+			continue;
+		}
+		stress_range_add(sc, g[i].first, g[i].cls);
+		if (sc->nranges)
+			sc->ranges[sc->nranges - 1].last = g[i].last;
+	}
+	sc->ranges_oom |= p->ranges_oom != 0;
+	sc->fatal = worse(sc->fatal, p->fatal);
+}
+
+/* After every rank ran its seeds (rc its outcome): rank 0 gathers the
+ * verdicts of all, in seed order, as one stress run's.  Rank 0's status. */
+static int stress_ranks_end(stress_ctx *sc, int rc)
+{
+	stress_part p;
+	size_t n = sizeof p + sc->nfails * sizeof *sc->fails + sc->nranges * sizeof *sc->ranges, *lens;
+	uint8_t *mine = malloc(n), *all;
+
+	memset(&p, 0, sizeof p);
+	memcpy(p.count, sc->count, sizeof p.count);
+	p.failing = sc->failing;
+	p.warnings = sc->warnings;
+	p.warned_runs = sc->warned_runs;
+	p.warned_seed = sc->warned_seed;
+	memcpy(p.warning, sc->warning, sizeof p.warning);
+	p.nfails = mine ? sc->nfails : 0;
+	p.nranges = mine ? sc->nranges : 0;
+	p.ranges_oom = sc->ranges_oom || !mine;
+	p.fatal = rc;
+	if (mine) {
+		memcpy(mine, &p, sizeof p);
+		memcpy(mine + sizeof p, sc->fails, sc->nfails * sizeof *sc->fails);
+		memcpy(mine + sizeof p + sc->nfails * sizeof *sc->fails, sc->ranges,
+		       sc->nranges * sizeof *sc->ranges);
+	}
+	cli_dist_gather(sc->c->dist, mine ? (void *)mine : (void *)&p, mine ? n : sizeof p, &all, &lens);
+	free(mine);
+	if (sc->c->dist->rank != 0)
+		return rc;
+	if (!all)
+		return worse(rc, nomem("stress: the ranks' verdicts"));
+	memset(sc->count, 0, sizeof sc->count);
+	sc->failing = sc->warnings = sc->warned_runs = 0;
+	sc->nfails = sc->nranges = 0;
+	sc->fatal = 0;
+	for (size_t at = 0, r = 0; r < (size_t)sc->c->dist->size; at += lens[r++]) {
+		memcpy(&p, all + at, sizeof p);
+		const stress_fail *f = (const stress_fail *)(all + at + sizeof p);
+		const seed_range *g = (const seed_range *)(all + at + sizeof p + p.nfails * sizeof *f);
+
+		stress_add_part(sc, &p, f, g);
+	}
+	free(all);
+	free(lens);
+	sc->runs = sc->c->runs;
+	return sc->fatal;
+}
+
 static int stress_main(const run_ctx *c)
 {
 	stress_ctx sc;
@@ -802,11 +959,16 @@ static int stress_main(const run_ctx *c)
 			       strerror(e));
 	} else {
 		t0 = now_s();
-		rc = stress_jobs(&sc, stress_job);
+		if (cli_dist_on(c->dist))
+			rc = stress_ranks_begin(&sc);
+		if (rc == CLI_EXIT_OK && sc.runs)
+			rc = stress_jobs(&sc, stress_job);
 		if (rc == CLI_EXIT_OK && c->jitter && sc.nfails)
 			rc = stress_jobs(&sc, stress_replay_job);
+		if (cli_dist_on(c->dist))
+			rc = stress_ranks_end(&sc, rc);
 		seconds = now_s() - t0;
-		if (rc == CLI_EXIT_OK) {
+		if (rc == CLI_EXIT_OK && c->dist->rank == 0) {
 			if (!OPT(c, QUIET))
 				print_stress_table(c->json ? stderr : stdout, &sc, seconds);
 			if (c->json)
@@ -831,13 +993,16 @@ static int stress_main(const run_ctx *c)
 	return rc;
 }
 
-int cmd_stress(cli_intr *intr, int argc, char **argv)
+int cmd_stress(cli_intr *intr, cli_dist *dist, int argc, char **argv)
 {
 	run_ctx c;
 	bool help;
-	int rc = run_prepare(&c, true, intr, argc, argv, &help);
+	int rc;
 
+	/* under mpirun the ranks share the seeds; rank 0 speaks (dist.h) */
+	cli_dist_hold(dist);
+	rc = cli_dist_agree(dist, run_prepare(&c, true, intr, dist, argc, argv, &help));
 	if (rc == CLI_EXIT_OK && !help)
 		rc = stress_main(&c);
-	return run_free(&c, rc);
+	return run_free(&c, cli_dist_final(dist, rc));
 }

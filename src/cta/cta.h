@@ -107,6 +107,9 @@ typedef struct we_launch_ctx {
 	 * set before the workers start, or once by sched.c's first batch
 	 * (release; exec_group loads it with acquire) */
 	_Atomic(const struct xjit *) jit;
+	bool track_atomics;              /* note global atomics per word
+					    (dev_note_atomic), for merging
+					    parts of a grid               */
 } we_launch_ctx;
 
 /* splitmix64: the seeded schedule's random numbers */

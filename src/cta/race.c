@@ -1,121 +1,18 @@
 /* race.c — --check=races,uninit within a CTA (race.h): the order its
  * barriers, fences and atomics give, as vector clocks, and the shadow of
- * its shared and local memory. */
+ * its shared and local memory; and the launch's state (the global shadow
+ * of race_global.c, the findings of race_find.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
 #include "cta/race_int.h"
 
-/* ---- small containers ------------------------------------------------ */
-
-uint32_t race_pool_get(race_pool *p)
-{
-	if (p->free) {
-		const uint32_t i = p->free;
-		p->free = p->e[i].next;
-		return i;
-	}
-	if (!p->n)
-		p->n = 1; /* index 0 is "none" */
-	if (p->n >= p->cap) {
-		const uint32_t cap = p->cap ? p->cap * 2u : 1024u;
-		race_ent *e = cap > p->cap ? realloc(p->e, (size_t)cap * sizeof *e) : NULL;
-		if (!e)
-			return 0;
-		p->e = e;
-		p->cap = cap;
-	}
-	return p->n++;
-}
-
-void race_pool_put(race_pool *p, uint32_t i)
-{
-	p->e[i].next = p->free;
-	p->free = i;
-}
-
-bool race_acq_add(race_acq *a, uint32_t var, uint32_t len)
-{
-	for (uint32_t j = 0; j < a->n; j++)
-		if (a->v[j].var == var) {
-			if (len > a->v[j].len)
-				a->v[j].len = len;
-			return true;
-		}
-	if (a->n == a->cap) {
-		const uint32_t cap = a->cap ? a->cap * 2u : 4u;
-		void *v = realloc(a->v, (size_t)cap * sizeof *a->v);
-		if (!v)
-			return false;
-		a->v = v;
-		a->cap = cap;
-	}
-	a->v[a->n].var = var;
-	a->v[a->n++].len = len;
-	return true;
-}
-
-bool race_acq_merge(race_acq *a, const race_acq *b)
-{
-	bool ok = true;
-	if (!b->n)
-		return true;
-	for (uint32_t j = 0; j < b->n; j++)
-		ok = race_acq_add(a, b->v[j].var, b->v[j].len) && ok;
-	return ok;
-}
-
-/* An open-addressing slot of the dedup set, by its key. */
-static inline uint32_t seen_hash(uint64_t addr, uint32_t pc, unsigned kb)
-{
-	uint64_t h = (addr * UINT64_C(0x9e3779b97f4a7c15)) ^ ((uint64_t)pc << 7) ^ kb;
-	h ^= h >> 29;
-	return (uint32_t)(h * UINT64_C(0xbf58476d1ce4e5b9) >> 32);
-}
-
-static bool seen_grow(race_seen *t)
-{
-	const uint32_t cap = t->cap ? t->cap * 2u : 256u;
-	struct seen_slot *s = calloc(cap, sizeof *s), *old = t->s;
-	if (!s)
-		return false;
-	for (uint32_t i = 0; i < t->cap; i++) {
-		if (old[i].stamp != t->stamp)
-			continue;
-		uint32_t h = seen_hash(old[i].addr, old[i].pc, old[i].kb) & (cap - 1u);
-		while (s[h].stamp == t->stamp)
-			h = (h + 1u) & (cap - 1u);
-		s[h] = old[i];
-	}
-	free(old);
-	t->s = s;
-	t->cap = cap;
-	return true;
-}
-
-bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc, unsigned kind,
-		   unsigned bytes)
-{
-	race_seen *t = &k->seen[w];
-	if (t->n * 2u >= t->cap && !seen_grow(t))
-		return true; /* (out of memory: recorded again, never lost) */
-	const uint64_t addr = word | (uint64_t)space << 62;
-	const uint8_t kb = (uint8_t)(kind | bytes << 3);
-	uint32_t h = seen_hash(addr, pc, kb) & (t->cap - 1u);
-	/* slots of an earlier stamp (interval) are empty */
-	for (; t->s[h].stamp == t->stamp; h = (h + 1u) & (t->cap - 1u))
-		if (t->s[h].addr == addr && t->s[h].pc == pc && t->s[h].kb == kb)
-			return false;
-	t->s[h] = (struct seen_slot){ .addr = addr, .pc = pc, .stamp = t->stamp, .kb = kb };
-	t->n++;
-	return true;
-}
-
 /* A new interval of warp w's dedup set. */
 static void seen_next(race_seen *t)
 {
 	t->n = 0;
+	t->last = 0;
 	if (++t->stamp == 0) {
 		/* (the stamp wrapped: no slot may look current) */
 		if (t->s)
@@ -134,12 +31,13 @@ race_cta *race_cta_new(const we_launch_ctx *L)
 	k->L = L;
 	k->launch = L->race;
 	k->nwords = (L->shared_bytes + 3u) / 4u;
-	k->sh = calloc((size_t)k->nwords * CH_N + 1u, sizeof *k->sh);
+	k->sh = calloc((size_t)k->nwords * SH_STRIDE + 1u, sizeof *k->sh);
 	k->shinit = calloc((size_t)k->nwords + 1u, 1);
+	k->shwr = calloc((size_t)k->nwords + 1u, 1);
 	k->linit_bytes = ((size_t)L->local_bytes * L->warps_per_cta * WE_WARP_SIZE + 7u) / 8u;
 	k->linit = calloc(k->linit_bytes + 1u, 1);
 	k->lo = k->nwords;
-	k->slock_made = k->sh && k->shinit && k->linit && !pthread_mutex_init(&k->slock, NULL);
+	k->slock_made = k->sh && k->shinit && k->shwr && k->linit && !pthread_mutex_init(&k->slock, NULL);
 	if (!k->slock_made) {
 		race_cta_free(k);
 		return NULL;
@@ -153,6 +51,7 @@ void race_cta_free(race_cta *k)
 		return;
 	free(k->sh);
 	free(k->shinit);
+	free(k->shwr);
 	free(k->linit);
 	free(k->pool.e);
 	free(k->sv);
@@ -170,6 +69,19 @@ void race_cta_free(race_cta *k)
 	if (k->slock_made && pthread_mutex_destroy(&k->slock))
 		abort(); /* EBUSY: a broken invariant */
 	free(k);
+}
+
+/* Every shared entry dropped at once: a new generation (race_cta). */
+static void shared_drop_all(race_cta *k)
+{
+	if (++k->gen == 0) {
+		/* (wrapped: no word may look current) */
+		memset(k->sh, 0, (size_t)k->nwords * SH_STRIDE * sizeof *k->sh);
+		k->gen = 1;
+	}
+	memset(k->maxep, 0, sizeof k->maxep);
+	k->pool.n = 1;
+	k->pool.free = 0;
 }
 
 void race_cta_start(we_cta *c)
@@ -196,14 +108,14 @@ void race_cta_start(we_cta *c)
 	memset(k->relok, 0, sizeof k->relok);
 	memset(k->relgpu, 0, sizeof k->relgpu);
 	memset(k->pendok, 0, sizeof k->pendok);
+	/* the words' chains: of an older generation */
+	shared_drop_all(k);
 	if (k->hi > k->lo) {
-		memset(k->sh + (size_t)k->lo * CH_N, 0, (size_t)(k->hi - k->lo) * CH_N * sizeof *k->sh);
 		memset(k->shinit + k->lo, 0, k->hi - k->lo);
+		memset(k->shwr + k->lo, 0, k->hi - k->lo);
 	}
 	k->lo = k->nwords;
 	k->hi = 0;
-	k->pool.n = 1;
-	k->pool.free = 0;
 	if (k->svn)
 		memset(k->sv, 0, (size_t)k->svcap * sizeof *k->sv);
 	k->svn = 0;
@@ -246,6 +158,15 @@ void race_floors(we_cta *c)
 		}
 		k->floor[v] = f;
 	}
+	/* every shared entry one every live warp is ordered after: all
+	 * dropped now (race_cta: what the lazy drop in shared_chain would do
+	 * word by word).  Not the current interval's of a live warp: its
+	 * repeats are found on its chains (shared_word). */
+	bool all = k->pool.n > 1;
+	for (uint32_t v = 0; v < k->nwarps && all; v++)
+		all = !k->maxep[v] || (k->maxep[v] <= k->floor[v] && (!((live >> v) & 1u) || k->maxep[v] < k->vc[v][v]));
+	if (all)
+		shared_drop_all(k);
 }
 
 /* Warp w releases into acc (and its acquired hand-offs into acq). */
@@ -445,129 +366,211 @@ void race_fence(we_cta *c, we_warp *w, uint64_t pc, unsigned scope)
 
 static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }
 
-/* Warp w's access (kind, bytes of the word, lanes) to shared word `word`
- * at pc: compared with every access of the word it may race with, and
- * recorded.  Entries every live warp is ordered after are dropped on the
- * way (their writes count as initialising the word's bytes). */
-static void shared_word(we_cta *c, uint32_t w, uint32_t word, unsigned bytes, uint32_t lanes, unsigned kind,
-			uint64_t pc)
+/* What the words of one shared access share: its entry (less each word's
+ * lanes and bytes), the warp's clock, the checks on, and the CTA's
+ * shadow (copied: the byte stores to it would make the compiler load
+ * them again from k word after word). */
+typedef struct sh_acc {
+	race_ent t;
+	const uint32_t *vcw, *floor;
+	uint32_t *sh;
+	uint8_t *shinit, *shwr;
+	uint32_t gen;
+	bool races, uninit;
+} sh_acc;
+
+/* The chain at *link of a shared word, for access s (of kind `kind`;
+ * bytes, lanes) to it: entries every live warp is ordered after dropped
+ * (their writes count as initialising the word's bytes), the bytes of
+ * the writes ordered before s into *covered, the others that race with
+ * s found. */
+static inline __attribute__((always_inline)) void shared_chain(race_cta *k, const sh_acc *s, unsigned kind,
+							       uint32_t word, uint32_t *link, unsigned bytes,
+							       uint32_t lanes, unsigned *covered)
 {
-	race_cta *k = c->race;
-	uint32_t *head = k->sh + (size_t)word * CH_N;
-	const race_ent e = { .warp = (uint8_t)w, .kind = (uint8_t)kind, .bytes = (uint8_t)bytes, .lanes = lanes,
-			     .epoch = k->vc[w][w], .pc = (uint32_t)pc, .from = k->from[w] };
-	unsigned covered = 0; /* bytes a write ordered before this one wrote */
-	/* the warp's same access in this interval (a loop without a barrier)
-	 * is recorded once: its entry is in the chain of its kind, newer
-	 * than every older entry of the warp */
-	for (uint32_t i = head[race_chain(kind)]; i; i = k->pool.e[i].next) {
-		const race_ent *f = &k->pool.e[i];
-		if (f->warp != w)
+	race_ent *pe = k->pool.e;
+	while (*link) {
+		race_ent *f = &pe[*link];
+		const uint32_t fw = f->warp, fe = f->epoch;
+		if (fe <= s->floor[fw]) {
+			if (writes(f->kind))
+				s->shinit[word] |= f->bytes;
+			const uint32_t dead = *link;
+			*link = f->next;
+			race_pool_put(&k->pool, dead);
 			continue;
-		if (f->epoch != e.epoch)
-			break;
-		if (f->pc == e.pc && f->bytes == bytes && f->kind == kind)
-			return;
-	}
-	for (unsigned ch = 0; ch < CH_N; ch++) {
-		/* a read races with no read: the reads are walked only to drop
-		 * them, once the newest can go (then usually all can) */
-		if (ch == CH_READ && !writes(kind) &&
-		    (!head[ch] || k->pool.e[head[ch]].epoch > k->floor[k->pool.e[head[ch]].warp]))
+		}
+		link = &f->next;
+		/* (the warp's own entries are ordered: vcw[w] is its clock) */
+		if (s->vcw[fw] >= fe) {
+			if (writes(f->kind))
+				*covered |= f->bytes;
 			continue;
-		for (uint32_t *link = &head[ch]; *link;) {
-			race_ent *f = &k->pool.e[*link];
-			if (f->epoch <= k->floor[f->warp]) {
-				if (writes(f->kind))
-					k->shinit[word] |= f->bytes;
-				const uint32_t dead = *link;
-				*link = f->next;
-				race_pool_put(&k->pool, dead);
-				continue;
-			}
-			link = &f->next;
-			if (f->warp == w || k->vc[w][f->warp] >= f->epoch) {
-				if (writes(f->kind))
-					covered |= f->bytes;
-				continue;
-			}
-			if ((f->bytes & bytes) && (writes(f->kind) || writes(kind)) &&
-			    !((f->kind & kind) & RACE_ATOMIC) && (c->L->memcheck & RACE_RACES))
-				race_pair(k, FK_SHARED, f, &e, (uint64_t)word * 4u, (uint8_t)(f->bytes & bytes));
+		}
+		if ((f->bytes & bytes) && (writes(f->kind) || writes(kind)) && !((f->kind & kind) & RACE_ATOMIC) &&
+		    s->races) {
+			race_ent e = s->t;
+			e.lanes = lanes;
+			e.bytes = (uint8_t)bytes;
+			race_pair(k, FK_SHARED, f, &e, (uint64_t)word * 4u, (uint8_t)(f->bytes & bytes));
 		}
 	}
-	const unsigned missing = bytes & ~(covered | k->shinit[word]);
-	if ((kind & RACE_READ) && missing && (c->L->memcheck & RACE_UNINIT)) {
-		race_ent one = e;
-		race_pair(k, FK_UNINIT_SHARED, &one, NULL, (uint64_t)word * 4u, (uint8_t)missing);
+}
+
+/* The access s (of kind `kind`: a constant where the caller can) to
+ * shared word `word` (its bytes, the lanes that touch it): compared with
+ * every access of the word it may race with, and recorded. */
+static inline __attribute__((always_inline)) void shared_word(race_cta *k, const sh_acc *s, unsigned kind,
+							      uint32_t word, unsigned bytes, uint32_t lanes)
+{
+	uint32_t *sw = s->sh + (size_t)word * SH_STRIDE, *head = sw + 1;
+	const unsigned own = race_chain(kind);
+	unsigned covered = 0; /* bytes a write ordered before this one wrote */
+	if (sw[0] != s->gen) {
+		/* its entries were dropped with their generation */
+		sw[0] = s->gen;
+		head[CH_READ] = head[CH_WRITE] = head[CH_ATOMIC] = 0;
+		s->shinit[word] = s->shwr[word];
+	} else {
+		/* the warp's same access in this interval (a loop without a
+		 * barrier) is recorded once: its entry is in the chain of its
+		 * kind, newer than every older entry of the warp */
+		const race_ent *pe = k->pool.e;
+		for (uint32_t i = head[own]; i; i = pe[i].next) {
+			const race_ent *f = &pe[i];
+			if (f->warp != s->t.warp)
+				continue;
+			if (f->epoch != s->t.epoch)
+				break;
+			if (f->pc == s->t.pc && f->bytes == bytes && f->kind == kind)
+				return;
+		}
+		/* a read races with no read: the reads are walked only to drop
+		 * them, once the newest can go (then usually all can) */
+		const uint32_t r = head[CH_READ];
+		if (r && (writes(kind) || pe[r].epoch <= s->floor[pe[r].warp]))
+			shared_chain(k, s, kind, word, &head[CH_READ], bytes, lanes, &covered);
+		if (head[CH_WRITE])
+			shared_chain(k, s, kind, word, &head[CH_WRITE], bytes, lanes, &covered);
+		if (head[CH_ATOMIC])
+			shared_chain(k, s, kind, word, &head[CH_ATOMIC], bytes, lanes, &covered);
 	}
-	const uint32_t n = race_pool_get(&k->pool);
+	if ((kind & RACE_READ) && s->uninit) {
+		const unsigned missing = bytes & ~(covered | s->shinit[word]);
+		if (missing) {
+			race_ent e = s->t;
+			e.lanes = lanes;
+			e.bytes = (uint8_t)bytes;
+			race_pair(k, FK_UNINIT_SHARED, &e, NULL, (uint64_t)word * 4u, (uint8_t)missing);
+		}
+	}
+	const uint32_t n = race_pool_new(&k->pool);
 	if (!n) {
 		race_set_oom(k);
 		return;
 	}
-	k->pool.e[n] = e;
-	k->pool.e[n].next = head[race_chain(kind)];
-	head[race_chain(kind)] = n;
-	if (word < k->lo)
-		k->lo = word;
-	if (word + 1u > k->hi)
-		k->hi = word + 1u;
+	race_ent *d = &k->pool.e[n];
+	*d = s->t;
+	d->lanes = lanes;
+	d->bytes = (uint8_t)bytes;
+	d->next = head[own];
+	head[own] = n;
+	if (writes(kind))
+		s->shwr[word] |= (uint8_t)bytes;
 }
 
-/* race_words_of for aligned 4-byte accesses (the usual ones): one word
- * per lane; false when a lane is unaligned. */
-static bool words_of4(const race_access *a, race_word *u, unsigned *nout)
+/* The lanes of a are at strictly increasing addresses, each aligned to
+ * the size (the usual thread-indexed access): no two lanes touch one
+ * word of it, each lane's words are its own. */
+static bool lanes_increasing(const race_access *a)
 {
-	unsigned n = 0;
-	uint64_t top = 0; /* the words so far are below it: a new one appends */
-	for (uint32_t m = a->lanes; m; m &= m - 1) {
-		const unsigned l = (unsigned)__builtin_ctz(m);
-		const uint64_t ad = a->addr[l];
-		if (ad & 3u)
-			return false;
-		const uint64_t wd = ad >> 2;
-		unsigned j = n;
-		if (wd < top)
-			for (j = 0; j < n && u[j].word != wd; j++)
-				;
-		if (j == n) {
-			u[n++] = (race_word){ .word = wd, .lanes = 1u << l, .bytes = 0xf };
-			top = wd + 1u > top ? wd + 1u : top;
-		} else {
-			u[j].lanes |= 1u << l;
+	const uint64_t align = a->size - 1u, *ad = a->addr;
+	if (a->lanes == 0xffffffffu) {
+		/* (every lane: without branches) */
+		/* (a valid access's lanes are far less than 2^63 bytes apart: a
+		 * lane below the one before it gives a negative difference) */
+		uint64_t any = ad[0], neg = 0;
+		for (unsigned l = 1; l < 32; l++) {
+			any |= ad[l];
+			neg |= ad[l] - ad[l - 1] - a->size;
 		}
+		return !(any & align) && !(neg >> 63);
 	}
-	*nout = n;
+	uint64_t next = 0; /* the least address the next lane may have */
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const uint64_t x = ad[__builtin_ctz(m)];
+		if ((x & align) || x < next)
+			return false;
+		next = x + a->size;
+	}
 	return true;
 }
 
-unsigned race_words_of(const race_access *a, race_word *u)
+/* Warp w's access a to shared memory (inc: lanes_increasing), word by
+ * word in the order of race_words_of. */
+/* The word of each lane of a (lanes_increasing, 4 bytes each) for
+ * access s of kind `kind` (a constant: one copy per usual kind). */
+static inline __attribute__((always_inline)) void shared_lanes(race_cta *k, const sh_acc *s, unsigned kind,
+							       const race_access *a)
 {
-	unsigned n4;
-	if (a->size == 4 && words_of4(a, u, &n4))
-		return n4;
-	unsigned n = 0;
-	uint64_t top = 0; /* words so far are below top: a new one appends */
 	for (uint32_t m = a->lanes; m; m &= m - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(m);
-		const uint64_t a0 = a->addr[l], a1 = a0 + a->size;
-		for (uint64_t wd = a0 / 4u; wd * 4u < a1; wd++) {
-			const uint64_t b0 = wd * 4u > a0 ? wd * 4u : a0, b1 = wd * 4u + 4u < a1 ? wd * 4u + 4u : a1;
-			const uint8_t bytes = (uint8_t)(((1u << (b1 - b0)) - 1u) << (b0 - wd * 4u));
-			unsigned j = n;
-			if (n && wd < top)
-				for (j = 0; j < n && u[j].word != wd; j++)
-					;
-			if (j == n) {
-				u[n++] = (race_word){ .word = wd, .lanes = 0, .bytes = 0 };
-				top = wd + 1u > top ? wd + 1u : top;
+		const uint64_t wd = a->addr[l] >> 2;
+		if (wd < k->nwords)
+			shared_word(k, s, kind, (uint32_t)wd, 0xfu, 1u << l);
+	}
+}
+
+/* Warp w's access a to shared memory (inc: lanes_increasing), word by
+ * word in the order of race_words_of. */
+static void shared_access(we_cta *c, const we_warp *w, const race_access *a, bool inc)
+{
+	race_cta *k = c->race;
+	const sh_acc s = { .t = { .cta = c->linear_id, .warp = (uint8_t)w->id, .kind = a->kind,
+				  .epoch = k->vc[w->id][w->id], .pc = (uint32_t)a->pc, .from = k->from[w->id] },
+			   .vcw = k->vc[w->id],
+			   .floor = k->floor,
+			   .sh = k->sh,
+			   .shinit = k->shinit,
+			   .shwr = k->shwr,
+			   .gen = k->gen,
+			   .races = (c->L->memcheck & RACE_RACES) != 0,
+			   .uninit = (c->L->memcheck & RACE_UNINIT) != 0 };
+	uint64_t lo = k->lo, hi = k->hi; /* the words touched (race_cta_start clears them) */
+	k->maxep[w->id] = s.t.epoch;
+	if (inc && a->size >= 4) {
+		/* each lane's words alone: no search for the lanes of a word */
+		const unsigned nw = a->size / 4u;
+		if (nw == 1 && a->kind == RACE_READ)
+			shared_lanes(k, &s, RACE_READ, a);
+		else if (nw == 1 && a->kind == RACE_WRITE)
+			shared_lanes(k, &s, RACE_WRITE, a);
+		else
+			for (uint32_t m = a->lanes; m; m &= m - 1) {
+				const unsigned l = (unsigned)__builtin_ctz(m);
+				const uint64_t wd = a->addr[l] >> 2;
+				for (unsigned j = 0; j < nw; j++)
+					if (wd + j < k->nwords)
+						shared_word(k, &s, a->kind, (uint32_t)(wd + j), 0xfu, 1u << l);
 			}
-			u[j].lanes |= 1u << l;
-			u[j].bytes |= bytes;
+		/* (the lanes in increasing order: the first and the last) */
+		const uint64_t first = a->addr[__builtin_ctz(a->lanes)] >> 2;
+		const uint64_t last = (a->addr[31 - __builtin_clz(a->lanes)] >> 2) + nw;
+		lo = first < lo ? first : lo;
+		hi = last > hi ? last : hi;
+	} else {
+		race_word u[32 * 4];
+		const unsigned n = race_words_of(a, u);
+		for (unsigned j = 0; j < n; j++) {
+			if (u[j].word >= k->nwords)
+				continue;
+			shared_word(k, &s, a->kind, (uint32_t)u[j].word, u[j].bytes, u[j].lanes);
+			lo = u[j].word < lo ? u[j].word : lo;
+			hi = u[j].word + 1u > hi ? u[j].word + 1u : hi;
 		}
 	}
-	return n;
+	k->lo = (uint32_t)lo;
+	k->hi = (uint32_t)(hi < k->nwords ? hi : k->nwords);
 }
 
 /* Lanes of one plain store writing one address with different values
@@ -647,7 +650,6 @@ static void local_access(we_cta *c, const we_warp *w, const race_access *a)
 
 void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 {
-	race_cta *k = c->race;
 	cta_lock(c);
 	if (a->space == RACE_LOCAL) {
 		if (c->L->memcheck & RACE_UNINIT)
@@ -655,19 +657,58 @@ void race_access_mem(we_cta *c, we_warp *w, const race_access *a)
 		cta_unlock(c);
 		return;
 	}
-	if ((c->L->memcheck & RACE_RACES) && a->kind == RACE_WRITE && a->val[0] && (a->lanes & (a->lanes - 1u)))
+	const bool inc = lanes_increasing(a);
+	if (!inc && (c->L->memcheck & RACE_RACES) && a->kind == RACE_WRITE && a->val[0] && (a->lanes & (a->lanes - 1u)))
 		lane_conflicts(c, w, a);
-	if (a->space == RACE_GLOBAL) {
-		race_global_access(c, w, a);
-		cta_unlock(c);
-		return;
-	}
-	race_word u[32 * 4];
-	const unsigned n = race_words_of(a, u);
-	for (unsigned j = 0; j < n; j++) {
-		const uint32_t word = (uint32_t)u[j].word;
-		if (word < k->nwords)
-			shared_word(c, w->id, word, u[j].bytes, u[j].lanes, a->kind, a->pc);
-	}
+	if (a->space == RACE_GLOBAL)
+		race_global_access(c, w, a, inc);
+	else
+		shared_access(c, w, a, inc);
 	cta_unlock(c);
+}
+
+/* ---- the launch -------------------------------------------------------- */
+
+race_launch *race_launch_new(const we_launch_ctx *L)
+{
+	race_launch *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->L = L;
+	r->g = race_gshadow_new();
+	if (!r->g || pthread_mutex_init(&r->lock, NULL)) {
+		race_gshadow_free(r->g);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void race_cta_end(we_cta *c)
+{
+	race_cta *k = c->race;
+	race_launch *r = k->launch;
+	if (!k->finds.n && !k->oom)
+		return;
+	if (pthread_mutex_lock(&r->lock))
+		abort();
+	if (!race_finds_merge(&r->finds, &k->finds) || k->oom)
+		r->oom = true;
+	if (pthread_mutex_unlock(&r->lock))
+		abort();
+}
+
+void race_launch_finish(race_launch *r, check_log *log)
+{
+	if (!r)
+		return;
+	race_finds_write(r->L, &r->finds, log);
+	if (r->oom)
+		check_log_add(log, "check: out-of-memory: the race and uninitialised-read checks ran out of host "
+				   "memory: some accesses were not checked");
+	free(r->finds.f);
+	race_gshadow_free(r->g);
+	if (pthread_mutex_destroy(&r->lock))
+		abort();
+	free(r);
 }

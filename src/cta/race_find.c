@@ -1,6 +1,6 @@
-/* race_find.c — what --check=races,uninit found (race.h): per CTA, merged
- * into the launch's table at each CTA's end, and written as --check lines
- * at the launch's end: one per kind and pair of PCs, with its count and
+/* race_find.c — what --check=races,uninit found (race.h): the sets of
+ * findings (race.c merges a CTA's into the launch's at the CTA's end) and
+ * their --check lines: one per kind and pair of PCs, with its count and
  * the example of the lowest CTA (the same whatever the schedule). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -110,37 +110,6 @@ void race_pair(race_cta *k, uint8_t fk, const race_ent *a, const race_ent *b, ui
 		race_set_oom(k);
 }
 
-/* ---- the launch -------------------------------------------------------- */
-
-race_launch *race_launch_new(const we_launch_ctx *L)
-{
-	race_launch *r = calloc(1, sizeof *r);
-	if (!r)
-		return NULL;
-	r->L = L;
-	r->g = race_gshadow_new();
-	if (!r->g || pthread_mutex_init(&r->lock, NULL)) {
-		race_gshadow_free(r->g);
-		free(r);
-		return NULL;
-	}
-	return r;
-}
-
-void race_cta_end(we_cta *c)
-{
-	race_cta *k = c->race;
-	race_launch *r = k->launch;
-	if (!k->finds.n && !k->oom)
-		return;
-	if (pthread_mutex_lock(&r->lock))
-		abort();
-	if (!race_finds_merge(&r->finds, &k->finds) || k->oom)
-		r->oom = true;
-	if (pthread_mutex_unlock(&r->lock))
-		abort();
-}
-
 /* ---- the lines ----------------------------------------------------------- */
 
 /* "INSN (file:line)" of the instruction at pc. */
@@ -231,23 +200,13 @@ static int find_cmp(const void *pa, const void *pb)
 	return cmp_u64(a->pc2, b->pc2);
 }
 
-void race_launch_finish(race_launch *r, check_log *log)
+void race_finds_write(const we_launch_ctx *L, race_finds *fs, check_log *log)
 {
-	if (!r)
-		return;
-	if (r->finds.n > 1) /* qsort's base must not be NULL, even for 0 */
-		qsort(r->finds.f, r->finds.n, sizeof *r->finds.f, find_cmp);
-	for (size_t i = 0; i < r->finds.n; i++) {
+	if (fs->n > 1) /* qsort's base must not be NULL, even for 0 */
+		qsort(fs->f, fs->n, sizeof *fs->f, find_cmp);
+	for (size_t i = 0; i < fs->n; i++) {
 		char line[4000];
-		find_line(r->L, &r->finds.f[i], line, sizeof line);
+		find_line(L, &fs->f[i], line, sizeof line);
 		check_log_add(log, line);
 	}
-	if (r->oom)
-		check_log_add(log, "check: out-of-memory: the race and uninitialised-read checks ran out of host "
-				   "memory: some accesses were not checked");
-	free(r->finds.f);
-	race_gshadow_free(r->g);
-	if (pthread_mutex_destroy(&r->lock))
-		abort();
-	free(r);
 }

@@ -124,12 +124,11 @@ void race_gshadow_free(race_gshadow *g)
 	free(g);
 }
 
-/* The chain heads of global word wd (its page made when new). */
-static uint32_t *word_heads(race_gshadow *g, uint64_t wd)
+/* The chain heads of global word wd, its page made when new (the slow
+ * path of word_heads). */
+static uint32_t *word_heads_page(race_gshadow *g, uint64_t wd)
 {
 	const uint64_t pg = wd / RACE_WORDS_PER_PAGE;
-	if (g->last_pg == pg + 1u)
-		return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
 	if (!gmap_room(&g->pages))
 		return NULL;
 	gslot *s = gmap_slot(&g->pages, pg, 0);
@@ -146,6 +145,15 @@ static uint32_t *word_heads(race_gshadow *g, uint64_t wd)
 	g->last_pg = pg + 1u;
 	g->last_heads = g->page[s->idx - 1u];
 	return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
+}
+
+/* The chain heads of global word wd: the last page looked up, or
+ * word_heads_page. */
+static inline uint32_t *word_heads(race_gshadow *g, uint64_t wd)
+{
+	if (g->last_pg == wd / RACE_WORDS_PER_PAGE + 1u)
+		return g->last_heads + (size_t)(wd % RACE_WORDS_PER_PAGE) * CH_N;
+	return word_heads_page(g, wd);
 }
 
 /* The sync variable of global word wd (+ 1), made when `make`; 0: none. */
@@ -249,59 +257,99 @@ static bool global_ordered(const race_gshadow *g, const race_cta *k, uint32_t w,
 
 static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }
 
-/* Warp w's access e to global word wd: compared with the word's earlier
- * accesses it may race with (a read with writes and atomics, a write
- * with everything, an atomic with plain accesses), then recorded. */
-static void global_word(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd, const race_ent *e)
+/* What the words of one global access share: its entry (less each word's
+ * lanes and bytes), the warp's clock. */
+typedef struct gl_acc {
+	race_ent t;
+	const uint32_t *vcw;
+} gl_acc;
+
+/* Chain ch of a global word, for access s (bytes, lanes) to it: the
+ * entries that race with s found. */
+static inline __attribute__((always_inline)) void global_chain(race_gshadow *g, race_cta *k, const gl_acc *s,
+							       uint64_t wd, uint32_t i, unsigned bytes,
+							       uint32_t lanes)
 {
-	race_cta *k = c->race;
+	const unsigned kind = s->t.kind;
+	for (; i; i = g->pool.e[i].next) {
+		const race_ent *f = &g->pool.e[i];
+		if (!(f->bytes & bytes) || (!writes(f->kind) && !writes(kind)) || ((f->kind & kind) & RACE_ATOMIC))
+			continue;
+		unsigned fk;
+		if (f->cta == s->t.cta) {
+			/* (the warp's own entries are ordered: vcw[w] is its clock) */
+			if (s->vcw[f->warp] >= f->epoch)
+				continue;
+			fk = FK_GLOBAL;
+		} else {
+			if (global_ordered(g, k, s->t.warp, f))
+				continue;
+			fk = FK_CTAS;
+		}
+		race_ent e = s->t;
+		e.lanes = lanes;
+		e.bytes = (uint8_t)bytes;
+		race_pair(k, (uint8_t)fk, f, &e, wd * 4u, (uint8_t)(f->bytes & bytes));
+	}
+}
+
+/* The access s to global word wd (its bytes, the lanes that touch it):
+ * compared with the word's earlier accesses it may race with (a read
+ * with writes and atomics, a write with everything, an atomic with plain
+ * accesses), then recorded. */
+static inline __attribute__((always_inline)) void global_word(race_gshadow *g, race_cta *k, const gl_acc *s,
+							      uint64_t wd, unsigned bytes, uint32_t lanes)
+{
 	uint32_t *head = word_heads(g, wd);
 	if (!head) {
 		g->oom = true;
 		return;
 	}
-	for (unsigned ch = 0; ch < CH_N; ch++) {
-		if ((ch == CH_READ && !writes(e->kind)) || (ch == CH_ATOMIC && (e->kind & RACE_ATOMIC)))
-			continue;
-		for (uint32_t i = head[ch]; i; i = g->pool.e[i].next) {
-			const race_ent *f = &g->pool.e[i];
-			if (!(f->bytes & e->bytes) || (!writes(f->kind) && !writes(e->kind)) ||
-			    ((f->kind & e->kind) & RACE_ATOMIC))
-				continue;
-			if (f->cta == e->cta) {
-				if (f->warp != w && k->vc[w][f->warp] < f->epoch)
-					race_pair(k, FK_GLOBAL, f, e, wd * 4u, (uint8_t)(f->bytes & e->bytes));
-			} else if (!global_ordered(g, k, w, f)) {
-				race_pair(k, FK_CTAS, f, e, wd * 4u, (uint8_t)(f->bytes & e->bytes));
-			}
-		}
-	}
-	const uint32_t n = race_pool_get(&g->pool);
+	const unsigned kind = s->t.kind;
+	if (head[CH_READ] && writes(kind))
+		global_chain(g, k, s, wd, head[CH_READ], bytes, lanes);
+	if (head[CH_WRITE])
+		global_chain(g, k, s, wd, head[CH_WRITE], bytes, lanes);
+	if (head[CH_ATOMIC] && !(kind & RACE_ATOMIC))
+		global_chain(g, k, s, wd, head[CH_ATOMIC], bytes, lanes);
+	const uint32_t n = race_pool_new(&g->pool);
 	if (!n) {
 		g->oom = true;
 		return;
 	}
-	g->pool.e[n] = *e;
-	g->pool.e[n].next = head[race_chain(e->kind)];
-	head[race_chain(e->kind)] = n;
+	race_ent *d = &g->pool.e[n];
+	*d = s->t;
+	d->lanes = lanes;
+	d->bytes = (uint8_t)bytes;
+	d->next = head[race_chain(kind)];
+	head[race_chain(kind)] = n;
 }
 
-void race_global_access(we_cta *c, const we_warp *w, const race_access *a)
+void race_global_access(we_cta *c, const we_warp *w, const race_access *a, bool inc)
 {
 	race_cta *k = c->race;
 	race_gshadow *g = k->launch->g;
-	race_word u[32 * 4];
-	const unsigned n = race_words_of(a, u);
+	const bool races = (c->L->memcheck & RACE_RACES) != 0;
+	const gl_acc s = { .t = { .cta = c->linear_id, .warp = (uint8_t)w->id, .kind = a->kind,
+				  .epoch = k->vc[w->id][w->id], .pc = (uint32_t)a->pc, .from = k->from[w->id] },
+			   .vcw = k->vc[w->id] };
 	if (pthread_mutex_lock(&g->lock))
 		abort();
-	for (unsigned j = 0; j < n; j++) {
-		if (!(c->L->memcheck & RACE_RACES) ||
-		    !race_seen_new(k, w->id, RACE_GLOBAL, u[j].word, (uint32_t)a->pc, a->kind, u[j].bytes))
-			continue;
-		const race_ent e = { .cta = c->linear_id, .warp = (uint8_t)w->id, .kind = a->kind,
-				     .bytes = u[j].bytes, .lanes = u[j].lanes, .epoch = k->vc[w->id][w->id],
-				     .pc = (uint32_t)a->pc, .from = k->from[w->id] };
-		global_word(g, c, w->id, u[j].word, &e);
+	if (races && inc && a->size >= 4) {
+		/* each lane's words alone: no search for the lanes of a word */
+		const unsigned nw = a->size / 4u;
+		for (uint32_t m = a->lanes; m; m &= m - 1) {
+			const unsigned l = (unsigned)__builtin_ctz(m);
+			for (uint64_t wd = a->addr[l] / 4u, j = 0; j < nw; j++)
+				if (race_seen_new(k, w->id, RACE_GLOBAL, wd + j, s.t.pc, a->kind, 0xfu))
+					global_word(g, k, &s, wd + j, 0xfu, 1u << l);
+		}
+	} else if (races) {
+		race_word u[32 * 4];
+		const unsigned n = race_words_of(a, u);
+		for (unsigned j = 0; j < n; j++)
+			if (race_seen_new(k, w->id, RACE_GLOBAL, u[j].word, s.t.pc, a->kind, u[j].bytes))
+				global_word(g, k, &s, u[j].word, u[j].bytes, u[j].lanes);
 	}
 	if (g->oom)
 		race_set_oom(k);

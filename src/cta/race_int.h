@@ -12,6 +12,7 @@
 
 #define RACE_NO_PC UINT32_MAX  /* an interval that began at the warp's start */
 #define RACE_WORDS_PER_PAGE 1024u
+#define SH_STRIDE 4u           /* a shared word's generation and CH_N heads */
 
 /* One access: one warp instruction's lanes on one 4-byte word, in one
  * interval of the warp (between two of its synchronisation points).
@@ -39,9 +40,25 @@ typedef struct race_pool {
 	race_ent *e;
 	uint32_t n, cap, free;
 } race_pool;
-/* A new entry's index (0: out of memory). */
+/* A new entry's index (0: out of memory): race_pool_get, which grows
+ * the pool; race_pool_new, its fast path inline (one per access word). */
 uint32_t race_pool_get(race_pool *p);
-void race_pool_put(race_pool *p, uint32_t i);
+static inline uint32_t race_pool_new(race_pool *p)
+{
+	if (p->free) {
+		const uint32_t i = p->free;
+		p->free = p->e[i].next;
+		return i;
+	}
+	if (p->n && p->n < p->cap)
+		return p->n++;
+	return race_pool_get(p);
+}
+static inline void race_pool_put(race_pool *p, uint32_t i)
+{
+	p->e[i].next = p->free;
+	p->free = i;
+}
 
 /* Acquired hand-offs from other CTAs: (global sync word, how many of its
  * releases) pairs, the largest count per word. */
@@ -93,6 +110,8 @@ typedef struct race_finds {
 bool race_finds_add(race_finds *s, const race_find *f);
 /* Add every finding of b (with its count) to a. */
 bool race_finds_merge(race_finds *a, const race_finds *b);
+/* The findings as --check lines, in a fixed order (kind, then PCs). */
+void race_finds_write(const we_launch_ctx *L, race_finds *fs, check_log *log);
 
 /* Two accesses race: the finding, sides ordered by PC (then warp). */
 void race_pair(race_cta *k, uint8_t fk, const race_ent *a, const race_ent *b, uint64_t word_addr,
@@ -126,14 +145,19 @@ typedef struct race_word {
 unsigned race_words_of(const race_access *a, race_word *u);
 
 /* Per warp of a CTA: the dedup set of its accesses in its current
- * interval (an access seen in it is not recorded again). */
+ * interval (an access seen in it is not recorded again).  A slot holds 32
+ * consecutive words of one (space, pc, kind, bytes) as a bit mask, so
+ * that a warp's run of words looks up one or two slots; the last slot
+ * used is remembered. */
 typedef struct race_seen {
 	struct seen_slot {
-		uint64_t addr;       /* word address | space << 62           */
+		uint64_t blk;        /* word / 32 | space << 62               */
 		uint32_t pc, stamp;
-		uint8_t kb;          /* kind | bytes << 3                    */
+		uint32_t bits;       /* the words of the block seen           */
+		uint8_t kb;          /* kind | bytes << 3                     */
 	} *s;
 	uint32_t cap, n, stamp;
+	uint32_t last;               /* the last slot used + 1 (0: none)     */
 } race_seen;
 
 struct race_cta {
@@ -164,11 +188,18 @@ struct race_cta {
 	pthread_mutex_t slock;
 	bool slock_made;
 	race_acq pendg[32], acq[32], bacq[WE_BAR_SLOTS], nacq[32], ndacq[32];
-	/* shared memory: per word, the entry chains and the bytes written by
-	 * an access every live warp is ordered after (uninit) */
+	/* shared memory: per word, its generation and entry chains, and the
+	 * bytes written by an access every live warp is ordered after
+	 * (uninit).  When every entry of the CTA is one every live warp is
+	 * ordered after (after a CTA-wide barrier, usually), they are all
+	 * dropped at once (race_floors): the generation moves on, a word of an
+	 * older one has no entries, and every write recorded in it (shwr)
+	 * initialised its bytes. */
 	uint32_t nwords;
-	uint32_t *sh;                /* nwords * CH_N heads                     */
-	uint8_t *shinit;
+	uint32_t *sh;                /* nwords * SH_STRIDE: generation, heads   */
+	uint8_t *shinit, *shwr;      /* bytes initialised; written (recorded)  */
+	uint32_t gen;
+	uint32_t maxep[32];          /* each warp's newest entry's epoch (0: none) */
 	uint32_t lo, hi;             /* words touched: [lo, hi)                  */
 	race_pool pool;
 	/* shared sync words (atomics): word -> clock */
@@ -193,8 +224,9 @@ void race_tick(race_cta *k, uint32_t w, uint64_t pc);
 /* After warps' clocks grew: the floors. */
 void race_floors(we_cta *c);
 
-/* Global memory: warp w's access a (under the CTA lock). */
-void race_global_access(we_cta *c, const struct we_warp *w, const race_access *a);
+/* Global memory: warp w's access a (under the CTA lock); inc: its lanes
+ * at increasing aligned addresses (one word of it to each lane alone). */
+void race_global_access(we_cta *c, const struct we_warp *w, const race_access *a, bool inc);
 /* A global atomic of warp w on the n words of u: its releases and
  * acquires, the shadow's lock taken (kept until race_global_unlock). */
 void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n);
@@ -203,9 +235,29 @@ void race_global_unlock(we_cta *c);
  * its clock (its own CTA's releases) and acq (other CTAs'). */
 void race_global_fence(we_cta *c, uint32_t w, unsigned scope);
 
+/* The dedup set's slot of (blk, pc, kb), made when new (the slow path of
+ * race_seen_new); NULL when out of memory. */
+struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint8_t kb);
+
 /* The dedup set: true when (space, word, pc, kind, bytes) is new to
  * warp w's interval (and records it). */
-bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc, unsigned kind,
-		   unsigned bytes);
+static inline bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64_t word, uint32_t pc,
+				 unsigned kind, unsigned bytes)
+{
+	race_seen *t = &k->seen[w];
+	const uint64_t blk = word / 32u | (uint64_t)space << 62;
+	const uint32_t bit = 1u << (word % 32u);
+	const uint8_t kb = (uint8_t)(kind | bytes << 3);
+	struct seen_slot *s = t->last ? &t->s[t->last - 1u] : NULL;
+	if (!s || s->blk != blk || s->pc != pc || s->kb != kb) {
+		s = race_seen_slot(t, blk, pc, kb);
+		if (!s)
+			return true; /* (out of memory: recorded again, never lost) */
+	}
+	if (s->bits & bit)
+		return false;
+	s->bits |= bit;
+	return true;
+}
 
 #endif

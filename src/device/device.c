@@ -258,6 +258,7 @@ we_status we_device_create(const we_device_config *cfg, we_device **out)
 	if (d->max_memory > cap)
 		d->max_memory = cap;
 	atomic_init(&d->interrupted, false);
+	atomic_init(&d->cancel_from, UINT64_MAX);
 	d->next_base = WE_GMEM_BASE;
 	d->threads = cfg && cfg->threads ? cfg->threads : default_threads(d);
 	*out = d;
@@ -389,6 +390,7 @@ static uint8_t *dev_host_alloc(size_t bytes, size_t *mapped)
 
 static void dev_host_free(const galloc *a)
 {
+	free(a->atoms);
 	if (a->mapped)
 		(void)munmap(a->host, a->mapped);
 	else
@@ -428,7 +430,7 @@ we_status we_malloc(we_device *d, size_t bytes, we_devptr *out)
 	}
 	uint64_t base = d->next_base;
 	d->next_base = (base + bytes + WE_GMEM_GAP + WE_GMEM_ALIGN - 1) & ~(uint64_t)(WE_GMEM_ALIGN - 1);
-	d->allocs[d->nallocs++] = (galloc){ base, bytes, h, mapped };
+	d->allocs[d->nallocs++] = (galloc){ base, bytes, h, mapped, NULL };
 	d->used += bytes;
 	*out = base;
 	return WE_OK;

@@ -26,6 +26,8 @@ typedef struct galloc {
 	uint8_t *host;
 	size_t mapped;          /* bytes mapped for it (dev_host_alloc), or 0:
 				   from calloc */
+	uint8_t *atoms;         /* a launch's global atomics per 32-bit word
+				   (atomics.c), or NULL */
 } galloc;
 
 struct we_device {
@@ -45,6 +47,8 @@ struct we_device {
 				   default thread count, else on first use */
 	bool topo_tried;
 	_Atomic bool interrupted; /* we_device_interrupt()            */
+	_Atomic uint64_t cancel_from; /* we_device_cancel_from(): CTAs of
+				   this linear id and above stop      */
 	uint64_t phys_memory;     /* bytes of RAM, for up-front refusals */
 	char topo_err[256];     /* why topo is NULL                   */
 	we_status topo_status;  /* and topo_open's status then        */
@@ -79,6 +83,16 @@ uint64_t dev_default_max_memory(const char *root, uint64_t phys);
  * its start; the one before on a tie); NULL when there is none.  For the
  * messages of accesses outside every allocation. */
 const galloc *dev_nearest_alloc(const struct we_device *d, uint64_t addr, uint64_t *distance);
+
+/* ---- atomics.c: the global atomics of a launch, per 32-bit word, for
+ * merging the memory of grid parts run apart (we_launch_part). */
+/* Give every allocation a zeroed map (on) or none: false when out of
+ * memory (the maps are then freed). */
+bool dev_atomics_reset(struct we_device *d, bool on);
+/* Note an atomic of `bytes` (4 or 8) at host address p with code
+ * WE_ATOMIC_CODE(op, type); a word that sees two codes becomes
+ * WE_ATOMIC_MIXED.  Thread-safe; a no-op outside every map. */
+void dev_note_atomic(struct we_device *d, const uint8_t *p, unsigned bytes, uint8_t code);
 
 /* Set the device's last error (printf-style; replaces the previous). */
 void dev_error(struct we_device *d, const char *fmt, ...)

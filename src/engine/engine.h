@@ -49,7 +49,15 @@ typedef struct eng_output {
 	char *warnings;     /* --check hazards, one per line               */
 	char *profile;      /* --profile: text, and JSON                    */
 	char *profile_json;
+	uint64_t report_cta; /* the CTA of the report (linear id)           */
 } eng_output;
+
+/* Part of a grid (we_launch_part): CTAs [first, first + count) by linear
+ * id, their ids unchanged; NULL runs the whole grid. */
+typedef struct eng_part {
+	uint64_t first, count;
+	bool track_atomics;
+} eng_part;
 
 /* The launch limits of warpemu.h and the options' consistency: WE_OK, or
  * the status with the message recorded on dev. */
@@ -58,9 +66,10 @@ we_status engine_check_launch(struct we_device *dev, const we_kernel *k, const w
 /* A CTA shape within WE_BLOCK_*_MAX. */
 bool engine_block_ok(we_dim3 b);
 
-/* Run a launch (engine_check_launch first). */
+/* Run a launch (engine_check_launch first), or the part of its grid
+ * `part` names (NULL: all of it). */
 we_status engine_launch(struct we_device *dev, const struct we_module *m, const we_kernel *k,
 			const we_launch_config *cfg, const void *params, size_t params_size,
-			we_launch_stats *stats, eng_output *out);
+			const eng_part *part, we_launch_stats *stats, eng_output *out);
 
 #endif

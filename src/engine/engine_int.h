@@ -47,7 +47,10 @@ typedef struct launch {
 	const engine_ops *engine;
 	const we_topo *topo;           /* NULL: no placement                */
 	we_placement placement;
-	uint64_t nctas;
+	uint64_t nctas;                /* the end of the CTAs to run (linear
+					  ids [first, nctas): the grid, or a
+					  part of it, eng_part)              */
+	uint64_t first;
 	_Atomic uint64_t next;         /* next CTA to hand out              */
 	_Atomic bool stop;             /* an exception: hand out no more    */
 	pthread_mutex_t lock;          /* guards status/report/notice       */
@@ -106,9 +109,15 @@ static inline bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
 {
 	const bool clock_turn = c->L->deadline > 0 && (w->clock_checks++ & 63u) == 0;
 	if (!c->L->max_instructions && !clock_turn &&
-	    !atomic_load_explicit(&c->L->dev->interrupted, memory_order_relaxed))
+	    !atomic_load_explicit(&c->L->dev->interrupted, memory_order_relaxed) &&
+	    c->linear_id < atomic_load_explicit(&c->L->dev->cancel_from, memory_order_relaxed))
 		return true;
 	return watchdog_check(c, w, budget, clock_turn);
+}
+/* CTAs the launch runs (the grid, or its part). */
+static inline uint64_t launch_ctas(const launch *lc)
+{
+	return lc->nctas - lc->first;
 }
 /* Warps of a CTA of shape block. */
 static inline unsigned engine_warps(we_dim3 block)

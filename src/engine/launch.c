@@ -113,8 +113,11 @@ static void launch_ctx(launch *lc, struct we_device *dev, const struct we_module
 	 * hooked loop */
 	L->hooked = L->seeded || L->trace || L->memcheck || L->profile;
 	/* lockstep groups where the engine runs them, and not under a seeded
-	 * schedule or a trace (one warp at a time) */
-	L->lockstep = !lc->engine->groups || L->hooked ? 1u : cfg->lockstep ? cfg->lockstep : WE_LOCKSTEP_DEFAULT;
+	 * schedule, a trace or the profile (one warp at a time); the memory
+	 * checks observe their instructions in the group (exec_checked) */
+	L->lockstep = !lc->engine->groups || L->seeded || L->trace || L->profile ? 1u
+		      : cfg->lockstep                                  ? cfg->lockstep
+								       : WE_LOCKSTEP_DEFAULT;
 	L->batch = cfg->batch;
 }
 
@@ -141,7 +144,7 @@ static void launch_threads(launch *lc, struct we_device *dev, const we_launch_co
 static we_status launch_fits(const launch *lc, struct we_device *dev)
 {
 	const we_launch_ctx *L = &lc->L;
-	uint64_t slots = lc->nthreads < lc->nctas ? lc->nthreads : lc->nctas;
+	uint64_t slots = lc->nthreads < launch_ctas(lc) ? lc->nthreads : launch_ctas(lc);
 	uint64_t per_slot = (uint64_t)L->nrows * WE_WARP_SIZE * 4u * L->warps_per_cta +
 			    L->shared_bytes + (uint64_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta;
 	uint64_t need = slots * per_slot;
@@ -239,6 +242,7 @@ static we_status launch_run(launch *lc, struct we_device *dev, eng_output *out, 
 		st = lc->status;
 		out->report = lc->report;
 		out->report_json = lc->report_json;
+		out->report_cta = lc->report_cta;
 		lc->report = lc->report_json = NULL;
 	}
 	if (lc->notice)
@@ -248,7 +252,7 @@ static we_status launch_run(launch *lc, struct we_device *dev, eng_output *out, 
 
 we_status engine_launch(struct we_device *dev, const struct we_module *m, const we_kernel *k,
 			const we_launch_config *cfg, const void *params, size_t params_size,
-			we_launch_stats *stats, eng_output *out)
+			const eng_part *part, we_launch_stats *stats, eng_output *out)
 {
 	memset(out, 0, sizeof *out);
 	we_status st = engine_check_launch(dev, k, cfg, params_size);
@@ -263,7 +267,12 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	launch_ctx(lc, dev, m, k, cfg, params, params_size);
 	lc->timeout = cfg->timeout;
 	lc->nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
-	atomic_init(&lc->next, 0);
+	if (part) {
+		lc->first = part->first;
+		lc->nctas = part->first + part->count;
+		lc->L.track_atomics = part->track_atomics;
+	}
+	atomic_init(&lc->next, lc->first);
 	atomic_init(&lc->stop, false);
 	lc->status = WE_OK;
 	dev_notice(dev, NULL);

@@ -267,7 +267,7 @@ static uint32_t batch_size(const launch *lc, unsigned nw)
 			     ? WE_WARP_SIZE / L->warps_per_cta : 1;
 	if (L->batch && L->batch < n)
 		n = L->batch;
-	const uint64_t share = (lc->nctas + nw - 1) / nw;
+	const uint64_t share = (launch_ctas(lc) + nw - 1) / nw;
 	if (n > share)
 		n = share;
 	return n ? (uint32_t)n : 1u;
@@ -276,8 +276,8 @@ static uint32_t batch_size(const launch *lc, unsigned nw)
 static we_status run_scheduler(launch *lc)
 {
 	unsigned nw = lc->nthreads;
-	if (nw > lc->nctas)
-		nw = (unsigned)lc->nctas;
+	if (nw > launch_ctas(lc))
+		nw = (unsigned)launch_ctas(lc);
 	sworker *ws = calloc(nw, sizeof *ws);
 	if (!ws)
 		return WE_ERR_NOMEM;

@@ -46,6 +46,11 @@ bool watchdog_check(we_cta *c, we_warp *w, uint64_t *budget, bool clock_turn)
 		cta_set_fault(c, w, WE_FAULT_INTERRUPTED, w->active, "the launch was interrupted");
 		return false;
 	}
+	if (c->linear_id >= atomic_load_explicit(&c->L->dev->cancel_from, memory_order_relaxed)) {
+		/* we_device_cancel_from: a lower CTA of the grid failed elsewhere */
+		cta_set_fault(c, w, WE_FAULT_INTERRUPTED, w->active, "cancelled: a lower CTA failed");
+		return false;
+	}
 	if (clock_turn && engine_now() > c->L->deadline) {
 		snprintf(m, sizeof m, "the launch ran past its wall-clock limit (--timeout): "
 			 "a livelock, an infinite loop, or too much work");

@@ -371,8 +371,8 @@ static bool slot_destroy(wslot *s)
 static we_status run_warp_threads(launch *lc)
 {
 	unsigned ns = lc->nthreads;
-	if (ns > lc->nctas)
-		ns = (unsigned)lc->nctas;
+	if (ns > launch_ctas(lc))
+		ns = (unsigned)launch_ctas(lc);
 	const uint32_t nw = lc->L.warps_per_cta;
 	wslot *slots = calloc(ns, sizeof *slots);
 	wthread *ts = calloc((size_t)ns * nw, sizeof *ts);

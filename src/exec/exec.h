@@ -131,6 +131,12 @@ void exec_free_module(struct we_module *m);
 /* Run warp w until it blocks, exits, yields, sleeps, faults, or has
  * executed `budget` instructions. */
 we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget);
+/* For exec_group under --check's memory checks: the instruction at pc,
+ * one they observe (observe_wants), for warps w[0..n) one by one as the
+ * hooked loop runs it (each in its own CTA).  WE_STOP_BUDGET when every
+ * warp ran it; else the stop of w[*j] (those before it ran it, those
+ * after it did not). */
+we_stop exec_checked(we_warp *w, uint32_t n, uint64_t pc, uint32_t *j);
 
 /* Lockstep groups.  Warps wi..wi+n-1 of a CTA (n >= 2), all ready, at one
  * PC, ActiveMask all ones, SleepMask 0, with `budget` instructions left

@@ -11,6 +11,7 @@
 #include "exec/exec.h"
 #include "exec/jit.h"
 #include "exec/loop.h"
+#include "exec/observe.h"
 
 /* The guards of a group (ActiveMasks all ones): each warp's lanes of one
  * guard predicate, and whether they are all true or all false.  A guard
@@ -330,6 +331,20 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		}
 		bool full = false;
 		int r;
+		if (L->memcheck && in_code && observe_wants(i)) {
+			/* --check observes it: warp by warp, as the hooked loop */
+			group_settle(w, n, pc, pending, guarded);
+			pending = guarded = 0;
+			g.key = GUARD_NONE;
+			uint32_t j;
+			const we_stop st = exec_checked(w, n, pc, &j);
+			if (st != WE_STOP_BUDGET) {
+				*who = wi + j;
+				return st;
+			}
+			pc += WE_INST_SIZE;
+			continue;
+		}
 		if (in_code && i->lockstep) {
 			if (i->pg == 7 && !i->pg_xor) {
 				full = true;

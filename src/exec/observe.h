@@ -14,4 +14,17 @@
  * (constant banks are read-only), with *a filled in; else false. */
 bool observe_mem(xctx *x, const xinsn *i, race_access *a);
 
+/* Instruction i is one the memory checks observe: a memory access
+ * (observe_mem) or a fence. */
+static inline bool observe_wants(const xinsn *i)
+{
+	switch (i->optype) {
+	case ISA_OPT_LDG: case ISA_OPT_LDS: case ISA_OPT_LDL: case ISA_OPT_STG: case ISA_OPT_STS:
+	case ISA_OPT_STL: case ISA_OPT_ATOMG: case ISA_OPT_ATOMS: case ISA_OPT_RED: case ISA_OPT_MEMBAR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 #endif

@@ -27,6 +27,50 @@ static inline void profile_insn(we_cta *cta, const we_warp *w, const xinsn *i, c
 		cta->prof->block_pc[w->id] = x->pc;
 }
 
+/* --check's memory checks around instruction i (fetched into x): its
+ * access observed before it runs (true: *acc is one), an atomic's
+ * release and acquire with it ... */
+static inline bool checked_before(xctx *x, const xinsn *i, race_access *acc)
+{
+	const bool mem = x->L->memcheck && x->pmask && observe_mem(x, i, acc);
+	if (mem && (acc->kind & RACE_ATOMIC))
+		race_atomic_begin(x->cta, x->w, acc);
+	return mem;
+}
+
+/* ... and checked after it runs; a MEMBAR's order. */
+static inline void checked_after(xctx *x, const xinsn *i, const race_access *acc, bool mem)
+{
+	if (mem && (acc->kind & RACE_ATOMIC))
+		race_atomic_end(x->cta, acc);
+	if (mem && !(x->stop && x->why == WE_STOP_FAULT))
+		race_access_mem(x->cta, x->w, acc);
+	else if (x->L->memcheck && x->pmask && i->optype == ISA_OPT_MEMBAR)
+		race_fence(x->cta, x->w, x->pc, (unsigned)i->in->scope);
+}
+
+we_stop exec_checked(we_warp *w, uint32_t n, uint64_t pc, uint32_t *j)
+{
+	const we_launch_ctx *L = w->cta->L;
+	const xinsn *code = L->mod->x;
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	for (*j = 0; *j < n; (*j)++) {
+		xctx xc = { .w = &w[*j], .cta = w[*j].cta, .L = L }, *x = &xc;
+		const xinsn *i = fetch(x, code, pc, start, end);
+		if (!i)
+			return x->why;
+		race_access acc;
+		const bool mem = checked_before(x, i, &acc);
+		if (x->pmask)
+			DISPATCH(x, i);
+		checked_after(x, i, &acc, mem);
+		retire(x);
+		if (x->stop)
+			return x->why;
+	}
+	return WE_STOP_BUDGET;
+}
+
 /* The loop with hooks: the instruction trace, the seeded schedule's
  * preemption after memory and barrier instructions (ISA_F_PREEMPT),
  * --check's memory checks (each memory access and fence, observe.h) and
@@ -53,17 +97,10 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 			return x->why;
 		const uint32_t active = w->active;
 		race_access acc;
-		const bool mem = L->memcheck && x->pmask && observe_mem(x, i, &acc);
-		if (mem && (acc.kind & RACE_ATOMIC))
-			race_atomic_begin(cta, w, &acc);
+		const bool mem = checked_before(x, i, &acc);
 		if (x->pmask)
 			DISPATCH(x, i);
-		if (mem && (acc.kind & RACE_ATOMIC))
-			race_atomic_end(cta, &acc);
-		if (mem && !(x->stop && x->why == WE_STOP_FAULT))
-			race_access_mem(cta, w, &acc);
-		else if (L->memcheck && x->pmask && i->optype == ISA_OPT_MEMBAR)
-			race_fence(cta, w, x->pc, (unsigned)i->in->scope);
+		checked_after(x, i, &acc, mem);
 		if (cta->prof)
 			profile_insn(cta, w, i, x, active);
 		retire(x);

@@ -14,6 +14,7 @@
  * 32-bit accesses at consecutive words are plain block copies there.
  * Device memory is little-endian, like the host this is built for.
  */
+#include "device/device.h"
 #include "exec/sem.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -588,6 +589,23 @@ static uint64_t atom64(uint8_t *pb, int op, bool sgn, uint64_t v, uint64_t c)
 	}
 }
 
+/* we_atomic_map's codes are the ISA's fields (warpemu.h) */
+_Static_assert(ISA_AtomOp_ADD == (int)WE_ATOM_ADD && ISA_AtomOp_MIN == (int)WE_ATOM_MIN &&
+	       ISA_AtomOp_MAX == (int)WE_ATOM_MAX && ISA_AtomOp_AND == (int)WE_ATOM_AND &&
+	       ISA_AtomOp_OR == (int)WE_ATOM_OR && ISA_AtomOp_XOR == (int)WE_ATOM_XOR &&
+	       ISA_AtomOp_EXCH == (int)WE_ATOM_EXCH && ISA_AtomOp_CAS == (int)WE_ATOM_CAS &&
+	       ISA_AtomType_U32 == (int)WE_ATOM_U32 && ISA_AtomType_S32 == (int)WE_ATOM_S32 &&
+	       ISA_AtomType_U64 == (int)WE_ATOM_U64 && ISA_AtomType_S64 == (int)WE_ATOM_S64,
+	       "atomic codes follow the ISA's AtomOp and AtomType");
+
+/* A launch that merges grid parts (we_launch_part) notes its global
+ * atomics per word (device/atomics.c); others skip this. */
+static void note_atomics(xctx *x, uint8_t *const ptr[XLANES], int op, int type, bool w64, bool fetched)
+{
+	const uint8_t code = WE_ATOMIC_CODE(op, type) | (fetched ? WE_ATOMIC_FETCHED : 0u);
+	for_lanes(l) if (ptr[l]) dev_note_atomic(x->L->dev, ptr[l], w64 ? 8u : 4u, code);
+}
+
 /* od: destination (NULL for RED), om: [ra+off], ob: value / compare,
  * oc: CAS new value (NULL for RED). */
 static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, const xopd *om,
@@ -603,6 +621,8 @@ static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, cons
 	uint8_t *ptr[XLANES];
 	if (!translate(x, om, sp, w64 ? 8u : 4u, ptr))
 		return;
+	if (sp == SP_GLOBAL && x->L->track_atomics)
+		note_atomics(x, ptr, op, type, w64, od && !(od->kind == XO_REG && od->reg == 255));
 	uint32_t tb0[XLANES], tb1[XLANES], tc0[XLANES], tc1[XLANES];
 	const uint32_t *b0 = xsrc(x, ob, 0, tb0, false);
 	const uint32_t *b1 = w64 ? xsrc(x, ob, 1, tb1, false) : b0;

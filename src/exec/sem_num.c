@@ -19,6 +19,7 @@
 #include <fenv.h>
 #include <math.h>
 
+#include "device/device.h"
 #include "exec/exec.h"
 #include "exec/sem.h"
 #include "exec/sem_float.h"
@@ -589,6 +590,15 @@ static void do_atomx(xctx *x, const xinsn *i, bool global, const xopd *od, const
 	uint8_t *ptr[XLANES];
 	if (!atomx_ptrs(x, om, global, w64 ? 8u : 4u, ptr))
 		return;
+	if (global && x->L->track_atomics) {
+		/* for merging grid parts (device/atomics.c): none of these
+		 * merges, but a word two parts update is named as such */
+		const uint8_t code = WE_ATOMIC_CODE(opx == ISA_AtomOpX_INC ? WE_ATOM_INC
+						    : opx == ISA_AtomOpX_DEC ? WE_ATOM_DEC : WE_ATOM_ADD,
+						    typex == ISA_AtomTypeX_F64 ? WE_ATOM_F64
+						    : typex == ISA_AtomTypeX_F32 ? WE_ATOM_F32 : WE_ATOM_U32);
+		for_lanes(l) if (ptr[l]) dev_note_atomic(x->L->dev, ptr[l], w64 ? 8u : 4u, code);
+	}
 	uint64_t b[XLANES], r[XLANES];
 	srcint(x, ob, w64, false, b);
 	for_lanes(l) r[l] = ptr[l] ? atomx1(ptr[l], opx, typex, b[l]) : 0;

@@ -92,6 +92,7 @@ int lx_reg64(lx *x, const ptx_opnd *o);
 int lx_pred(lx *x, const ptx_opnd *o, bool *neg);
 /* the destination register of operand o (must be a register), or -1 */
 int lx_dst(lx *x, const ptx_opnd *o, ptx_rclass rc);
+bool lx_reg_read(const ptx_func *f, const ptx_ins *self, int reg);
 
 /* a guarded call or brx.idx: a branch over it (lx.c); the label to end
  * it with lx_guard_end, -1 */

@@ -1448,25 +1448,33 @@ static bool op_atom(lx *x)
 		return true;
 	bool w = t.bits == 64;
 	const char *type = t.k == 'f' ? (w ? "F64" : "F32") : w ? (t.k == 's' ? "S64" : "U64") : (t.k == 's' ? "S32" : "U32");
-	int d = red ? -1 : lx_dst(x, &in->o[0], w ? RC_64 : RC_32);
-	if (!red && d < 0)
+	/* red, or an atom whose old value nothing reads (nvcc writes one for
+	 * atomicAdd(...) with the result unused): the old value goes to RZ,
+	 * so the executor knows it is not used (doc/distributed.md merges
+	 * such atomics from grid parts; a fetched value it cannot) */
+	const bool dead = red || !lx_reg_read(x->f, in, in->o[0].reg);
+	int d = dead ? -1 : lx_dst(x, &in->o[0], w ? RC_64 : RC_32);
+	if (!dead && d < 0)
 		return true;
-	if (d < 0)
-		d = lx_tmp(x, w ? RC_64 : RC_32);
 	int b = w ? lx_reg64(x, &in->o[red ? 1 : 2]) : lx_reg32(x, &in->o[red ? 1 : 2]);
 	int c = cas ? (w ? lx_reg64(x, &in->o[3]) : lx_reg32(x, &in->o[3])) : -1;
 	char at[64], sl[32], up[8];
-	addr_text(&a, 3, at, sizeof at);
+	const int k = dead ? 0 : 1; /* the slots: [d,] b, c, the address */
+	addr_text(&a, k + 2, at, sizeof at);
 	char f = w ? 'w' : 'r';
 	snprintf(up, sizeof up, "u%c", a.form);
-	snprintf(sl, sizeof sl, "d%c u%c u%c %s", f, f, f, a.base >= 0 ? up : "");
-	char op_up[8];
+	snprintf(sl, sizeof sl, "%s u%c u%c %s", dead ? "" : f == 'w' ? "dw" : "dr", f, f, a.base >= 0 ? up : "");
+	char op_up[8], dst[8] = "RZ", third[8] = "";
 	for (size_t i = 0; i <= strlen(op); i++)
 		op_up[i] = (char)(op[i] >= 'a' && op[i] <= 'z' ? op[i] - 32 : op[i]);
+	if (!dead)
+		snprintf(dst, sizeof dst, "$0");
+	if (cas)
+		snprintf(third, sizeof third, ", $%d", k + 1);
 	x->varying_next = 1;
-	emit(x, sl, V(d, b, c >= 0 ? c : b, a.base), "%s.%s.%s $0, %s, $1%s",
-	     sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
-	     op_up, type, at, cas ? ", $2" : "");
+	const int *vs = dead ? V(b, c >= 0 ? c : b, a.base) : V(d, b, c >= 0 ? c : b, a.base);
+	emit(x, sl, vs, "%s.%s.%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
+	     op_up, type, dst, at, k, third);
 	return true;
 }
 

@@ -204,3 +204,27 @@ void lx_guard_end(lx *x, int skip)
 	if (skip >= 0)
 		lc_add(&x->c, LK_LABEL, x->in->line)->target = skip;
 }
+
+/* Whether any instruction of f other than `self` names register reg
+ * (as an operand, a vector element, an address base or a guard); self's
+ * own source operands count too.  A register nothing else names holds a
+ * value nobody reads. */
+bool lx_reg_read(const ptx_func *f, const ptx_ins *self, int reg)
+{
+	if (reg < 0)
+		return false;
+	for (uint32_t i = 0; i < f->nins; i++) {
+		const ptx_ins *in = &f->ins[i];
+		if (in->guard == reg)
+			return true;
+		for (int k = in == self ? 1 : 0; k < in->no; k++) {
+			const ptx_opnd *o = &in->o[k];
+			if (o->reg == reg || o->reg2 == reg)
+				return true;
+			for (int e = 0; o->kind == PO_VEC && e < o->nvec; e++)
+				if (o->vec[e] == reg)
+					return true;
+		}
+	}
+	return false;
+}
