@@ -171,10 +171,11 @@ static void launch_jit(launch *lc, const we_launch_config *cfg)
 		lc->jit_note = "off";
 	} else if (!we_jit_available()) {
 		lc->jit_note = "not built";
-	} else if (L->lockstep < 2 || L->check) {
+	} else if (L->lockstep < 2 || L->check || L->memcheck) {
 		/* compiled blocks run lockstep groups only; the hooked loop (and
-		 * --check, which is left the interpreter's per-warp order) keep
-		 * every instruction interpreted */
+		 * --check, which is left the interpreter's per-warp order, and
+		 * the memory checks, which observe instructions in the group:
+		 * exec_checked) keep every instruction interpreted */
 		lc->jit_note = "interpreter needed";
 	} else {
 #ifdef WE_HAVE_LLVM
