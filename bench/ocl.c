@@ -214,7 +214,7 @@ int ocl_open(ocl **out, ocl_source src, const char *want, char *err, size_t errl
 	}
 	char dname[128] = "";
 	o->clGetDeviceInfo(o->device, CL_DEVICE_NAME, sizeof dname - 1, dname, NULL);
-	snprintf(o->name, sizeof o->name, "%s / %s", pname, dname);
+	snprintf(o->name, sizeof o->name, "%.125s / %.125s", pname, dname); /* (fits: 253 < 256) */
 	o->ctx = o->clCreateContext(NULL, 1, &o->device, NULL, NULL, &e);
 	if (!o->ctx) {
 		seterr(err, errlen, "clCreateContext: %s (%d)", cl_err_name(e), (int)e);

@@ -527,6 +527,93 @@ static void barrier_cref(const inst *in, uint64_t c0, uint64_t c1)
 		out[i] = in->iters;
 }
 
+/* ---- the PTX benchmarks: nvcc's PTX (bench/kernels/ptx_*.cu, and
+ * tests/ptx/reduce_smem.cu for ptx-reduce) through the PTX front end.
+ * ptx-transpose and ptx-histogram take the instances (and C references)
+ * of transpose and histogram: their kernels have the same parameters. */
+
+/* ptx-reduce: `scale` floats (a multiple of 512), one sum of 512 per CTA
+ * of 256 threads, added in the kernel's order (bit-exact) */
+static void ptx_reduce_make(inst *in)
+{
+	uint32_t n = u32_scale(in->scale);
+	if (n % 512)
+		die("ptx-reduce: the size must be a multiple of 512");
+	grid1(in, n / 512, 256);
+	int src = add_buf(in, (size_t)n * 4, false);
+	int out = add_buf(in, (size_t)in->ctas * 4, true);
+	float *p = in->bufs[src].p;
+	uint64_t seed = 8;
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = (float)(splitmix(&seed) >> 40) * 0x1p-23f - 1.0f;
+	arg_buf(in, src);
+	arg_buf(in, out);
+	arg_u32(in, n);
+	in->work = n;
+}
+
+static void ptx_reduce_cref(const inst *in, uint64_t c0, uint64_t c1)
+{
+	const float *src = in->bufs[0].p;
+	float *out = in->bufs[1].p;
+	float s[256];
+	for (uint64_t c = c0; c < c1; c++) {
+		for (unsigned t = 0; t < 256; t++)
+			s[t] = src[c * 512 + t] + src[c * 512 + t + 256];
+		for (unsigned k = 128; k > 0; k >>= 1)
+			for (unsigned t = 0; t < k; t++)
+				s[t] += s[t + k];
+		out[c] = s[0];
+	}
+}
+
+/* ptx-matmul: C = A * B, `scale` x `scale` floats, 16x16 CTAs.  The
+ * inputs are integers 0..7, so every sum is exact whatever the order and
+ * the rounding of the multiply-adds (POCL may contract or not). */
+#define MM_TILE 16u
+static void matmul_make(inst *in)
+{
+	uint32_t n = u32_scale(in->scale);
+	if ((uint64_t)n * n > UINT32_MAX / 4)
+		die("ptx-matmul: %u x %u is too large", n, n);
+	uint32_t g = (n + MM_TILE - 1) / MM_TILE;
+	in->grid = (we_dim3){ g, g, 1 };
+	in->block = (we_dim3){ MM_TILE, MM_TILE, 1 };
+	in->ctas = (uint64_t)g * g;
+	in->width = n;
+	int a = add_buf(in, (size_t)n * n * 4, false);
+	int b = add_buf(in, (size_t)n * n * 4, false);
+	int c = add_buf(in, (size_t)n * n * 4, true);
+	uint64_t seed = 9;
+	for (int m = a; m <= b; m++) {
+		float *p = in->bufs[m].p;
+		for (size_t i = 0; i < (size_t)n * n; i++)
+			p[i] = (float)(splitmix(&seed) & 7);
+	}
+	arg_u32(in, n);
+	arg_buf(in, a);
+	arg_buf(in, b);
+	arg_buf(in, c);
+	in->work = (uint64_t)n * n * n;
+}
+
+static void matmul_cref(const inst *in, uint64_t c0, uint64_t c1)
+{
+	const float *a = in->bufs[0].p, *b = in->bufs[1].p;
+	float *out = in->bufs[2].p;
+	uint32_t n = in->width, gx = in->grid.x;
+	for (uint64_t c = c0; c < c1; c++) {
+		uint32_t bx = (uint32_t)(c % gx), by = (uint32_t)(c / gx);
+		for (uint32_t r = by * MM_TILE; r < by * MM_TILE + MM_TILE && r < n; r++)
+			for (uint32_t col = bx * MM_TILE; col < bx * MM_TILE + MM_TILE && col < n; col++) {
+				float acc = 0.0f;
+				for (uint32_t k = 0; k < n; k++)
+					acc += a[(size_t)r * n + k] * b[(size_t)k * n + col];
+				out[(size_t)r * n + col] = acc;
+			}
+	}
+}
+
 static const bench benches[] = {
 	{ "alu", "ALU-bound loop: 65536 threads, 7 integer ops + 3 loop control per trip",
 	  "bench/kernels/alu.we", "alu", "bench/opencl/alu.cl", "alu",
@@ -568,6 +655,22 @@ static const bench benches[] = {
 	  "bench/kernels/barrier.we", "barrier", "bench/opencl/barrier.cl", "barrier_loop",
 	  "warp-barriers", "CTAs", 256, 16, 16, 4, 2, 1, false,
 	  barrier_make, barrier_cref },
+	{ "ptx-reduce", "PTX (nvcc): reduce_smem, 512 floats per 256-thread CTA, bar.sync per step",
+	  "tests/ptx/reduce_smem.sm90.ptx", "reduce_smem", "bench/opencl/ptx_reduce.cl", "reduce_smem",
+	  "floats", "floats", 1u << 24, 1u << 20, 1u << 20, 1u << 16, 1u << 16, 1u << 14, true,
+	  ptx_reduce_make, ptx_reduce_cref },
+	{ "ptx-transpose", "PTX (nvcc): transpose through a shared 32x33 tile, 32x8 CTAs",
+	  "bench/kernels/ptx_transpose.sm90.ptx", "transpose", "bench/opencl/transpose.cl", "transpose",
+	  "elements", "matrix side", 4096, 1024, 2048, 512, 256, 128, true,
+	  transpose_make, transpose_cref },
+	{ "ptx-matmul", "PTX (nvcc): f32 matrix multiply through 16x16 shared tiles",
+	  "bench/kernels/ptx_matmul.sm90.ptx", "matmul", "bench/opencl/ptx_matmul.cl", "matmul",
+	  "multiply-adds", "matrix side", 512, 128, 128, 64, 64, 32, true,
+	  matmul_make, matmul_cref },
+	{ "ptx-histogram", "PTX (nvcc): 256-bin byte histogram, a global atomic per byte",
+	  "bench/kernels/ptx_histogram.sm90.ptx", "histogram", "bench/opencl/ptx_histogram.cl", "histogram",
+	  "bytes", "bytes", 1u << 24, 1u << 20, 1u << 22, 1u << 20, 1u << 16, 1u << 14, true,
+	  histogram_make, histogram_cref },
 };
 #define NBENCH (sizeof benches / sizeof benches[0])
 
@@ -1282,7 +1385,7 @@ static void run_bench(bres *br)
 {
 	const bench *b = br->b;
 	br->ran = true;
-	progress("wbench: %-10s", b->name);
+	progress("wbench: %-13s", b->name);
 	runspec rs = { .k = K_CSERIAL, .cores = 1, .threads = 1, .scale = br->scale };
 	run_child(b, &rs, &br->cser);
 	if (nrefs < sizeof refs / sizeof refs[0])
@@ -1460,6 +1563,18 @@ static unsigned compute_targets(const bres *all, target *t, char why[][160])
 	if (bar)
 		t[n].value = slowdown(wbar1, &bar->handoff);
 	n++;
+	/* issue 16: nvcc's PTX of the reduction at the speed of the
+	 * hand-written kernel, per element, same engine and threads */
+	const bres *pred = find(all, "ptx-reduce");
+	const result *pred1 = pred ? &pred->emu[0] : &none;
+	t[n] = (target){ "PTX reduce_smem vs reduce.we",
+			 "ptx-reduce over reduce, scheduler engine, 1 core: time per element", "x", NAN, 1.3,
+			 false,
+			 red1->status == RS_OK && red ? why_missing(pred, "ptx-reduce", pred1, why[n], 160)
+						      : why_missing(red, "reduce", red1, why[n], 160) };
+	if (red && pred)
+		t[n].value = slowdown(pred1, red1);
+	n++;
 	t[n] = (target){ "warp-threads scaling, worst", "every benchmark, warp-threads engine: time on 1 core / "
 			 "time on all cores, the smallest", "x", NAN, 1.0, true, "one core only" };
 	if (ncores > 1) {
@@ -1523,7 +1638,7 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 	printf("1-minute load average: %.2f before, %.2f after%s\n\n", load_before, load_after,
 	       load_before > 0.5 || load_after > ncores + 0.5 ? " (other work was running: figures are skewed)"
 								     : "");
-	printf("%-10s %-12s %5s %8s %9s %8s %8s %9s %11s %8s %-5s\n", "benchmark", "engine", "cores",
+	printf("%-13s %-12s %5s %8s %9s %8s %8s %9s %11s %8s %-5s\n", "benchmark", "engine", "cores",
 	       "work", "wall s", "Gwi/s", "Gti/s", "Mbar/s", "CTAs/s", "RSS MiB", "check");
 	for (unsigned i = 0; i < NBENCH; i++) {
 		const bres *br = &all[i];
@@ -1541,7 +1656,7 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 			fmt_num(c, sizeof c, rate(r, r->barriers) / 1e6, "%.3f");
 			fmt_num(d, sizeof d, rate(r, r->ctas), "%.0f");
 			fmt_num(rs, sizeof rs, (double)r->rss_kib / 1024.0, "%.1f");
-			printf("%-10s %-12s %5u %8s %9s %8s %8s %9s %11s %8s %-5s\n", j ? "" : br->b->name,
+			printf("%-13s %-12s %5u %8s %9s %8s %8s %9s %11s %8s %-5s\n", j ? "" : br->b->name,
 			       engine_short(br->emu_spec[j].engine), br->emu_spec[j].cores, w, s, a, b2, c, d,
 			       rs, status_word(r->status));
 		}
@@ -1554,7 +1669,7 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 	char h1[16], h2[16];
 	snprintf(h1, sizeof h1, "%uc/Cpt", ncores);
 	snprintf(h2, sizeof h2, "%uc/POCL", ncores);
-	printf("%-10s %-14s %9s %9s %9s %9s %9s %8s %8s %8s %12s\n", "benchmark", "unit", "C serial",
+	printf("%-13s %-14s %9s %9s %9s %9s %9s %8s %8s %8s %12s\n", "benchmark", "unit", "C serial",
 	       "C pthr", "POCL", "Oclgrind", "og work", "1c/C", h1, h2, "Oclgrind/emu");
 	for (unsigned i = 0; i < NBENCH; i++) {
 		const bres *br = &all[i];
@@ -1571,7 +1686,7 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 		fmt_num(r2, sizeof r2, cb ? slowdown(&br->emu[1], &br->cpt) : NAN, "%.1f");
 		fmt_num(r3, sizeof r3, slowdown(&br->emu[1], &br->pocl), "%.1f");
 		fmt_num(r4, sizeof r4, slowdown(&br->og, &br->emu[1]), "%.0f");
-		printf("%-10s %-14s %9s %9s %9s %9s %9s %8s %8s %8s %12s\n", br->b->name, br->b->unit, s1, s2,
+		printf("%-13s %-14s %9s %9s %9s %9s %9s %8s %8s %8s %12s\n", br->b->name, br->b->unit, s1, s2,
 		       s3, s4, br->og.status == RS_OK ? ow : "-", r1, r2, r3, r4);
 	}
 	/* failures and notes */
@@ -1826,7 +1941,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: wbench [options]\n"
-		"  --srcdir DIR       source tree (kernels/, bench/kernels/, bench/opencl/); default .\n"
+		"  --srcdir DIR       source tree (kernels/, bench/kernels/, bench/opencl/, tests/ptx/); default .\n"
 		"  --json FILE        write the results as JSON (and the gnuplot .dat files beside it)\n"
 		"  --dat-dir DIR      where to write scaling.dat and ratios.dat (default: the JSON's directory)\n"
 		"  --quick            small sizes: a smoke run of a few seconds\n"
@@ -2003,10 +2118,10 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--result-fd"))
 			opt.result_fd = (int)parse_u64(NEXT(), "--result-fd");
 		else if (!strcmp(a, "--list")) {
-			printf("%-10s %-16s %10s %10s %10s %10s  %s\n", "benchmark", "scale is", "full", "quick",
+			printf("%-13s %-16s %10s %10s %10s %10s  %s\n", "benchmark", "scale is", "full", "quick",
 			       "wt full", "Oclgrind", "what");
 			for (unsigned k = 0; k < NBENCH; k++)
-				printf("%-10s %-16s %10llu %10llu %10llu %10llu  %s\n", benches[k].name,
+				printf("%-13s %-16s %10llu %10llu %10llu %10llu  %s\n", benches[k].name,
 				       benches[k].scale_is, (unsigned long long)benches[k].full,
 				       (unsigned long long)benches[k].quick, (unsigned long long)benches[k].wt_full,
 				       (unsigned long long)benches[k].og_full, benches[k].what);

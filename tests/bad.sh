@@ -29,8 +29,8 @@
 # 20 * N bytes are the N instruction words (16 bytes each) and then the
 # N line numbers (4 bytes each).
 #
-# Every case runs under a 20 s limit and must end well within it; one
-# taking longer than 5 s is reported as slow (a failure).
+# Every case runs under a 60 s limit (a case that hangs fails; speed is
+# not asserted: bench/ measures it).
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bld=${top_builddir:-$src}
@@ -104,20 +104,17 @@ for f in "$dir"/*.s "$dir"/*.we "$dir"/*.ptx "$dir"/*.binpatch; do
 	esac
 	OUT=$tmp/out.$n
 	eval "set -- $run"
-	start=$(date +%s)
-	timeout 20 "$we" "${cmd:-run}" "$file" "$@" > "$tmp/log" 2>&1 < /dev/null
+	timeout 60 "$we" "${cmd:-run}" "$file" "$@" > "$tmp/log" 2>&1 < /dev/null
 	st=$?
-	secs=$(($(date +%s) - start))
 	why=
 	[ "$st" -eq "$want" ] || why="status $st, expected $want"
-	[ "$st" -eq 124 ] && why="did not finish within 20 s"
+	[ "$st" -eq 124 ] && why="did not finish within 60 s"
 	if [ -z "$why" ]; then
 		hdr "$f" expect > "$tmp/expects"
 		while IFS= read -r e; do
 			grep -F -q -- "$e" "$tmp/log" || { why="output lacks '$e'"; break; }
 		done < "$tmp/expects"
 	fi
-	[ -z "$why" ] && [ "$secs" -gt 5 ] && why="took ${secs}s"
 	# a sanitizer or assertion message is a failure whatever the status
 	if grep -E -q '(AddressSanitizer|runtime error:|Assertion .* failed|internal error)' "$tmp/log"; then
 		why="${why:+$why; }crash or internal error reported"

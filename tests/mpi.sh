@@ -111,8 +111,9 @@ done < "$tmp/table"
 # their C references): the same buffers under 2 and 3 ranks, both engines;
 # but num_atomic, whose CTAs add floats into one word (atom.add.f32), which
 # does not merge, and globals, whose threads use the values atomicAdd
-# returned, are refused
-ptx_names=$(PTX_NAMES= sh "$src/tests/ptx.sh" --names | sed 's/ num_atomic//; s/ globals//')
+# returned, are refused; so are cas_loops (CAS loops on global words)
+# and fence_last (the last-block reduction: atomicInc tickets)
+ptx_names=$(PTX_NAMES= sh "$src/tests/ptx.sh" --names | sed 's/ num_atomic//; s/ globals//; s/ cas_loops//; s/ fence_last//')
 [ -n "$ptx_names" ] || fail "mpi.sh: no NAMES in tests/ptx.sh"
 for np in 2 3; do
 	PTX_NAMES=$ptx_names PTX_LAUNCHER="timeout 120 $mpx $extra -n $np" PTX_SMS=sm90 PTX_ENGINES_ONLY=1 \
@@ -134,6 +135,15 @@ PTX_NAMES=globals PTX_LAUNCHER="timeout 120 $mpx $extra -n 2" PTX_SMS=sm90 PTX_E
 if grep -q '^0 passed, 2 failed$' "$tmp/ptx" && [ "$(grep -c 'exit 7, expected 0' "$tmp/ptx")" = 2 ] &&
 	grep -q "parameter '.global variables', offset 0 (0x0): rank 1 and a lower rank updated it with ADD atomics, and one of them used the old value" "$tmp/ptx"; then ok
 else fail "globals under 2 ranks is not refused: $(head -6 "$tmp/ptx")"; fi
+
+for k in cas_loops:CAS fence_last:INC; do
+	kn=${k%:*} kop=${k#*:}
+	PTX_NAMES=$kn PTX_LAUNCHER="timeout 120 $mpx $extra -n 2" PTX_SMS=sm90 PTX_ENGINES_ONLY=1 \
+		sh "$src/tests/ptx.sh" > "$tmp/ptx" 2>&1
+	if grep -q '^0 passed, 2 failed$' "$tmp/ptx" && [ "$(grep -c 'exit 7, expected 0' "$tmp/ptx")" = 2 ] &&
+		grep -q "parameter '${kn}_param_3', offset 0 (0x0): rank 1 and a lower rank updated it with $kop atomics" "$tmp/ptx"; then ok
+	else fail "$kn under 2 ranks is not refused: $(head -6 "$tmp/ptx")"; fi
+done
 
 # ---- kernels that communicate through global memory: refused
 # expect_refused NP FILE ARGS -- TEXT...: exit status 7 and every TEXT on

@@ -9,8 +9,11 @@
  *    prints (the frame, spills across a call, the per-kernel labels);
  *  - kernels: hand-written PTX run through the library (a guarded call
  *    and a guarded brx.idx reconverge before a barrier, two kernels with
- *    branches in one module, mov.pred of a constant) and .global
- *    variables that keep their values from one launch to the next.
+ *    branches in one module, mov.pred of a constant, a register of a
+ *    { } scope, a store of a wider register) and .global variables that
+ *    keep their values from one launch to the next;
+ *  - lowering also: release/acquire fences, B registers shared by
+ *    reconvergence points.
  * The kernels nvcc wrote are tests/ptx.sh's.
  */
 #include <check.h>
@@ -217,6 +220,8 @@ END_TEST
 
 /* ---- lowering ---------------------------------------------------------------- */
 
+static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out);
+
 /* (noinline: GCC 12 takes the result for a pointer to the local `text`) */
 __attribute__((noinline)) static char *translate(const char *ptx)
 {
@@ -293,6 +298,176 @@ START_TEST(lower_brx)
 }
 END_TEST
 
+/* if-conversion (peep.c): a short body that lanes >= 7 branch over runs
+ * under the negated guard, without BSSY/BSYNC; a body with a warp-wide
+ * instruction (activemask: the lanes that run it) stays a branch.
+ * kernel_ifconv runs it. */
+static const char *const ifconv_ptx = HEAD
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n .reg .pred %p<3>;\n"
+	" mov.u32 %r1, %tid.x;\n mov.u32 %r3, 100;\n setp.ge.u32 %p1, %r1, 7;\n @%p1 bra L1;\n"
+	" add.s32 %r3, %r1, 1;\n shl.b32 %r3, %r3, 2;\nL1:\n"
+	" setp.lt.u32 %p2, %r1, 40;\n @%p2 bra L2;\n activemask.b32 %r4;\n add.s32 %r3, %r3, %r4;\nL2:\n"
+	STORE_R3 " ret;\n}\n";
+
+START_TEST(lower_ifconv)
+{
+	char *s = translate(ifconv_ptx);
+	const char *sh = strstr(s, "SHF.L.U32");
+	ck_assert_ptr_nonnull(sh);
+	/* the first body: guarded, no branch before the barrier's BSSY */
+	ck_assert_ptr_nonnull(strstr(s, "@!P0 IADD3"));
+	ck_assert(!strncmp(sh - 5, "@!P0 ", 5));
+	const char *bssy = strstr(s, "BSSY");
+	ck_assert_ptr_nonnull(bssy);
+	ck_assert_ptr_null(strstr(bssy + 1, "BSSY"));
+	ck_assert_ptr_nonnull(strstr(bssy, "VOTE"));
+	ck_assert_ptr_null(strstr(s, "@!P0 VOTE"));
+	/* setp against an immediate: ISETP's immediate form, no MOV first */
+	const char *is = strstr(s, "ISETP.GE.U32.AND P0, PT, R");
+	ck_assert_ptr_nonnull(is);
+	ck_assert(!strncmp(strchr(is + 26, ','), ", 7, PT ;", 9));
+	/* copies folded (peep.c): S2R writes %r1's register itself; the low
+	 * word of add.s64 %rd2, %rd2, %rd1 goes to %rd2 at once, no MOV
+	 * between the IADD3.X and the store */
+	const char *s2r = strstr(s, "S2R R");
+	char reg[8], copy[16];
+	ck_assert(s2r && sscanf(s2r, "S2R %7[^,]", reg) == 1);
+	snprintf(copy, sizeof copy, ", %s ;", reg);
+	for (const char *m = strstr(s, "MOV R"); m; m = strstr(m + 1, "MOV R"))
+		ck_assert(strncmp(strchr(m, ','), copy, strlen(copy)));
+	const char *x = strstr(s, "IADD3.X"), *st = strstr(s, "STG"), *mv = x ? strstr(x, "MOV") : NULL;
+	ck_assert(x && st && x < st);
+	ck_assert(!mv || mv > st);
+	free(s);
+}
+END_TEST
+
+/* st.release / ld.acquire / atom.acq_rel: a fence of the access's scope
+ * before a release and after an acquire (PTX's release and acquire
+ * patterns), so --check's MEMBAR hand-offs see them */
+START_TEST(lower_release_acquire)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n"
+		" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, 5;\n"
+		" st.release.gpu.global.u32 [%rd2], %r1;\n ld.acquire.cta.global.u32 %r2, [%rd2+4];\n"
+		" atom.acq_rel.sys.global.add.u32 %r3, [%rd2+8], %r2;\n ld.relaxed.gpu.global.u32 %r4, [%rd2+12];\n"
+		" st.global.u32 [%rd2+16], %r4;\n ret;\n}\n";
+	char *s = translate(ptx);
+	const char *rel = strstr(s, "MEMBAR.GPU"), *st = strstr(s, "STG.E [");
+	const char *ld = strstr(s, "LDG.E R"), *acq = strstr(s, "MEMBAR.CTA");
+	const char *sys1 = strstr(s, "MEMBAR.SYS"), *at = strstr(s, "ATOMG.ADD");
+	ck_assert_msg(rel && st && ld && acq && sys1 && at, "%s", s);
+	ck_assert(rel < st);
+	ck_assert(st < ld);
+	ck_assert(ld < acq);
+	ck_assert(acq < sys1);
+	ck_assert(sys1 < at);
+	ck_assert_ptr_nonnull(strstr(at, "MEMBAR.SYS"));
+	/* three fences in all: none for the relaxed load or the plain store */
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, "MEMBAR")); p++)
+		n++;
+	ck_assert_uint_eq(n, 4);
+	free(s);
+}
+END_TEST
+
+/* mul.wide + add.s64 of an address (peep.c): one IMAD.WIDE with the base
+ * as its addend when the product is read by the add only, and a byte
+ * index (cvt.u64.u32 + add.s64) the product by 1; %rd1 written twice in
+ * STORE_R3 (lower_ifconv) keeps the add.  Thread t stores 3t at word t,
+ * then the threads 4k..4k+3 store their index to byte 128 + k in turn */
+static const char *const madwide_ptx = HEAD
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<7>;\n"
+	" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, %tid.x;\n"
+	" mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd2, %rd3;\n mul.lo.s32 %r2, %r1, 3;\n"
+	" st.global.u32 [%rd4], %r2;\n bar.sync 0;\n shr.u32 %r2, %r1, 2;\n cvt.u64.u32 %rd5, %r2;\n"
+	" add.s64 %rd6, %rd2, %rd5;\n st.global.u8 [%rd6+128], %r1;\n ret;\n}\n";
+
+START_TEST(lower_madwide)
+{
+	char *s = translate(madwide_ptx);
+	const char *m = strstr(s, "IMAD.WIDE.U32 R[");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(strstr(m, ", 4, R["));
+	ck_assert_ptr_nonnull(strstr(m, ", 0x1, R["));
+	ck_assert_ptr_null(strstr(s, "IADD3.X"));
+	free(s);
+}
+END_TEST
+
+/* or.pred/and.pred of a comparison just made (peep.c): the comparison
+ * combines with the other predicate (ISETP.*.OR), no SEL to a 0/1
+ * register; %p1 is read twice, so the first combination fuses %p2's
+ * comparison and the second %p4's */
+static const char *const plogic_ptx = HEAD
+	".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n .reg .pred %p<6>;\n"
+	" mov.u32 %r1, %tid.x;\n mov.u32 %r3, 0;\n setp.lt.u32 %p1, %r1, 5;\n setp.gt.u32 %p2, %r1, 40;\n"
+	" or.pred %p3, %p1, %p2;\n selp.u32 %r3, 1, 0, %p3;\n setp.ne.u32 %p4, %r1, 3;\n and.pred %p5, %p1, %p4;\n"
+	" @%p5 add.s32 %r3, %r3, 2;\n" STORE_R3 " ret;\n}\n";
+
+START_TEST(lower_plogic)
+{
+	char *s = translate(plogic_ptx);
+	ck_assert_ptr_nonnull(strstr(s, "ISETP.GT.U32.OR P"));
+	ck_assert_ptr_nonnull(strstr(s, "ISETP.NE.U32.AND P"));
+	ck_assert_ptr_null(strstr(s, "ISETP.NE.OR"));
+	ck_assert_ptr_null(strstr(s, ", RZ, 0x1, "));
+	free(s);
+}
+END_TEST
+
+/* reconvergence points share B registers when they cannot be in use at
+ * once: 20 divergent ifs one after the other need two (each one's span
+ * meets its neighbours'), not 20 (more than the 16 the ISA has); ifs
+ * nested in the two paths of a divergent if, whose lanes run
+ * interleaved, get registers of their own.  (Each if's body has an
+ * activemask into a register nothing reads, so that if-conversion
+ * (peep.c) keeps it a branch.) */
+START_TEST(lower_bregs_shared)
+{
+	char ptx[8192];
+	int n = snprintf(ptx, sizeof ptx, HEAD ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %%r<5>;\n"
+			 " .reg .b64 %%rd<3>;\n .reg .pred %%p<3>;\n mov.u32 %%r1, %%tid.x;\n mov.u32 %%r3, 0;\n");
+	for (int k = 0; k < 20; k++)
+		n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+			      " and.b32 %%r2, %%r1, %d;\n setp.eq.u32 %%p1, %%r2, 0;\n @%%p1 bra S%d;\n"
+			      " add.s32 %%r3, %%r3, %d;\n activemask.b32 %%r4;\nS%d:\n", 1 << (k % 5), k, k + 1, k);
+	/* nested: outer on bit 0, inner on bits 1 and 2 */
+	n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+		      " and.b32 %%r2, %%r1, 1;\n setp.eq.u32 %%p1, %%r2, 0;\n @%%p1 bra E;\n"
+		      " and.b32 %%r2, %%r1, 2;\n setp.eq.u32 %%p2, %%r2, 0;\n @%%p2 bra J1;\n"
+		      " add.s32 %%r3, %%r3, 1000;\n activemask.b32 %%r4;\nJ1:\n add.s32 %%r3, %%r3, 1;\n bra.uni J;\n"
+		      "E:\n and.b32 %%r2, %%r1, 4;\n setp.eq.u32 %%p2, %%r2, 0;\n @%%p2 bra J2;\n"
+		      " add.s32 %%r3, %%r3, 2000;\n activemask.b32 %%r4;\nJ2:\n add.s32 %%r3, %%r3, 2;\n"
+		      "J:\n bar.sync 0;\n%s ret;\n}\n", STORE_R3);
+	ck_assert_int_lt(n, (int)sizeof ptx);
+	char *s = translate(ptx);
+	uint32_t used = 0;
+	for (const char *p = s; (p = strstr(p, "BSSY B")); p++)
+		used |= 1u << (atoi(p + 6) & 15);
+	/* the sequence: B0 and B1 in turn; the nested ifs: the outer one's
+	 * and two inner ones that differ (B0, B1 and B2: the first inner one
+	 * may reuse a register of the sequence, the second may not) */
+	ck_assert_uint_eq(used, 0x7u);
+	free(s);
+	uint32_t out[64];
+	run_words(ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++) {
+		uint32_t want = 0;
+		for (uint32_t k = 0; k < 20; k++)
+			if (i & (1u << (k % 5)))
+				want += k + 1;
+		if (i & 1)
+			want += (i & 2) ? 1001 : 1;
+		else
+			want += (i & 4) ? 2002 : 2;
+		ck_assert_uint_eq(out[i], want);
+	}
+}
+END_TEST
+
 /* ---- kernels ------------------------------------------------------------------ */
 
 static void run_words(const char *ptx, const char *kernel, uint32_t threads, uint32_t *out)
@@ -309,6 +484,30 @@ static void run_words(const char *ptx, const char *kernel, uint32_t threads, uin
 	th_close(&t);
 }
 
+/* nanosleep in both arms of nested divergent ifs, then bar.sync: 004's
+ * BSYNC lets the awake threads past while the sleepers sleep, so the
+ * aligned barrier needs the WARPSYNC the lowering puts before it in a
+ * function that sleeps (else: "aligned barrier executed divergently") */
+START_TEST(kernel_nanosleep_bar)
+{
+	static const char ptx[] = HEAD ".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n"
+		" .reg .b64 %rd<3>;\n .reg .pred %p<3>;\n mov.u32 %r1, %tid.x;\n mov.u32 %r3, 0;\n"
+		" and.b32 %r2, %r1, 1;\n setp.eq.u32 %p1, %r2, 0;\n @%p1 bra E;\n"
+		" and.b32 %r2, %r1, 2;\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra J1;\n"
+		" add.s32 %r3, %r3, 1000;\n nanosleep.u32 0;\nJ1:\n add.s32 %r3, %r3, 1;\n bra.uni J;\n"
+		"E:\n and.b32 %r2, %r1, 4;\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra J2;\n"
+		" add.s32 %r3, %r3, 2000;\n nanosleep.u32 0;\nJ2:\n add.s32 %r3, %r3, 2;\n"
+		"J:\n bar.sync 0;\n" STORE_R3 " ret;\n}\n";
+	char *s = translate(ptx);
+	ck_assert_ptr_nonnull(strstr(s, "WARPSYNC 0xffffffff"));
+	free(s);
+	uint32_t out[64];
+	run_words(ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i & 1) ? ((i & 2) ? 1001 : 1) : ((i & 4) ? 2002 : 2));
+}
+END_TEST
+
 START_TEST(kernel_guarded_call)
 {
 	uint32_t out[64];
@@ -318,6 +517,41 @@ START_TEST(kernel_guarded_call)
 		if (i < 7)
 			ck_assert_uint_eq(out[i], 2 * i + 1);
 	}
+}
+END_TEST
+
+START_TEST(kernel_ifconv)
+{
+	uint32_t out[64];
+	/* lanes 40..63 add the mask of the lanes that run the body */
+	run_words(ifconv_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i < 7 ? 4 * (i + 1) : 100) + (i >= 40 ? 0xffffff00u : 0));
+}
+END_TEST
+
+START_TEST(kernel_madwide)
+{
+	uint32_t out[64];
+	run_words(madwide_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], 3 * i);
+	/* bytes 128..143 (words 32..35): one of the four threads of each
+	 * byte, whichever stored last */
+	const uint8_t *b = (const uint8_t *)out + 128;
+	for (uint32_t k = 0; k < 16; k++)
+		ck_assert_uint_eq(b[k] >> 2, k);
+	for (uint32_t i = 36; i < 64; i++)
+		ck_assert_uint_eq(out[i], 3 * i);
+}
+END_TEST
+
+START_TEST(kernel_plogic)
+{
+	uint32_t out[64];
+	run_words(plogic_ptx, "k", 64, out);
+	for (uint32_t i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], (i < 5 || i > 40 ? 1u : 0u) + (i < 5 && i != 3 ? 2u : 0u));
 }
 END_TEST
 
@@ -427,6 +661,40 @@ START_TEST(kernel_register_barriers)
 }
 END_TEST
 
+/* a register declared in a { } scope shadows the outer one of its name
+ * only until the scope ends (nvcc's __syncthreads_count() block has its
+ * own %p1; the branch after it must test the kernel's %p1) */
+START_TEST(kernel_scope_shadow)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .b64 %rd<3>;\n .reg .pred %p<2>;\n"
+		" mov.u32 %r1, %tid.x;\n mov.u32 %r3, 7;\n setp.lt.u32 %p1, %r1, 5;\n"
+		" { .reg .pred %p1;\n setp.ne.u32 %p1, %r1, 100;\n selp.u32 %r4, 1, 0, %p1;\n }\n"
+		" @%p1 bra L;\n add.s32 %r3, %r3, %r4;\nL:\n" STORE_R3 " ret;\n}\n";
+	uint32_t out[32];
+	run_words(ptx, "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], i < 5 ? 7u : 8u);
+}
+END_TEST
+
+/* st.u32 of a 64-bit register stores its low word (nvcc emits it) */
+START_TEST(kernel_wide_store)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<6>;\n"
+		" mov.u32 %r1, %tid.x;\n cvt.u64.u32 %rd4, %r1;\n shl.b64 %rd5, %rd4, 32;\n"
+		" or.b64 %rd5, %rd5, %rd4;\n add.s64 %rd5, %rd5, 0x500000003;\n"
+		" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n"
+		" mul.wide.u32 %rd1, %r1, 4;\n add.s64 %rd2, %rd2, %rd1;\n st.global.u32 [%rd2], %rd5;\n"
+		" ret;\n}\n";
+	uint32_t out[32];
+	run_words(ptx, "k", 32, out);
+	for (uint32_t i = 0; i < 32; i++)
+		ck_assert_uint_eq(out[i], i + 3u);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptx");
@@ -442,15 +710,26 @@ static Suite *suite(void)
 	tcase_add_test(t, postdom);
 	tcase_add_test(t, lower_call);
 	tcase_add_test(t, lower_brx);
+	tcase_add_test(t, lower_ifconv);
+	tcase_add_test(t, lower_madwide);
+	tcase_add_test(t, lower_plogic);
+	tcase_add_test(t, lower_release_acquire);
+	tcase_add_test(t, lower_bregs_shared);
 	suite_add_tcase(s, t);
 	t = tcase_create("kernels");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, kernel_guarded_call);
 	tcase_add_test(t, kernel_brx);
+	tcase_add_test(t, kernel_ifconv);
+	tcase_add_test(t, kernel_madwide);
+	tcase_add_test(t, kernel_plogic);
 	tcase_add_test(t, kernel_mov_pred);
 	tcase_add_test(t, kernel_globals_persist);
 	tcase_add_test(t, kernel_membermask);
 	tcase_add_test(t, kernel_register_barriers);
+	tcase_add_test(t, kernel_scope_shadow);
+	tcase_add_test(t, kernel_wide_store);
+	tcase_add_test(t, kernel_nanosleep_bar);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -127,8 +127,10 @@ check_arrival check_bar_before(we_cta *c, const we_warp *w, uint32_t pmask, cons
 			   "the warp's BAR.SCAN result was not read before its next barrier instruction");
 	/* 000: BAR.RED may not share a barrier id with BAR.SYNC/ARV.  Within
 	 * one phase that is an exception (bar_arrive); across phases of the
-	 * CTA, a hazard, once per barrier */
-	if (a->id < WE_NUM_BARRIERS) {
+	 * CTA, a hazard, once per barrier.  001 forbids the mix only on an
+	 * active barrier (one phase), so a PTX kernel's __syncthreads_count()
+	 * after __syncthreads(), both on barrier 0, is no hazard */
+	if (a->id < WE_NUM_BARRIERS && c->L->k->dialect != WE_DIALECT_PTX) {
 		uint8_t *kinds = &c->chk.kinds[a->id];
 		const unsigned other = a->kind == BAR_KIND_RED ? BAR_KIND_SYNC : BAR_KIND_RED;
 		if ((*kinds & other) && !(*kinds & 0x80u) && !(b->count && b->kind == other)) {

@@ -21,6 +21,8 @@ static inline bool observe_wants(const xinsn *i)
 	switch (i->optype) {
 	case ISA_OPT_LDG: case ISA_OPT_LDS: case ISA_OPT_LDL: case ISA_OPT_STG: case ISA_OPT_STS:
 	case ISA_OPT_STL: case ISA_OPT_ATOMG: case ISA_OPT_ATOMS: case ISA_OPT_RED: case ISA_OPT_MEMBAR:
+	case ISA_OPT_ATOMG_X: case ISA_OPT_ATOMS_X: case ISA_OPT_RED_X: case ISA_OPT_GEN_LD: case ISA_OPT_GEN_ST:
+	case ISA_OPT_GEN_ATOM:
 		return true;
 	default:
 		return false;

@@ -529,65 +529,41 @@ XSEM(LDC)
 }
 
 /* ---------------------------------------------------------------- atomics */
-static uint32_t atom32(uint8_t *pb, int op, bool sgn, uint32_t v, uint32_t c)
-{
-	uint32_t *p = (uint32_t *)pb;
-	switch (op) {
-	case ISA_AtomOp_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_CAS: {
-		uint32_t old = v;
-		__atomic_compare_exchange_n(p, &old, c, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-		return old;
+/* atom32 / atom64: one atomic on a 4- or 8-byte word, returning the old
+ * value (MIN/MAX by compare-and-swap; sgn: signed). */
+#define DEF_ATOM(NAME, U, S)                                                                        \
+	static U NAME(uint8_t *pb, int op, bool sgn, U v, U c)                                      \
+	{                                                                                           \
+		U *p = (U *)pb;                                                                     \
+		switch (op) {                                                                       \
+		case ISA_AtomOp_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);             \
+		case ISA_AtomOp_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);             \
+		case ISA_AtomOp_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);               \
+		case ISA_AtomOp_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);             \
+		case ISA_AtomOp_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);           \
+		case ISA_AtomOp_CAS: {                                                              \
+			U old = v;                                                                  \
+			__atomic_compare_exchange_n(p, &old, c, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
+			return old;                                                                 \
+		}                                                                                   \
+		default: { /* MIN, MAX */                                                           \
+			const bool want_min = op == ISA_AtomOp_MIN;                                 \
+			U old = __atomic_load_n(p, __ATOMIC_RELAXED);                               \
+			for (;;) {                                                                  \
+				bool lt = sgn ? (S)v < (S)old : v < old;                            \
+				bool gt = sgn ? (S)v > (S)old : v > old;                            \
+				if (want_min ? !lt : !gt)                                           \
+					return old;                                                 \
+				if (__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, \
+								__ATOMIC_RELAXED))                  \
+					return old;                                                 \
+			}                                                                           \
+		}                                                                                   \
+		}                                                                                   \
 	}
-	default: { /* MIN, MAX */
-		const bool want_min = op == ISA_AtomOp_MIN;
-		uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-		for (;;) {
-			bool lt = sgn ? (int32_t)v < (int32_t)old : v < old;
-			bool gt = sgn ? (int32_t)v > (int32_t)old : v > old;
-			if (want_min ? !lt : !gt)
-				return old;
-			if (__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED,
-							__ATOMIC_RELAXED))
-				return old;
-		}
-	}
-	}
-}
-
-static uint64_t atom64(uint8_t *pb, int op, bool sgn, uint64_t v, uint64_t c)
-{
-	uint64_t *p = (uint64_t *)pb;
-	switch (op) {
-	case ISA_AtomOp_ADD: return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_AND: return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_OR: return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_EXCH: return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
-	case ISA_AtomOp_CAS: {
-		uint64_t old = v;
-		__atomic_compare_exchange_n(p, &old, c, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-		return old;
-	}
-	default: {
-		const bool want_min = op == ISA_AtomOp_MIN;
-		uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-		for (;;) {
-			bool lt = sgn ? (int64_t)v < (int64_t)old : v < old;
-			bool gt = sgn ? (int64_t)v > (int64_t)old : v > old;
-			if (want_min ? !lt : !gt)
-				return old;
-			if (__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED,
-							__ATOMIC_RELAXED))
-				return old;
-		}
-	}
-	}
-}
+DEF_ATOM(atom32, uint32_t, int32_t)
+DEF_ATOM(atom64, uint64_t, int64_t)
+#undef DEF_ATOM
 
 /* we_atomic_map's codes are the ISA's fields (warpemu.h) */
 _Static_assert(ISA_AtomOp_ADD == (int)WE_ATOM_ADD && ISA_AtomOp_MIN == (int)WE_ATOM_MIN &&

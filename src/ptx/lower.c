@@ -332,6 +332,12 @@ static void lower_unit(const ptx_module *m, const ptx_func *f, ptx_diags *g, lmo
 		walk(&x);
 	ok = ok && g->n == errs && !x.c.oom;
 	ralloc_info ri = { .local_bytes = x.local_bytes };
+	if (ok) {
+		peep_copies(&x.c);
+		peep_madwide(&x.c);
+		peep_plogic(&x.c);
+		peep_ifconvert(&x.c);
+	}
 	if (ok && !reconv_place(&x.c)) {
 		ptx_err(g, f->line, f->col, "%s: more than 16 reconvergence points (B registers) in the kernel "
 			"and the functions it calls", f->name);

@@ -427,15 +427,13 @@ static void cvt_int(lx *x, ptype dt, ptype st)
 			mov64(x, dv, s);
 			return;
 		}
+		/* (sv is a 32-bit vreg: never a word of dv) */
 		int sv = norm(x, lx_reg32(x, s), st);
-		int t = lx_tmp(x, RC_32);
+		emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
 		if (st.k == 's')
-			emit(x, "dr ur", V(t, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
+			emit(x, "dh ur", V(dv, sv), "SHF.R.S32.HI $0, RZ, 0x1f, $1");
 		else
-			emit(x, "dr", V(t), "MOV $0, 0");
-		if (sv != dv || true)
-			emit(x, "dr ur", V(dv, sv), "MOV $0, $1");
-		emit(x, "dh ur", V(dv, t), "MOV $0, $1");
+			emit(x, "dh", V(dv), "MOV $0, RZ");
 		return;
 	}
 	int dv = lx_dst(x, d, RC_32);
@@ -1052,11 +1050,14 @@ static bool op_setp(lx *x)
 	int a = norm(x, lx_reg32(x, &o[1]), t);
 	char b[32];
 	int bv = t.bits < 32 ? norm(x, lx_reg32(x, &o[2]), t) : lx_src32(x, &o[2], b, sizeof b);
+	/* an immediate: ISETP's immediate form, not a MOV to a register first
+	 * (slot 2 then repeats a, unprinted, to keep the slot numbering) */
+	const char *btext = bv < 0 ? b : "$2";
 	if (bv < 0)
-		bv = lx_reg32(x, &o[2]);     /* keep the slot numbering simple */
+		bv = a;
 	char text[96];
-	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, $2, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
-		 q >= 0 ? "$4" : "PT", tail);
+	snprintf(text, sizeof text, "ISETP.%s%s.%s $0, %s, $1, %s, %s", ic, u ? ".U32" : "", bop ? bop : "AND",
+		 q >= 0 ? "$4" : "PT", btext, tail);
 	emit(x, q >= 0 ? "dp ur ur up dp" : (c >= 0 ? "dp ur ur up" : "dp ur ur"), V(p, a, bv, c >= 0 ? c : 0, q),
 	     "%s", text);
 	return true;
@@ -1345,6 +1346,29 @@ static void ld_param(lx *x, ptype t, const ptx_opnd *d, const ptx_opnd *ao)
 	}
 }
 
+/* the MEMBAR of a fence, or of a release/acquire access, of x's scope
+ * (.cta, .sys; .gpu and none: GPU) */
+static const char *membar_scope(lx *x)
+{
+	return has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+}
+
+/* A release access is a fence of its scope then the access; an acquire
+ * one, the access then a fence (PTX's memory consistency model: its
+ * release and acquire patterns).  The fence before, when x has one. */
+static void release_fence(lx *x)
+{
+	if (has(x, "release") || has(x, "acq_rel"))
+		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
+}
+
+/* the fence after */
+static void acquire_fence(lx *x)
+{
+	if (has(x, "acquire") || has(x, "acq_rel"))
+		emit(x, "", V(0), "MEMBAR.%s", membar_scope(x));
+}
+
 static bool op_ldst(lx *x)
 {
 	bool store = !strcmp(x->in->op, "st");
@@ -1380,6 +1404,7 @@ static bool op_ldst(lx *x)
 	int n = has(x, "v2") ? 2 : has(x, "v4") ? 4 : 1;
 	int64_t es = t.bits / 8;
 	ptx_rclass rc = t.bits == 64 ? RC_64 : RC_32;
+	release_fence(x);
 	for (int k = 0; k < n; k++) {
 		int reg;
 		if (n == 1) {
@@ -1405,7 +1430,12 @@ static bool op_ldst(lx *x)
 			}
 			v = lx_tmp(x, rc);     /* a load into '_' */
 		} else {
-			if (x->f->regs[reg].rc != rc) {
+			/* a store may name a register wider than its type (nvcc
+			 * stores the low word of a 64-bit one: st.u32 [a], %rd):
+			 * the value is truncated, and a 64-bit vreg printed as
+			 * 'r' is its low register */
+			bool wide = store && rc == RC_32 && x->f->regs[reg].rc == RC_64;
+			if (x->f->regs[reg].rc != rc && !wide) {
 				lx_error(x, vo, "register %s does not hold a .%c%u value", x->f->regs[reg].name, t.k, t.bits);
 				return true;
 			}
@@ -1413,6 +1443,7 @@ static bool op_ldst(lx *x)
 		}
 		mem_elem(x, sp, store, t, v, &a, k * es);
 	}
+	acquire_fence(x);
 	return true;
 }
 
@@ -1471,10 +1502,12 @@ static bool op_atom(lx *x)
 		snprintf(dst, sizeof dst, "$0");
 	if (cas)
 		snprintf(third, sizeof third, ", $%d", k + 1);
+	release_fence(x);
 	x->varying_next = 1;
 	const int *vs = dead ? V(b, c >= 0 ? c : b, a.base) : V(d, b, c >= 0 ? c : b, a.base);
 	emit(x, sl, vs, "%s.%s.%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
 	     op_up, type, dst, at, k, third);
+	acquire_fence(x);
 	return true;
 }
 
@@ -1580,7 +1613,7 @@ static bool op_misc(lx *x)
 {
 	const char *op = x->in->op;
 	if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
-		const char *s = has(x, "cta") ? "CTA" : has(x, "sys") ? "SYS" : "GPU";
+		const char *s = membar_scope(x);
 		if (has(x, "proxy") || has(x, "alias") || has(x, "async")) {
 			lx_unsupported(x, NULL);
 			return true;
@@ -1654,6 +1687,15 @@ static int bar_ops(lx *x, const ptx_opnd *id, const ptx_opnd *cnt, int *v, int n
 	return n;
 }
 
+/* Whether f has a nanosleep. */
+static bool sleeps(const ptx_func *f)
+{
+	for (uint32_t i = 0; i < f->nins; i++)
+		if (!strcmp(f->ins[i].op, "nanosleep"))
+			return true;
+	return false;
+}
+
 static bool op_bar(lx *x)
 {
 	const ptx_ins *in = x->in;
@@ -1673,6 +1715,13 @@ static bool op_bar(lx *x)
 	 * doc/spec-reading.md "PTX barriers (seed 001)"); bar.* and .aligned
 	 * are the warp's BAR */
 	const char *bar = barrier && !has(x, "aligned") ? "TBAR" : "BAR";
+	/* An aligned barrier is reached by the whole warp (PTX), which the
+	 * BSYNC at the post-dominator ensures, except that 004's BSYNC lets
+	 * the arrived threads go when the missing ones sleep (NANOSLEEP):
+	 * where the function sleeps, a WARPSYNC of every thread (004 waits
+	 * for sleepers there) reconverges the warp first. */
+	if (bar[0] == 'B' && sleeps(x->f))
+		emit(x, "", V(0), "WARPSYNC 0xffffffff");
 	int v[6];
 	char sl[32] = "", ops[64];
 	if (has(x, "sync") || has(x, "arrive")) {

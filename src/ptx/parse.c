@@ -19,6 +19,7 @@ typedef struct pp {
 	ptx_diags *g;
 	ptx_module *m;
 	bool bad;                     /* an error in the current statement */
+	int depth;                    /* the { } scope depth in a body */
 } pp;
 
 static const ptx_tok *cur(pp *p)
@@ -138,9 +139,11 @@ static int type_of(const ptx_tok *t)
 
 int ptx_find_reg(const ptx_func *f, const char *name, size_t n)
 {
-	/* newest first: a nested scope's declaration wins */
+	/* newest first: a nested scope's declaration wins, and one whose
+	 * scope has ended no longer answers to its name (nvcc's inline-asm
+	 * blocks `{ .reg .pred %p1; ... }` shadow the function's %p1) */
 	for (uint32_t i = f->nregs; i-- > 0;)
-		if (strlen(f->regs[i].name) == n && !memcmp(f->regs[i].name, name, n))
+		if (!f->regs[i].closed && strlen(f->regs[i].name) == n && !memcmp(f->regs[i].name, name, n))
 			return (int)i;
 	return -1;
 }
@@ -160,6 +163,8 @@ static void add_reg(pp *p, ptx_func *f, const char *name, size_t n, int ty)
 	s[n] = 0;
 	r[f->nregs].name = s;
 	r[f->nregs].rc = types[ty].rc;
+	r[f->nregs].depth = p->depth;
+	r[f->nregs].closed = false;
 	snprintf(r[f->nregs].type, sizeof r[f->nregs].type, "%s", types[ty].name);
 	f->nregs++;
 }
@@ -204,9 +209,7 @@ static void parse_reg_decl(pp *p, ptx_func *f)
 				add_reg(p, f, buf, (size_t)len, ty);
 			}
 		} else {
-			if (ptx_find_reg(f, nm->s, nm->n) >= 0) {
-				/* a redeclaration in an inner scope: a new register */
-			}
+			/* a redeclaration in an inner scope is a new register */
 			add_reg(p, f, nm->s, nm->n, ty);
 		}
 		if (!accept(p, ','))
@@ -740,10 +743,16 @@ static bool body_statement(pp *p, ptx_func *f, int *depth)
 		return false;
 	}
 	if (accept(p, '{')) {
-		(*depth)++;
+		p->depth = ++(*depth);
 	} else if (accept(p, '}')) {
+		/* the registers of the scope that ends keep their indices
+		 * (instructions already refer to them) but lose their names */
+		for (uint32_t i = f->nregs; *depth > 0 && i-- > 0 && f->regs[i].depth >= *depth;)
+			if (f->regs[i].depth == *depth)
+				f->regs[i].closed = true;
 		if ((*depth)-- == 0)
 			return false;
+		p->depth = *depth;
 	} else if (t->kind == PT_ID && ptx_tok_punct(peek(p, 1), ':')) {
 		add_label(p, f, t);
 		adv(p);
@@ -863,6 +872,7 @@ static void parse_function(pp *p, bool entry)
 		return;
 	f->defined = true;
 	int depth = 0;
+	p->depth = 0;
 	while (!p->g->oom && body_statement(p, f, &depth))
 		;
 }

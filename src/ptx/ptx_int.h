@@ -46,6 +46,8 @@ typedef struct ptx_reg {
 	char *name;                   /* "%r12" */
 	ptx_rclass rc;
 	char type[8];                 /* declared type without the dot ("b32") */
+	int depth;                    /* the { } scope depth it was declared at */
+	bool closed;                  /* its scope has ended: the name is no longer it */
 } ptx_reg;
 
 typedef enum {
@@ -262,6 +264,19 @@ int cfg_succ(const lcfg *g, uint32_t b, int *out, int cap);
  * Cooper, Harvey and Kennedy on the reverse CFG with a virtual exit. */
 bool cfg_postdom_with(lcfg *g, const lcode *c);
 void cfg_free(lcfg *g);
+
+/* ---- rewrites (peep.c) ------------------------------------------------- */
+
+/* `@p BRA L; body; L:` with a short body of per-lane instructions becomes
+ * the body under `@!p` (before reconv_place) */
+void peep_ifconvert(lcode *c);
+/* `MOV d, t` of a temporary t written once just before (same straight
+ * run and guard) folds into t's write */
+void peep_copies(lcode *c);
+/* IMAD.WIDE into t and a 64-bit add of t: one IMAD.WIDE with the addend */
+void peep_madwide(lcode *c);
+/* and/or/xor.pred of a comparison just made: the comparison combines */
+void peep_plogic(lcode *c);
 
 /* ---- register allocation (ralloc.c) ------------------------------------ */
 

@@ -11,7 +11,9 @@
  * so a BSSY inside a loop is re-executed harmlessly, and BSYNC drops
  * lanes that exited).  Branches with the same post-dominator share one B
  * register and one BSYNC.  A divergent branch whose paths never meet
- * again (its post-dominator is the exit) needs no reconvergence. */
+ * again (its post-dominator is the exit) needs no reconvergence.
+ * Reconvergence points whose B registers cannot be in use at once share
+ * one (color_points), so a kernel may have more than 16 of them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,9 +105,81 @@ typedef struct rpoint {
 	int label;                    /* after the BSYNC: the BSSY's operand */
 } rpoint;
 
+/* Give each reconvergence point a B register from c->bbase on (a
+ * function's are not its callers', call.c).  Bk is in use from a BSSY
+ * to its BSYNC, which leaves it 0 once every lane it names has arrived
+ * (004's BSYNC clears the arrived lanes; exited ones are dropped), so
+ * two points may share Bk when no lane can be between the BSSY and the
+ * BSYNC of one while another lane of the warp is between those of the
+ * other.  Conservatively, points interfere when their spans (the
+ * branches' blocks, their regions and the post-dominator) share a block,
+ * or when both touch the region of one divergent branch (its lanes run
+ * the two paths interleaved; with the exit as post-dominator the region
+ * is all that follows).  Greedy colouring in program order; false when a
+ * point finds no register below 16. */
+static bool color_points(lcode *c, const lcfg *g, const bool *div, const int *pt_of, rpoint *pts,
+			 uint32_t npts)
+{
+	size_t nb = g->nb + 1;
+	char *span = calloc((size_t)npts * nb, 1), *in = malloc(nb);
+	char *conflict = calloc((size_t)npts * npts + 1, 1);
+	int *stack = malloc(nb * sizeof *stack);
+	bool ok = span && in && conflict && stack;
+	if (!ok)
+		c->oom = true;
+	for (uint32_t i = 0; ok && i < c->n; i++) {
+		if (pt_of[i] < 0)
+			continue;
+		char *sp = span + (size_t)pt_of[i] * nb;
+		uint32_t b = g->block_of[i];
+		region(g, b, (int)pts[pt_of[i]].block, in, stack);
+		for (uint32_t rb = 0; rb < g->nb; rb++)
+			sp[rb] |= in[rb];
+		sp[b] = sp[pts[pt_of[i]].block] = 1;
+	}
+	for (uint32_t a = 0; ok && a < npts; a++)
+		for (uint32_t b2 = a + 1; b2 < npts; b2++)
+			for (uint32_t rb = 0; rb < g->nb; rb++)
+				if (span[a * nb + rb] && span[b2 * nb + rb]) {
+					conflict[a * npts + b2] = conflict[b2 * npts + a] = 1;
+					break;
+				}
+	for (uint32_t i = 0; ok && i < c->n; i++) {
+		if (!div[i])
+			continue;
+		region(g, g->block_of[i], g->ipdom[g->block_of[i]], in, stack);
+		for (uint32_t a = 0; a < npts; a++)
+			for (uint32_t b2 = a + 1; b2 < npts; b2++) {
+				bool ta = false, tb = false;
+				for (uint32_t rb = 0; rb < g->nb && !(ta && tb); rb++) {
+					ta = ta || (in[rb] && span[a * nb + rb]);
+					tb = tb || (in[rb] && span[b2 * nb + rb]);
+				}
+				if (ta && tb)
+					conflict[a * npts + b2] = conflict[b2 * npts + a] = 1;
+			}
+	}
+	for (uint32_t a = 0; ok && a < npts; a++) {
+		uint32_t taken = 0;
+		for (uint32_t b2 = 0; b2 < a; b2++)
+			if (conflict[a * npts + b2])
+				taken |= 1u << pts[b2].breg;
+		uint32_t r = c->bbase;
+		while (r < 16 && (taken >> r & 1))
+			r++;
+		pts[a].breg = (int)r;
+		ok = r < 16;
+	}
+	free(span);
+	free(in);
+	free(conflict);
+	free(stack);
+	return ok;
+}
+
 static bool place(lcode *c, const lcfg *g, const bool *div)
 {
-	/* one B register per distinct post-dominator */
+	/* one reconvergence point per distinct post-dominator */
 	rpoint *pts = malloc((g->nb + 1) * sizeof *pts);
 	int *pt_of = malloc((c->n + 1) * sizeof *pt_of);
 	if (!pts || !pt_of) {
@@ -124,15 +198,11 @@ static bool place(lcode *c, const lcfg *g, const bool *div)
 		uint32_t k = 0;
 		while (k < npts && pts[k].block != (uint32_t)p)
 			k++;
-		if (k == npts) {
-			/* B registers from c->bbase on: a function's are not its
-			 * callers' (call.c) */
-			if (c->bbase + npts >= 16)
-				ok = false;
-			pts[npts++] = (rpoint){ (uint32_t)p, (int)((c->bbase + k) % 16), c->ins[i].line, lc_label(c) };
-		}
+		if (k == npts)
+			pts[npts++] = (rpoint){ (uint32_t)p, -1, c->ins[i].line, lc_label(c) };
 		pt_of[i] = (int)k;
 	}
+	ok = color_points(c, g, div, pt_of, pts, npts);
 	/* from the end, so that earlier indices stay valid: BSYNCs at the
 	 * start of each post-dominator block (after its labels), BSSYs before
 	 * the branches */
