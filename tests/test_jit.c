@@ -351,7 +351,17 @@ START_TEST(states)
 	th_u32(&t, "n", 0);
 	c = th_cfg1(WE_ENGINE_SCHEDULER, 1024, 1024);
 	c.timeout = WALL_TIMEOUT_S;
-	expect_state(&t, c, "below the auto threshold", "auto, 2^20 threads of a short kernel");
+	/* (asserted where the interpreted launch takes under a quarter of
+	 * the rule's threshold: a sanitizer build on a loaded host may be
+	 * slow enough for auto to compile rightly) */
+	c.jit = WE_JIT_OFF;
+	th_run off;
+	th_run_launch(&t, &c, &off);
+	th_expect_ok(&off, "off, 2^20 threads of a short kernel");
+	c.jit = WE_JIT_AUTO;
+	if (off.s.seconds * 4.0 < XJIT_AUTO_FACTOR * XJIT_COMPILE_GUESS)
+		expect_state(&t, c, "below the auto threshold", "auto, 2^20 threads of a short kernel");
+	th_run_free(&off);
 	th_close(&t);
 
 	/* nothing to compile: no two plain ALU instructions in a row */
@@ -412,9 +422,14 @@ START_TEST(auto_compiles)
 	c.jit = WE_JIT_AUTO;
 	th_run_launch(&t, &c, &r);
 	th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off", "jit auto");
-	CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks > 0 && r.s.jit_seconds > 0,
-	      "auto, a long launch: jit %s, %u blocks, %g s compiling, %g s, %llu warp-instructions", r.s.jit,
-	      r.s.jit_blocks, r.s.jit_seconds, r.s.seconds, (unsigned long long)r.s.warp_insns);
+	/* Whether auto compiles depends on this host's speed: the rule
+	 * predicts the launch's time from its first batch.  It is asserted
+	 * only where the interpreted run took 4 times the rule's threshold
+	 * (a faster host may rightly not compile); the results always. */
+	if (ref.s.seconds >= 4.0 * XJIT_AUTO_FACTOR * XJIT_COMPILE_GUESS)
+		CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks > 0 && r.s.jit_seconds > 0,
+		      "auto, a long launch: jit %s, %u blocks, %g s compiling, %g s, %llu warp-instructions", r.s.jit,
+		      r.s.jit_blocks, r.s.jit_seconds, r.s.seconds, (unsigned long long)r.s.warp_insns);
 	th_run_free(&r);
 	th_run_free(&ref);
 	th_close(&t);
