@@ -56,6 +56,7 @@ static struct {
 	unsigned reps;
 	unsigned lockstep;        /* we_launch_config.lockstep of every launch */
 	unsigned batch;           /* we_launch_config.batch of every launch */
+	we_jit jit;               /* we_launch_config.jit of every launch */
 	double timeout;
 	unsigned cores;           /* "all cores"; 0 = the affinity mask's count */
 	/* --ocl-worker mode */
@@ -1010,6 +1011,7 @@ static void run_emu(const bench *b, const runspec *rs, inst *in, result *r)
 		.timeout = opt.timeout,
 		.lockstep = opt.lockstep,
 		.batch = opt.batch,
+		.jit = opt.jit,
 	};
 	double best = INFINITY;
 	we_launch_stats s = { 0 };
@@ -1615,6 +1617,11 @@ static const char *engine_short(we_engine e)
 	return e == WE_ENGINE_WARP_THREADS ? "warp-threads" : "scheduler";
 }
 
+static const char *jit_name(we_jit j)
+{
+	return j == WE_JIT_ON ? "on" : j == WE_JIT_OFF ? "off" : "auto";
+}
+
 static void print_tables(const bres *all, const target *t, unsigned nt)
 {
 	printf("\nwarpemu %s on %u core%s, %s sizes, best of %u run%s; every run is a forked child\n",
@@ -1626,6 +1633,8 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 	if (opt.batch)
 		printf("scheduler engine: batches of up to %u CTA%s per worker (--batch)\n", opt.batch,
 		       opt.batch == 1 ? "" : "s");
+	printf("scheduler engine: compiled tier %s (--jit)%s\n", jit_name(opt.jit),
+	       we_jit_available() ? "" : ", not built (no LLVM)");
 	printf("1-minute load average: %.2f before, %.2f after%s\n\n", load_before, load_after,
 	       load_before > 0.5 || load_after > ncores + 0.5 ? " (other work was running: figures are skewed)"
 								     : "");
@@ -1805,8 +1814,8 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 	jnum(f, load_after);
 	fprintf(f, "},\n \"sizes\": ");
 	jstr(f, opt.quick ? "quick" : "full");
-	fprintf(f, ",\n \"repetitions\": %u,\n \"lockstep\": %u,\n \"batch\": %u,\n \"pocl\": ", opt.reps,
-		opt.lockstep, opt.batch);
+	fprintf(f, ",\n \"repetitions\": %u,\n \"lockstep\": %u,\n \"batch\": %u,\n \"jit\": \"%s\",\n \"pocl\": ",
+		opt.reps, opt.lockstep, opt.batch, jit_name(opt.jit));
 	jstr(f, pocl_ok ? pocl_dev : pocl_why);
 	fprintf(f, ",\n \"oclgrind\": ");
 	jstr(f, og_ok ? opt.oclgrind : og_why);
@@ -1947,6 +1956,8 @@ static void usage(FILE *f)
 		"                     (default: the library's; 1 = one warp at a time)\n"
 		"  --batch N          scheduler engine: N CTAs side by side per worker\n"
 		"                     (default: the library's; 1 = groups within a CTA)\n"
+		"  --jit MODE         scheduler engine: the compiled tier, auto (default), on\n"
+		"                     or off\n"
 		"  --no-pocl, --no-oclgrind   skip these baselines\n"
 		"  --oclgrind PROG    the Oclgrind command (default oclgrind)\n"
 		"  --list             list the benchmarks and their default scales\n"
@@ -1971,6 +1982,18 @@ static uint64_t parse_u64(const char *s, const char *what)
 	if (errno || *e || !*s || v == 0)
 		die("bad %s: %s", what, s);
 	return v;
+}
+
+static we_jit parse_jit(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return WE_JIT_AUTO;
+	if (!strcmp(s, "on") && we_jit_available())
+		return WE_JIT_ON;
+	if (!strcmp(s, "off"))
+		return WE_JIT_OFF;
+	die("bad --jit: %s (auto, on or off; on needs a build with LLVM)", s);
+	return WE_JIT_AUTO;
 }
 
 static void add_override(const char *arg, int which)
@@ -2076,6 +2099,8 @@ int main(int argc, char **argv)
 			opt.lockstep = (unsigned)parse_u64(NEXT(), "--lockstep");
 		else if (!strcmp(a, "--batch"))
 			opt.batch = (unsigned)parse_u64(NEXT(), "--batch");
+		else if (!strcmp(a, "--jit"))
+			opt.jit = parse_jit(NEXT());
 		else if (!strcmp(a, "--cores"))
 			opt.cores = (unsigned)parse_u64(NEXT(), "--cores");
 		else if (!strcmp(a, "--timeout"))

@@ -70,19 +70,29 @@ static const struct th_group {
 };
 #define TH_NGROUPS (sizeof th_groups / sizeof th_groups[0])
 
+/* The group settings run again with the compiled tier on (jit on:
+ * src/exec/jit.h), where the library has it (we_jit_available()): a
+ * group of two, CTA batches (groups across CTAs) and whole 32-warp
+ * groups. */
+static const size_t th_compiled[] = { 0, 2, 3 };
+#define TH_NCOMPILED (sizeof th_compiled / sizeof th_compiled[0])
+
 /* Sets of configurations, for th_configs(). */
 #define TH_DEFAULTS 1u  /* every engine with its defaults ("lockstep 0") */
 #define TH_UNGROUPED 2u /* lockstep 1 on an engine with TH_GROUPS */
 #define TH_GROUPED 4u   /* th_groups[] on an engine with TH_GROUPS */
+#define TH_COMPILED 8u  /* th_compiled[] with jit on, on an engine with
+			   TH_GROUPS, when the library has the tier */
 
 /* One launch configuration: what th_config_apply() sets. */
 typedef struct th_config {
 	const th_engine *eng;
 	unsigned lockstep, batch, threads;
+	we_jit jit;
 	char name[80]; /* "scheduler, lockstep 8, batch 1" */
 } th_config;
 
-#define TH_MAXCONFIGS (TH_NENGINES * (2 + TH_NGROUPS))
+#define TH_MAXCONFIGS (TH_NENGINES * (2 + TH_NGROUPS + TH_NCOMPILED))
 
 /* The configurations of `sets` on the engines that have every flag of
  * `need`, engine by engine (defaults, ungrouped, grouped), into out[]
@@ -110,14 +120,22 @@ static inline size_t th_configs(unsigned sets, unsigned need, th_config out[TH_M
 					      .batch = th_groups[g].batch, .threads = th_groups[g].threads };
 			snprintf(out[n++].name, sizeof out->name, "%s, %s", en, th_groups[g].name);
 		}
+		for (size_t k = 0; (sets & TH_COMPILED) && we_jit_available() && k < TH_NCOMPILED; k++) {
+			const struct th_group *g = &th_groups[th_compiled[k]];
+			out[n] = (th_config){ .eng = eng, .lockstep = g->lockstep, .batch = g->batch,
+					      .threads = g->threads, .jit = WE_JIT_ON };
+			snprintf(out[n++].name, sizeof out->name, "%s, %s, jit on", en, g->name);
+		}
 	}
 	return n;
 }
 
-/* Set the engine, lockstep, batch and thread count of cfg to c's. */
+/* Set the engine, lockstep, batch, thread count and jit mode of cfg to
+ * c's. */
 static inline void th_config_apply(we_launch_config *cfg, const th_config *c)
 {
 	cfg->engine = c->eng->id;
+	cfg->jit = c->jit;
 	cfg->lockstep = c->lockstep;
 	cfg->batch = c->batch;
 	cfg->threads = c->threads;

@@ -18,6 +18,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/ptxtest.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 pass=0
 fail=0
+# the compiled tier, where warpemu has it
+JIT=0
+"$W" info | grep -q '^Compiled tier: *LLVM' && JIT=1
 
 # the PTX files the front end runs today (the others are checked by
 # tests/bad/ptx_* for their "not supported" message)
@@ -105,6 +108,12 @@ for name in $NAMES; do
 		check "$name" "$sm" --engine warp-threads
 		[ -n "${PTX_ENGINES_ONLY:-}" ] && continue
 		check "$name" "$sm" --lockstep 1
+		if [ "$JIT" = 1 ]; then
+			# the compiled tier: every group setting's results are the
+			# interpreter's (NAME.expect)
+			check "$name" "$sm" --jit on
+			check "$name" "$sm" --jit on --lockstep 32 --threads 1
+		fi
 		check "$name" "$sm" --threads 1 --schedule=seed:7
 		check "$name" "$sm" --threads 1 --schedule=seed:12345 --engine warp-threads
 	done

@@ -76,6 +76,14 @@ static void check_engine_configs(const th_config *c, size_t n, size_t *i, size_t
 		      "sets %u: %s: no '%s' at %zu", sets, th_name(e), th_groups[k].name, *i);
 		(*i)++;
 	}
+	for (size_t k = 0; groups && (sets & TH_COMPILED) && we_jit_available() && k < TH_NCOMPILED; k++) {
+		const struct th_group *tg = &th_groups[th_compiled[k]];
+		snprintf(want, sizeof want, "%s, %s, jit on", th_name(e), tg->name);
+		CHECK(*i < n && c[*i].eng == g && c[*i].lockstep == tg->lockstep && c[*i].batch == tg->batch &&
+			      c[*i].threads == tg->threads && c[*i].jit == WE_JIT_ON && !strcmp(c[*i].name, want),
+		      "sets %u: %s: no '%s, jit on' at %zu", sets, th_name(e), tg->name, *i);
+		(*i)++;
+	}
 }
 
 START_TEST(configs)
@@ -85,7 +93,7 @@ START_TEST(configs)
 	for (size_t e = 0; e < TH_NENGINES; e++)
 		groupers += (th_engines[e].flags & TH_GROUPS) != 0;
 	CHECK(groupers > 0 && TH_NGROUPS > 0, "no engine forms lockstep groups: test_lockstep compares nothing");
-	for (unsigned sets = 0; sets <= (TH_DEFAULTS | TH_UNGROUPED | TH_GROUPED); sets++)
+	for (unsigned sets = 0; sets <= (TH_DEFAULTS | TH_UNGROUPED | TH_GROUPED | TH_COMPILED); sets++)
 		for (size_t j = 0; j < sizeof needs / sizeof needs[0]; j++) {
 			th_config c[TH_MAXCONFIGS + 1];
 			memset(c, 0, sizeof c);
@@ -97,14 +105,15 @@ START_TEST(configs)
 			CHECK(i == n, "sets %u, flags %u: %zu configurations, %zu expected", sets, needs[j], n, i);
 		}
 	th_config c[TH_MAXCONFIGS];
-	size_t n = th_configs(TH_DEFAULTS | TH_UNGROUPED | TH_GROUPED, 0, c);
-	CHECK(n == TH_NENGINES + groupers * (1 + TH_NGROUPS), "%zu configurations in all", n);
+	size_t n = th_configs(TH_DEFAULTS | TH_UNGROUPED | TH_GROUPED | TH_COMPILED, 0, c);
+	const size_t compiled = we_jit_available() ? TH_NCOMPILED : 0;
+	CHECK(n == TH_NENGINES + groupers * (1 + TH_NGROUPS + compiled), "%zu configurations in all", n);
 	for (size_t i = 0; i < n; i++) {
 		we_launch_config cfg = { .grid = th_dim3(3, 2, 1), .block = th_dim1(96), .lockstep = 9, .batch = 9,
 					 .threads = 9, .max_instructions = 77, .check = true };
 		th_config_apply(&cfg, &c[i]);
 		CHECK(cfg.engine == c[i].eng->id && cfg.lockstep == c[i].lockstep && cfg.batch == c[i].batch &&
-			      cfg.threads == c[i].threads,
+			      cfg.threads == c[i].threads && cfg.jit == c[i].jit,
 		      "%s: not applied", c[i].name);
 		CHECK(cfg.grid.x == 3 && cfg.grid.y == 2 && cfg.block.x == 96 && cfg.max_instructions == 77 &&
 			      cfg.check,

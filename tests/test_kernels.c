@@ -487,8 +487,11 @@ static we_status launch3(th_kernel *t, const char *text, we_dim3 grid, we_dim3 b
 			 double timeout, we_launch_stats *s)
 {
 	th_load(t, text, "t.we", NULL);
+	/* (jit off: the compiled tier, which auto may choose for these
+	 * grids, maps LLVM once, some 60 MB that no CTA adds to; the bounds
+	 * are on what grows with the CTAs run) */
 	we_launch_config cfg = { .grid = grid, .block = block, .engine = e, .timeout = timeout,
-				 .threads = 2 };
+				 .threads = 2, .jit = WE_JIT_OFF };
 	memset(s, 0, sizeof *s);
 	return th_launch(t, &cfg, s);
 }

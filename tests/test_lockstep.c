@@ -89,7 +89,7 @@ static void compare_configs(th_kernel *t, we_launch_config c, const char *label,
 {
 	char what[200];
 	th_config cs[TH_MAXCONFIGS];
-	size_t n = th_configs(TH_DEFAULTS | TH_GROUPED, need, cs);
+	size_t n = th_configs(TH_DEFAULTS | TH_GROUPED | TH_COMPILED, need, cs);
 	for (size_t i = 0; i < n; i++) {
 		th_run r;
 		th_config_apply(&c, &cs[i]);
@@ -1780,7 +1780,7 @@ START_TEST(fault_after_barrier)
 	char *err0 = mask_warp(ref.err, &w0), *json0 = mask_warp(ref.json, &j0);
 	CHECK(w0 < 8 && j0 == w0, "lockstep 1: warp %u / %u", w0, j0);
 	th_config cs[TH_MAXCONFIGS];
-	size_t ncs = th_configs(TH_DEFAULTS | TH_GROUPED, TH_GROUPS, cs);
+	size_t ncs = th_configs(TH_DEFAULTS | TH_GROUPED | TH_COMPILED, TH_GROUPS, cs);
 	for (size_t i = 0; i < ncs; i++) {
 		th_run r;
 		th_config_apply(&c, &cs[i]);
@@ -2120,7 +2120,7 @@ START_TEST(watchdog_uneven_counts)
 		/* how the report's PC relates to the warp's next instruction */
 		const long long d0 = (long long)pc0 - (long long)(0x80 + ((L - (3 * w0 + 8)) % 4) * 16);
 		th_config cs[TH_MAXCONFIGS];
-		size_t ncs = th_configs(TH_DEFAULTS | TH_GROUPED, TH_GROUPS, cs);
+		size_t ncs = th_configs(TH_DEFAULTS | TH_GROUPED | TH_COMPILED, TH_GROUPS, cs);
 		for (size_t j = 0; j < ncs; j++) {
 			th_run r;
 			th_config_apply(&c, &cs[j]);

@@ -143,7 +143,16 @@ typedef enum we_placement {
 	WE_PLACE_SCATTER           /* spread over packages and cores     */
 } we_placement;
 
+/* The compiled tier (we_launch_config.jit). */
+typedef enum we_jit {
+	WE_JIT_AUTO = 0,           /* compile when the launch is large   */
+	WE_JIT_ON,                 /* compile whenever it can be used    */
+	WE_JIT_OFF                 /* interpret every instruction        */
+} we_jit;
+
 const char *we_engine_name(we_engine e);
+/* true when the library was built with the compiled tier (LLVM). */
+bool we_jit_available(void);
 const char *we_placement_name(we_placement p);
 
 /* Describe the host topology and the placement a launch with engine e,
@@ -209,6 +218,19 @@ typedef struct we_launch_config {
 	 * we_last_profile_json() after the launch.  Like check_memory it runs
 	 * one warp at a time, every instruction observed. */
 	bool profile;
+	/* The compiled tier: runs of plain ALU instructions (no memory,
+	 * branch or barrier instruction) compiled to host code with LLVM
+	 * for the scheduler engine's lockstep groups; the results are those
+	 * of the interpreter.  A kernel compiles once per module (later
+	 * launches reuse its code).  AUTO uses a kernel's code when it is
+	 * compiled already, else compiles during the launch when the
+	 * interpreter's remaining time, predicted from the first CTAs, is
+	 * at least 8 times the compile time expected; ON compiles every
+	 * launch that runs lockstep groups, OFF none.  The warp-threads engine, lockstep 1, check,
+	 * check_memory, profile, a seeded schedule and a trace always
+	 * interpret.  ON in a library built without LLVM is refused
+	 * (WE_ERR_INVALID). */
+	we_jit jit;
 } we_launch_config;
 
 #define WE_CHECK_RACES 1u
@@ -236,6 +258,16 @@ typedef struct we_launch_stats {
 	uint64_t barriers;           /* barrier completions */
 	uint64_t warnings;           /* --check hazards found */
 	double seconds;
+	/* the compiled tier (we_launch_config.jit): why it was used or not
+	 * (a static string: "compiled", "off", "not built", "below the
+	 * auto threshold", "interpreter needed", "no block", "failed"), the
+	 * functions compiled, the kernel's instructions in them and the
+	 * seconds spent compiling in this launch (part of `seconds`; 0 when
+	 * the module's code of the kernel was compiled by an earlier launch) */
+	const char *jit;
+	uint32_t jit_blocks;
+	uint32_t jit_insns;
+	double jit_seconds;
 } we_launch_stats;
 
 /* After a launch that failed with WE_ERR_EXCEPTION, WE_ERR_DEADLOCK or

@@ -73,6 +73,8 @@ struct we_module {
 	we_cbank cbank[WE_NUM_CBANKS]; /* data banks 1..31 (0 unused here) */
 	/* executor's decode-once form, built by exec_prepare_module() */
 	struct xinsn *x;
+	/* the compiled tier's code of its kernels (exec/jit.h), with LLVM */
+	struct xjit_cache *jit;
 	/* the device memory of a PTX module's .global variables (api.c) */
 	we_devptr globals;
 	size_t globals_size;

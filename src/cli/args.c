@@ -222,6 +222,22 @@ bool cli_parse_engine(const char *s, we_engine *out, cli_err *e)
 	return true;
 }
 
+bool cli_parse_jit(const char *s, we_jit *out, cli_err *e)
+{
+	size_t n = strlen(s);
+
+	if (strcmp(s, "auto") == 0)
+		*out = WE_JIT_AUTO;
+	else if (strcmp(s, "on") == 0)
+		*out = WE_JIT_ON;
+	else if (strcmp(s, "off") == 0)
+		*out = WE_JIT_OFF;
+	else
+		return cli_fail(e, "unknown mode '%.*s%s' (expected auto, on or off)", show(n), s,
+				ellipsis(n));
+	return true;
+}
+
 bool cli_parse_placement(const char *s, we_placement *out, cli_err *e)
 {
 	size_t n = strlen(s);

@@ -61,6 +61,8 @@ bool cli_parse_dim3(const char *s, we_dim3 *out, cli_err *e);
 /* "scheduler" or "warp-threads" (WE_ENGINE_DEFAULT is the option left
  * out).  "compact", "scatter" or "none". */
 bool cli_parse_engine(const char *s, we_engine *out, cli_err *e);
+/* "auto", "on" or "off" (--jit) */
+bool cli_parse_jit(const char *s, we_jit *out, cli_err *e);
 bool cli_parse_placement(const char *s, we_placement *out, cli_err *e);
 
 /* ---- element types --------------------------------------------------- */

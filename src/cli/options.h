@@ -110,6 +110,10 @@ X(BATCH, "batch", 0, "N", CLI_ONCE, CLI_RS, false, NULL, \
   "warps of those at one PC as one lockstep group\n" \
   "(default: as many as fill 32 warps, 1 = one CTA\n" \
   "at a time)") \
+X(JIT, "jit", 0, "MODE", CLI_ONCE, CLI_RS, true, NULL, \
+  "scheduler: compile runs of ALU instructions to host\n" \
+  "code for lockstep groups: auto (default: when the\n" \
+  "first CTAs predict it pays), on or off") \
 X(PLACEMENT, "placement", 0, "P", CLI_ONCE, CLI_RUN | CLI_INFO, false, \
   "cannot be used: stress jobs run unbound", \
   "binding of host threads to PUs: compact (default),\n" \

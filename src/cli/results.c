@@ -28,6 +28,9 @@ static void print_summary(const run_ctx *c)
 		s->thread_insns, s->barriers);
 	fprintf(stderr, PROG ": %.6f s, %.1f CTAs/s, %.1f warp-instr/s\n", s->seconds,
 		rate(s->ctas, s->seconds), rate(s->warp_insns, s->seconds));
+	if (s->jit_blocks)
+		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions compiled in "
+			"%.6f s\n", s->jit_blocks, s->jit_insns, s->jit_seconds);
 	for (int r = 0; c->ranks && r < c->nranks; r++)
 		fprintf(stderr, PROG ": rank %d: CTAs %" PRIu64 "..%" PRIu64 ", %.6f s, %" PRIu64
 			" bytes merged%s\n", r, c->ranks[r].first_cta, c->ranks[r].first_cta + c->ranks[r].ctas,
@@ -292,6 +295,18 @@ static int json_prints(jw *w, run_ctx *c)
 	return rc;
 }
 
+/* The compiled tier of the launch: "jit": { "state", "blocks",
+ * "instructions", "compile_seconds" } (doc/json.md). */
+static void json_jit(jw *w, const we_launch_stats *s)
+{
+	jw_object(w, "jit");
+	jw_str(w, "state", s->jit ? s->jit : "off");
+	jw_u64(w, "blocks", s->jit_blocks);
+	jw_u64(w, "instructions", s->jit_insns);
+	jw_num(w, "compile_seconds", s->jit_seconds, true);
+	jw_end(w);
+}
+
 /* stdout is this one document: the results, the report of a failed
  * launch (with --report=json) and, last, the exit status. */
 static int print_document(run_ctx *c, int rc)
@@ -334,6 +349,7 @@ static int print_document(run_ctx *c, int rc)
 		jw_raw(&w, "profile", we_last_profile_json(c->dev), strlen(we_last_profile_json(c->dev)));
 	else
 		jw_null(&w, "profile");
+	json_jit(&w, s);
 	jw_int(&w, "exit_status", rc);
 	jw_end(&w);
 	putchar('\n');

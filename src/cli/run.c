@@ -113,6 +113,11 @@ static int run_check_numbers(run_ctx *c)
 		return usage_err(c->cmd, "--stats: the only format is 'json'");
 	if (OPT(c, ENGINE) && !cli_parse_engine(OPT(c, ENGINE), &c->engine, &e))
 		return opt_err(c, "--engine", &e);
+	if (OPT(c, JIT) && !cli_parse_jit(OPT(c, JIT), &c->jit, &e))
+		return opt_err(c, "--jit", &e);
+	if (c->jit == WE_JIT_ON && !we_jit_available())
+		return usage_err(c->cmd, "--jit=on: this build has no compiled tier (configure found no "
+				 "LLVM: install llvm-14-dev and rebuild)");
 	if (OPT(c, PLACEMENT) && !cli_parse_placement(OPT(c, PLACEMENT), &c->placement, &e))
 		return opt_err(c, "--placement", &e);
 	c->json = OPT(c, STATS) != NULL;
@@ -313,6 +318,7 @@ void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->lockstep = (unsigned)c->lockstep;
 	cfg->batch = (unsigned)c->batch;
 	cfg->engine = c->engine;
+	cfg->jit = c->jit;
 	cfg->placement = c->placement;
 	cfg->schedule_seeded = c->seeded;
 	cfg->schedule_seed = c->seed;

@@ -75,6 +75,7 @@ typedef struct run_ctx {
 	we_dim3 grid, block;
 	uint64_t shared, max_insns, threads, max_memory, lockstep, batch;
 	we_engine engine;
+	we_jit jit;
 	we_placement placement;
 	bool json, seeded, jitter;
 	uint64_t seed;       /* --schedule=seed:N or jitter:N */

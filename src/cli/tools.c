@@ -170,6 +170,7 @@ static int info(const cli_opts *o, const cli_intr *intr)
 	print_launch_limits(stdout, "  ");
 	printf("Parameter types:   u32 s32 f32 u64 ptr\n");
 	printf("Buffer types:      u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n");
+	printf("Compiled tier:     %s\n", we_jit_available() ? "LLVM (--jit auto, on, off)" : "not built (no LLVM)");
 	printf("\nHost:\n");
 	for (const char *p = text; p && *p;) {
 		size_t n = strcspn(p, "\n");

@@ -103,6 +103,10 @@ typedef struct we_launch_ctx {
 					    delays (seed), real timing      */
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
+	/* the compiled blocks of the kernel (exec/jit.h), NULL: interpreted;
+	 * set before the workers start, or once by sched.c's first batch
+	 * (release; exec_group loads it with acquire) */
+	_Atomic(const struct xjit *) jit;
 	bool track_atomics;              /* note global atomics per word
 					    (dev_note_atomic), for merging
 					    parts of a grid               */

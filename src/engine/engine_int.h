@@ -66,6 +66,12 @@ typedef struct launch {
 	check_log checklog;            /* --check hazards                   */
 	race_launch *race;             /* --check races/uninit (L.race)     */
 	prof *prof;                    /* --profile: the slots' sums        */
+	/* the compiled tier (exec/jit.h; launch.c's launch_jit) */
+	const char *jit_note;          /* why it is used or not (stats.jit)  */
+	bool jit_auto;                 /* --jit auto: sched.c's first batch
+					  decides (xjit_auto_pays)          */
+	double jit_seconds;            /* compiling in this launch          */
+	char jit_err[256];             /* why compiling failed              */
 } launch;
 
 #define QUANTUM 4096u
@@ -120,6 +126,10 @@ static inline unsigned engine_warps(we_dim3 block)
 }
 /* Monotonic seconds. */
 double engine_now(void);
+/* --jit auto (launch.c): compile the launch's kernel and publish L.jit;
+ * the compile time to expect */
+void launch_jit_compile(launch *lc);
+double launch_jit_estimate(const launch *lc);
 
 /* Add a slot's statistics to the launch's (call after joining). */
 void slot_stats(launch *lc, const cta_slot *s);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine_int.h"
+#include "exec/jit.h"
 #include "report/report.h"
 
 bool engine_block_ok(we_dim3 b)
@@ -31,6 +32,12 @@ static we_status check_options(struct we_device *dev, const we_launch_config *cf
 	if (cfg->lockstep > WE_LOCKSTEP_MAX) {
 		dev_error(dev, "lockstep groups of %u warps: at most %u (a CTA's warps)", cfg->lockstep,
 			  WE_LOCKSTEP_MAX);
+		return WE_ERR_INVALID;
+	}
+	if (cfg->jit > WE_JIT_OFF || (cfg->jit == WE_JIT_ON && !we_jit_available())) {
+		dev_error(dev, cfg->jit == WE_JIT_ON ? "jit on: this build has no compiled tier (configure "
+						       "found no LLVM: install llvm-14-dev and rebuild)"
+						     : "unknown jit mode %d", (int)cfg->jit);
 		return WE_ERR_INVALID;
 	}
 	if (cfg->jitter && (!eng->jitter || cfg->schedule_seeded || cfg->trace)) {
@@ -151,6 +158,76 @@ static we_status launch_fits(const launch *lc, struct we_device *dev)
 	return WE_ERR_NOMEM;
 }
 
+/* The compiled tier of the launch (we_launch_config.jit): L.jit, and why
+ * it is used or not in lc->jit_note.  A kernel compiles once per module
+ * (the cache, exec/jit.h): on compiles before the launch runs; auto uses
+ * the cached code at once, else leaves the choice to the scheduler's
+ * first batch (sched.c, xjit_auto_pays), which compiles there while the
+ * other workers go on interpreting. */
+static void launch_jit(launch *lc, const we_launch_config *cfg)
+{
+	const we_launch_ctx *L = &lc->L;
+	if (cfg->jit == WE_JIT_OFF) {
+		lc->jit_note = "off";
+	} else if (!we_jit_available()) {
+		lc->jit_note = "not built";
+	} else if (L->lockstep < 2 || L->check || L->memcheck) {
+		/* compiled blocks run lockstep groups only; the hooked loop (and
+		 * --check, which is left the interpreter's per-warp order, and
+		 * the memory checks, which observe instructions in the group:
+		 * exec_checked) keep every instruction interpreted */
+		lc->jit_note = "interpreter needed";
+	} else {
+#ifdef WE_HAVE_LLVM
+		bool failed;
+		const xjit *j = xjit_cache_get(L->mod->jit, L, cfg->jit == WE_JIT_ON, &lc->jit_seconds, &failed,
+					       lc->jit_err, sizeof lc->jit_err);
+		if (failed) {
+			lc->jit_note = "failed";
+		} else if (!j) {
+			/* (auto, not compiled yet) */
+			lc->jit_auto = true;
+			lc->jit_note = "below the auto threshold";
+		} else {
+			atomic_store_explicit(&lc->L.jit, j->blocks ? j : NULL, memory_order_relaxed);
+			lc->jit_note = j->blocks ? "compiled" : "no block";
+		}
+#endif
+	}
+}
+
+/* Compile under --jit auto, from a worker (sched.c): L.jit published
+ * (release: the code is complete before a worker that sees the pointer
+ * calls it).  Only the worker that decides calls it, once. */
+void launch_jit_compile(launch *lc)
+{
+#ifdef WE_HAVE_LLVM
+	bool failed;
+	const xjit *j = xjit_cache_get(lc->L.mod->jit, &lc->L, true, &lc->jit_seconds, &failed, lc->jit_err,
+				       sizeof lc->jit_err);
+	if (failed) {
+		lc->jit_note = "failed";
+		return;
+	}
+	lc->jit_note = j->blocks ? "compiled" : "no block";
+	if (j->blocks)
+		atomic_store_explicit(&lc->L.jit, j, memory_order_release);
+#else
+	(void)lc;
+#endif
+}
+
+/* The expected compile time of the launch's kernel (xjit_auto_pays). */
+double launch_jit_estimate(const launch *lc)
+{
+#ifdef WE_HAVE_LLVM
+	return xjit_cache_estimate(lc->L.mod->jit);
+#else
+	(void)lc;
+	return XJIT_COMPILE_GUESS;
+#endif
+}
+
 /* Run the engine; the launch's status, report and hazards into out. */
 static we_status launch_run(launch *lc, struct we_device *dev, eng_output *out, double *seconds)
 {
@@ -225,7 +302,18 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		return WE_ERR_NOMEM;
 	}
 	double seconds = 0;
+	launch_jit(lc, cfg);
+	/* (compiling before the run is part of the launch's time; under
+	 * auto it is inside the run) */
+	const double jit_before = lc->jit_seconds;
 	st = launch_run(lc, dev, out, &seconds);
+	if (lc->jit_err[0]) {
+		char msg[320];
+		snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", lc->jit_err);
+		dev_notice(dev, msg);
+	}
+	const xjit *jit = atomic_load_explicit(&lc->L.jit, memory_order_relaxed);
+	const uint32_t jit_blocks = jit ? jit->blocks : 0, jit_insns = jit ? jit->insns : 0;
 	race_launch_finish(lc->race, &lc->checklog);
 	if (lc->prof) {
 		/* (the scheduler engine counts blocked time in scheduling
@@ -245,7 +333,11 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		st = WE_ERR_INTERNAL;
 	}
 	if (stats) {
-		stats->seconds = seconds;
+		stats->seconds = seconds + jit_before;
+		stats->jit = lc->jit_note;
+		stats->jit_blocks = jit_blocks;
+		stats->jit_insns = jit_insns;
+		stats->jit_seconds = lc->jit_seconds;
 		stats->ctas = lc->stats.ctas;
 		stats->warp_insns = lc->stats.warp_insns;
 		stats->thread_insns = lc->stats.thread_insns;

@@ -1,5 +1,8 @@
 /* registry.c — the engines a launch can run on (engine.h).  The first is
  * the default (WE_ENGINE_DEFAULT): the faster one on every benchmark. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <stddef.h>
 
 #include "engine/engine.h"
@@ -33,4 +36,13 @@ const char *we_engine_name(we_engine e)
 		return "default";
 	const engine_ops *ops = engine_find(e);
 	return ops ? ops->name : "unknown";
+}
+
+bool we_jit_available(void)
+{
+#ifdef WE_HAVE_LLVM
+	return true;
+#else
+	return false;
+#endif
 }

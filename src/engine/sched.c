@@ -12,6 +12,7 @@
 
 #include "base/strbuf.h"
 #include "engine/engine_int.h"
+#include "exec/jit.h"
 #include "units/bru.h"
 
 
@@ -196,6 +197,21 @@ static bool below_report(launch *lc, uint64_t id)
 	return below;
 }
 
+/* --jit auto (xjit_auto_pays, exec/jit.h): from the time of worker 0's
+ * first batch of n CTAs, the interpreter's remaining time (the CTAs no
+ * worker has taken, and own: the rest of worker 0's chunk) over the
+ * workers; compile when it repays the compile time to expect.  The
+ * other workers interpret meanwhile and switch to the compiled blocks at
+ * their next group (exec_group loads L.jit). */
+static void sched_tier(launch *lc, double seconds, uint32_t n, uint64_t own)
+{
+	const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
+	const uint64_t left = (next < lc->nctas ? lc->nctas - next : 0) + own;
+	if (!atomic_load_explicit(&lc->stop, memory_order_acquire) &&
+	    xjit_auto_pays(seconds, n, left, lc->nthreads, launch_jit_estimate(lc)))
+		launch_jit_compile(lc);
+}
+
 static void *sworker_main(void *arg)
 {
 	sworker *wk = arg;
@@ -203,6 +219,8 @@ static void *sworker_main(void *arg)
 	cta_batch *b = &wk->batch;
 	place_thread(lc, wk->index);
 	uint64_t id = 0, end = 0;
+	/* --jit auto: worker 0 decides after its first batch */
+	bool tier = lc->jit_auto && wk->index == 0;
 	for (;;) {
 		/* after a fault the rest of the chunk still runs up to the
 		 * lowest faulting CTA (cta_finish: every lower CTA runs, so the
@@ -224,10 +242,15 @@ static void *sworker_main(void *arg)
 		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
 		for (uint32_t k = 0; k < n; k++)
 			cta_start(&b->slot[k], lc, id + k, NULL, true);
+		const double t0 = tier ? engine_now() : 0;
 		batch_run(b, n);
 		for (uint32_t k = 0; k < n; k++)
 			cta_finish(&b->slot[k], lc);
 		id += n;
+		if (tier) {
+			sched_tier(lc, engine_now() - t0, n, end - id);
+			tier = false;
+		}
 	}
 	return NULL;
 }

@@ -12,6 +12,7 @@
 
 #include "asm/asm.h"
 #include "exec/exec.h"
+#include "exec/jit.h"
 #include "exec/sem.h"
 
 /* The kernel of each instruction (the first whose range holds it; NULL
@@ -248,6 +249,13 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 {
 	exec_free_module(m);
 	m->x = calloc(m->ninsns ? m->ninsns : 1, sizeof(xinsn));
+#ifdef WE_HAVE_LLVM
+	m->jit = xjit_cache_new();
+	if (!m->jit) {
+		free(m->x);
+		m->x = NULL;
+	}
+#endif
 	if (!m->x) {
 		snprintf(err, errlen, "out of memory");
 		return WE_ERR_NOMEM;
@@ -296,6 +304,10 @@ void exec_free_module(struct we_module *m)
 {
 	free(m->x);
 	m->x = NULL;
+#ifdef WE_HAVE_LLVM
+	xjit_cache_free(m->jit);
+	m->jit = NULL;
+#endif
 }
 
 /* ---- lockstep forms ------------------------------------------------- */

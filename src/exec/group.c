@@ -9,6 +9,7 @@
 #endif
 
 #include "exec/exec.h"
+#include "exec/jit.h"
 #include "exec/loop.h"
 #include "exec/observe.h"
 
@@ -293,6 +294,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
 	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	/* (a launch under --jit auto publishes its code mid-launch:
+	 * engine/sched.c) */
+	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
 	we_warp *w = &cta->warps[wi];
 	/* one handler call for the whole group: the rows of w[0] start the
 	 * group's arrays, pmask is all ones in every warp */
@@ -312,6 +316,19 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		/* (outside the code: warp by warp, where fetch() faults) */
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
+		if (jit && in_code) {
+			/* a compiled block (jit.h): its thread counts done, the
+			 * rest of its counters wait as guarded ones do */
+			const xjit_entry *e = xjit_at(jit, pc);
+			if (e && e->len <= budget - k) {
+				e->fn(w->r, w->rstride, n, w, L->params);
+				guarded += e->len;
+				pc += (uint64_t)e->len * WE_INST_SIZE;
+				k += e->len - 1;
+				g.key = GUARD_NONE;
+				continue;
+			}
+		}
 		bool full = false;
 		int r;
 		if (L->memcheck && in_code && observe_wants(i)) {

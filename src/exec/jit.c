@@ -1,0 +1,783 @@
+/* jit.c — the compiled tier (jit.h): blocks of plain ALU instructions
+ * as LLVM IR over whole warps (<32 x i32> per register), compiled by
+ * LLVM's ORC LLJIT for the host CPU.
+ *
+ * Each block function loops over the n warps it is given; for one warp
+ * it loads a register row or predicate at its first use, keeps every
+ * value in SSA form across the block and stores the rows and predicates
+ * the block wrote at its end.  An instruction under a guard selects its
+ * results lane by lane (guard & ActiveMask), as the handlers write only
+ * x->pmask's lanes.  The semantics transcribe the handlers' generic
+ * paths (sem_alu.c, sem_fpu.c): the same operations lane by lane, so the
+ * results are bit-identical; tests/test_jit.c checks it on every kernel.
+ *
+ * This file is the module warpemu-jit.so (jit.h), with LLVM; it uses
+ * only the headers of the library, no function of it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "exec/exec.h"
+#include "exec/jit.h"
+#include "exec/sem.h"
+#include "exec/sem_float.h"
+
+/* ---- what compiles ---------------------------------------------------- */
+
+/* A source operand jit.c reads: a register, an immediate, or a kernel
+ * parameter in range of the launch's parameter size (xsrc_word's fast
+ * path: then no constant read can fault; the cache's key holds the
+ * size). */
+static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
+{
+	switch (o->kind) {
+	case XO_REG:
+	case XO_IMM:
+	case XO_FIMM:
+		return true;
+	case XO_CMEM:
+		return o->bank == 0 && o->imm >= 0 && !(o->imm & 3) &&
+		       (uint64_t)o->imm + 4u * nregs <= L->param_bytes;
+	default:
+		return false;
+	}
+}
+
+static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
+{
+	unsigned srcs[4], ns = 0, wide = 1;
+	switch (i->optype) {
+	case ISA_OPT_MOV:
+		srcs[ns++] = MOV_b;
+		break;
+	case ISA_OPT_IADD3:
+		srcs[ns++] = IADD3_ra, srcs[ns++] = IADD3_b, srcs[ns++] = IADD3_rc;
+		break;
+	case ISA_OPT_IMAD:
+		srcs[ns++] = IMAD_ra, srcs[ns++] = IMAD_b, srcs[ns++] = IMAD_c;
+		break;
+	case ISA_OPT_IMAD_WIDE:
+		srcs[ns++] = IMAD_WIDE_ra, srcs[ns++] = IMAD_WIDE_b;
+		if (!opd_ok(L, &i->o[IMAD_WIDE_c], 2))
+			return false;
+		break;
+	case ISA_OPT_ISETP:
+		srcs[ns++] = ISETP_ra, srcs[ns++] = ISETP_b;
+		break;
+	case ISA_OPT_LOP3_LUT:
+		srcs[ns++] = LOP3_LUT_ra, srcs[ns++] = LOP3_LUT_b, srcs[ns++] = LOP3_LUT_rc;
+		break;
+	case ISA_OPT_SHF:
+		srcs[ns++] = SHF_ra, srcs[ns++] = SHF_b, srcs[ns++] = SHF_rc;
+		break;
+	case ISA_OPT_FADD:
+	case ISA_OPT_FMUL:
+	case ISA_OPT_FFMA:
+		/* the plain binary32 forms (.RZ/.FTZ/.SAT ... go to sem_num.c) */
+		if (num_fmods(i))
+			return false;
+		_Static_assert(FADD_ra == FMUL_ra && FADD_b == FMUL_b && FADD_ra == FFMA_ra && FADD_b == FFMA_b,
+			       "FADD, FMUL and FFMA name the same positions");
+		srcs[ns++] = FADD_ra, srcs[ns++] = FADD_b;
+		if (i->optype == ISA_OPT_FFMA)
+			srcs[ns++] = FFMA_c;
+		break;
+	default:
+		return false;
+	}
+	for (unsigned k = 0; k < ns; k++)
+		if (!opd_ok(L, &i->o[srcs[k]], wide))
+			return false;
+	return true;
+}
+
+/* ---- the IR of a block -------------------------------------------------- */
+
+typedef struct jb {
+	LLVMContextRef cx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMTypeRef i1, i8, i32, i64, f32, v32, v64, vf, vb;
+	LLVMValueRef fma, ctpop;
+	LLVMTypeRef fma_t, ctpop_t;
+	const we_launch_ctx *L;
+	/* per warp of the loop */
+	LLVMValueRef r, stride, w; /* its rows, the row stride, its we_warp */
+	LLVMValueRef params;       /* the launch's parameters (i8*)          */
+	LLVMValueRef count;        /* thread-instructions so far (i32)       */
+	uint32_t nrows;
+	LLVMValueRef *row;         /* current value of each row, or NULL     */
+	bool *dirty;
+	LLVMValueRef pred[WE_NUM_PREDS];
+	bool pdirty[WE_NUM_PREDS];
+	/* the instruction's guard: NULL when all ones */
+	LLVMValueRef pm;
+} jb;
+
+static LLVMValueRef c32(jb *b, uint32_t v) { return LLVMConstInt(b->i32, v, false); }
+static LLVMValueRef c64(jb *b, uint64_t v) { return LLVMConstInt(b->i64, v, false); }
+static LLVMValueRef splat32(jb *b, uint32_t v)
+{
+	LLVMValueRef e[XLANES];
+	for (unsigned l = 0; l < XLANES; l++)
+		e[l] = c32(b, v);
+	return LLVMConstVector(e, XLANES);
+}
+static LLVMValueRef splat64(jb *b, uint64_t v)
+{
+	LLVMValueRef e[XLANES];
+	for (unsigned l = 0; l < XLANES; l++)
+		e[l] = c64(b, v);
+	return LLVMConstVector(e, XLANES);
+}
+/* A pointer of type t* to byte offset off of base (an i8*). */
+static LLVMValueRef field_ptr(jb *b, LLVMValueRef base, uint64_t off, LLVMTypeRef t)
+{
+	LLVMValueRef idx = c64(b, off);
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, base, &idx, 1, "");
+	return LLVMBuildBitCast(b->b, p, LLVMPointerType(t, 0), "");
+}
+
+static LLVMValueRef row_ptr(jb *b, unsigned row)
+{
+	LLVMValueRef off = LLVMBuildMul(b->b, c64(b, row), b->stride, "");
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i32, b->r, &off, 1, "");
+	return LLVMBuildBitCast(b->b, p, LLVMPointerType(b->v32, 0), "");
+}
+
+static LLVMValueRef get_row(jb *b, unsigned row)
+{
+	if (!b->row[row]) {
+		LLVMValueRef v = LLVMBuildLoad2(b->b, b->v32, row_ptr(b, row), "");
+		LLVMSetAlignment(v, 4);
+		b->row[row] = v;
+	}
+	return b->row[row];
+}
+
+/* The guard's lanes as a vector of i1. */
+static LLVMValueRef pm_lanes(jb *b)
+{
+	return LLVMBuildBitCast(b->b, b->pm, b->vb, "");
+}
+
+/* Write v to register reg of destination o (xwrite: the guard's lanes;
+ * RZ writes go to the sink rows, which nothing reads: dropped). */
+static void set_row(jb *b, const xopd *o, unsigned k, LLVMValueRef v)
+{
+	if (o->reg == 255)
+		return;
+	const unsigned row = o->row + k;
+	if (b->pm)
+		v = LLVMBuildSelect(b->b, pm_lanes(b), v, get_row(b, row), "");
+	b->row[row] = v;
+	b->dirty[row] = true;
+}
+
+static LLVMValueRef get_pred(jb *b, unsigned p)
+{
+	if (p == 7)
+		return c32(b, 0xffffffffu);
+	if (!b->pred[p]) {
+		LLVMValueRef v = LLVMBuildLoad2(b->b, b->i32,
+						field_ptr(b, b->w, offsetof(we_warp, p) + 4u * p, b->i32), "");
+		b->pred[p] = v;
+	}
+	return b->pred[p];
+}
+
+/* A predicate source with its '!' (wpred). */
+static LLVMValueRef pred_src(jb *b, const xopd *o)
+{
+	LLVMValueRef v = get_pred(b, o->row);
+	return (o->flags & XF_NOT) ? LLVMBuildNot(b->b, v, "") : v;
+}
+
+/* wset_pred with mask = the guard's lanes */
+static void set_pred(jb *b, const xopd *o, LLVMValueRef v)
+{
+	if (o->row == 7)
+		return;
+	if (b->pm) {
+		LLVMValueRef old = get_pred(b, o->row);
+		v = LLVMBuildOr(b->b, LLVMBuildAnd(b->b, old, LLVMBuildNot(b->b, b->pm, ""), ""),
+				LLVMBuildAnd(b->b, v, b->pm, ""), "");
+	}
+	b->pred[o->row] = v;
+	b->pdirty[o->row] = true;
+}
+
+/* int_mod (operand.c): |v|, then -v, then ~v, as the flags say */
+static LLVMValueRef int_mods(jb *b, LLVMValueRef v, unsigned flags)
+{
+	if (flags & XF_ABS) {
+		LLVMValueRef neg = LLVMBuildICmp(b->b, LLVMIntSLT, v, splat32(b, 0), "");
+		v = LLVMBuildSelect(b->b, neg, LLVMBuildSub(b->b, splat32(b, 0), v, ""), v, "");
+	}
+	if (flags & XF_NEG)
+		v = LLVMBuildSub(b->b, splat32(b, 0), v, "");
+	if (flags & XF_BITNOT)
+		v = LLVMBuildNot(b->b, v, "");
+	return v;
+}
+
+/* xsrc: register k of source o in every lane, integer modifiers applied
+ * when mods (opd_ok allowed only registers, immediates and in-range
+ * parameters). */
+static LLVMValueRef src(jb *b, const xopd *o, unsigned k, bool mods)
+{
+	LLVMValueRef v;
+	if (o->kind == XO_REG) {
+		v = o->reg == 255 ? splat32(b, 0) : get_row(b, o->row + k);
+	} else if (o->kind == XO_CMEM) {
+		/* the launch's word, in every lane (jit.h: read at run time) */
+		LLVMValueRef s = LLVMBuildLoad2(b->b, b->i32,
+						field_ptr(b, b->params, (uint64_t)o->imm + 4u * k, b->i32), "");
+		LLVMSetAlignment(s, 1);
+		v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v32), s, c32(b, 0), "");
+		v = LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v32), LLVMConstNull(b->v32), "");
+	} else {
+		v = splat32(b, ximm_word(o, k));
+	}
+	return mods ? int_mods(b, v, o->flags) : v;
+}
+
+/* ---- the instructions ---------------------------------------------------- */
+
+static LLVMValueRef zext64(jb *b, LLVMValueRef v) { return LLVMBuildZExt(b->b, v, b->v64, ""); }
+static LLVMValueRef sext64(jb *b, LLVMValueRef v) { return LLVMBuildSExt(b->b, v, b->v64, ""); }
+static LLVMValueRef lo32(jb *b, LLVMValueRef v) { return LLVMBuildTrunc(b->b, v, b->v32, ""); }
+static LLVMValueRef hi32(jb *b, LLVMValueRef v)
+{
+	return lo32(b, LLVMBuildLShr(b->b, v, splat64(b, 32), ""));
+}
+/* a <32 x i1> as a lane mask */
+static LLVMValueRef lane_mask(jb *b, LLVMValueRef v) { return LLVMBuildBitCast(b->b, v, b->i32, ""); }
+
+/* IADD3 (sem_alu.c): the 34-bit sum of the operands, complemented where
+ * negated, plus the carry-in; Pu, Pv from its carry out */
+static void emit_iadd3(jb *b, const xinsn *i)
+{
+	const xopd *oa = &i->o[IADD3_ra], *ob = &i->o[IADD3_b], *oc = &i->o[IADD3_rc];
+	const unsigned inv = XF_NEG | XF_BITNOT;
+	LLVMValueRef s = NULL;
+	const xopd *ops[3] = { oa, ob, oc };
+	for (unsigned k = 0; k < 3; k++) {
+		LLVMValueRef v = src(b, ops[k], 0, false);
+		if (ops[k]->flags & inv)
+			v = LLVMBuildNot(b->b, v, "");
+		v = zext64(b, v);
+		s = s ? LLVMBuildAdd(b->b, s, v, "") : v;
+	}
+	LLVMValueRef cin;
+	if (i->in->x == ISA_AddX_X) {
+		/* Pp + Pq, lane by lane */
+		LLVMValueRef pp = LLVMBuildBitCast(b->b, pred_src(b, &i->o[IADD3_pp]), b->vb, "");
+		LLVMValueRef pq = LLVMBuildBitCast(b->b, pred_src(b, &i->o[IADD3_pq]), b->vb, "");
+		cin = LLVMBuildAdd(b->b, LLVMBuildZExt(b->b, pp, b->v64, ""), LLVMBuildZExt(b->b, pq, b->v64, ""), "");
+	} else {
+		cin = splat64(b, (uint64_t)(!!(oa->flags & XF_NEG) + !!(ob->flags & XF_NEG) + !!(oc->flags & XF_NEG)));
+	}
+	s = LLVMBuildAdd(b->b, s, cin, "");
+	const xopd *pu = &i->o[IADD3_pu], *pv = &i->o[IADD3_pv];
+	if (pu->row != 7 || pv->row != 7) {
+		LLVMValueRef carry = LLVMBuildLShr(b->b, s, splat64(b, 32), "");
+		set_pred(b, pu, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntUGE, carry, splat64(b, 1), "")));
+		set_pred(b, pv, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntUGE, carry, splat64(b, 2), "")));
+	}
+	set_row(b, &i->o[IADD3_rd], 0, lo32(b, s));
+}
+
+static void emit_imad(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[IMAD_ra], 0, true);
+	LLVMValueRef bb = src(b, &i->o[IMAD_b], 0, true);
+	LLVMValueRef c = src(b, &i->o[IMAD_c], 0, true);
+	LLVMValueRef r;
+	if (i->in->mode == ISA_IMADMode_HI) {
+		const bool u = i->in->sign == ISA_Signedness_U32;
+		LLVMValueRef p = u ? LLVMBuildMul(b->b, zext64(b, a), zext64(b, bb), "")
+				   : LLVMBuildMul(b->b, sext64(b, a), sext64(b, bb), "");
+		r = LLVMBuildAdd(b->b, hi32(b, p), c, "");
+	} else {
+		/* LO, SHL, MOV: the low word does not depend on signedness */
+		r = LLVMBuildAdd(b->b, LLVMBuildMul(b->b, a, bb, ""), c, "");
+	}
+	set_row(b, &i->o[IMAD_rd], 0, r);
+}
+
+static void emit_imad_wide(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[IMAD_WIDE_ra], 0, true);
+	LLVMValueRef bb = src(b, &i->o[IMAD_WIDE_b], 0, true);
+	LLVMValueRef c0 = src(b, &i->o[IMAD_WIDE_c], 0, true);
+	LLVMValueRef c1 = src(b, &i->o[IMAD_WIDE_c], 1, false);
+	const bool u = i->in->sign == ISA_Signedness_U32;
+	LLVMValueRef p = u ? LLVMBuildMul(b->b, zext64(b, a), zext64(b, bb), "")
+			   : LLVMBuildMul(b->b, sext64(b, a), sext64(b, bb), "");
+	LLVMValueRef c = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, c1), splat64(b, 32), ""), zext64(b, c0), "");
+	LLVMValueRef r = LLVMBuildAdd(b->b, p, c, "");
+	set_row(b, &i->o[IMAD_WIDE_rd], 0, lo32(b, r));
+	set_row(b, &i->o[IMAD_WIDE_rd], 1, hi32(b, r));
+}
+
+/* ISETP: the comparison's lane mask t, then sem_setp_warp */
+static void emit_isetp(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[ISETP_ra], 0, true);
+	LLVMValueRef bb = src(b, &i->o[ISETP_b], 0, true);
+	const bool u = i->in->sign == ISA_Signedness_U32;
+	/* cmp: a mask of LT=1, EQ=2, GT=4 (icmp, sem_alu.c) */
+	static const LLVMIntPredicate sp[8] = { 0, LLVMIntSLT, LLVMIntEQ, LLVMIntSLE,
+						LLVMIntSGT, LLVMIntNE, LLVMIntSGE, 0 };
+	static const LLVMIntPredicate up[8] = { 0, LLVMIntULT, LLVMIntEQ, LLVMIntULE,
+						LLVMIntUGT, LLVMIntNE, LLVMIntUGE, 0 };
+	const unsigned cmp = (unsigned)i->in->cmp & 7u;
+	LLVMValueRef t;
+	if (cmp == 0 || cmp == 7)
+		t = c32(b, cmp ? 0xffffffffu : 0u);
+	else
+		t = lane_mask(b, LLVMBuildICmp(b->b, u ? up[cmp] : sp[cmp], a, bb, ""));
+	LLVMValueRef p = pred_src(b, &i->o[ISETP_pp]), nt = LLVMBuildNot(b->b, t, ""), vu, vv;
+	switch (i->in->bop) {
+	case ISA_BoolOp_OR:
+		vu = LLVMBuildOr(b->b, t, p, "");
+		vv = LLVMBuildOr(b->b, nt, p, "");
+		break;
+	case ISA_BoolOp_XOR:
+		vu = LLVMBuildXor(b->b, t, p, "");
+		vv = LLVMBuildXor(b->b, nt, p, "");
+		break;
+	default:
+		vu = LLVMBuildAnd(b->b, t, p, "");
+		vv = LLVMBuildAnd(b->b, nt, p, "");
+		break;
+	}
+	set_pred(b, &i->o[ISETP_pu], vu);
+	set_pred(b, &i->o[ISETP_pv], vv);
+}
+
+/* LOP3.LUT: bit i of the result is bit (a_i*4 + b_i*2 + c_i) of lut (the
+ * OR of the table's minterms; LLVM folds the usual tables) */
+static void emit_lop3(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[LOP3_LUT_ra], 0, true);
+	LLVMValueRef bb = src(b, &i->o[LOP3_LUT_b], 0, true);
+	LLVMValueRef c = src(b, &i->o[LOP3_LUT_rc], 0, true);
+	LLVMValueRef na = LLVMBuildNot(b->b, a, ""), nb = LLVMBuildNot(b->b, bb, ""), nc = LLVMBuildNot(b->b, c, "");
+	const unsigned lut = (unsigned)i->in->lut & 0xffu;
+	LLVMValueRef r = splat32(b, 0);
+	for (unsigned m = 0; m < 8; m++) {
+		if (!((lut >> m) & 1u))
+			continue;
+		LLVMValueRef t = LLVMBuildAnd(b->b, (m & 4) ? a : na, (m & 2) ? bb : nb, "");
+		r = LLVMBuildOr(b->b, r, LLVMBuildAnd(b->b, t, (m & 1) ? c : nc, ""), "");
+	}
+	const xopd *pu = &i->o[LOP3_LUT_pu];
+	if (pu->row != 7)
+		set_pred(b, pu, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntNE, r, splat32(b, 0), "")));
+	set_row(b, &i->o[LOP3_LUT_rd], 0, r);
+}
+
+/* SHF: shift the 64-bit Rc:Ra (the handler's lane loops; a count past the
+ * width gives 0, or the sign for an arithmetic right shift) */
+static void emit_shf(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[SHF_ra], 0, true);
+	LLVMValueRef bb = src(b, &i->o[SHF_b], 0, true);
+	LLVMValueRef c = src(b, &i->o[SHF_rc], 0, true);
+	const unsigned type = (unsigned)i->in->type;
+	const uint32_t width = type == ISA_ShfType_S64 || type == ISA_ShfType_U64 ? 64u : 32u;
+	const bool arith = type == ISA_ShfType_S32 || type == ISA_ShfType_S64;
+	LLVMValueRef n;
+	if (i->in->wrap == ISA_ShfWrap_W)
+		n = LLVMBuildAnd(b->b, bb, splat32(b, width - 1u), "");
+	else
+		n = LLVMBuildSelect(b->b, LLVMBuildICmp(b->b, LLVMIntULT, bb, splat32(b, width), ""), bb,
+				    splat32(b, width), "");
+	n = zext64(b, n);
+	LLVMValueRef v = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, c), splat64(b, 32), ""), zext64(b, a), "");
+	LLVMValueRef big = LLVMBuildICmp(b->b, LLVMIntUGE, n, splat64(b, 64), "");
+	LLVMValueRef n63 = LLVMBuildSelect(b->b, big, splat64(b, 63), n, "");
+	LLVMValueRef r;
+	if (i->in->dir == ISA_ShfDir_L)
+		r = LLVMBuildSelect(b->b, big, splat64(b, 0), LLVMBuildShl(b->b, v, n63, ""), "");
+	else if (arith)
+		r = LLVMBuildAShr(b->b, v, n63, "");
+	else
+		r = LLVMBuildSelect(b->b, big, splat64(b, 0), LLVMBuildLShr(b->b, v, n63, ""), "");
+	set_row(b, &i->o[SHF_rd], 0, i->in->hi == ISA_ShfHi_HI ? hi32(b, r) : lo32(b, r));
+}
+
+/* fsrc (sem_float.h): the bits with |x| and -x applied, as binary32 */
+static LLVMValueRef fsrc_ir(jb *b, const xopd *o)
+{
+	LLVMValueRef v = src(b, o, 0, false);
+	if (o->flags & XF_ABS)
+		v = LLVMBuildAnd(b->b, v, splat32(b, 0x7fffffffu), "");
+	if (o->flags & XF_NEG)
+		v = LLVMBuildXor(b->b, v, splat32(b, 0x80000000u), "");
+	return LLVMBuildBitCast(b->b, v, b->vf, "");
+}
+
+/* FADD, FMUL, FFMA: IEEE binary32, round to nearest even, NaN results
+ * canonical (fres) */
+static void emit_farith(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = fsrc_ir(b, &i->o[FADD_ra]), bb = fsrc_ir(b, &i->o[FADD_b]), r;
+	if (i->optype == ISA_OPT_FADD) {
+		r = LLVMBuildFAdd(b->b, a, bb, "");
+	} else if (i->optype == ISA_OPT_FMUL) {
+		r = LLVMBuildFMul(b->b, a, bb, "");
+	} else {
+		LLVMValueRef args[3] = { a, bb, fsrc_ir(b, &i->o[FFMA_c]) };
+		r = LLVMBuildCall2(b->b, b->fma_t, b->fma, args, 3, "");
+	}
+	LLVMValueRef nan = LLVMBuildFCmp(b->b, LLVMRealUNO, r, r, "");
+	r = LLVMBuildSelect(b->b, nan, splat32(b, CANON_NAN), LLVMBuildBitCast(b->b, r, b->v32, ""), "");
+	_Static_assert(FADD_rd == FMUL_rd && FADD_rd == FFMA_rd, "one destination position");
+	set_row(b, &i->o[FADD_rd], 0, r);
+}
+
+/* One instruction of the block for the current warp: its guard, its
+ * thread count (count_insn), its semantics.  The callers run lockstep
+ * groups, whose ActiveMask is all ones (jit.h): guard & ActiveMask is the
+ * guard. */
+static void emit_insn(jb *b, const xinsn *i)
+{
+	if (i->pg == 7 && !i->pg_xor) {
+		b->pm = NULL;
+		b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
+	} else {
+		LLVMValueRef g = get_pred(b, i->pg);
+		b->pm = i->pg_xor ? LLVMBuildNot(b->b, g, "") : g;
+		b->count = LLVMBuildAdd(b->b, b->count, LLVMBuildCall2(b->b, b->ctpop_t, b->ctpop, &b->pm, 1, ""), "");
+	}
+	switch (i->optype) {
+	case ISA_OPT_MOV:
+		set_row(b, &i->o[MOV_rd], 0, src(b, &i->o[MOV_b], 0, true));
+		break;
+	case ISA_OPT_IADD3: emit_iadd3(b, i); break;
+	case ISA_OPT_IMAD: emit_imad(b, i); break;
+	case ISA_OPT_IMAD_WIDE: emit_imad_wide(b, i); break;
+	case ISA_OPT_ISETP: emit_isetp(b, i); break;
+	case ISA_OPT_LOP3_LUT: emit_lop3(b, i); break;
+	case ISA_OPT_SHF: emit_shf(b, i); break;
+	default: emit_farith(b, i); break;
+	}
+}
+
+/* The function of the block of len instructions at code[0..len), named
+ * name: for each of the n warps, the block in registers, then its stores
+ * and thread count. */
+static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
+{
+	LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0), pi8 = LLVMPointerType(b->i8, 0);
+	LLVMTypeRef params[5] = { pi32, b->i64, b->i64, pi8, pi8 };
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), params, 5, false);
+	LLVMValueRef fn = LLVMAddFunction(b->mod, name, ft);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(b->cx, fn, "entry");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(b->cx, fn, "warp");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(b->cx, fn, "done");
+	LLVMValueRef r0 = LLVMGetParam(fn, 0), n = LLVMGetParam(fn, 2), w0 = LLVMGetParam(fn, 3);
+	LLVMPositionBuilderAtEnd(b->b, entry);
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, n, c64(b, 0), ""), done, body);
+	LLVMPositionBuilderAtEnd(b->b, body);
+	LLVMValueRef j = LLVMBuildPhi(b->b, b->i64, "j");
+	LLVMValueRef lanes = LLVMBuildMul(b->b, j, c64(b, XLANES), "");
+	b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, r0, &lanes, 1, "");
+	b->stride = LLVMGetParam(fn, 1);
+	b->params = LLVMGetParam(fn, 4);
+	LLVMValueRef wo = LLVMBuildMul(b->b, j, c64(b, sizeof(we_warp)), "");
+	b->w = LLVMBuildInBoundsGEP2(b->b, b->i8, w0, &wo, 1, "");
+	memset(b->row, 0, b->nrows * sizeof *b->row);
+	memset(b->dirty, 0, b->nrows * sizeof *b->dirty);
+	memset(b->pred, 0, sizeof b->pred);
+	memset(b->pdirty, 0, sizeof b->pdirty);
+	b->count = c32(b, 0);
+	for (uint32_t k = 0; k < len; k++)
+		emit_insn(b, &code[k]);
+	for (uint32_t row = 0; row < b->nrows; row++) {
+		if (!b->dirty[row])
+			continue;
+		LLVMValueRef st = LLVMBuildStore(b->b, b->row[row], row_ptr(b, row));
+		LLVMSetAlignment(st, 4);
+	}
+	for (unsigned p = 0; p < WE_NUM_PREDS; p++)
+		if (b->pdirty[p])
+			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, offsetof(we_warp, p) + 4u * p, b->i32));
+	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
+	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
+	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
+	LLVMValueRef next = LLVMBuildAdd(b->b, j, c64(b, 1), "");
+	LLVMBasicBlockRef last = LLVMGetInsertBlock(b->b);
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, n, ""), body, done);
+	LLVMValueRef inv[2] = { c64(b, 0), next };
+	LLVMBasicBlockRef inb[2] = { entry, last };
+	LLVMAddIncoming(j, inv, inb, 2);
+	LLVMPositionBuilderAtEnd(b->b, done);
+	LLVMBuildRetVoid(b->b);
+}
+
+/* ---- compiling a kernel --------------------------------------------------- */
+
+/* LLVM's registries of targets are process-wide: initialised once. */
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+static void llvm_init(void)
+{
+	LLVMInitializeNativeTarget();
+	LLVMInitializeNativeAsmPrinter();
+}
+
+static bool llvm_err(LLVMErrorRef e, const char *what, char *err, size_t errlen)
+{
+	if (!e)
+		return false;
+	char *m = LLVMGetErrorMessage(e);
+	snprintf(err, errlen, "%s: %s", what, m);
+	LLVMDisposeErrorMessage(m);
+	return true;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void jb_types(jb *b)
+{
+	b->i1 = LLVMInt1TypeInContext(b->cx);
+	b->i8 = LLVMInt8TypeInContext(b->cx);
+	b->i32 = LLVMInt32TypeInContext(b->cx);
+	b->i64 = LLVMInt64TypeInContext(b->cx);
+	b->f32 = LLVMFloatTypeInContext(b->cx);
+	b->v32 = LLVMVectorType(b->i32, XLANES);
+	b->v64 = LLVMVectorType(b->i64, XLANES);
+	b->vf = LLVMVectorType(b->f32, XLANES);
+	b->vb = LLVMVectorType(b->i1, XLANES);
+	unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+	b->fma = LLVMGetIntrinsicDeclaration(b->mod, id, &b->vf, 1);
+	b->fma_t = LLVMIntrinsicGetType(b->cx, id, &b->vf, 1);
+	id = LLVMLookupIntrinsicID("llvm.ctpop", 10);
+	b->ctpop = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
+	b->ctpop_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
+}
+
+/* The instructions where a block starts: the first of each run of
+ * compilable ones of at least min_len, and the targets of BRA inside such
+ * a run (a loop's head); *len: the rest of the run from there. */
+static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *len)
+{
+	const we_kernel *k = L->k;
+	const xinsn *code = L->mod->x + k->code_start / WE_INST_SIZE;
+	const uint32_t ni = (k->code_end - k->code_start) / WE_INST_SIZE;
+	/* the run length from each instruction */
+	for (uint32_t q = ni; q-- > 0;)
+		len[q] = xjit_compilable(L, &code[q]) ? 1u + (q + 1 < ni ? len[q + 1] : 0u) : 0u;
+	bool *lead = calloc(ni ? ni : 1, sizeof *lead);
+	if (!lead)
+		return UINT32_MAX;
+	for (uint32_t q = 0; q < ni; q++) {
+		if (len[q] && (q == 0 || !len[q - 1]))
+			lead[q] = true;
+		if (code[q].optype == ISA_OPT_BRA && code[q].opcode != ISA_OP_BRA_U) {
+			const int64_t t = (int64_t)q + 1 + code[q].o[BRA_offset].imm;
+			if (t >= 0 && t < (int64_t)ni)
+				lead[t] = true;
+		}
+	}
+	uint32_t nb = 0;
+	for (uint32_t q = 0; q < ni; q++) {
+		if (!lead[q] || len[q] < min_len)
+			len[q] = 0;
+		nb += len[q] != 0;
+	}
+	free(lead);
+	return nb;
+}
+
+/* Build the module of the blocks (len[q] != 0) and hand it to the JIT. */
+static bool build_module(const we_launch_ctx *L, const uint32_t *len, uint32_t ni, LLVMOrcLLJITRef jit,
+			 char *err, size_t errlen)
+{
+	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+	jb b = { .cx = LLVMOrcThreadSafeContextGetContext(tsc), .L = L, .nrows = L->nrows };
+	b.mod = LLVMModuleCreateWithNameInContext("warpemu", b.cx);
+	LLVMSetTarget(b.mod, LLVMOrcLLJITGetTripleString(jit));
+	LLVMSetDataLayout(b.mod, LLVMOrcLLJITGetDataLayoutStr(jit));
+	b.b = LLVMCreateBuilderInContext(b.cx);
+	b.row = calloc(b.nrows, sizeof *b.row);
+	b.dirty = calloc(b.nrows, sizeof *b.dirty);
+	bool ok = b.row && b.dirty;
+	if (!ok)
+		snprintf(err, errlen, "out of memory");
+	if (ok) {
+		jb_types(&b);
+		const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
+		for (uint32_t q = 0; q < ni; q++) {
+			if (!len[q])
+				continue;
+			char name[32];
+			snprintf(name, sizeof name, "b%u", q);
+			emit_block(&b, code + q, len[q], name);
+		}
+	}
+	free(b.row);
+	free(b.dirty);
+	LLVMDisposeBuilder(b.b);
+	char *msg = NULL;
+	if (ok && LLVMVerifyModule(b.mod, LLVMReturnStatusAction, &msg)) {
+		snprintf(err, errlen, "invalid IR: %s", msg);
+		ok = false;
+	}
+	LLVMDisposeMessage(msg);
+	if (ok) {
+		/* the IR is straight-line already: instcombine folds the
+		 * selects of full guards and the constant operands */
+		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+		ok = !llvm_err(LLVMRunPasses(b.mod, "instcombine,early-cse", NULL, po), "LLVM passes", err, errlen);
+		LLVMDisposePassBuilderOptions(po);
+	}
+	if (!ok) {
+		LLVMDisposeModule(b.mod);
+		LLVMOrcDisposeThreadSafeContext(tsc);
+		return false;
+	}
+	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(b.mod, tsc);
+	LLVMOrcDisposeThreadSafeContext(tsc);
+	if (llvm_err(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm), "LLVM", err,
+		     errlen)) {
+		LLVMOrcDisposeThreadSafeModule(tsm);
+		return false;
+	}
+	return true;
+}
+
+/* An LLJIT for the host CPU (its name and features: AVX2, AVX-512 ...).
+ * Code generation at level "Less" (-O1): on bench/kernels/alu.we it
+ * compiled in 11.5 ms against 12.2 ms at "Default" and 7.5 ms at "None",
+ * and ran fastest (0.08 s, 0.11 s and 0.23 s; bench/README.md). */
+#define WE_JIT_CODEGEN_LEVEL LLVMCodeGenLevelLess
+static bool create_jit(LLVMOrcLLJITRef *jit, char *err, size_t errlen)
+{
+	char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+	char *msg = NULL;
+	LLVMTargetRef t;
+	bool ok = false;
+	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+		snprintf(err, errlen, "LLVM: %s", msg);
+	} else {
+		LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, cpu, feat, WE_JIT_CODEGEN_LEVEL,
+								  LLVMRelocDefault, LLVMCodeModelJITDefault);
+		LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+		LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+		ok = !llvm_err(LLVMOrcCreateLLJIT(jit, builder), "LLVM", err, errlen);
+	}
+	LLVMDisposeMessage(msg);
+	LLVMDisposeMessage(triple);
+	LLVMDisposeMessage(cpu);
+	LLVMDisposeMessage(feat);
+	return ok;
+}
+
+static void jit_free(xjit *j);
+
+static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen)
+{
+	const double t0 = now();
+	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
+	xjit *j = calloc(1, sizeof *j);
+	uint32_t *len = calloc(ni ? ni : 1, sizeof *len);
+	if (j)
+		j->at = calloc(ni ? ni : 1, sizeof *j->at);
+	if (!j || !len || !j->at) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	j->start = L->k->code_start;
+	j->end = L->k->code_end;
+	const uint32_t nb = find_blocks(L, min_len, len);
+	if (nb == UINT32_MAX) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (nb) {
+		int e = pthread_once(&llvm_once, llvm_init);
+		if (e) {
+			snprintf(err, errlen, "pthread_once: %s", strerror(e));
+			goto fail;
+		}
+		LLVMOrcLLJITRef jit = NULL;
+		if (!create_jit(&jit, err, errlen))
+			goto fail;
+		j->impl = jit;
+		if (!build_module(L, len, ni, jit, err, errlen))
+			goto fail;
+		/* the first lookup compiles the whole module */
+		for (uint32_t q = 0; q < ni; q++) {
+			if (!len[q])
+				continue;
+			char name[32];
+			LLVMOrcExecutorAddress addr = 0;
+			snprintf(name, sizeof name, "b%u", q);
+			if (llvm_err(LLVMOrcLLJITLookup(jit, &addr, name), "LLVM", err, errlen))
+				goto fail;
+			/* (an address from the JIT as a function: what the ORC
+			 * API is for; C11 leaves object-to-function conversions
+			 * to the implementation, POSIX defines them) */
+			j->at[q].fn = (xjit_fn)(uintptr_t)addr;
+			j->at[q].len = len[q];
+		}
+	}
+	/* instructions covered: a block at a BRA target inside a run is the
+	 * rest of that run (each instruction counted once) */
+	for (uint32_t q = 0, covered = 0; q < ni; q++) {
+		if (!len[q])
+			continue;
+		j->blocks++;
+		const uint32_t from = q > covered ? q : covered;
+		if (q + len[q] > from)
+			j->insns += q + len[q] - from;
+		if (q + len[q] > covered)
+			covered = q + len[q];
+	}
+	free(len);
+	j->seconds = now() - t0;
+	return j;
+fail:
+	free(len);
+	jit_free(j);
+	return NULL;
+}
+
+static void jit_free(xjit *j)
+{
+	if (!j)
+		return;
+	if (j->impl) {
+		LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->impl);
+		if (e)
+			LLVMConsumeError(e);
+	}
+	free(j->at);
+	free(j);
+}
+
+/* what jit_load.c looks up */
+__attribute__((visibility("default"))) extern const xjit_plugin we_jit_plugin;
+const xjit_plugin we_jit_plugin = { .abi = XJIT_ABI, .compile = jit_compile, .free = jit_free };
