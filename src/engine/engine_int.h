@@ -126,8 +126,10 @@ static inline unsigned engine_warps(we_dim3 block)
 }
 /* Monotonic seconds. */
 double engine_now(void);
-/* --jit auto (launch.c): compile the launch's kernel and publish L.jit;
- * the compile time to expect */
+/* The compiled tier (tier.c): choose it for the launch (L.jit and
+ * lc->jit_note, from cfg->jit); under --jit auto, compile the launch's
+ * kernel and publish L.jit; the compile time to expect */
+void launch_jit_choose(launch *lc, const we_launch_config *cfg);
 void launch_jit_compile(launch *lc);
 double launch_jit_estimate(const launch *lc);
 

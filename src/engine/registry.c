@@ -37,12 +37,3 @@ const char *we_engine_name(we_engine e)
 	const engine_ops *ops = engine_find(e);
 	return ops ? ops->name : "unknown";
 }
-
-bool we_jit_available(void)
-{
-#ifdef WE_HAVE_LLVM
-	return true;
-#else
-	return false;
-#endif
-}

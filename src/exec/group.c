@@ -288,6 +288,49 @@ static inline __attribute__((always_inline)) int group_full(we_cta *cta, we_warp
 	return GROUP_GO_ON;
 }
 
+/* One instruction of the group at pc warp by warp, as exec_run runs it:
+ * GROUP_GO_ON when the group stays together (each warp's active_pc the
+ * next), else the stop (*who, *exited as exec_group's). */
+static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_t *who, uint32_t *exited)
+{
+	const we_launch_ctx *L = cta->L;
+	const xinsn *code = L->mod->x;
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	we_warp *w = &cta->warps[wi];
+	bool blocked = false;
+	for (uint32_t j = 0; j < n; j++) {
+		xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;
+		const xinsn *i = fetch(x, code, pc, start, end);
+		if (i) {
+			if (x->pmask)
+				DISPATCH(x, i);
+			retire(x);
+		}
+		/* a warp that blocks (on a barrier) or completes one needs
+		 * nothing of its driver: the others run the instruction
+		 * too, and when the barrier released them all the group
+		 * goes on; the others run an EXIT too (it touches nothing
+		 * of another warp's): the driver retires the exited warps
+		 * in order (*exited) */
+		if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
+			blocked = true;
+			*who = wi + j;
+		} else if (x->stop && x->why == WE_STOP_EXITED && i->optype == ISA_OPT_EXIT) {
+			*exited |= 1u << (wi + j);
+		} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
+			*who = wi + j;
+			return x->why;
+		}
+	}
+	if (*exited) {
+		*who = wi + (uint32_t)__builtin_ctz(*exited >> wi);
+		return WE_STOP_EXITED;
+	}
+	if (!group_intact(w, n))
+		return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
+	return GROUP_GO_ON;
+}
+
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
 		   uint32_t *who, uint32_t *exited)
 {
@@ -389,37 +432,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			continue;
 		}
 		/* warp by warp, as exec_run runs it */
-		bool blocked = false;
-		for (uint32_t j = 0; j < n; j++) {
-			xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;
-			i = fetch(x, code, pc, start, end);
-			if (i) {
-				if (x->pmask)
-					DISPATCH(x, i);
-				retire(x);
-			}
-			/* a warp that blocks (on a barrier) or completes one needs
-			 * nothing of its driver: the others run the instruction
-			 * too, and when the barrier released them all the group
-			 * goes on; the others run an EXIT too (it touches nothing
-			 * of another warp's): the driver retires the exited warps
-			 * in order (*exited) */
-			if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
-				blocked = true;
-				*who = wi + j;
-			} else if (x->stop && x->why == WE_STOP_EXITED && i->optype == ISA_OPT_EXIT) {
-				*exited |= 1u << (wi + j);
-			} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
-				*who = wi + j;
-				return x->why;
-			}
-		}
-		if (*exited) {
-			*who = wi + (uint32_t)__builtin_ctz(*exited >> wi);
-			return WE_STOP_EXITED;
-		}
-		if (!group_intact(w, n))
-			return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
+		r = group_each(cta, wi, n, pc, who, exited);
+		if (r != GROUP_GO_ON)
+			return (we_stop)r;
 		pc = w->active_pc;
 	}
 	group_settle(w, n, pc, pending, guarded);
