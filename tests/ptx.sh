@@ -25,7 +25,7 @@ JIT=0
 # the PTX files the front end runs today (the others are checked by
 # tests/bad/ptx_* for their "not supported" message)
 NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
-	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small warp_match globals
+	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small params_f64 warp_match globals
 	warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv bar_overfull early_ret
 	warp_vote fence_last"}
 # tests/mpi.sh runs the launches under mpiexec (PTX_LAUNCHER), for the

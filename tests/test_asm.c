@@ -849,6 +849,15 @@ START_TEST(directives)
 	check_module_roundtrip(m);
 	module_free(m);
 
+	/* an f64 scalar: 8 bytes, naturally aligned */
+	m = assemble_ok(".param u32 n\n.param f64 x\n.param f32 y\nEXIT\n", "f64.s");
+	ck_assert_int_eq(m->kernels[0].params[1].type, WE_PARAM_F64);
+	ck_assert_uint_eq(m->kernels[0].params[1].offset, 8);
+	ck_assert_uint_eq(m->kernels[0].params[1].size, 8);
+	ck_assert_uint_eq(m->kernels[0].params[2].offset, 16);
+	check_module_roundtrip(m);
+	module_free(m);
+
 	/* no .kernel: one kernel "main" with the file's .param */
 	m = assemble_ok(".param u64 p\n.param u32 n\nEXIT\n", "main.s");
 	ck_assert_uint_eq(m->nkernels, 1);
@@ -988,7 +997,7 @@ static void check_same_module(const struct we_module *a, const struct we_module 
 
 static const char multi_src[] =
 	".const 5\n.word 7, 8, 9\n.byte 1\n.text\n"
-	".kernel first\n.param u32 n\n.param ptr p\n.shared 0x40\n.local 0x10\n.dialect visa\n"
+	".kernel first\n.param u32 n\n.param ptr p\n.param f64 x\n.shared 0x40\n.local 0x10\n.dialect visa\n"
 	".trap_handler t\n  MOV R1, c[0x0][0x0] ;\n  LDC R2, c[0x5][R1+0x4] ;\nt: EXIT ;\n.end\n"
 	".kernel second\n  BRA 0x30 ;\n.end\n";
 

@@ -324,6 +324,14 @@ START_TEST(test_scalars)
 	ck_assert_uint_eq(cli_param_type_size(WE_PARAM_U32), 4);
 	ck_assert_uint_eq(cli_param_type_size(WE_PARAM_U64), 8);
 	ck_assert_uint_eq(cli_param_type_size(WE_PARAM_PTR), 8);
+	/* f64: a double's bits, little-endian */
+	ck_assert(cli_parse_scalar(WE_PARAM_F64, "-2.75", b, &e));
+	double d;
+	memcpy(&d, b, 8);
+	ck_assert(d == -2.75);
+	ck_assert(!cli_parse_scalar(WE_PARAM_F64, "1e999", b, &e));
+	ck_assert_uint_eq(cli_param_type_size(WE_PARAM_F64), 8);
+	ck_assert_str_eq(cli_param_type_name(WE_PARAM_F64), "f64");
 	ck_assert_str_eq(cli_param_type_name(WE_PARAM_PTR), "ptr");
 	ck_assert_str_eq(cli_param_type_name(WE_PARAM_F32), "f32");
 }

@@ -95,7 +95,8 @@ we_status we_module_disassemble(const we_module *m, char **text);
 void we_module_destroy(we_module *m);
 
 typedef enum we_param_type {
-	WE_PARAM_U32, WE_PARAM_S32, WE_PARAM_F32, WE_PARAM_U64, WE_PARAM_PTR
+	WE_PARAM_U32, WE_PARAM_S32, WE_PARAM_F32, WE_PARAM_U64, WE_PARAM_PTR,
+	WE_PARAM_F64                   /* (after PTR: binary modules' numbers stay) */
 } we_param_type;
 
 typedef struct we_param_info {
@@ -120,6 +121,10 @@ typedef struct we_kernel_info {
 unsigned we_module_kernel_count(const we_module *m);
 const we_kernel_info *we_module_kernel(const we_module *m, unsigned i);
 const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name);
+/* A parameter type's name ("u32", ... as in .param; "?" for none) and
+ * its size in the parameter block (0 for none). */
+const char *we_param_type_name(we_param_type t);
+uint32_t we_param_type_size(we_param_type t);
 /* The device memory holding a PTX module's .global variables, placed on
  * the device at load (*bytes 0 when the module has none): global memory
  * its kernels may write besides their parameters' buffers. */

@@ -129,6 +129,16 @@ const we_kernel_info *we_module_kernel(const we_module *m, unsigned i)
 	return m && i < m->nkernels ? &m->kernels[i].info : NULL;
 }
 
+const char *we_param_type_name(we_param_type t)
+{
+	return (unsigned)t < MODULE_NPARAM_TYPES ? module_param_types[t].name : "?";
+}
+
+uint32_t we_param_type_size(we_param_type t)
+{
+	return (unsigned)t < MODULE_NPARAM_TYPES ? module_param_types[t].size : 0;
+}
+
 we_status we_module_globals(const we_module *m, we_devptr *ptr, size_t *bytes)
 {
 	if (!m || !ptr || !bytes)

@@ -412,15 +412,6 @@ static void dir_end(pcur *p, const char *what, uint32_t col)
 	c->cur = NULL;
 }
 
-static const struct {
-	const char *name;
-	we_param_type type;
-	uint32_t size;
-} param_types[] = {
-	{ "u32", WE_PARAM_U32, 4 }, { "s32", WE_PARAM_S32, 4 }, { "f32", WE_PARAM_F32, 4 },
-	{ "u64", WE_PARAM_U64, 8 }, { "ptr", WE_PARAM_PTR, 8 },
-};
-
 static void dir_param(pcur *p, const char *what, uint32_t col)
 {
 	asm_ctx *c = p->c;
@@ -429,15 +420,15 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 		return;
 	const tok *ty = tok_cur(p);
 	if (!ty || ty->kind != T_IDENT) {
-		asm_err(c, ty ? ty->col : stmt_end_col(p), "expected a parameter type (u32, s32, f32, u64 or ptr)");
+		asm_err(c, ty ? ty->col : stmt_end_col(p), "expected a parameter type (u32, s32, f32, u64, f64 or ptr)");
 		return;
 	}
 	int ti = -1;
-	for (int i = 0; i < (int)(sizeof param_types / sizeof param_types[0]); i++)
-		if (tok_ident_is(ty, param_types[i].name))
-			ti = i;
+	for (unsigned i = 0; i < MODULE_NPARAM_TYPES; i++)
+		if (tok_ident_is(ty, module_param_types[i].name))
+			ti = (int)i;
 	if (ti < 0) {
-		asm_err(c, ty->col, "bad .param type '%.*s' (expected u32, s32, f32, u64 or ptr)",
+		asm_err(c, ty->col, "bad .param type '%.*s' (expected u32, s32, f32, u64, f64 or ptr)",
 			(int)(ty->n > 32 ? 32 : ty->n), ty->s);
 		return;
 	}
@@ -463,7 +454,7 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 		asm_err(c, col, "too many parameters (at most %u)", WE_MAX_PARAMS);
 		return;
 	}
-	uint32_t size = param_types[ti].size;
+	uint32_t size = module_param_types[ti].size;
 	uint32_t off = (k->info.param_bytes + size - 1) / size * size;
 	if (off + size > WE_PARAM_BYTES_MAX) {
 		asm_err(c, col, "parameters exceed %u bytes", WE_PARAM_BYTES_MAX);
@@ -477,7 +468,7 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 	if (!name)
 		return;
 	k->param_names[n] = name;
-	k->params[n] = (we_param_info){ name, param_types[ti].type, off, size };
+	k->params[n] = (we_param_info){ name, (we_param_type)ti, off, size };
 	k->info.nparams = n + 1;
 	k->info.param_bytes = off + size;
 }

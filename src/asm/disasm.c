@@ -277,8 +277,6 @@ int dis_insn(const we_insn *in, uint64_t pc, char *buf, size_t n)
 
 /* ---- modules ----------------------------------------------------------------- */
 
-static const char *const ptype_names[] = { "u32", "s32", "f32", "u64", "ptr" };
-
 /* with_loc: each instruction's source line as a comment (kernels lowered
  * from PTX, whose line table names the PTX file's lines) */
 static void dis_range(strbuf *b, const struct we_module *m, uint32_t start, uint32_t end, bool with_loc)
@@ -365,7 +363,7 @@ char *dis_module(const struct we_module *m)
 		for (unsigned p = 0; p < k->info.nparams && p < WE_MAX_PARAMS; p++) {
 			unsigned t = (unsigned)k->params[p].type;
 			sb_printf(&b, "        .param %s %s    // c[0x0][0x%" PRIx32 "]\n",
-				  t < 5 ? ptype_names[t] : "u32",
+				  t < MODULE_NPARAM_TYPES ? module_param_types[t].name : "u32",
 				  k->param_names[p] ? k->param_names[p] : "?", k->params[p].offset);
 		}
 		if (k->shared_bytes)

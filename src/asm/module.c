@@ -59,6 +59,11 @@ void module_ptx_loc(const struct we_module *m, uint64_t pc, char *buf, size_t n)
 	}
 }
 
+const module_param_type module_param_types[MODULE_NPARAM_TYPES] = {
+	[WE_PARAM_U32] = { "u32", 4 }, [WE_PARAM_S32] = { "s32", 4 }, [WE_PARAM_F32] = { "f32", 4 },
+	[WE_PARAM_U64] = { "u64", 8 }, [WE_PARAM_F64] = { "f64", 8 }, [WE_PARAM_PTR] = { "ptr", 8 },
+};
+
 const char *module_dialect_name(we_dialect d)
 {
 	return (unsigned)d < 4 ? dialects[d] : dialects[0];
@@ -442,8 +447,6 @@ static char *rname(rbuf *r, const char *what, uint32_t max, bool allow_empty)
 	return d;
 }
 
-static const uint32_t param_size[] = { 4, 4, 4, 8, 8 };
-
 static bool load_kernel(rbuf *r, struct we_module *m, uint32_t ki, uint32_t code_bytes)
 {
 	char what[64];
@@ -508,7 +511,7 @@ static bool load_kernel(rbuf *r, struct we_module *m, uint32_t ki, uint32_t code
 		for (uint32_t q = 0; q < p; q++)
 			if (!strcmp(k->param_names[q], pn))
 				return rfail(r, "bad module image: kernel '%s': duplicate parameter '%s'", k->name, pn);
-		if (type >= sizeof param_size / sizeof param_size[0] || size != param_size[type])
+		if (type >= MODULE_NPARAM_TYPES || size != module_param_types[type].size)
 			return rfail(r, "bad module image: kernel '%s': parameter '%s' has type %" PRIu32
 				     " and size %" PRIu32, k->name, pn, type, size);
 		if (off % size || off > pbytes || size > pbytes - off)

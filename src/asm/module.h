@@ -38,6 +38,15 @@ typedef enum we_dialect {
 
 /* "target", "sass", "visa", "ptx" */
 const char *module_dialect_name(we_dialect d);
+/* The kernel parameter types (we_param_type): each one's name in .param
+ * and messages, and its size in the parameter block (its alignment too).
+ * The one table the assembler, disassembler, loader and CLI use. */
+#define MODULE_NPARAM_TYPES ((unsigned)WE_PARAM_F64 + 1u)
+typedef struct module_param_type {
+	const char *name;
+	uint32_t size;
+} module_param_type;
+extern const module_param_type module_param_types[MODULE_NPARAM_TYPES];
 
 typedef struct we_kernel {
 	we_kernel_info info;          /* public view (points into below)   */

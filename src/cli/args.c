@@ -466,19 +466,12 @@ void cli_format_elem(cli_elem_type t, cli_value v, char *buf, size_t len)
 
 const char *cli_param_type_name(we_param_type t)
 {
-	switch (t) {
-	case WE_PARAM_U32: return "u32";
-	case WE_PARAM_S32: return "s32";
-	case WE_PARAM_F32: return "f32";
-	case WE_PARAM_U64: return "u64";
-	case WE_PARAM_PTR: return "ptr";
-	}
-	return "?";
+	return we_param_type_name(t);
 }
 
 uint32_t cli_param_type_size(we_param_type t)
 {
-	return t == WE_PARAM_U64 || t == WE_PARAM_PTR ? 8 : 4;
+	return we_param_type_size(t);
 }
 
 static bool scalar_elem_type(we_param_type t, cli_elem_type *out)
@@ -488,6 +481,7 @@ static bool scalar_elem_type(we_param_type t, cli_elem_type *out)
 	case WE_PARAM_S32: *out = CLI_S32; return true;
 	case WE_PARAM_F32: *out = CLI_F32; return true;
 	case WE_PARAM_U64: *out = CLI_U64; return true;
+	case WE_PARAM_F64: *out = CLI_F64; return true;
 	case WE_PARAM_PTR: break;
 	}
 	return false;

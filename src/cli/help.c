@@ -49,8 +49,8 @@ static const char run_usage[] =
 
 static const char run_notes[] =
 "\n"
-"Scalar VALUE (u32, s32, f32, u64): decimal, 0x hex, negative for s32,\n"
-"floating syntax for f32.  Pointer parameters take a buffer SPEC:\n"
+"Scalar VALUE (u32, s32, f32, u64, f64): decimal, 0x hex, negative for s32,\n"
+"floating syntax for f32 and f64.  Pointer parameters take a buffer SPEC:\n"
 "  @FILE                             raw bytes of FILE ('@-' = stdin)\n"
 "  zeros:BYTES                       BYTES zero bytes\n"
 "  fill:TYPE:COUNT:VALUE             COUNT copies of VALUE\n"

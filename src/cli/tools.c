@@ -168,7 +168,7 @@ static int info(const cli_opts *o, const cli_intr *intr)
 		return rc;
 	printf(PROG " %s\n\nLaunch limits:\n", WE_VERSION_STRING);
 	print_launch_limits(stdout, "  ");
-	printf("Parameter types:   u32 s32 f32 u64 ptr\n");
+	printf("Parameter types:   u32 s32 f32 u64 f64 ptr\n");
 	printf("Buffer types:      u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n");
 	printf("Compiled tier:     %s\n", we_jit_available() ? "LLVM (--jit auto, on, off)" : "not built (no LLVM)");
 	printf("\nHost:\n");

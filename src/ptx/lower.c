@@ -88,7 +88,9 @@ static bool layout_local(lx *x)
 
 static const char *param_type(const ptx_param *p)
 {
-	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "f64") && strcmp(p->type, "b8"))
+	if (p->size == 8 && p->align <= 8 && !strcmp(p->type, "f64"))
+		return "f64";
+	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "b8"))
 		return "ptr";
 	/* 8- and 16-bit parameters take a 32-bit slot (lx_param_off), and a
 	 * signed or unsigned value: nvcc declares a `short` .u16 and loads it
@@ -114,8 +116,8 @@ static bool check_params(lx *x)
 		const ptx_param *p = &f->params[i];
 		if (!param_type(p)) {
 			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes) not supported "
-				"(kernel parameters are 8-, 16- and 32-bit integers, 32-bit floats, 64-bit integers "
-				"and pointers)",
+				"(kernel parameters are 8-, 16- and 32-bit integers, 32- and 64-bit floats, 64-bit "
+				"integers and pointers)",
 				p->name, f->name, p->type, p->size);
 			x->g->unsupported = true;
 			return false;
