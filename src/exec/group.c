@@ -215,6 +215,14 @@ static void group_per_cta(xctx *gx, const xinsn *i, uint32_t n, uint32_t nw, uin
 	gx->intact = gx->pc_set && intact;
 }
 
+/* The compiled blocks' translation of a global span (jit.h, xjit_rt):
+ * the interpreter's, with warp w's allocation cache. */
+static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, uint64_t span)
+{
+	xctx x = { .w = w, .cta = w->cta, .L = L };
+	return xglobal_span(&x, addr, span);
+}
+
 /* exec_group's loop goes on (GROUP_GO_ON) or returns the stop. */
 #define GROUP_GO_ON (-1)
 
@@ -341,6 +349,10 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	 * engine/sched.c) */
 	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
 	we_warp *w = &cta->warps[wi];
+	const xjit_rt rt = { .params = L->params, .L = L, .global = jit_global, .shared_bytes = L->shared_bytes };
+	/* a compiled block's side exit (jit.h): the instruction at side_pc
+	 * is interpreted, even where a block starts */
+	uint64_t side_pc = UINT64_MAX;
 	/* one handler call for the whole group: the rows of w[0] start the
 	 * group's arrays, pmask is all ones in every warp */
 	xctx gx = { .w = w, .cta = cta, .L = L, .group = n - 1, .pmask = 0xffffffffu };
@@ -359,16 +371,22 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		/* (outside the code: warp by warp, where fetch() faults) */
 		const bool in_code = pc >= start && pc < end && !(pc & (WE_INST_SIZE - 1));
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
-		if (jit && in_code) {
+		if (jit && in_code && pc == side_pc) {
+			side_pc = UINT64_MAX;
+		} else if (jit && in_code) {
 			/* a compiled block (jit.h): its thread counts done, the
-			 * rest of its counters wait as guarded ones do */
+			 * rest of its counters wait as guarded ones do; a side
+			 * exit after `ran` instructions leaves the next one to
+			 * the interpreter (k wraps back when ran is 0) */
 			const xjit_entry *e = xjit_at(jit, pc);
 			if (e && e->len <= budget - k) {
-				e->fn(w->r, w->rstride, n, w, L->params);
-				guarded += e->len;
-				pc += (uint64_t)e->len * WE_INST_SIZE;
-				k += e->len - 1;
+				const uint32_t ran = e->fn(w->r, w->rstride, n, w, &rt);
+				guarded += ran;
+				pc += (uint64_t)ran * WE_INST_SIZE;
+				k += (uint64_t)ran - 1u;
 				g.key = GUARD_NONE;
+				if (ran < e->len)
+					side_pc = pc;
 				continue;
 			}
 		}

@@ -56,9 +56,30 @@ static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 	}
 }
 
+/* The loads and stores jit.c compiles: global and shared, 32 and 64
+ * bits (the widths of the kernels; the others, local and generic
+ * addresses and the atomics stay interpreted). */
+static bool is_mem(const xinsn *i)
+{
+	return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG || i->optype == ISA_OPT_LDS ||
+	       i->optype == ISA_OPT_STS;
+}
+
+static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
+{
+	const int size = i->in->size;
+	if (size != ISA_MemSize_32 && size != ISA_MemSize_64)
+		return false;
+	if (i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS)
+		return i->o[LD_addr].kind == XO_MEM;
+	return i->o[ST_addr].kind == XO_MEM && opd_ok(L, &i->o[ST_rb], size == ISA_MemSize_64 ? 2u : 1u);
+}
+
 static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 {
 	unsigned srcs[4], ns = 0, wide = 1;
+	if (is_mem(i))
+		return mem_compilable(L, i);
 	switch (i->optype) {
 	case ISA_OPT_MOV:
 		srcs[ns++] = MOV_b;
@@ -113,7 +134,18 @@ typedef struct jb {
 	LLVMTypeRef i1, i8, i32, i64, f32, v32, v64, vf, vb;
 	LLVMValueRef fma, ctpop;
 	LLVMTypeRef fma_t, ctpop_t;
+	/* the memory instructions' intrinsics: vector reductions over
+	 * <32 x i64>, and masked gathers and scatters of <32 x i32> and
+	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
+	LLVMValueRef umin, umax, vor, gather[2], scatter[2];
+	LLVMTypeRef red_t, gather_t[2], scatter_t[2];
 	const we_launch_ctx *L;
+	/* the function: its arguments, and per memory instruction checked
+	 * the host address minus the device address of each warp's window
+	 * (delta[32 x i64]) and whether some warp failed its check (fail) */
+	LLVMValueRef fn, r0, n, w0, rt, delta, fail;
+	LLVMValueRef j;            /* the warp of the current loop (i64)     */
+	LLVMBasicBlockRef head;    /* the current loop's first block         */
 	/* per warp of the loop */
 	LLVMValueRef r, stride, w; /* its rows, the row stride, its we_warp */
 	LLVMValueRef params;       /* the launch's parameters (i8*)          */
@@ -456,16 +488,10 @@ static void emit_farith(jb *b, const xinsn *i)
  * thread count (count_insn), its semantics.  The callers run lockstep
  * groups, whose ActiveMask is all ones (jit.h): guard & ActiveMask is the
  * guard. */
+static void set_guard(jb *b, const xinsn *i, bool count);
 static void emit_insn(jb *b, const xinsn *i)
 {
-	if (i->pg == 7 && !i->pg_xor) {
-		b->pm = NULL;
-		b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
-	} else {
-		LLVMValueRef g = get_pred(b, i->pg);
-		b->pm = i->pg_xor ? LLVMBuildNot(b->b, g, "") : g;
-		b->count = LLVMBuildAdd(b->b, b->count, LLVMBuildCall2(b->b, b->ctpop_t, b->ctpop, &b->pm, 1, ""), "");
-	}
+	set_guard(b, i, true);
 	switch (i->optype) {
 	case ISA_OPT_MOV:
 		set_row(b, &i->o[MOV_rd], 0, src(b, &i->o[MOV_b], 0, true));
@@ -480,36 +506,229 @@ static void emit_insn(jb *b, const xinsn *i)
 	}
 }
 
-/* The function of the block of len instructions at code[0..len), named
- * name: for each of the n warps, the block in registers, then its stores
- * and thread count. */
-static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
+/* ---- loads and stores ------------------------------------------------------ */
+
+/* The guard of i for the current warp in b->pm (NULL: all ones), and
+ * when count its thread count (count_insn). */
+static void set_guard(jb *b, const xinsn *i, bool count)
 {
-	LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0), pi8 = LLVMPointerType(b->i8, 0);
-	LLVMTypeRef params[5] = { pi32, b->i64, b->i64, pi8, pi8 };
-	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), params, 5, false);
-	LLVMValueRef fn = LLVMAddFunction(b->mod, name, ft);
-	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(b->cx, fn, "entry");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(b->cx, fn, "warp");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(b->cx, fn, "done");
-	LLVMValueRef r0 = LLVMGetParam(fn, 0), n = LLVMGetParam(fn, 2), w0 = LLVMGetParam(fn, 3);
-	LLVMPositionBuilderAtEnd(b->b, entry);
-	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, n, c64(b, 0), ""), done, body);
-	LLVMPositionBuilderAtEnd(b->b, body);
-	LLVMValueRef j = LLVMBuildPhi(b->b, b->i64, "j");
-	LLVMValueRef lanes = LLVMBuildMul(b->b, j, c64(b, XLANES), "");
-	b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, r0, &lanes, 1, "");
-	b->stride = LLVMGetParam(fn, 1);
-	b->params = LLVMGetParam(fn, 4);
-	LLVMValueRef wo = LLVMBuildMul(b->b, j, c64(b, sizeof(we_warp)), "");
-	b->w = LLVMBuildInBoundsGEP2(b->b, b->i8, w0, &wo, 1, "");
+	if (i->pg == 7 && !i->pg_xor) {
+		b->pm = NULL;
+		if (count)
+			b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
+		return;
+	}
+	LLVMValueRef g = get_pred(b, i->pg);
+	b->pm = i->pg_xor ? LLVMBuildNot(b->b, g, "") : g;
+	if (count)
+		b->count = LLVMBuildAdd(b->b, b->count, LLVMBuildCall2(b->b, b->ctpop_t, b->ctpop, &b->pm, 1, ""), "");
+}
+
+static bool is_load(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS; }
+static bool is_global(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG; }
+static unsigned mem_bytes(const xinsn *i) { return i->in->size == ISA_MemSize_64 ? 8u : 4u; }
+
+/* The device address of every lane, as translate() forms it (sem_mem.c):
+ * global, the pair R[a:a+1] + off; shared, Ra (unsigned) + off, where a
+ * sum below zero is a huge unsigned value, which no window holds. */
+static LLVMValueRef mem_addrs(jb *b, const xinsn *i)
+{
+	const xopd *om = &i->o[is_load(i) ? LD_addr : ST_addr];
+	LLVMValueRef a = zext64(b, get_row(b, om->row));
+	if (is_global(i))
+		a = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, get_row(b, om->row + 1u)), splat64(b, 32), ""),
+				a, "");
+	return LLVMBuildAdd(b->b, a, splat64(b, (uint64_t)om->imm), "");
+}
+
+static LLVMValueRef rt_field(jb *b, size_t off, LLVMTypeRef t)
+{
+	return LLVMBuildLoad2(b->b, t, field_ptr(b, b->rt, off, t), "");
+}
+
+static LLVMValueRef delta_slot(jb *b)
+{
+	LLVMValueRef idx[2] = { c64(b, 0), b->j };
+	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->delta, idx, 2, "");
+}
+
+/* The check of memory instruction i for the current warp, translate()'s
+ * fast case: the guard's lanes aligned and inside one window (global:
+ * one allocation, through rt->global; shared: the CTA's), or no lane
+ * under the guard.  Records the warp's delta, and fail when the check
+ * fails (the interpreter then runs i: the side exit).  Nothing counted,
+ * nothing accessed: every warp is checked before any accesses (the next
+ * loop), so a side exit leaves i unrun by all. */
+static void emit_mem_check(jb *b, const xinsn *i)
+{
+	set_guard(b, i, false);
+	const uint64_t size = mem_bytes(i);
+	LLVMValueRef a = mem_addrs(b, i), lo = a, hi = a, any = a;
+	if (b->pm) {
+		LLVMValueRef on = pm_lanes(b);
+		lo = LLVMBuildSelect(b->b, on, a, splat64(b, UINT64_MAX), "");
+		hi = any = LLVMBuildSelect(b->b, on, a, splat64(b, 0), "");
+	}
+	LLVMValueRef amin = LLVMBuildCall2(b->b, b->red_t, b->umin, &lo, 1, "");
+	LLVMValueRef amax = LLVMBuildCall2(b->b, b->red_t, b->umax, &hi, 1, "");
+	LLVMValueRef anyb = LLVMBuildCall2(b->b, b->red_t, b->vor, &any, 1, "");
+	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
+	LLVMValueRef aligned = LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, anyb, c64(b, size - 1u), ""),
+					     c64(b, 0), "");
+	LLVMValueRef ok, delta;
+	if (is_global(i)) {
+		/* (a spread over 4 GiB: the interpreter's lane by lane) */
+		LLVMValueRef spread = LLVMBuildSub(b->b, amax, amin, "");
+		LLVMValueRef narrow = LLVMBuildICmp(b->b, LLVMIntULE, spread, c64(b, UINT32_MAX), "");
+		LLVMValueRef go = LLVMBuildAnd(b->b, some, LLVMBuildAnd(b->b, aligned, narrow, ""), "");
+		LLVMValueRef nsome = LLVMBuildNot(b->b, some, "");
+		LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
+		LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlate");
+		LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlated");
+		LLVMBuildCondBr(b->b, go, call, join);
+		LLVMPositionBuilderAtEnd(b->b, call);
+		LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
+		LLVMTypeRef args_t[4] = { pi8, pi8, b->i64, b->i64 };
+		LLVMTypeRef ft = LLVMFunctionType(pi8, args_t, 4, false);
+		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, global), LLVMPointerType(ft, 0));
+		LLVMValueRef args[4] = { b->w, rt_field(b, offsetof(xjit_rt, L), pi8), amin,
+					 LLVMBuildAdd(b->b, spread, c64(b, size), "") };
+		LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 4, "");
+		LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
+		LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), amin, "");
+		LLVMBuildBr(b->b, join);
+		LLVMPositionBuilderAtEnd(b->b, join);
+		/* not translated: ok when no lane is under the guard */
+		LLVMBasicBlockRef inb[2] = { from, call };
+		ok = LLVMBuildPhi(b->b, b->i1, "");
+		LLVMValueRef ov[2] = { nsome, hok };
+		LLVMAddIncoming(ok, ov, inb, 2);
+		delta = LLVMBuildPhi(b->b, b->i64, "");
+		LLVMValueRef dv[2] = { c64(b, 0), hd };
+		LLVMAddIncoming(delta, dv, inb, 2);
+	} else {
+		LLVMValueRef cta = LLVMBuildLoad2(b->b, LLVMPointerType(b->i8, 0),
+						  field_ptr(b, b->w, offsetof(we_warp, cta), LLVMPointerType(b->i8, 0)), "");
+		LLVMValueRef sh = LLVMBuildLoad2(b->b, LLVMPointerType(b->i8, 0),
+						 field_ptr(b, cta, offsetof(we_cta, shared), LLVMPointerType(b->i8, 0)), "");
+		LLVMValueRef sb = rt_field(b, offsetof(xjit_rt, shared_bytes), b->i64);
+		/* amax + size <= the size, without wrapping */
+		LLVMValueRef in = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, amax, sb, ""),
+					       LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, sb, amax, ""),
+							     c64(b, size), ""), "");
+		ok = LLVMBuildOr(b->b, LLVMBuildNot(b->b, some, ""), LLVMBuildAnd(b->b, aligned, in, ""), "");
+		delta = LLVMBuildPtrToInt(b->b, sh, b->i64, "");
+	}
+	LLVMBuildStore(b->b, delta, delta_slot(b));
+	LLVMValueRef f = LLVMBuildLoad2(b->b, b->i1, b->fail, "");
+	LLVMBuildStore(b->b, LLVMBuildOr(b->b, f, LLVMBuildNot(b->b, ok, ""), ""), b->fail);
+}
+
+static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
+{
+	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v64), s, c32(b, 0), "");
+	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v64), LLVMConstNull(b->v32), "");
+}
+
+/* Memory instruction i for the current warp, its check passed (every
+ * warp's, the loop before): do_load/do_store's accesses at host address
+ * device address + delta.  A full warp at consecutive addresses (thread
+ * l at element l) is one vector access; otherwise a masked gather or
+ * scatter under the guard, whose stores go in lane order (LLVM's
+ * llvm.masked.scatter: overlapping lanes are written from the lowest),
+ * as the interpreter's.  Plain accesses, not the interpreter's relaxed
+ * atomics: the same single moves of aligned words on the host, but what
+ * other host threads read of a racy global word mid-access is not
+ * ordered any more than there. */
+static void emit_mem_access(jb *b, const xinsn *i)
+{
+	set_guard(b, i, true);
+	const unsigned size = mem_bytes(i), w64 = size == 8;
+	LLVMTypeRef et = w64 ? b->i64 : b->i32, vt = w64 ? b->v64 : b->v32;
+	LLVMTypeRef vpt = LLVMVectorType(LLVMPointerType(et, 0), XLANES);
+	LLVMValueRef a = mem_addrs(b, i);
+	LLVMValueRef h = LLVMBuildAdd(b->b, a, bcast64(b, LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "")), "");
+	LLVMValueRef step[XLANES];
+	for (unsigned l = 0; l < XLANES; l++)
+		step[l] = c64(b, (uint64_t)size * l);
+	LLVMValueRef a0 = LLVMBuildExtractElement(b->b, a, c32(b, 0), "");
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast64(b, a0), LLVMConstVector(step, XLANES), "");
+	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, a, want, "")),
+					  c32(b, 0xffffffffu), "");
+	if (b->pm)
+		fast = LLVMBuildAnd(b->b, fast, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0xffffffffu), ""), "");
+	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
+	LLVMValueRef val = NULL;
+	if (!is_load(i)) {
+		const xopd *ob = &i->o[ST_rb];
+		val = src(b, ob, 0, false);
+		if (w64)
+			val = LLVMBuildOr(b->b, zext64(b, val),
+					  LLVMBuildShl(b->b, zext64(b, src(b, ob, 1, false)), splat64(b, 32), ""), "");
+	}
+	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildExtractElement(b->b, h, c32(b, 0), ""),
+					    LLVMPointerType(vt, 0), "");
+	LLVMValueRef hp = LLVMBuildIntToPtr(b->b, h, vpt, "");
+	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
+	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "accessed");
+	LLVMBuildCondBr(b->b, fast, vec, lanes);
+	LLVMValueRef got[2] = { NULL, NULL };
+	LLVMPositionBuilderAtEnd(b->b, vec);
+	if (is_load(i)) {
+		got[0] = LLVMBuildLoad2(b->b, vt, p0, "");
+		LLVMSetAlignment(got[0], size);
+	} else {
+		LLVMSetAlignment(LLVMBuildStore(b->b, val, p0), size);
+	}
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, lanes);
+	if (is_load(i)) {
+		LLVMValueRef args[4] = { hp, c32(b, size), on, LLVMGetUndef(vt) };
+		got[1] = LLVMBuildCall2(b->b, b->gather_t[w64], b->gather[w64], args, 4, "");
+	} else {
+		LLVMValueRef args[4] = { val, hp, c32(b, size), on };
+		LLVMBuildCall2(b->b, b->scatter_t[w64], b->scatter[w64], args, 4, "");
+	}
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+	if (!is_load(i))
+		return;
+	LLVMValueRef v = LLVMBuildPhi(b->b, vt, "");
+	LLVMBasicBlockRef from[2] = { vec, lanes };
+	LLVMAddIncoming(v, got, from, 2);
+	const xopd *od = &i->o[LD_rd];
+	set_row(b, od, 0, w64 ? lo32(b, v) : v);
+	if (w64)
+		set_row(b, od, 1, hi32(b, v));
+}
+
+/* The loop over the warps: its first block, j, the warp's rows and
+ * we_warp, the caches of its values emptied. */
+static void loop_begin(jb *b)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b);
+	b->head = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warp");
+	LLVMBuildBr(b->b, b->head);
+	LLVMPositionBuilderAtEnd(b->b, b->head);
+	b->j = LLVMBuildPhi(b->b, b->i64, "j");
+	LLVMValueRef zero = c64(b, 0);
+	LLVMAddIncoming(b->j, &zero, &pre, 1);
+	LLVMValueRef lanes = LLVMBuildMul(b->b, b->j, c64(b, XLANES), "");
+	b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, b->r0, &lanes, 1, "");
+	LLVMValueRef wo = LLVMBuildMul(b->b, b->j, c64(b, sizeof(we_warp)), "");
+	b->w = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &wo, 1, "");
 	memset(b->row, 0, b->nrows * sizeof *b->row);
 	memset(b->dirty, 0, b->nrows * sizeof *b->dirty);
 	memset(b->pred, 0, sizeof b->pred);
 	memset(b->pdirty, 0, sizeof b->pdirty);
 	b->count = c32(b, 0);
-	for (uint32_t k = 0; k < len; k++)
-		emit_insn(b, &code[k]);
+}
+
+/* The warp's stores (the rows and predicates written, its thread count)
+ * and the next warp. */
+static void loop_end(jb *b)
+{
 	for (uint32_t row = 0; row < b->nrows; row++) {
 		if (!b->dirty[row])
 			continue;
@@ -522,14 +741,71 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
 	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
 	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
-	LLVMValueRef next = LLVMBuildAdd(b->b, j, c64(b, 1), "");
+	LLVMValueRef next = LLVMBuildAdd(b->b, b->j, c64(b, 1), "");
 	LLVMBasicBlockRef last = LLVMGetInsertBlock(b->b);
-	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, n, ""), body, done);
-	LLVMValueRef inv[2] = { c64(b, 0), next };
-	LLVMBasicBlockRef inb[2] = { entry, last };
-	LLVMAddIncoming(j, inv, inb, 2);
-	LLVMPositionBuilderAtEnd(b->b, done);
-	LLVMBuildRetVoid(b->b);
+	LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warps");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, b->n, ""), b->head, after);
+	LLVMAddIncoming(b->j, &next, &last, 1);
+	LLVMPositionBuilderAtEnd(b->b, after);
+}
+
+/* The function of the block of len instructions at code[0..len), named
+ * name.  One loop over the n warps per memory instruction, plus one: a
+ * loop runs the access of the previous memory instruction, the ALU
+ * instructions up to the next, and that one's check, for each warp in
+ * turn; after it, a failed check returns the memory instruction's index
+ * (the side exit, jit.h).  So every warp's accesses of one memory
+ * instruction come before any warp's of the next, in warp order, as in
+ * exec_group; the ALU instructions touch only their own warp. */
+static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
+{
+	LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0), pi8 = LLVMPointerType(b->i8, 0);
+	LLVMTypeRef params[5] = { pi32, b->i64, b->i64, pi8, pi8 };
+	LLVMTypeRef ft = LLVMFunctionType(b->i32, params, 5, false);
+	b->fn = LLVMAddFunction(b->mod, name, ft);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(b->cx, b->fn, "entry");
+	LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(b->cx, b->fn, "start");
+	LLVMBasicBlockRef none = LLVMAppendBasicBlockInContext(b->cx, b->fn, "none");
+	b->r0 = LLVMGetParam(b->fn, 0);
+	b->stride = LLVMGetParam(b->fn, 1);
+	b->n = LLVMGetParam(b->fn, 2);
+	b->w0 = LLVMGetParam(b->fn, 3);
+	b->rt = LLVMGetParam(b->fn, 4);
+	LLVMPositionBuilderAtEnd(b->b, entry);
+	b->delta = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
+	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
+	b->params = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->rt, offsetof(xjit_rt, params), pi8), "");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->n, c64(b, 0), ""), none, start);
+	LLVMPositionBuilderAtEnd(b->b, none);
+	LLVMBuildRet(b->b, c32(b, len));
+	LLVMPositionBuilderAtEnd(b->b, start);
+	const xinsn *pending = NULL;
+	for (uint32_t k = 0;;) {
+		uint32_t m = k;
+		while (m < len && !is_mem(&code[m]))
+			m++;
+		if (m < len)
+			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
+		loop_begin(b);
+		if (pending)
+			emit_mem_access(b, pending);
+		for (uint32_t q = k; q < m; q++)
+			emit_insn(b, &code[q]);
+		if (m < len)
+			emit_mem_check(b, &code[m]);
+		loop_end(b);
+		if (m >= len)
+			break;
+		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");
+		LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(b->cx, b->fn, "checked");
+		LLVMBuildCondBr(b->b, LLVMBuildLoad2(b->b, b->i1, b->fail, ""), out, on);
+		LLVMPositionBuilderAtEnd(b->b, out);
+		LLVMBuildRet(b->b, c32(b, m));
+		LLVMPositionBuilderAtEnd(b->b, on);
+		pending = &code[m];
+		k = m + 1;
+	}
+	LLVMBuildRet(b->b, c32(b, len));
 }
 
 /* ---- compiling a kernel --------------------------------------------------- */
@@ -576,6 +852,24 @@ static void jb_types(jb *b)
 	id = LLVMLookupIntrinsicID("llvm.ctpop", 10);
 	b->ctpop = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
 	b->ctpop_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
+	static const char *const red[3] = { "llvm.vector.reduce.umin", "llvm.vector.reduce.umax",
+					    "llvm.vector.reduce.or" };
+	LLVMValueRef *rf[3] = { &b->umin, &b->umax, &b->vor };
+	for (unsigned k = 0; k < 3; k++) {
+		id = LLVMLookupIntrinsicID(red[k], strlen(red[k]));
+		*rf[k] = LLVMGetIntrinsicDeclaration(b->mod, id, &b->v64, 1);
+		b->red_t = LLVMIntrinsicGetType(b->cx, id, &b->v64, 1);
+	}
+	const unsigned gid = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+	const unsigned sid = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
+	for (unsigned w = 0; w < 2; w++) {
+		LLVMTypeRef ty[2] = { w ? b->v64 : b->v32,
+				      LLVMVectorType(LLVMPointerType(w ? b->i64 : b->i32, 0), XLANES) };
+		b->gather[w] = LLVMGetIntrinsicDeclaration(b->mod, gid, ty, 2);
+		b->gather_t[w] = LLVMIntrinsicGetType(b->cx, gid, ty, 2);
+		b->scatter[w] = LLVMGetIntrinsicDeclaration(b->mod, sid, ty, 2);
+		b->scatter_t[w] = LLVMIntrinsicGetType(b->cx, sid, ty, 2);
+	}
 }
 
 /* The instructions where a block starts: the first of each run of
@@ -647,10 +941,11 @@ static bool build_module(const we_launch_ctx *L, const uint32_t *len, uint32_t n
 	}
 	LLVMDisposeMessage(msg);
 	if (ok) {
-		/* the IR is straight-line already: instcombine folds the
-		 * selects of full guards and the constant operands */
+		/* the IR is straight-line already (mem2reg: the side
+		 * exits' flag): instcombine folds the selects of full guards
+		 * and the constant operands */
 		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-		ok = !llvm_err(LLVMRunPasses(b.mod, "instcombine,early-cse", NULL, po), "LLVM passes", err, errlen);
+		ok = !llvm_err(LLVMRunPasses(b.mod, "mem2reg,instcombine,early-cse", NULL, po), "LLVM passes", err, errlen);
 		LLVMDisposePassBuilderOptions(po);
 	}
 	if (!ok) {

@@ -3,15 +3,18 @@
  * engine's lockstep groups.
  *
  * A block is a run of consecutive instructions of xjit_compilable() form
- * (no memory access, no branch or barrier unit, no counter read: nothing
- * that can fault, block or read another warp), guards included.  Its
- * function runs every instruction of the run for each of n consecutive
- * warps of a lockstep group (ActiveMask all ones, rows consecutive:
- * warp.h), in registers,
- * and adds each warp's thread-instructions (the popcount of guard &
- * ActiveMask of every instruction); the caller adds the warp-instructions
- * and clocks (len each) and moves the PC, as exec_group's group_settle
- * does for interpreted instructions.  The results are those of running
+ * (plain ALU forms, and 32- and 64-bit global and shared loads and
+ * stores; no branch or barrier unit, no counter read: nothing that can
+ * block or read another warp's state), guards included.  Its function
+ * runs every instruction of the run for each of n consecutive warps of a
+ * lockstep group (ActiveMask all ones, rows consecutive: warp.h), in
+ * registers, and adds each warp's thread-instructions (the popcount of
+ * guard & ActiveMask of every instruction); the caller adds the
+ * warp-instructions and clocks (len each) and moves the PC, as
+ * exec_group's group_settle does for interpreted instructions.  Memory
+ * instructions run instruction-major, as exec_group runs them: every
+ * warp's accesses of one before any warp's of the next (jit.c), so that
+ * warps of a group that share words see what the interpreter shows them.  The results are those of running
  * the instructions one by one (tests/test_jit.c compares them).
  *
  * Without LLVM (configure --without-llvm, or none found) nothing builds
@@ -30,12 +33,29 @@
 struct xinsn;
 struct we_launch_ctx;
 
+/* What a block reads at run time besides the warps (not folded into the
+ * code, so that one compilation serves every launch of the kernel: the
+ * cache below): the launch's parameters, its shared memory size, and the
+ * library's translation of a global span (xglobal_span for warp w: the
+ * host address of [addr, addr + span) inside one allocation, else NULL;
+ * jit.c links no function of the library). */
+typedef struct xjit_rt {
+	const uint8_t *params;
+	const struct we_launch_ctx *L;
+	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span);
+	uint64_t shared_bytes;
+} xjit_rt;
+
 /* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
- * n: warps, w: the first warp (the others follow it), params: the
- * launch's parameters (read at run time, not folded into the code, so
- * that one compilation serves every launch of the kernel: the cache
- * below). */
-typedef void (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *w, const uint8_t *params);
+ * n: warps, w: the first warp (the others follow it).  Returns the
+ * instructions run for every warp: the block's length, or the index of a
+ * memory instruction whose addresses are not the fast case (a lane
+ * outside the window or allocation, misaligned, lanes in two
+ * allocations): a side exit, no warp has run it and every warp has run
+ * the instructions before it (their registers, predicates and thread
+ * counts stored), and the interpreter runs it from there (its faults are
+ * the interpreter's). */
+typedef uint32_t (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *w, const xjit_rt *rt);
 
 typedef struct xjit_entry {
 	xjit_fn fn;        /* NULL: no block starts here                    */
@@ -94,11 +114,12 @@ typedef struct xjit_plugin {
 } xjit_plugin;
 #define XJIT_PLUGIN_SYMBOL "we_jit_plugin"
 /* the layouts the module and the library share, and the version of
- * xjit_fn's signature (0x1a: params added): a module of another build is
- * refused */
+ * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
+ * exit): a module of another build is refused */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
-	 (uint64_t)sizeof(struct xinsn) << 12 ^ (uint64_t)sizeof(xjit) ^ UINT64_C(0x1a) << 56)
+	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
+	 (uint64_t)sizeof(xjit) ^ UINT64_C(0x1b) << 56)
 
 /* The module's plugin (*handle for xjit_plugin_close), or NULL with a
  * message in err. */
