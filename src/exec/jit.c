@@ -137,8 +137,8 @@ typedef struct jb {
 	/* the memory instructions' intrinsics: vector reductions over
 	 * <32 x i64>, and masked gathers and scatters of <32 x i32> and
 	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
-	LLVMValueRef umin, umax, vor, gather[2], scatter[2];
-	LLVMTypeRef red_t, gather_t[2], scatter_t[2];
+	LLVMValueRef umin, umax, vor, cttz, gather[2], scatter[2], mload[2], mstore[2];
+	LLVMTypeRef red_t, cttz_t, gather_t[2], scatter_t[2], mload_t[2], mstore_t[2];
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
@@ -146,6 +146,7 @@ typedef struct jb {
 	LLVMValueRef fn, r0, n, w0, rt, delta, fail;
 	LLVMValueRef j;            /* the warp of the current loop (i64)     */
 	LLVMBasicBlockRef head;    /* the current loop's first block         */
+	LLVMBasicBlockRef latch;   /* its last: the next warp                */
 	/* per warp of the loop */
 	LLVMValueRef r, stride, w; /* its rows, the row stride, its we_warp */
 	LLVMValueRef params;       /* the launch's parameters (i8*)          */
@@ -632,8 +633,9 @@ static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
 
 /* Memory instruction i for the current warp, its check passed (every
  * warp's, the loop before): do_load/do_store's accesses at host address
- * device address + delta.  A full warp at consecutive addresses (thread
- * l at element l) is one vector access; otherwise a masked gather or
+ * device address + delta.  The lanes under the guard at consecutive
+ * addresses (thread l at element l; a tree reduction's first lanes) are
+ * one masked vector access; otherwise a masked gather or
  * scatter under the guard, whose stores go in lane order (LLVM's
  * llvm.masked.scatter: overlapping lanes are written from the lowest),
  * as the interpreter's.  Plain accesses, not the interpreter's relaxed
@@ -648,16 +650,23 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMTypeRef vpt = LLVMVectorType(LLVMPointerType(et, 0), XLANES);
 	LLVMValueRef a = mem_addrs(b, i);
 	LLVMValueRef h = LLVMBuildAdd(b->b, a, bcast64(b, LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "")), "");
+	/* consecutive: every lane under the guard at base + size * lane,
+	 * base from the first such lane (cttz(0) & 31: lane 0, when no lane
+	 * runs and the masked access touches nothing) */
+	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
+	LLVMValueRef first = c32(b, 0);
+	if (b->pm) {
+		LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
+		first = LLVMBuildAnd(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), c32(b, 31), "");
+	}
+	LLVMValueRef base = LLVMBuildSub(b->b, LLVMBuildExtractElement(b->b, a, first, ""),
+					 LLVMBuildMul(b->b, LLVMBuildZExt(b->b, first, b->i64, ""), c64(b, size), ""), "");
 	LLVMValueRef step[XLANES];
 	for (unsigned l = 0; l < XLANES; l++)
 		step[l] = c64(b, (uint64_t)size * l);
-	LLVMValueRef a0 = LLVMBuildExtractElement(b->b, a, c32(b, 0), "");
-	LLVMValueRef want = LLVMBuildAdd(b->b, bcast64(b, a0), LLVMConstVector(step, XLANES), "");
-	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, a, want, "")),
-					  c32(b, 0xffffffffu), "");
-	if (b->pm)
-		fast = LLVMBuildAnd(b->b, fast, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0xffffffffu), ""), "");
-	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast64(b, base), LLVMConstVector(step, XLANES), "");
+	LLVMValueRef same = LLVMBuildOr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, a, want, ""), LLVMBuildNot(b->b, on, ""), "");
+	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, same), c32(b, 0xffffffffu), "");
 	LLVMValueRef val = NULL;
 	if (!is_load(i)) {
 		const xopd *ob = &i->o[ST_rb];
@@ -666,8 +675,8 @@ static void emit_mem_access(jb *b, const xinsn *i)
 			val = LLVMBuildOr(b->b, zext64(b, val),
 					  LLVMBuildShl(b->b, zext64(b, src(b, ob, 1, false)), splat64(b, 32), ""), "");
 	}
-	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildExtractElement(b->b, h, c32(b, 0), ""),
-					    LLVMPointerType(vt, 0), "");
+	LLVMValueRef d = LLVMBuildExtractElement(b->b, LLVMBuildSub(b->b, h, a, ""), c32(b, 0), "");
+	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, base, d, ""), LLVMPointerType(vt, 0), "");
 	LLVMValueRef hp = LLVMBuildIntToPtr(b->b, h, vpt, "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
@@ -676,10 +685,11 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMValueRef got[2] = { NULL, NULL };
 	LLVMPositionBuilderAtEnd(b->b, vec);
 	if (is_load(i)) {
-		got[0] = LLVMBuildLoad2(b->b, vt, p0, "");
-		LLVMSetAlignment(got[0], size);
+		LLVMValueRef args[4] = { p0, c32(b, size), on, LLVMGetUndef(vt) };
+		got[0] = LLVMBuildCall2(b->b, b->mload_t[w64], b->mload[w64], args, 4, "");
 	} else {
-		LLVMSetAlignment(LLVMBuildStore(b->b, val, p0), size);
+		LLVMValueRef args[4] = { val, p0, c32(b, size), on };
+		LLVMBuildCall2(b->b, b->mstore_t[w64], b->mstore[w64], args, 4, "");
 	}
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, lanes);
@@ -704,11 +714,15 @@ static void emit_mem_access(jb *b, const xinsn *i)
 }
 
 /* The loop over the warps: its first block, j, the warp's rows and
- * we_warp, the caches of its values emptied. */
-static void loop_begin(jb *b)
+ * we_warp, the caches of its values emptied.  With gi (every
+ * instruction of the loop under gi's guard): a warp whose guard is false
+ * in every lane goes straight to the next, as exec_group skips it (none
+ * runs, so none changes the guard). */
+static void loop_begin(jb *b, const xinsn *gi)
 {
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b);
 	b->head = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warp");
+	b->latch = LLVMAppendBasicBlockInContext(b->cx, b->fn, "next");
 	LLVMBuildBr(b->b, b->head);
 	LLVMPositionBuilderAtEnd(b->b, b->head);
 	b->j = LLVMBuildPhi(b->b, b->i64, "j");
@@ -723,6 +737,12 @@ static void loop_begin(jb *b)
 	memset(b->pred, 0, sizeof b->pred);
 	memset(b->pdirty, 0, sizeof b->pdirty);
 	b->count = c32(b, 0);
+	if (gi) {
+		set_guard(b, gi, false);
+		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(b->cx, b->fn, "some");
+		LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), b->latch, body);
+		LLVMPositionBuilderAtEnd(b->b, body);
+	}
 }
 
 /* The warp's stores (the rows and predicates written, its thread count)
@@ -741,12 +761,27 @@ static void loop_end(jb *b)
 	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
 	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
 	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
+	LLVMBuildBr(b->b, b->latch);
+	LLVMPositionBuilderAtEnd(b->b, b->latch);
 	LLVMValueRef next = LLVMBuildAdd(b->b, b->j, c64(b, 1), "");
-	LLVMBasicBlockRef last = LLVMGetInsertBlock(b->b);
 	LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warps");
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, b->n, ""), b->head, after);
-	LLVMAddIncoming(b->j, &next, &last, 1);
+	LLVMAddIncoming(b->j, &next, &b->latch, 1);
 	LLVMPositionBuilderAtEnd(b->b, after);
+}
+
+/* The instruction whose guard every instruction of a loop shares
+ * (loop_begin), or NULL: code[k..m), with the access of pending before
+ * them and the check of code[m] (m < len) after. */
+static const xinsn *loop_guard(const xinsn *pending, const xinsn *code, uint32_t k, uint32_t m, uint32_t len)
+{
+	const xinsn *g = pending ? pending : k < m ? &code[k] : m < len ? &code[m] : NULL;
+	if (!g || (g->pg == 7 && !g->pg_xor))
+		return NULL;
+	for (uint32_t q = k; q <= m && q < len; q++)
+		if (code[q].pg != g->pg || code[q].pg_xor != g->pg_xor)
+			return NULL;
+	return g;
 }
 
 /* The function of the block of len instructions at code[0..len), named
@@ -786,7 +821,7 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 			m++;
 		if (m < len)
 			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
-		loop_begin(b);
+		loop_begin(b, loop_guard(pending, code, k, m, len));
 		if (pending)
 			emit_mem_access(b, pending);
 		for (uint32_t q = k; q < m; q++)
@@ -860,15 +895,25 @@ static void jb_types(jb *b)
 		*rf[k] = LLVMGetIntrinsicDeclaration(b->mod, id, &b->v64, 1);
 		b->red_t = LLVMIntrinsicGetType(b->cx, id, &b->v64, 1);
 	}
+	id = LLVMLookupIntrinsicID("llvm.cttz", 9);
+	b->cttz = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
+	b->cttz_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
 	const unsigned gid = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
 	const unsigned sid = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
+	const unsigned lid = LLVMLookupIntrinsicID("llvm.masked.load", 16);
+	const unsigned stid = LLVMLookupIntrinsicID("llvm.masked.store", 17);
 	for (unsigned w = 0; w < 2; w++) {
-		LLVMTypeRef ty[2] = { w ? b->v64 : b->v32,
-				      LLVMVectorType(LLVMPointerType(w ? b->i64 : b->i32, 0), XLANES) };
+		LLVMTypeRef vt = w ? b->v64 : b->v32;
+		LLVMTypeRef ty[2] = { vt, LLVMVectorType(LLVMPointerType(w ? b->i64 : b->i32, 0), XLANES) };
 		b->gather[w] = LLVMGetIntrinsicDeclaration(b->mod, gid, ty, 2);
 		b->gather_t[w] = LLVMIntrinsicGetType(b->cx, gid, ty, 2);
 		b->scatter[w] = LLVMGetIntrinsicDeclaration(b->mod, sid, ty, 2);
 		b->scatter_t[w] = LLVMIntrinsicGetType(b->cx, sid, ty, 2);
+		LLVMTypeRef ly[2] = { vt, LLVMPointerType(vt, 0) };
+		b->mload[w] = LLVMGetIntrinsicDeclaration(b->mod, lid, ly, 2);
+		b->mload_t[w] = LLVMIntrinsicGetType(b->cx, lid, ly, 2);
+		b->mstore[w] = LLVMGetIntrinsicDeclaration(b->mod, stid, ly, 2);
+		b->mstore_t[w] = LLVMIntrinsicGetType(b->cx, stid, ly, 2);
 	}
 }
 
