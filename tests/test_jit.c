@@ -13,6 +13,15 @@
  *            and counters in every group setting;
  *   fault    a fault at the end of a compiled block: the same status, text
  *            and JSON report (CTA, warp, lanes, PC) as interpreted;
+ *   order    loads and stores of two warps of a group to each other's
+ *            shared and global words without a barrier: instruction by
+ *            instruction over the group, as interpreted (asserted);
+ *   memfault faults inside a compiled block (misaligned, outside the
+ *            shared window, outside a global buffer; one lane of warp 1
+ *            of CTA 1): the side exit, the interpreter's report;
+ *   guards   memory instructions under partial guards (lanes outside
+ *            every window unguarded), 64-bit accesses, two lanes storing
+ *            one word, lanes in two allocations (a side exit);
  *   states   when the tier is used: auto on a small launch and a short
  *            one of many CTAs, auto after on (the module's cache: not
  *            compiled again), on, off, and the launches that keep the
@@ -272,6 +281,296 @@ START_TEST(fault)
 }
 END_TEST
 
+/* ---- memory instructions in compiled blocks -------------------------- */
+
+/* Every thread writes a shared word and a global word, then, without a
+ * barrier, reads the words of the thread 32 places on (the other warp of
+ * its 64-thread CTA): a lockstep group runs each instruction over all
+ * its warps before the next (exec_group), so every load sees the other
+ * warp's store; a block run warp by warp would read stale words for
+ * warp 0.  Everything after the S2Rs is one block of ORDER_COMPILED. */
+static const char order_text[] =
+	".kernel order\n"
+	".param ptr out\n"     /* 0x0: two words per thread */
+	".param ptr scratch\n" /* 0x8: a word per thread    */
+	".shared 256\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R3, R1, R2, R0 ;\n"
+	"        IADD3 R4, R0, 0x64, RZ ;\n"
+	"        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+	"        STS [R5], R4 ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x4, R[10:11] ;\n"
+	"        IADD3 R8, R3, 0x1000, RZ ;\n"
+	"        STG [R12.64], R8 ;\n"
+	"        IADD3 R6, R0, 0x20, RZ ;\n"
+	"        LOP3.LUT R6, R6, 0x3f, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R7, R6, 0x2, RZ ;\n"
+	"        LDS R8, [R7] ;\n"
+	"        IMAD R9, R1, R2, R6 ;\n"
+	"        IMAD.WIDE.U32 R[14:15], R9, 0x4, R[10:11] ;\n"
+	"        LDG R16, [R14.64] ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[18:19], R3, 0x8, R[10:11] ;\n"
+	"        STG [R18.64], R8 ;\n"
+	"        STG [R18.64+0x4], R16 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define ORDER_COMPILED 21u
+#define ORDER_CTAS 4u
+
+START_TEST(order)
+{
+	th_kernel t;
+	th_load(&t, order_text, "order", "order");
+	th_buf_new(&t, "out", NULL, ORDER_CTAS * 64 * 8, 0);
+	th_buf_new(&t, "scratch", NULL, ORDER_CTAS * 64 * 4, 0);
+	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, ORDER_CTAS, 64);
+	c.timeout = WALL_TIMEOUT_S;
+	c.jit = WE_JIT_OFF;
+	c.lockstep = 2;
+	th_run ref;
+	th_run_launch(&t, &c, &ref);
+	th_expect_ok(&ref, "jit off, lockstep 2");
+	/* the interpreter's order, asserted: each load saw the other warp's
+	 * store */
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	for (uint32_t g = 0; g < ORDER_CTAS * 64; g++) {
+		const uint32_t p = (g % 64 + 32) % 64;
+		CHECK(out[2 * g] == p + 100 && out[2 * g + 1] == g / 64 * 64 + p + 0x1000,
+		      "jit off: thread %u read %u, %#x (want %u, %#x)", g, out[2 * g], out[2 * g + 1], p + 100,
+		      g / 64 * 64 + p + 0x1000);
+	}
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (size_t i = 0; i < n; i++) {
+		th_run r;
+		we_launch_config ci = c;
+		th_config_apply(&ci, &cs[i]);
+		th_run_launch(&t, &ci, &r);
+		th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off, lockstep 2", cs[i].name);
+		CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks == 1 && r.s.jit_insns == ORDER_COMPILED,
+		      "%s: jit %s, %u blocks of %u instructions", cs[i].name, r.s.jit, r.s.jit_blocks, r.s.jit_insns);
+		th_run_free(&r);
+	}
+	th_run_free(&ref);
+	th_close(&t);
+}
+END_TEST
+
+/* Faults inside a compiled block (its side exit, jit.h): thread `bad`
+ * (CTA 1, warp 1, lane 5) alone gets, by `kind`, a misaligned shared
+ * address (1), a shared address past the CTA's 512 bytes (2) or a
+ * global address past its buffer (3); the stores before it ran in every
+ * warp.  Kind 0 faults nowhere.  Everything after the S2Rs is one block
+ * of MEMFAULT_COMPILED; the faults are at 0x0120 (LDS) and 0x0130
+ * (LDG). */
+static const char memfault_text[] =
+	".kernel memfault\n"
+	".param ptr out\n"  /* 0x0 */
+	".param u32 bad\n"  /* 0x8 */
+	".param u32 kind\n" /* 0xc */
+	".shared 512\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R3, R1, R2, R0 ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x4, R[10:11] ;\n"
+	"        STG [R12.64], R3 ;\n"
+	"        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+	"        STS [R5], R3 ;\n"
+	"        MOV R20, c[0x0][0xc] ;\n"
+	"        ISETP.EQ.U32.AND P0, PT, R3, c[0x0][0x8], PT ;\n"
+	"        ISETP.EQ.U32.AND P1, PT, R20, 0x1, P0 ;\n"
+	"        ISETP.EQ.U32.AND P2, PT, R20, 0x2, P0 ;\n"
+	"        ISETP.EQ.U32.AND P3, PT, R20, 0x3, P0 ;\n"
+	"   @P1  IADD3 R5, R5, 0x2, RZ ;\n"
+	"   @P2  IADD3 R5, R5, 0x200, RZ ;\n"
+	"   @P3  IMAD.WIDE.U32 R[12:13], R20, 0x100000, R[12:13] ;\n"
+	"        LDS R6, [R5] ;\n"
+	"        LDG R7, [R12.64] ;\n"
+	"        IADD3 R8, R6, R7, RZ ;\n"
+	"        STG [R12.64], R8 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define MEMFAULT_COMPILED 19u
+
+START_TEST(memfault)
+{
+	static const char *const where[4] = { NULL, "PC 0x0120", "PC 0x0120", "PC 0x0130" };
+	static const char *const what[4] = { NULL, "LDS", "LDS", "LDG" };
+	th_kernel t;
+	th_load(&t, memfault_text, "memfault", "memfault");
+	th_buf_new(&t, "out", NULL, 4 * 128 * 4, 0);
+	th_u32(&t, "bad", 128 + 32 + 5);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (uint32_t kind = 0; kind < 4; kind++) {
+		th_u32(&t, "kind", kind);
+		/* each group setting against the interpreter in the same
+		 * setting (which warps ran before the fault stopped the launch
+		 * depends on the groups) */
+		for (size_t i = 0; i < n; i++) {
+			we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 4, 128);
+			c.timeout = WALL_TIMEOUT_S;
+			th_config_apply(&c, &cs[i]);
+			char what_run[128];
+			snprintf(what_run, sizeof what_run, "%s, kind %u", cs[i].name, kind);
+			th_run ref, r;
+			c.jit = WE_JIT_OFF;
+			th_run_launch(&t, &c, &ref);
+			if (!kind) {
+				th_expect_ok(&ref, "jit off, no fault");
+			} else {
+				/* the report names CTA 1, warp 1, lane 5 alone */
+				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, where[kind]) &&
+					      strstr(ref.err, what[kind]) && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC"),
+				      "%s, jit off: %s\n%s", what_run, we_status_name(ref.st), ref.err);
+			}
+			c.jit = WE_JIT_ON;
+			th_run_launch(&t, &c, &r);
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (kind ? 0u : TH_SAME_COUNTERS), "jit off",
+				       what_run);
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_insns == MEMFAULT_COMPILED, "%s: jit %s, %u instructions",
+			      what_run, r.s.jit, r.s.jit_insns);
+			th_run_free(&r);
+			th_run_free(&ref);
+		}
+	}
+	th_close(&t);
+}
+END_TEST
+
+/* Memory instructions under partial guards and at other addresses than
+ * thread i at word i: 64-bit loads and stores, global and shared; loads
+ * whose unguarded lanes' addresses are far outside every window (no
+ * fault); a shared store where two guarded lanes write one word (the
+ * higher lane's value stays, as lane order); a partial load of a few
+ * lanes; a load whose lanes address two allocations (not the fast case:
+ * the side exit, then the interpreter).  The buffers and counters are
+ * the interpreter's, and the first of them are asserted. */
+static const char guards_text[] =
+	".kernel guards\n"
+	".param ptr out\n"   /* 0x0: 8 words per thread  */
+	".param ptr in\n"    /* 0x8: 2 words per thread  */
+	".param ptr other\n" /* 0x10: a word per thread  */
+	".shared 1024\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R3, R1, R2, R0 ;\n"
+	"        LOP3.LUT R4, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R4, RZ, PT ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R0, 0x5, PT ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x8, R[10:11] ;\n"
+	"        LDG.64 R[14:15], [R12.64] ;\n"
+	"        MOV R16, R12 ;\n"
+	"        MOV R17, R13 ;\n"
+	"   @!P0 IADD3 R17, R17, 0x1000, RZ ;\n"
+	"        MOV R18, 0xdead ;\n"
+	"   @P0  LDG R18, [R16.64+0x4] ;\n"
+	"        MOV R20, 0xbeef ;\n"
+	"        MOV R21, 0xbeef ;\n"
+	"   @P0  LDG.64 R[20:21], [R16.64] ;\n"
+	"        SHF.L.U32 R22, R0, 0x3, RZ ;\n"
+	"        STS.64 [R22], R[14:15] ;\n"
+	"        IADD3 R25, R0, 0x1, RZ ;\n"
+	"        LOP3.LUT R25, R25, 0xff, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R25, R25, 0x2, RZ ;\n"
+	"        MOV R24, 0x5a5a ;\n"
+	"   @P1  LDS R24, [R25] ;\n"
+	"        SHF.R.U32.HI R26, RZ, 0x2, R0 ;\n"
+	"        SHF.L.U32 R26, R26, 0x2, RZ ;\n"
+	"   @P0  STS [R26], R0 ;\n"
+	"        LDS R27, [R26] ;\n"
+	"        MOV R28, c[0x0][0x8] ;\n"
+	"        MOV R29, c[0x0][0xc] ;\n"
+	"   @P0  MOV R28, c[0x0][0x10] ;\n"
+	"   @P0  MOV R29, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[28:29], R3, 0x4, R[28:29] ;\n"
+	"        LDG R30, [R28.64] ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[32:33], R3, 0x20, R[10:11] ;\n"
+	"        STG.64 [R32.64], R[14:15] ;\n"
+	"        STG [R32.64+0x8], R18 ;\n"
+	"        STG [R32.64+0xc], R24 ;\n"
+	"        STG.64 [R32.64+0x10], R[20:21] ;\n"
+	"        STG [R32.64+0x18], R27 ;\n"
+	"        STG [R32.64+0x1c], R30 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define GUARDS_CTAS 3u
+#define GUARDS_THREADS (GUARDS_CTAS * 128u)
+
+START_TEST(guards)
+{
+	th_kernel t;
+	th_load(&t, guards_text, "guards", "guards");
+	uint32_t *in = th_xmalloc(GUARDS_THREADS * 8), *other = th_xmalloc(GUARDS_THREADS * 4);
+	for (uint32_t g = 0; g < GUARDS_THREADS * 2; g++)
+		in[g] = 0x10000u + g;
+	for (uint32_t g = 0; g < GUARDS_THREADS; g++)
+		other[g] = 0x70000u + g;
+	th_buf_new(&t, "out", NULL, GUARDS_THREADS * 32, 0xa5);
+	th_buf_new(&t, "in", in, GUARDS_THREADS * 8, 0);
+	th_buf_new(&t, "other", other, GUARDS_THREADS * 4, 0);
+	free(in);
+	free(other);
+	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, GUARDS_CTAS, 128);
+	c.timeout = WALL_TIMEOUT_S;
+	c.jit = WE_JIT_OFF;
+	c.lockstep = 1;
+	th_run ref;
+	th_run_launch(&t, &c, &ref);
+	th_expect_ok(&ref, "jit off, lockstep 1");
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	for (uint32_t g = 0; g < GUARDS_THREADS; g++) {
+		const uint32_t tid = g % 128, odd = tid & 1u, *o = out + 8 * g;
+		/* word 3: shared word tid + 1 for the first 5 threads of each
+		 * CTA (half of the STS.64 of thread (tid + 1) / 2), word 6:
+		 * shared word tid / 4, which odd lanes 4k + 1 and 4k + 3 stored
+		 * (the higher lane's value stays) */
+		const uint32_t want[8] = { 0x10000u + 2 * g,
+					   0x10001u + 2 * g,
+					   odd ? 0x10001u + 2 * g : 0xdeadu,
+					   tid < 5 ? 0x10000u + 2 * (g - tid) + tid + 1 : 0x5a5au,
+					   odd ? 0x10000u + 2 * g : 0xbeefu,
+					   odd ? 0x10001u + 2 * g : 0xbeefu,
+					   (tid & ~3u) + 3,
+					   odd ? 0x70000u + g : 0x10000u + g };
+		for (unsigned k = 0; k < 8; k++)
+			CHECK(o[k] == want[k], "jit off: thread %u word %u is %#x, want %#x", g, k, o[k], want[k]);
+	}
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_GROUPED | TH_COMPILED, TH_GROUPS, cs);
+	size_t compiled = 0;
+	for (size_t i = 0; i < n; i++) {
+		th_run r;
+		we_launch_config ci = c;
+		th_config_apply(&ci, &cs[i]);
+		th_run_launch(&t, &ci, &r);
+		th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off, lockstep 1", cs[i].name);
+		if (cs[i].jit == WE_JIT_ON) {
+			compiled++;
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s", cs[i].name, r.s.jit);
+		}
+		th_run_free(&r);
+	}
+	CHECK(compiled == (we_jit_available() ? TH_NCOMPILED : 0), "%zu configurations with jit on", compiled);
+	th_run_free(&ref);
+	th_close(&t);
+}
+END_TEST
+
 /* The state of the tier in a launch of the ops kernel under c. */
 static void expect_state(th_kernel *t, we_launch_config c, const char *want, const char *what)
 {
@@ -444,6 +743,9 @@ static Suite *jit_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, ops);
 	tcase_add_test(tc, fault);
+	tcase_add_test(tc, order);
+	tcase_add_test(tc, memfault);
+	tcase_add_test(tc, guards);
 	tcase_add_test(tc, states);
 	tcase_add_test(tc, auto_rule);
 	tcase_add_test(tc, auto_compiles);
