@@ -8,6 +8,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "device/device.h"
 #include "exec/exec.h"
 #include "exec/jit.h"
 #include "exec/loop.h"
@@ -216,11 +217,39 @@ static void group_per_cta(xctx *gx, const xinsn *i, uint32_t n, uint32_t nw, uin
 }
 
 /* The compiled blocks' translation of a global span (jit.h, xjit_rt):
- * the interpreter's, with warp w's allocation cache. */
-static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, uint64_t span)
+ * the interpreter's, with warp w's allocation cache, which then holds
+ * the allocation. */
+static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2])
 {
 	xctx x = { .w = w, .cta = w->cta, .L = L };
-	return xglobal_span(&x, addr, span);
+	uint8_t *h = xglobal_span(&x, addr, span);
+	if (h) {
+		win[0] = w->gcache->base;
+		win[1] = w->gcache->base + w->gcache->size;
+	}
+	return h;
+}
+
+/* The compiled blocks' accesses lane by lane (jit.h, xjit_rt): single
+ * relaxed atomics, as sem_mem.c's (other host threads may touch the
+ * same global words). */
+static void jit_lanes(const uint64_t host[32], uint32_t pm, uint32_t op, uint32_t lo[32], uint32_t hi[32])
+{
+	for (; pm; pm &= pm - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(pm);
+		void *p = (void *)(uintptr_t)host[l];
+		if (op == XJIT_STORE) {
+			__atomic_store_n((uint32_t *)p, lo[l], __ATOMIC_RELAXED);
+		} else if (op == (XJIT_STORE | XJIT_64)) {
+			__atomic_store_n((uint64_t *)p, (uint64_t)hi[l] << 32 | lo[l], __ATOMIC_RELAXED);
+		} else if (op == XJIT_64) {
+			const uint64_t v = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+			lo[l] = (uint32_t)v;
+			hi[l] = (uint32_t)(v >> 32);
+		} else {
+			lo[l] = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
+		}
+	}
 }
 
 /* exec_group's loop goes on (GROUP_GO_ON) or returns the stop. */
@@ -349,7 +378,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	 * engine/sched.c) */
 	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
 	we_warp *w = &cta->warps[wi];
-	const xjit_rt rt = { .params = L->params, .L = L, .global = jit_global, .shared_bytes = L->shared_bytes };
+	const xjit_rt rt = { .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
+			   .shared_bytes = L->shared_bytes };
 	/* a compiled block's side exit (jit.h): the instruction at side_pc
 	 * is interpreted, even where a block starts */
 	uint64_t side_pc = UINT64_MAX;

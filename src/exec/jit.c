@@ -135,15 +135,20 @@ typedef struct jb {
 	LLVMValueRef fma, ctpop;
 	LLVMTypeRef fma_t, ctpop_t;
 	/* the memory instructions' intrinsics: vector reductions over
-	 * <32 x i64>, and masked gathers and scatters of <32 x i32> and
+	 * <32 x i64>, and masked loads and stores of <32 x i32> and
 	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
-	LLVMValueRef umin, umax, vor, cttz, gather[2], scatter[2], mload[2], mstore[2];
-	LLVMTypeRef red_t, cttz_t, gather_t[2], scatter_t[2], mload_t[2], mstore_t[2];
+	LLVMValueRef umin, umax, vor, cttz, mload[2], mstore[2];
+	LLVMTypeRef red_t, cttz_t, mload_t[2], mstore_t[2];
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
 	 * (delta[32 x i64]) and whether some warp failed its check (fail) */
 	LLVMValueRef fn, r0, n, w0, rt, delta, fail;
+	/* a global memory instruction's last allocation, [win[0], win[1])
+	 * at host address + wdelta: the warps of a loop mostly hit it */
+	LLVMValueRef win, wdelta;
+	/* the arguments of rt->lanes: host addresses, low and high words */
+	LLVMValueRef lhost, llo, lhi;
 	LLVMValueRef j;            /* the warp of the current loop (i64)     */
 	LLVMBasicBlockRef head;    /* the current loop's first block         */
 	LLVMBasicBlockRef latch;   /* its last: the next warp                */
@@ -583,30 +588,47 @@ static void emit_mem_check(jb *b, const xinsn *i)
 		LLVMValueRef narrow = LLVMBuildICmp(b->b, LLVMIntULE, spread, c64(b, UINT32_MAX), "");
 		LLVMValueRef go = LLVMBuildAnd(b->b, some, LLVMBuildAnd(b->b, aligned, narrow, ""), "");
 		LLVMValueRef nsome = LLVMBuildNot(b->b, some, "");
+		/* inside the allocation of the last translation: no call */
+		LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+		LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+		LLVMValueRef wlo_p = LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, "");
+		LLVMValueRef whi_p = LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, "");
+		LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, wlo_p, ""), whi = LLVMBuildLoad2(b->b, b->i64, whi_p, "");
+		LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta, "");
+		LLVMValueRef hit = LLVMBuildAnd(
+			b->b, LLVMBuildAnd(b->b, go, LLVMBuildICmp(b->b, LLVMIntUGE, amin, wlo, ""), ""),
+			LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, amax, whi, ""),
+				     LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, whi, amax, ""), c64(b, size), ""),
+				     ""),
+			"");
 		LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
+		LLVMBasicBlockRef miss = LLVMAppendBasicBlockInContext(b->cx, b->fn, "miss");
 		LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlate");
 		LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlated");
+		LLVMBuildCondBr(b->b, hit, join, miss);
+		LLVMPositionBuilderAtEnd(b->b, miss);
 		LLVMBuildCondBr(b->b, go, call, join);
 		LLVMPositionBuilderAtEnd(b->b, call);
 		LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
-		LLVMTypeRef args_t[4] = { pi8, pi8, b->i64, b->i64 };
-		LLVMTypeRef ft = LLVMFunctionType(pi8, args_t, 4, false);
+		LLVMTypeRef args_t[5] = { pi8, pi8, b->i64, b->i64, LLVMPointerType(b->i64, 0) };
+		LLVMTypeRef ft = LLVMFunctionType(pi8, args_t, 5, false);
 		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, global), LLVMPointerType(ft, 0));
-		LLVMValueRef args[4] = { b->w, rt_field(b, offsetof(xjit_rt, L), pi8), amin,
-					 LLVMBuildAdd(b->b, spread, c64(b, size), "") };
-		LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 4, "");
+		LLVMValueRef args[5] = { b->w, rt_field(b, offsetof(xjit_rt, L), pi8), amin,
+					 LLVMBuildAdd(b->b, spread, c64(b, size), ""), wlo_p };
+		LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 5, "");
 		LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
 		LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), amin, "");
+		LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta);
 		LLVMBuildBr(b->b, join);
 		LLVMPositionBuilderAtEnd(b->b, join);
 		/* not translated: ok when no lane is under the guard */
-		LLVMBasicBlockRef inb[2] = { from, call };
+		LLVMBasicBlockRef inb[3] = { from, miss, call };
 		ok = LLVMBuildPhi(b->b, b->i1, "");
-		LLVMValueRef ov[2] = { nsome, hok };
-		LLVMAddIncoming(ok, ov, inb, 2);
+		LLVMValueRef ov[3] = { LLVMConstInt(b->i1, 1, false), nsome, hok };
+		LLVMAddIncoming(ok, ov, inb, 3);
 		delta = LLVMBuildPhi(b->b, b->i64, "");
-		LLVMValueRef dv[2] = { c64(b, 0), hd };
-		LLVMAddIncoming(delta, dv, inb, 2);
+		LLVMValueRef dv[3] = { wd, c64(b, 0), hd };
+		LLVMAddIncoming(delta, dv, inb, 3);
 	} else {
 		LLVMValueRef cta = LLVMBuildLoad2(b->b, LLVMPointerType(b->i8, 0),
 						  field_ptr(b, b->w, offsetof(we_warp, cta), LLVMPointerType(b->i8, 0)), "");
@@ -635,19 +657,16 @@ static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
  * warp's, the loop before): do_load/do_store's accesses at host address
  * device address + delta.  The lanes under the guard at consecutive
  * addresses (thread l at element l; a tree reduction's first lanes) are
- * one masked vector access; otherwise a masked gather or
- * scatter under the guard, whose stores go in lane order (LLVM's
- * llvm.masked.scatter: overlapping lanes are written from the lowest),
- * as the interpreter's.  Plain accesses, not the interpreter's relaxed
- * atomics: the same single moves of aligned words on the host, but what
- * other host threads read of a racy global word mid-access is not
- * ordered any more than there. */
+ * one masked vector access (the same single moves of aligned words on
+ * the host as the interpreter's relaxed atomics, whose order between
+ * host threads nothing promises either); otherwise rt->lanes takes the
+ * lanes one by one in lane order, as the interpreter (two lanes storing
+ * to one word: the higher lane's value stays). */
 static void emit_mem_access(jb *b, const xinsn *i)
 {
 	set_guard(b, i, true);
 	const unsigned size = mem_bytes(i), w64 = size == 8;
-	LLVMTypeRef et = w64 ? b->i64 : b->i32, vt = w64 ? b->v64 : b->v32;
-	LLVMTypeRef vpt = LLVMVectorType(LLVMPointerType(et, 0), XLANES);
+	LLVMTypeRef vt = w64 ? b->v64 : b->v32;
 	LLVMValueRef a = mem_addrs(b, i);
 	LLVMValueRef h = LLVMBuildAdd(b->b, a, bcast64(b, LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "")), "");
 	/* consecutive: every lane under the guard at base + size * lane,
@@ -677,7 +696,6 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	}
 	LLVMValueRef d = LLVMBuildExtractElement(b->b, LLVMBuildSub(b->b, h, a, ""), c32(b, 0), "");
 	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, base, d, ""), LLVMPointerType(vt, 0), "");
-	LLVMValueRef hp = LLVMBuildIntToPtr(b->b, h, vpt, "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "accessed");
@@ -693,12 +711,37 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	}
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, lanes);
-	if (is_load(i)) {
-		LLVMValueRef args[4] = { hp, c32(b, size), on, LLVMGetUndef(vt) };
-		got[1] = LLVMBuildCall2(b->b, b->gather_t[w64], b->gather[w64], args, 4, "");
-	} else {
-		LLVMValueRef args[4] = { val, hp, c32(b, size), on };
-		LLVMBuildCall2(b->b, b->scatter_t[w64], b->scatter[w64], args, 4, "");
+	{
+		/* (a call: the IR of 32 lanes one by one would cost far more
+		 * compile time than the call costs at run time) */
+		LLVMValueRef st = LLVMBuildStore(b->b, h, b->lhost);
+		LLVMSetAlignment(st, 8);
+		if (!is_load(i)) {
+			LLVMValueRef vlo = w64 ? lo32(b, val) : val;
+			LLVMSetAlignment(LLVMBuildStore(b->b, vlo, b->llo), 4);
+			if (w64)
+				LLVMSetAlignment(LLVMBuildStore(b->b, hi32(b, val), b->lhi), 4);
+		}
+		LLVMTypeRef pi64 = LLVMPointerType(b->i64, 0), pi32 = LLVMPointerType(b->i32, 0);
+		LLVMTypeRef args_t[5] = { pi64, b->i32, b->i32, pi32, pi32 };
+		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 5, false);
+		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, lanes), LLVMPointerType(ft, 0));
+		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u);
+		LLVMValueRef args[5] = { LLVMBuildBitCast(b->b, b->lhost, pi64, ""), b->pm ? b->pm : c32(b, 0xffffffffu),
+					 c32(b, op), LLVMBuildBitCast(b->b, b->llo, pi32, ""),
+					 LLVMBuildBitCast(b->b, b->lhi, pi32, "") };
+		LLVMBuildCall2(b->b, ft, f, args, 5, "");
+		if (is_load(i)) {
+			LLVMValueRef vlo = LLVMBuildLoad2(b->b, b->v32, b->llo, "");
+			LLVMSetAlignment(vlo, 4);
+			got[1] = vlo;
+			if (w64) {
+				LLVMValueRef vhi = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
+				LLVMSetAlignment(vhi, 4);
+				got[1] = LLVMBuildOr(b->b, zext64(b, vlo),
+						     LLVMBuildShl(b->b, zext64(b, vhi), splat64(b, 32), ""), "");
+			}
+		}
 	}
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
@@ -809,6 +852,11 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	LLVMPositionBuilderAtEnd(b->b, entry);
 	b->delta = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
+	b->win = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
+	b->wdelta = LLVMBuildAlloca(b->b, b->i64, "wdelta");
+	b->lhost = LLVMBuildAlloca(b->b, b->v64, "host");
+	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
+	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
 	b->params = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->rt, offsetof(xjit_rt, params), pi8), "");
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->n, c64(b, 0), ""), none, start);
 	LLVMPositionBuilderAtEnd(b->b, none);
@@ -821,6 +869,14 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 			m++;
 		if (m < len)
 			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
+		if (m < len && is_global(&code[m])) {
+			/* no allocation yet: [UINT64_MAX, 0) */
+			LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+			LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+			LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, ""));
+			LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""));
+			LLVMBuildStore(b->b, c64(b, 0), b->wdelta);
+		}
 		loop_begin(b, loop_guard(pending, code, k, m, len));
 		if (pending)
 			emit_mem_access(b, pending);
@@ -898,17 +954,10 @@ static void jb_types(jb *b)
 	id = LLVMLookupIntrinsicID("llvm.cttz", 9);
 	b->cttz = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
 	b->cttz_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
-	const unsigned gid = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
-	const unsigned sid = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
 	const unsigned lid = LLVMLookupIntrinsicID("llvm.masked.load", 16);
 	const unsigned stid = LLVMLookupIntrinsicID("llvm.masked.store", 17);
 	for (unsigned w = 0; w < 2; w++) {
 		LLVMTypeRef vt = w ? b->v64 : b->v32;
-		LLVMTypeRef ty[2] = { vt, LLVMVectorType(LLVMPointerType(w ? b->i64 : b->i32, 0), XLANES) };
-		b->gather[w] = LLVMGetIntrinsicDeclaration(b->mod, gid, ty, 2);
-		b->gather_t[w] = LLVMIntrinsicGetType(b->cx, gid, ty, 2);
-		b->scatter[w] = LLVMGetIntrinsicDeclaration(b->mod, sid, ty, 2);
-		b->scatter_t[w] = LLVMIntrinsicGetType(b->cx, sid, ty, 2);
 		LLVMTypeRef ly[2] = { vt, LLVMPointerType(vt, 0) };
 		b->mload[w] = LLVMGetIntrinsicDeclaration(b->mod, lid, ly, 2);
 		b->mload_t[w] = LLVMIntrinsicGetType(b->cx, lid, ly, 2);

@@ -37,14 +37,22 @@ struct we_launch_ctx;
  * code, so that one compilation serves every launch of the kernel: the
  * cache below): the launch's parameters, its shared memory size, and the
  * library's translation of a global span (xglobal_span for warp w: the
- * host address of [addr, addr + span) inside one allocation, else NULL;
- * jit.c links no function of the library). */
+ * host address of [addr, addr + span) inside one allocation, and that
+ * allocation's device addresses [win[0], win[1]), else NULL; jit.c links
+ * no function of the library). */
 typedef struct xjit_rt {
 	const uint8_t *params;
 	const struct we_launch_ctx *L;
-	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span);
+	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2]);
+	/* the lanes of pm of an access that is not at consecutive addresses,
+	 * one by one in lane order as do_load/do_store: host[l] the lane's
+	 * host address; op XJIT_STORE (else a load) | XJIT_64 (else 32 bits);
+	 * the words loaded into, or stored from, lo[l] (and hi[l]) */
+	void (*lanes)(const uint64_t host[32], uint32_t pm, uint32_t op, uint32_t lo[32], uint32_t hi[32]);
 	uint64_t shared_bytes;
 } xjit_rt;
+#define XJIT_STORE 1u
+#define XJIT_64 2u
 
 /* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
  * n: warps, w: the first warp (the others follow it).  Returns the
