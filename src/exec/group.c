@@ -233,11 +233,12 @@ static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, ui
 /* The compiled blocks' accesses lane by lane (jit.h, xjit_rt): single
  * relaxed atomics, as sem_mem.c's (other host threads may touch the
  * same global words). */
-static void jit_lanes(const uint64_t host[32], uint32_t pm, uint32_t op, uint32_t lo[32], uint32_t hi[32])
+static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
+		      uint32_t hi[32])
 {
 	for (; pm; pm &= pm - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(pm);
-		void *p = (void *)(uintptr_t)host[l];
+		void *p = (void *)(uintptr_t)(base + off[l]);
 		if (op == XJIT_STORE) {
 			__atomic_store_n((uint32_t *)p, lo[l], __ATOMIC_RELAXED);
 		} else if (op == (XJIT_STORE | XJIT_64)) {

@@ -135,7 +135,7 @@ typedef struct jb {
 	LLVMValueRef fma, ctpop;
 	LLVMTypeRef fma_t, ctpop_t;
 	/* the memory instructions' intrinsics: vector reductions over
-	 * <32 x i64>, and masked loads and stores of <32 x i32> and
+	 * <32 x i32>, and masked loads and stores of <32 x i32> and
 	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
 	LLVMValueRef umin, umax, vor, cttz, mload[2], mstore[2];
 	LLVMTypeRef red_t, cttz_t, mload_t[2], mstore_t[2];
@@ -148,7 +148,7 @@ typedef struct jb {
 	 * at host address + wdelta: the warps of a loop mostly hit it */
 	LLVMValueRef win, wdelta;
 	/* the arguments of rt->lanes: host addresses, low and high words */
-	LLVMValueRef lhost, llo, lhi;
+	LLVMValueRef loff, llo, lhi;
 	LLVMValueRef j;            /* the warp of the current loop (i64)     */
 	LLVMBasicBlockRef head;    /* the current loop's first block         */
 	LLVMBasicBlockRef latch;   /* its last: the next warp                */
@@ -534,18 +534,9 @@ static bool is_load(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->opty
 static bool is_global(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG; }
 static unsigned mem_bytes(const xinsn *i) { return i->in->size == ISA_MemSize_64 ? 8u : 4u; }
 
-/* The device address of every lane, as translate() forms it (sem_mem.c):
- * global, the pair R[a:a+1] + off; shared, Ra (unsigned) + off, where a
- * sum below zero is a huge unsigned value, which no window holds. */
-static LLVMValueRef mem_addrs(jb *b, const xinsn *i)
-{
-	const xopd *om = &i->o[is_load(i) ? LD_addr : ST_addr];
-	LLVMValueRef a = zext64(b, get_row(b, om->row));
-	if (is_global(i))
-		a = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, get_row(b, om->row + 1u)), splat64(b, 32), ""),
-				a, "");
-	return LLVMBuildAdd(b->b, a, splat64(b, (uint64_t)om->imm), "");
-}
+/* The address operand of memory instruction i: [Ra + off], Ra the pair
+ * R[a:a+1] for global memory (translate(), sem_mem.c). */
+static const xopd *mem_opd(const xinsn *i) { return &i->o[is_load(i) ? LD_addr : ST_addr]; }
 
 static LLVMValueRef rt_field(jb *b, size_t off, LLVMTypeRef t)
 {
@@ -558,134 +549,171 @@ static LLVMValueRef delta_slot(jb *b)
 	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->delta, idx, 2, "");
 }
 
-/* The check of memory instruction i for the current warp, translate()'s
- * fast case: the guard's lanes aligned and inside one window (global:
- * one allocation, through rt->global; shared: the CTA's), or no lane
- * under the guard.  Records the warp's delta, and fail when the check
- * fails (the interpreter then runs i: the side exit).  Nothing counted,
- * nothing accessed: every warp is checked before any accesses (the next
- * loop), so a side exit leaves i unrun by all. */
+static LLVMValueRef bcast32(jb *b, LLVMValueRef s)
+{
+	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v32), s, c32(b, 0), "");
+	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v32), LLVMConstNull(b->v32), "");
+}
+
+/* The first lane under the guard (0 without a guard, and when no lane
+ * runs: cttz(0) & 31). */
+static LLVMValueRef first_lane(jb *b)
+{
+	if (!b->pm)
+		return c32(b, 0);
+	LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
+	return LLVMBuildAnd(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), c32(b, 31), "");
+}
+
+/* eq (<32 x i1>) holds in every lane under the guard. */
+static LLVMValueRef all_on(jb *b, LLVMValueRef eq)
+{
+	if (b->pm)
+		eq = LLVMBuildOr(b->b, eq, LLVMBuildNot(b->b, pm_lanes(b), ""), "");
+	return LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, eq), c32(b, 0xffffffffu), "");
+}
+
+/* A global access's translation (emit_mem_check): inside the allocation
+ * of the loop's last translation, [win[0], win[1]) at host address +
+ * wdelta, or through rt->global, which then gives the window.  go: the
+ * fast case's other conditions hold; dev, span: the device bytes.  *ok
+ * and the device-to-host offset of dev. */
+static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVMValueRef dev, LLVMValueRef span,
+				 LLVMValueRef *ok)
+{
+	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+	LLVMValueRef wlo_p = LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, "");
+	LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, wlo_p, "");
+	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""), "");
+	LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta, "");
+	LLVMValueRef inside = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntUGE, dev, wlo, ""),
+					   LLVMBuildICmp(b->b, LLVMIntULT, dev, whi, ""), "");
+	inside = LLVMBuildAnd(b->b, inside,
+			      LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, whi, dev, ""), span, ""), "");
+	LLVMValueRef nsome = LLVMBuildNot(b->b, some, "");
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
+	LLVMBasicBlockRef miss = LLVMAppendBasicBlockInContext(b->cx, b->fn, "miss");
+	LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlate");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlated");
+	LLVMBuildCondBr(b->b, LLVMBuildAnd(b->b, go, inside, ""), join, miss);
+	LLVMPositionBuilderAtEnd(b->b, miss);
+	LLVMBuildCondBr(b->b, go, call, join);
+	LLVMPositionBuilderAtEnd(b->b, call);
+	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
+	LLVMTypeRef args_t[5] = { pi8, pi8, b->i64, b->i64, LLVMPointerType(b->i64, 0) };
+	LLVMTypeRef ft = LLVMFunctionType(pi8, args_t, 5, false);
+	LLVMValueRef f = rt_field(b, offsetof(xjit_rt, global), LLVMPointerType(ft, 0));
+	LLVMValueRef args[5] = { b->w, rt_field(b, offsetof(xjit_rt, L), pi8), dev, span, wlo_p };
+	LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 5, "");
+	LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
+	LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), dev, "");
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta);
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+	/* not translated: ok when no lane is under the guard */
+	LLVMBasicBlockRef inb[3] = { from, miss, call };
+	*ok = LLVMBuildPhi(b->b, b->i1, "");
+	LLVMValueRef ov[3] = { LLVMConstInt(b->i1, 1, false), nsome, hok };
+	LLVMAddIncoming(*ok, ov, inb, 3);
+	LLVMValueRef d = LLVMBuildPhi(b->b, b->i64, "");
+	LLVMValueRef dv[3] = { wd, c64(b, 0), hd };
+	LLVMAddIncoming(d, dv, inb, 3);
+	return d;
+}
+
+/* The check of memory instruction i for the current warp: translate()'s
+ * fast case (sem_mem.c), on the low words Ra of the lanes under the
+ * guard, lo_min to lo_max: global, every such lane with one high word
+ * h, the bytes [(h:lo_min) + off, (h:lo_max) + off + size) inside one
+ * allocation; shared, Ra + off in [0, shared size - size] (a sum below
+ * zero is out of range); aligned when the low words and off are; or no
+ * lane under the guard.  Records the warp's delta (a lane's host address
+ * is delta + its low word), and fail when the check fails (the
+ * interpreter then runs i: the side exit).  Nothing counted, nothing
+ * accessed: every warp is checked before any accesses (the next loop),
+ * so a side exit leaves i unrun by all. */
 static void emit_mem_check(jb *b, const xinsn *i)
 {
 	set_guard(b, i, false);
+	const xopd *om = mem_opd(i);
 	const uint64_t size = mem_bytes(i);
-	LLVMValueRef a = mem_addrs(b, i), lo = a, hi = a, any = a;
+	LLVMValueRef lo = get_row(b, om->row), lmin = lo, lmax = lo;
 	if (b->pm) {
 		LLVMValueRef on = pm_lanes(b);
-		lo = LLVMBuildSelect(b->b, on, a, splat64(b, UINT64_MAX), "");
-		hi = any = LLVMBuildSelect(b->b, on, a, splat64(b, 0), "");
+		lmin = LLVMBuildSelect(b->b, on, lo, splat32(b, UINT32_MAX), "");
+		lmax = LLVMBuildSelect(b->b, on, lo, splat32(b, 0), "");
 	}
-	LLVMValueRef amin = LLVMBuildCall2(b->b, b->red_t, b->umin, &lo, 1, "");
-	LLVMValueRef amax = LLVMBuildCall2(b->b, b->red_t, b->umax, &hi, 1, "");
-	LLVMValueRef anyb = LLVMBuildCall2(b->b, b->red_t, b->vor, &any, 1, "");
+	LLVMValueRef amin = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->red_t, b->umin, &lmin, 1, ""), b->i64, "");
+	LLVMValueRef amax = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->red_t, b->umax, &lmax, 1, ""), b->i64, "");
+	LLVMValueRef anyb = LLVMBuildCall2(b->b, b->red_t, b->vor, &lmax, 1, "");
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
-	LLVMValueRef aligned = LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, anyb, c64(b, size - 1u), ""),
-					     c64(b, 0), "");
-	LLVMValueRef ok, delta;
+	/* (the offset's low bits are known: an offset off alignment fails
+	 * every lane) */
+	LLVMValueRef aligned = (uint64_t)om->imm & (size - 1u)
+			  ? LLVMConstInt(b->i1, 0, false)
+			  : LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, anyb, c32(b, (uint32_t)size - 1u), ""),
+					  c32(b, 0), "");
+	LLVMValueRef imm = c64(b, (uint64_t)om->imm), ok, delta;
 	if (is_global(i)) {
-		/* (a spread over 4 GiB: the interpreter's lane by lane) */
-		LLVMValueRef spread = LLVMBuildSub(b->b, amax, amin, "");
-		LLVMValueRef narrow = LLVMBuildICmp(b->b, LLVMIntULE, spread, c64(b, UINT32_MAX), "");
-		LLVMValueRef go = LLVMBuildAnd(b->b, some, LLVMBuildAnd(b->b, aligned, narrow, ""), "");
-		LLVMValueRef nsome = LLVMBuildNot(b->b, some, "");
-		/* inside the allocation of the last translation: no call */
-		LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-		LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-		LLVMValueRef wlo_p = LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, "");
-		LLVMValueRef whi_p = LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, "");
-		LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, wlo_p, ""), whi = LLVMBuildLoad2(b->b, b->i64, whi_p, "");
-		LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta, "");
-		LLVMValueRef hit = LLVMBuildAnd(
-			b->b, LLVMBuildAnd(b->b, go, LLVMBuildICmp(b->b, LLVMIntUGE, amin, wlo, ""), ""),
-			LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, amax, whi, ""),
-				     LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, whi, amax, ""), c64(b, size), ""),
-				     ""),
-			"");
-		LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
-		LLVMBasicBlockRef miss = LLVMAppendBasicBlockInContext(b->cx, b->fn, "miss");
-		LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlate");
-		LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlated");
-		LLVMBuildCondBr(b->b, hit, join, miss);
-		LLVMPositionBuilderAtEnd(b->b, miss);
-		LLVMBuildCondBr(b->b, go, call, join);
-		LLVMPositionBuilderAtEnd(b->b, call);
-		LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
-		LLVMTypeRef args_t[5] = { pi8, pi8, b->i64, b->i64, LLVMPointerType(b->i64, 0) };
-		LLVMTypeRef ft = LLVMFunctionType(pi8, args_t, 5, false);
-		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, global), LLVMPointerType(ft, 0));
-		LLVMValueRef args[5] = { b->w, rt_field(b, offsetof(xjit_rt, L), pi8), amin,
-					 LLVMBuildAdd(b->b, spread, c64(b, size), ""), wlo_p };
-		LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 5, "");
-		LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
-		LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), amin, "");
-		LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta);
-		LLVMBuildBr(b->b, join);
-		LLVMPositionBuilderAtEnd(b->b, join);
-		/* not translated: ok when no lane is under the guard */
-		LLVMBasicBlockRef inb[3] = { from, miss, call };
-		ok = LLVMBuildPhi(b->b, b->i1, "");
-		LLVMValueRef ov[3] = { LLVMConstInt(b->i1, 1, false), nsome, hok };
-		LLVMAddIncoming(ok, ov, inb, 3);
-		delta = LLVMBuildPhi(b->b, b->i64, "");
-		LLVMValueRef dv[3] = { wd, c64(b, 0), hd };
-		LLVMAddIncoming(delta, dv, inb, 3);
+		LLVMValueRef hi = get_row(b, om->row + 1u);
+		LLVMValueRef h0 = LLVMBuildExtractElement(b->b, hi, first_lane(b), "");
+		LLVMValueRef one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast32(b, h0), ""));
+		LLVMValueRef dev = LLVMBuildAdd(
+			b->b, LLVMBuildOr(b->b, LLVMBuildShl(b->b, LLVMBuildZExt(b->b, h0, b->i64, ""), c64(b, 32), ""), amin, ""),
+			imm, "");
+		LLVMValueRef span = LLVMBuildAdd(b->b, LLVMBuildSub(b->b, amax, amin, ""), c64(b, size), "");
+		LLVMValueRef go = LLVMBuildAnd(b->b, some, LLVMBuildAnd(b->b, aligned, one_hi, ""), "");
+		/* host(dev) - lo_min */
+		delta = LLVMBuildSub(b->b, LLVMBuildAdd(b->b, global_xlate(b, go, some, dev, span, &ok), dev, ""), amin, "");
 	} else {
 		LLVMValueRef cta = LLVMBuildLoad2(b->b, LLVMPointerType(b->i8, 0),
 						  field_ptr(b, b->w, offsetof(we_warp, cta), LLVMPointerType(b->i8, 0)), "");
 		LLVMValueRef sh = LLVMBuildLoad2(b->b, LLVMPointerType(b->i8, 0),
 						 field_ptr(b, cta, offsetof(we_cta, shared), LLVMPointerType(b->i8, 0)), "");
 		LLVMValueRef sb = rt_field(b, offsetof(xjit_rt, shared_bytes), b->i64);
-		/* amax + size <= the size, without wrapping */
-		LLVMValueRef in = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, amax, sb, ""),
-					       LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, sb, amax, ""),
-							     c64(b, size), ""), "");
+		/* (signed: below zero is out; the sums are far from wrapping) */
+		LLVMValueRef lowest = LLVMBuildAdd(b->b, amin, imm, ""), end = LLVMBuildAdd(b->b, amax, c64(b, (uint64_t)om->imm + size), "");
+		LLVMValueRef in = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntSGE, lowest, c64(b, 0), ""),
+					       LLVMBuildICmp(b->b, LLVMIntSLE, end, sb, ""), "");
 		ok = LLVMBuildOr(b->b, LLVMBuildNot(b->b, some, ""), LLVMBuildAnd(b->b, aligned, in, ""), "");
-		delta = LLVMBuildPtrToInt(b->b, sh, b->i64, "");
+		delta = LLVMBuildAdd(b->b, LLVMBuildPtrToInt(b->b, sh, b->i64, ""), imm, "");
 	}
 	LLVMBuildStore(b->b, delta, delta_slot(b));
 	LLVMValueRef f = LLVMBuildLoad2(b->b, b->i1, b->fail, "");
 	LLVMBuildStore(b->b, LLVMBuildOr(b->b, f, LLVMBuildNot(b->b, ok, ""), ""), b->fail);
 }
 
-static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
-{
-	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v64), s, c32(b, 0), "");
-	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v64), LLVMConstNull(b->v32), "");
-}
-
 /* Memory instruction i for the current warp, its check passed (every
  * warp's, the loop before): do_load/do_store's accesses at host address
- * device address + delta.  The lanes under the guard at consecutive
- * addresses (thread l at element l; a tree reduction's first lanes) are
- * one masked vector access (the same single moves of aligned words on
- * the host as the interpreter's relaxed atomics, whose order between
- * host threads nothing promises either); otherwise rt->lanes takes the
- * lanes one by one in lane order, as the interpreter (two lanes storing
- * to one word: the higher lane's value stays). */
+ * delta + the lane's low word.  The lanes under the guard at consecutive
+ * addresses (thread l at element l; a tree reduction's first lanes),
+ * with no low word wrapping, are one masked vector access (the same
+ * single moves of aligned words on the host as the interpreter's relaxed
+ * atomics, whose order between host threads nothing promises either);
+ * otherwise rt->lanes takes the lanes one by one in lane order, as the
+ * interpreter (two lanes storing to one word: the higher lane's value
+ * stays). */
 static void emit_mem_access(jb *b, const xinsn *i)
 {
 	set_guard(b, i, true);
 	const unsigned size = mem_bytes(i), w64 = size == 8;
 	LLVMTypeRef vt = w64 ? b->v64 : b->v32;
-	LLVMValueRef a = mem_addrs(b, i);
-	LLVMValueRef h = LLVMBuildAdd(b->b, a, bcast64(b, LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "")), "");
-	/* consecutive: every lane under the guard at base + size * lane,
-	 * base from the first such lane (cttz(0) & 31: lane 0, when no lane
-	 * runs and the masked access touches nothing) */
-	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
-	LLVMValueRef first = c32(b, 0);
-	if (b->pm) {
-		LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
-		first = LLVMBuildAnd(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), c32(b, 31), "");
-	}
-	LLVMValueRef base = LLVMBuildSub(b->b, LLVMBuildExtractElement(b->b, a, first, ""),
-					 LLVMBuildMul(b->b, LLVMBuildZExt(b->b, first, b->i64, ""), c64(b, size), ""), "");
+	LLVMValueRef lo = get_row(b, mem_opd(i)->row);
+	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
+	LLVMValueRef first = first_lane(b);
+	/* lane 0's low word if they are consecutive */
+	LLVMValueRef start = LLVMBuildSub(b->b, LLVMBuildZExt(b->b, LLVMBuildExtractElement(b->b, lo, first, ""), b->i64, ""),
+					  LLVMBuildMul(b->b, LLVMBuildZExt(b->b, first, b->i64, ""), c64(b, size), ""), "");
 	LLVMValueRef step[XLANES];
 	for (unsigned l = 0; l < XLANES; l++)
-		step[l] = c64(b, (uint64_t)size * l);
-	LLVMValueRef want = LLVMBuildAdd(b->b, bcast64(b, base), LLVMConstVector(step, XLANES), "");
-	LLVMValueRef same = LLVMBuildOr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, a, want, ""), LLVMBuildNot(b->b, on, ""), "");
-	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, same), c32(b, 0xffffffffu), "");
+		step[l] = c32(b, size * l);
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast32(b, LLVMBuildTrunc(b->b, start, b->i32, "")),
+					 LLVMConstVector(step, XLANES), "");
+	LLVMValueRef fast = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, lo, want, ""));
+	fast = LLVMBuildAnd(b->b, fast,
+			    LLVMBuildICmp(b->b, LLVMIntULE, start, c64(b, (uint64_t)UINT32_MAX + 1u - size * XLANES), ""), "");
+	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
 	LLVMValueRef val = NULL;
 	if (!is_load(i)) {
 		const xopd *ob = &i->o[ST_rb];
@@ -694,8 +722,7 @@ static void emit_mem_access(jb *b, const xinsn *i)
 			val = LLVMBuildOr(b->b, zext64(b, val),
 					  LLVMBuildShl(b->b, zext64(b, src(b, ob, 1, false)), splat64(b, 32), ""), "");
 	}
-	LLVMValueRef d = LLVMBuildExtractElement(b->b, LLVMBuildSub(b->b, h, a, ""), c32(b, 0), "");
-	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, base, d, ""), LLVMPointerType(vt, 0), "");
+	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "accessed");
@@ -714,23 +741,24 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	{
 		/* (a call: the IR of 32 lanes one by one would cost far more
 		 * compile time than the call costs at run time) */
-		LLVMValueRef st = LLVMBuildStore(b->b, h, b->lhost);
-		LLVMSetAlignment(st, 8);
+		LLVMSetAlignment(LLVMBuildStore(b->b, lo, b->loff), 4);
 		if (!is_load(i)) {
-			LLVMValueRef vlo = w64 ? lo32(b, val) : val;
-			LLVMSetAlignment(LLVMBuildStore(b->b, vlo, b->llo), 4);
+			LLVMSetAlignment(LLVMBuildStore(b->b, w64 ? lo32(b, val) : val, b->llo), 4);
 			if (w64)
 				LLVMSetAlignment(LLVMBuildStore(b->b, hi32(b, val), b->lhi), 4);
 		}
-		LLVMTypeRef pi64 = LLVMPointerType(b->i64, 0), pi32 = LLVMPointerType(b->i32, 0);
-		LLVMTypeRef args_t[5] = { pi64, b->i32, b->i32, pi32, pi32 };
-		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 5, false);
+		LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0);
+		LLVMTypeRef args_t[6] = { b->i64, pi32, b->i32, b->i32, pi32, pi32 };
+		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 6, false);
 		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, lanes), LLVMPointerType(ft, 0));
 		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u);
-		LLVMValueRef args[5] = { LLVMBuildBitCast(b->b, b->lhost, pi64, ""), b->pm ? b->pm : c32(b, 0xffffffffu),
-					 c32(b, op), LLVMBuildBitCast(b->b, b->llo, pi32, ""),
+		LLVMValueRef args[6] = { d,
+					 LLVMBuildBitCast(b->b, b->loff, pi32, ""),
+					 b->pm ? b->pm : c32(b, 0xffffffffu),
+					 c32(b, op),
+					 LLVMBuildBitCast(b->b, b->llo, pi32, ""),
 					 LLVMBuildBitCast(b->b, b->lhi, pi32, "") };
-		LLVMBuildCall2(b->b, ft, f, args, 5, "");
+		LLVMBuildCall2(b->b, ft, f, args, 6, "");
 		if (is_load(i)) {
 			LLVMValueRef vlo = LLVMBuildLoad2(b->b, b->v32, b->llo, "");
 			LLVMSetAlignment(vlo, 4);
@@ -854,7 +882,7 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
 	b->win = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
 	b->wdelta = LLVMBuildAlloca(b->b, b->i64, "wdelta");
-	b->lhost = LLVMBuildAlloca(b->b, b->v64, "host");
+	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
 	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
 	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
 	b->params = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->rt, offsetof(xjit_rt, params), pi8), "");
@@ -948,8 +976,8 @@ static void jb_types(jb *b)
 	LLVMValueRef *rf[3] = { &b->umin, &b->umax, &b->vor };
 	for (unsigned k = 0; k < 3; k++) {
 		id = LLVMLookupIntrinsicID(red[k], strlen(red[k]));
-		*rf[k] = LLVMGetIntrinsicDeclaration(b->mod, id, &b->v64, 1);
-		b->red_t = LLVMIntrinsicGetType(b->cx, id, &b->v64, 1);
+		*rf[k] = LLVMGetIntrinsicDeclaration(b->mod, id, &b->v32, 1);
+		b->red_t = LLVMIntrinsicGetType(b->cx, id, &b->v32, 1);
 	}
 	id = LLVMLookupIntrinsicID("llvm.cttz", 9);
 	b->cttz = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);

@@ -45,10 +45,11 @@ typedef struct xjit_rt {
 	const struct we_launch_ctx *L;
 	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2]);
 	/* the lanes of pm of an access that is not at consecutive addresses,
-	 * one by one in lane order as do_load/do_store: host[l] the lane's
-	 * host address; op XJIT_STORE (else a load) | XJIT_64 (else 32 bits);
-	 * the words loaded into, or stored from, lo[l] (and hi[l]) */
-	void (*lanes)(const uint64_t host[32], uint32_t pm, uint32_t op, uint32_t lo[32], uint32_t hi[32]);
+	 * one by one in lane order as do_load/do_store: base + off[l] the
+	 * lane's host address; op XJIT_STORE (else a load) | XJIT_64 (else
+	 * 32 bits); the words loaded into, or stored from, lo[l] (and hi[l]) */
+	void (*lanes)(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
+		      uint32_t hi[32]);
 	uint64_t shared_bytes;
 } xjit_rt;
 #define XJIT_STORE 1u
