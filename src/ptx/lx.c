@@ -118,7 +118,9 @@ int lx_tmp(lx *x, ptx_rclass rc)
 
 /* The address of a variable named by sym in its own space (shared: byte
  * offset in the CTA's shared memory; local: in the thread's local
- * memory; const: in c[3]); false if there is none. */
+ * memory; const: in c[3]; a kernel's parameter: its offset in c[0], the
+ * kernel parameter space, which `ld.param [reg]` reads as
+ * `__grid_constant__` parameters need); false if there is none. */
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 {
 	for (uint32_t i = x->f->nvars; i-- > 0;)
@@ -135,7 +137,11 @@ bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 			*addr = x->shared_off[i];
 			return *space == VS_SHARED || *space == VS_CONST || *space == VS_GLOBAL;
 		}
-	return false;
+	uint32_t size;
+	int64_t off = x->f->is_entry ? lx_param_off(x, sym, &size) : -1;
+	*space = VS_PARAM;
+	*addr = (uint64_t)(off < 0 ? 0 : off);
+	return off >= 0;
 }
 
 void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align)
