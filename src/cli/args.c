@@ -483,6 +483,7 @@ static bool scalar_elem_type(we_param_type t, cli_elem_type *out)
 	case WE_PARAM_U64: *out = CLI_U64; return true;
 	case WE_PARAM_F64: *out = CLI_F64; return true;
 	case WE_PARAM_PTR: break;
+	case WE_PARAM_BYTES: break;
 	}
 	return false;
 }
@@ -500,6 +501,71 @@ bool cli_parse_scalar(we_param_type t, const char *s, uint8_t out[8],
 		return false;
 	cli_store_elem(et, out, v);
 	return true;
+}
+
+/* One field of an aggregate's value: TYPE:VALUE, ptr:NAME or pad:N, at
+ * *off (aligned first, as a C compiler lays out a struct's members). */
+static bool agg_field(const char *f, size_t n, unsigned idx, uint8_t *out, uint32_t size, uint32_t *off,
+		      cli_ptr_field ptr, void *ctx, cli_err *e)
+{
+	const char *colon = memchr(f, ':', n);
+	if (!colon)
+		return cli_fail(e, "field %u '%.*s%s': expected TYPE:VALUE, ptr:NAME or pad:BYTES", idx, show(n), f,
+				ellipsis(n));
+	const size_t tn = (size_t)(colon - f), vn = n - tn - 1;
+	const char *v = colon + 1;
+	uint64_t width, pad = 0;
+	cli_elem_type t = CLI_U8;
+	const bool is_ptr = cli_name_eq(f, tn, "ptr"), is_pad = cli_name_eq(f, tn, "pad");
+	if (is_pad) {
+		if (!cli_parse_u64(v, vn, &pad, e))
+			return false;
+		width = 1;
+	} else if (is_ptr) {
+		width = 8;
+	} else if (!cli_parse_elem_type(f, tn, &t, e)) {
+		return cli_fail(e, "field %u '%.*s%s': unknown type '%.*s' (expected u8, s8, u16, s16, u32, s32, "
+				"u64, s64, f32, f64, ptr or pad)", idx, show(n), f, ellipsis(n), show(tn), f);
+	} else {
+		width = cli_elem_size(t);
+	}
+	const uint64_t at = (*off + width - 1) / width * width, len = is_pad ? pad : width;
+	if (at > size || len > size - at)
+		return cli_fail(e, "field %u '%.*s%s' at byte %" PRIu64 " runs past the parameter's %" PRIu32
+				" bytes", idx, show(n), f, ellipsis(n), at, size);
+	*off = (uint32_t)(at + len);
+	if (is_pad)
+		return true;
+	if (is_ptr) {
+		if (!vn)
+			return cli_fail(e, "field %u 'ptr:': give the NAME of a --buffer", idx);
+		return ptr(ctx, v, vn, (uint32_t)at, e);
+	}
+	cli_value val;
+	cli_err ve;
+	if (!cli_parse_elem_value(t, v, vn, &val, &ve))
+		return cli_fail(e, "field %u '%.*s%s': %s", idx, show(n), f, ellipsis(n), ve.msg);
+	cli_store_elem(t, out + at, val);
+	return true;
+}
+
+bool cli_parse_aggregate(const char *s, uint8_t *out, uint32_t size, cli_ptr_field ptr, void *ctx, cli_err *e)
+{
+	uint32_t off = 0;
+	unsigned idx = 1;
+	memset(out, 0, size);
+	if (!*s)
+		return cli_fail(e, "an aggregate parameter takes fields TYPE:VALUE,... (pad:%" PRIu32
+				" for all zeros)", size);
+	for (const char *f = s;; idx++) {
+		const char *comma = strchr(f, ',');
+		const size_t n = comma ? (size_t)(comma - f) : strlen(f);
+		if (!agg_field(f, n, idx, out, size, &off, ptr, ctx, e))
+			return false;
+		if (!comma)
+			return true;
+		f = comma + 1;
+	}
 }
 
 static bool has_prefix(const char *s, const char *prefix)
