@@ -283,6 +283,46 @@ END_TEST
 
 /* ---- memory instructions in compiled blocks -------------------------- */
 
+/* The interpreter's run of t on the scheduler engine, ctas x block
+ * threads in groups of lockstep warps, which must succeed: the reference
+ * of the tests below. */
+static void interp_ref(th_kernel *t, uint32_t ctas, uint32_t block, unsigned lockstep, th_run *ref,
+		       we_launch_config *c)
+{
+	*c = th_cfg1(WE_ENGINE_SCHEDULER, ctas, block);
+	c->timeout = WALL_TIMEOUT_S;
+	c->jit = WE_JIT_OFF;
+	c->lockstep = lockstep;
+	th_run_launch(t, c, ref);
+	th_expect_ok(ref, "jit off");
+}
+
+/* The configurations of `sets` (th_configs) of c give ref's buffers and
+ * counters; those with jit on compiled blocks of `insns` instructions
+ * (any number when 0). */
+static void expect_as_interpreted(th_kernel *t, const we_launch_config *c, const th_run *ref, unsigned sets,
+				  uint32_t insns)
+{
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(sets, TH_GROUPS, cs);
+	size_t compiled = 0;
+	for (size_t i = 0; i < n; i++) {
+		th_run r;
+		we_launch_config ci = *c;
+		th_config_apply(&ci, &cs[i]);
+		th_run_launch(t, &ci, &r);
+		th_expect_same(t, ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off", cs[i].name);
+		if (cs[i].jit == WE_JIT_ON) {
+			compiled++;
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1 && (!insns || r.s.jit_insns == insns),
+			      "%s: jit %s, %u blocks of %u instructions (%u expected)", cs[i].name, r.s.jit,
+			      r.s.jit_blocks, r.s.jit_insns, insns);
+		}
+		th_run_free(&r);
+	}
+	CHECK(compiled == (we_jit_available() ? TH_NCOMPILED : 0), "%zu configurations with jit on", compiled);
+}
+
 /* Every thread writes a shared word and a global word, then, without a
  * barrier, reads the words of the thread 32 places on (the other warp of
  * its 64-thread CTA): a lockstep group runs each instruction over all
@@ -329,13 +369,9 @@ START_TEST(order)
 	th_load(&t, order_text, "order", "order");
 	th_buf_new(&t, "out", NULL, ORDER_CTAS * 64 * 8, 0);
 	th_buf_new(&t, "scratch", NULL, ORDER_CTAS * 64 * 4, 0);
-	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, ORDER_CTAS, 64);
-	c.timeout = WALL_TIMEOUT_S;
-	c.jit = WE_JIT_OFF;
-	c.lockstep = 2;
+	we_launch_config c;
 	th_run ref;
-	th_run_launch(&t, &c, &ref);
-	th_expect_ok(&ref, "jit off, lockstep 2");
+	interp_ref(&t, ORDER_CTAS, 64, 2, &ref, &c);
 	/* the interpreter's order, asserted: each load saw the other warp's
 	 * store */
 	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
@@ -345,18 +381,7 @@ START_TEST(order)
 		      "jit off: thread %u read %u, %#x (want %u, %#x)", g, out[2 * g], out[2 * g + 1], p + 100,
 		      g / 64 * 64 + p + 0x1000);
 	}
-	th_config cs[TH_MAXCONFIGS];
-	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
-	for (size_t i = 0; i < n; i++) {
-		th_run r;
-		we_launch_config ci = c;
-		th_config_apply(&ci, &cs[i]);
-		th_run_launch(&t, &ci, &r);
-		th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off, lockstep 2", cs[i].name);
-		CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks == 1 && r.s.jit_insns == ORDER_COMPILED,
-		      "%s: jit %s, %u blocks of %u instructions", cs[i].name, r.s.jit, r.s.jit_blocks, r.s.jit_insns);
-		th_run_free(&r);
-	}
+	expect_as_interpreted(&t, &c, &ref, TH_COMPILED, ORDER_COMPILED);
 	th_run_free(&ref);
 	th_close(&t);
 }
@@ -528,13 +553,9 @@ START_TEST(guards)
 	th_buf_new(&t, "other", other, GUARDS_THREADS * 4, 0);
 	free(in);
 	free(other);
-	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, GUARDS_CTAS, 128);
-	c.timeout = WALL_TIMEOUT_S;
-	c.jit = WE_JIT_OFF;
-	c.lockstep = 1;
+	we_launch_config c;
 	th_run ref;
-	th_run_launch(&t, &c, &ref);
-	th_expect_ok(&ref, "jit off, lockstep 1");
+	interp_ref(&t, GUARDS_CTAS, 128, 1, &ref, &c);
 	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
 	for (uint32_t g = 0; g < GUARDS_THREADS; g++) {
 		const uint32_t tid = g % 128, odd = tid & 1u, *o = out + 8 * g;
@@ -553,22 +574,7 @@ START_TEST(guards)
 		for (unsigned k = 0; k < 8; k++)
 			CHECK(o[k] == want[k], "jit off: thread %u word %u is %#x, want %#x", g, k, o[k], want[k]);
 	}
-	th_config cs[TH_MAXCONFIGS];
-	const size_t n = th_configs(TH_GROUPED | TH_COMPILED, TH_GROUPS, cs);
-	size_t compiled = 0;
-	for (size_t i = 0; i < n; i++) {
-		th_run r;
-		we_launch_config ci = c;
-		th_config_apply(&ci, &cs[i]);
-		th_run_launch(&t, &ci, &r);
-		th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off, lockstep 1", cs[i].name);
-		if (cs[i].jit == WE_JIT_ON) {
-			compiled++;
-			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s", cs[i].name, r.s.jit);
-		}
-		th_run_free(&r);
-	}
-	CHECK(compiled == (we_jit_available() ? TH_NCOMPILED : 0), "%zu configurations with jit on", compiled);
+	expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, 0);
 	th_run_free(&ref);
 	th_close(&t);
 }
