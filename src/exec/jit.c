@@ -622,6 +622,22 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	return d;
 }
 
+/* With a guard: a warp without a lane under it goes to a block of its
+ * own, returned, and the code after this runs for the others (no
+ * translation, no access: a group's idle warps cost a test, as in
+ * exec_group).  The values read before it are the only ones cached
+ * (they dominate what follows): the callers read their rows first. */
+static LLVMBasicBlockRef skip_idle(jb *b)
+{
+	if (!b->pm)
+		return NULL;
+	LLVMBasicBlockRef idle = LLVMAppendBasicBlockInContext(b->cx, b->fn, "idle");
+	LLVMBasicBlockRef busy = LLVMAppendBasicBlockInContext(b->cx, b->fn, "busy");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), idle, busy);
+	LLVMPositionBuilderAtEnd(b->b, busy);
+	return idle;
+}
+
 /* The check of memory instruction i for the current warp: translate()'s
  * fast case (sem_mem.c), on the low words Ra of the lanes under the
  * guard, lo_min to lo_max: global, every such lane with one high word
@@ -639,6 +655,9 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	const xopd *om = mem_opd(i);
 	const uint64_t size = mem_bytes(i);
 	LLVMValueRef lo = get_row(b, om->row), lmin = lo, lmax = lo;
+	if (is_global(i))
+		get_row(b, om->row + 1u);
+	LLVMBasicBlockRef idle = skip_idle(b);
 	if (b->pm) {
 		LLVMValueRef on = pm_lanes(b);
 		lmin = LLVMBuildSelect(b->b, on, lo, splat32(b, UINT32_MAX), "");
@@ -682,6 +701,10 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	LLVMBuildStore(b->b, delta, delta_slot(b));
 	LLVMValueRef f = LLVMBuildLoad2(b->b, b->i1, b->fail, "");
 	LLVMBuildStore(b->b, LLVMBuildOr(b->b, f, LLVMBuildNot(b->b, ok, ""), ""), b->fail);
+	if (idle) {
+		LLVMBuildBr(b->b, idle);
+		LLVMPositionBuilderAtEnd(b->b, idle);
+	}
 }
 
 /* Memory instruction i for the current warp, its check passed (every
@@ -723,6 +746,13 @@ static void emit_mem_access(jb *b, const xinsn *i)
 					  LLVMBuildShl(b->b, zext64(b, src(b, ob, 1, false)), splat64(b, 32), ""), "");
 	}
 	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
+	if (is_load(i)) {
+		/* (the destination's rows, read where every path sees them) */
+		get_row(b, i->o[LD_rd].row);
+		if (w64)
+			get_row(b, i->o[LD_rd].row + 1u);
+	}
+	LLVMBasicBlockRef idle = skip_idle(b);
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "accessed");
@@ -772,12 +802,18 @@ static void emit_mem_access(jb *b, const xinsn *i)
 		}
 	}
 	LLVMBuildBr(b->b, join);
+	if (idle) {
+		LLVMPositionBuilderAtEnd(b->b, idle);
+		LLVMBuildBr(b->b, join);
+	}
 	LLVMPositionBuilderAtEnd(b->b, join);
 	if (!is_load(i))
 		return;
+	/* (an idle warp's value: any, set_row keeps every lane's row) */
 	LLVMValueRef v = LLVMBuildPhi(b->b, vt, "");
-	LLVMBasicBlockRef from[2] = { vec, lanes };
-	LLVMAddIncoming(v, got, from, 2);
+	LLVMBasicBlockRef from[3] = { vec, lanes, idle };
+	LLVMValueRef vals[3] = { got[0], got[1], LLVMGetUndef(vt) };
+	LLVMAddIncoming(v, vals, from, idle ? 3 : 2);
 	const xopd *od = &i->o[LD_rd];
 	set_row(b, od, 0, w64 ? lo32(b, v) : v);
 	if (w64)
