@@ -689,14 +689,14 @@ START_TEST(states)
 END_TEST
 
 /* --jit auto's rule (exec/jit.h): the interpreter's predicted remaining
- * time against 8 compile times */
+ * time against 16 compile times */
 START_TEST(auto_rule)
 {
 	/* 10 ms per batch of 4 CTAs, 320 CTAs left, 1 worker: 0.8 s */
-	CHECK(xjit_auto_pays(0.01, 4, 320, 1, 0.1), "0.8 s against 8 x 0.1 s");
-	CHECK(!xjit_auto_pays(0.01, 4, 319, 1, 0.1), "0.7975 s against 8 x 0.1 s");
-	CHECK(!xjit_auto_pays(0.01, 4, 320, 2, 0.1), "two workers: 0.4 s");
-	CHECK(xjit_auto_pays(0.01, 4, 320, 2, 0.05), "two workers, 0.05 s compiles");
+	CHECK(xjit_auto_pays(0.01, 4, 320, 1, 0.05), "0.8 s against 16 x 0.05 s");
+	CHECK(!xjit_auto_pays(0.01, 4, 319, 1, 0.05), "0.7975 s against 16 x 0.05 s");
+	CHECK(!xjit_auto_pays(0.01, 4, 320, 2, 0.05), "two workers: 0.4 s");
+	CHECK(xjit_auto_pays(0.01, 4, 320, 2, 0.025), "two workers, 0.025 s compiles");
 	CHECK(!xjit_auto_pays(0.01, 4, 0, 1, 0.001), "nothing left");
 	CHECK(!xjit_auto_pays(0.01, 0, 320, 1, 0.1) && !xjit_auto_pays(0.01, 4, 320, 0, 0.1), "no batch, no worker");
 }
@@ -704,7 +704,7 @@ END_TEST
 
 /* auto on a long launch of a kernel not compiled yet: worker 0's first
  * batch predicts about 1 s of interpretation on the project's machine
- * (2.5 times the rule's 8 x 50 ms; more under ASan), so it
+ * (1.25 times the rule's 16 x 50 ms; more under ASan), so it
  * compiles while the launch runs; the results are the interpreter's. */
 START_TEST(auto_compiles)
 {

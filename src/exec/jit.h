@@ -93,12 +93,14 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
  * interpreter's predicted remaining time, measured on the launch's first
  * batch, is at least XJIT_AUTO_FACTOR times the compile time expected
  * (the module's last compile measured, else XJIT_COMPILE_GUESS seconds).
- * The factor 8 is the inverse of the smallest gain measured (reduce: the
- * compiled tier saved 12% of the interpreter's host instructions,
- * bench/README.md): on every benchmark it repays the compile at least.
+ * The factor 16 is about the inverse of the smallest gain measured
+ * (reduce: the compiled tier, memory instructions included, saved 6.7% of
+ * the interpreter's host instructions, bench/README.md; 8 when it
+ * compiled ALU runs only and saved 12%): on alu, triad and reduce it
+ * repays the compile at least.
  * batch_seconds: one worker's time for its first batch of batch_ctas
  * CTAs, left: the CTAs no worker has taken yet, workers: the workers. */
-#define XJIT_AUTO_FACTOR 8.0
+#define XJIT_AUTO_FACTOR 16.0
 #define XJIT_COMPILE_GUESS 0.05
 static inline bool xjit_auto_pays(double batch_seconds, uint64_t batch_ctas, uint64_t left,
 				  unsigned workers, double compile_seconds)
