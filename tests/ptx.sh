@@ -3,8 +3,10 @@
 # checked in with the outputs of their C references) run bit-exact under
 # both engines, with --lockstep 1, the defaults and a seeded schedule.
 # NAME.run gives the launch: grid, block, shared (dynamic bytes), each
-# pointer parameter (buf INDEX WIDTH COUNT in|out) and scalar (scalar
-# INDEX VALUE), and the expected exit status (status N, default 0).
+# pointer parameter (buf INDEX WIDTH COUNT in|out), scalar or aggregate
+# (scalar INDEX VALUE), --buffer for an aggregate's ptr:NAME field
+# (buffer NAME WIDTH COUNT in|out), and the expected exit status (status
+# N, default 0).
 # NAME.inputs holds every pointer buffer's initial contents in order (the
 # reference's `inputs` output), NAME.expect the written buffers after the
 # launch (for a deadlock: the memory at the report).
@@ -27,7 +29,7 @@ JIT=0
 NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
 	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small params_f64 warp_match globals
 	warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv bar_overfull early_ret
-	warp_vote fence_last flag_release"}
+	warp_vote fence_last structs structs_call grid_constant flag_release"}
 # tests/mpi.sh runs the launches under mpiexec (PTX_LAUNCHER), for the
 # PTX of PTX_SMS, with each engine's defaults only (PTX_ENGINES_ONLY)
 SMS=${PTX_SMS:-"sm90 sm75"}
@@ -48,11 +50,15 @@ prepare() {
 		shared) args="$args --shared $a" ;;
 		status) status=$a ;;
 		scalar) args="$args --arg $a=$b" ;;
-		buf)
+		buf|buffer)
 			last=$((line + c - 1))
 			sed -n "${line},${last}p" "$D/$name.inputs" | "$HEX" bin "$b" > "$T/$name.in$a"
 			line=$((last + 1))
-			args="$args --arg $a=@$T/$name.in$a"
+			if [ "$kw" = buf ]; then
+				args="$args --arg $a=@$T/$name.in$a"
+			else
+				args="$args --buffer $a=@$T/$name.in$a"
+			fi
 			if [ "$d" = out ]; then
 				echo "$a $b" >> "$T/$name.outs"
 			fi ;;

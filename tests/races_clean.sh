@@ -63,7 +63,7 @@ clean triad "$B/triad.we" --grid 4 --block 256 --arg n=1000 --arg s=2.0 --arg a=
 	--arg b=iota:f32:1000 --arg c=iota:f32:1000
 
 # the PTX examples that complete (tests/ptx.sh reads the same .run files)
-for name in vec_add reduce_smem scan_hs histogram named_bar_pc div_loop warp_shfl; do
+for name in vec_add reduce_smem scan_hs histogram named_bar_pc div_loop warp_shfl structs structs_call grid_constant; do
 	args="" line=1
 	while read -r kw a b c d; do
 		case $kw in
@@ -71,11 +71,13 @@ for name in vec_add reduce_smem scan_hs histogram named_bar_pc div_loop warp_shf
 		block) args="$args --block $a" ;;
 		shared) args="$args --shared $a" ;;
 		scalar) args="$args --arg $a=$b" ;;
-		buf)
+		buf|buffer)
 			last=$((line + c - 1))
 			sed -n "${line},${last}p" "$S/tests/ptx/$name.inputs" | "$HEX" bin "$b" > "$T/$name.in$a"
 			line=$((last + 1))
-			args="$args --arg $a=@$T/$name.in$a" ;;
+			opt=--arg
+			[ "$kw" = buffer ] && opt=--buffer
+			args="$args $opt $a=@$T/$name.in$a" ;;
 		esac
 	done < "$S/tests/ptx/$name.run"
 	for sm in sm90 sm75; do

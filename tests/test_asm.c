@@ -873,6 +873,23 @@ START_TEST(directives)
 	check_module_roundtrip(m);
 	module_free(m);
 
+	/* aggregates by value (b8[N], PTX's .align A .b8 name[N]): their own
+	 * size and alignment (1 without .align); the disassembly puts them
+	 * at the same offsets again (check_module_roundtrip) */
+	m = assemble_ok(".param u32 n\n.param .align 8 b8[12] s\n.param b8[3] t\n"
+			".param .align 16 b8[16] q\n.param u32 k\nEXIT\n", "agg.s");
+	{
+		static const uint32_t off[] = { 0, 8, 20, 32, 48 }, size[] = { 4, 12, 3, 16, 4 };
+		for (unsigned i = 0; i < 5; i++) {
+			ck_assert_uint_eq(m->kernels[0].params[i].offset, off[i]);
+			ck_assert_uint_eq(m->kernels[0].params[i].size, size[i]);
+		}
+		ck_assert_int_eq(m->kernels[0].params[1].type, WE_PARAM_BYTES);
+		ck_assert_uint_eq(m->kernels[0].info.param_bytes, 52);
+	}
+	check_module_roundtrip(m);
+	module_free(m);
+
 	/* no .kernel: one kernel "main" with the file's .param */
 	m = assemble_ok(".param u64 p\n.param u32 n\nEXIT\n", "main.s");
 	ck_assert_uint_eq(m->nkernels, 1);
@@ -1012,7 +1029,7 @@ static void check_same_module(const struct we_module *a, const struct we_module 
 
 static const char multi_src[] =
 	".const 5\n.word 7, 8, 9\n.byte 1\n.text\n"
-	".kernel first\n.param u32 n\n.param ptr p\n.param f64 x\n.shared 0x40\n.local 0x10\n.dialect visa\n"
+	".kernel first\n.param u32 n\n.param ptr p\n.param f64 x\n.param .align 4 b8[6] agg\n.shared 0x40\n.local 0x10\n.dialect visa\n"
 	".trap_handler t\n  MOV R1, c[0x0][0x0] ;\n  LDC R2, c[0x5][R1+0x4] ;\nt: EXIT ;\n.end\n"
 	".kernel second\n  BRA 0x30 ;\n.end\n";
 

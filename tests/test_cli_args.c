@@ -337,6 +337,65 @@ START_TEST(test_scalars)
 }
 END_TEST
 
+/* ---- aggregate parameters --------------------------------------------- */
+
+typedef struct ptr_log { char names[4][8]; uint32_t offs[4]; unsigned n; } ptr_log;
+
+static bool log_ptr(void *ctx, const char *name, size_t n, uint32_t offset, cli_err *e)
+{
+	ptr_log *l = ctx;
+	if (n >= 8 || !strncmp(name, "bad", n))
+		return cli_fail(e, "refused %.*s", (int)n, name);
+	memcpy(l->names[l->n], name, n);
+	l->names[l->n][n] = 0;
+	l->offs[l->n++] = offset;
+	return true;
+}
+
+START_TEST(test_aggregate)
+{
+	uint8_t b[32];
+	ptr_log l = { 0 };
+	cli_err e;
+
+	/* C's layout: each field aligned to its size; the rest zero */
+	memset(b, 0xaa, sizeof b);
+	ck_assert(cli_parse_aggregate("u8:200,s16:-2,ptr:x,f32:1,pad:3,u8:7,f64:-2.75", b, 32, log_ptr, &l, &e));
+	ck_assert_uint_eq(b[0], 200);
+	ck_assert_uint_eq(b[1], 0);                          /* padding */
+	ck_assert(b[2] == 0xfe && b[3] == 0xff);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_str_eq(l.names[0], "x");
+	ck_assert_uint_eq(l.offs[0], 8);                     /* aligned to 8 */
+	ck_assert(b[16] == 0 && b[18] == 0x80 && b[19] == 0x3f);
+	ck_assert(b[20] == 0 && b[22] == 0 && b[23] == 7);   /* pad:3, then u8 */
+	double d;
+	memcpy(&d, b + 24, 8);
+	ck_assert(d == -2.75);
+	/* a short value: the bytes after it are zero */
+	memset(b, 0xaa, sizeof b);
+	ck_assert(cli_parse_aggregate("u32:5", b, 12, log_ptr, &l, &e));
+	ck_assert(b[0] == 5 && b[4] == 0 && b[11] == 0 && b[12] == 0xaa);
+	/* errors name the field */
+	ck_assert(!cli_parse_aggregate("u32:1,u64:2", b, 12, log_ptr, &l, &e));
+	ck_assert_str_eq(e.msg, "field 2 'u64:2' at byte 8 runs past the parameter's 12 bytes");
+	ck_assert(!cli_parse_aggregate("u32:1,u33:2", b, 12, log_ptr, &l, &e));
+	ck_assert(strstr(e.msg, "field 2 'u33:2': unknown type 'u33'"));
+	ck_assert(!cli_parse_aggregate("u8:256", b, 12, log_ptr, &l, &e));
+	ck_assert(strstr(e.msg, "field 1 'u8:256'"));
+	ck_assert(!cli_parse_aggregate("u8:1,,u8:2", b, 12, log_ptr, &l, &e));
+	ck_assert(strstr(e.msg, "field 2 '': expected TYPE:VALUE"));
+	ck_assert(!cli_parse_aggregate("ptr:bad", b, 12, log_ptr, &l, &e));
+	ck_assert_str_eq(e.msg, "refused bad");
+	ck_assert(!cli_parse_aggregate("pad:13", b, 12, log_ptr, &l, &e));
+	ck_assert(!cli_parse_aggregate("", b, 12, log_ptr, &l, &e));
+	ck_assert(strstr(e.msg, "pad:12 for all zeros"));
+	ck_assert(!cli_parse_scalar(WE_PARAM_BYTES, "1", b, &e));
+	ck_assert_str_eq(cli_param_type_name(WE_PARAM_BYTES), "b8");
+	ck_assert_uint_eq(cli_param_type_size(WE_PARAM_BYTES), 0);
+}
+END_TEST
+
 START_TEST(test_kind_heuristics)
 {
 	ck_assert(cli_looks_like_spec("@data.bin"));
@@ -980,6 +1039,7 @@ static Suite *args_suite(void)
 	tcase_add_test(misc, test_runs_jobs);
 	tcase_add_test(misc, test_stress_classes);
 	tcase_add_test(misc, test_shell_quote);
+	tcase_add_test(misc, test_aggregate);
 	suite_add_tcase(s, num);
 	suite_add_tcase(s, val);
 	suite_add_tcase(s, spec);

@@ -699,6 +699,58 @@ START_TEST(kernel_wide_store)
 }
 END_TEST
 
+/* An aggregate parameter through the C API: the caller writes its bytes
+ * at the offset we_kernel_info gives (its .align kept), and the kernel
+ * reads its fields with scalar and .v2/.v4 ld.param (the vectors nvcc
+ * emits for some aggregates), bytes and halves sign- or zero-extended */
+START_TEST(kernel_struct_param)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u32 n, .param .align 16 .b8 s[40], .param .u64 o)\n{\n"
+		" .reg .pred %p<2>;\n .reg .b16 %rs<3>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<6>;\n"
+		" ld.param.v4.u32 {%r4, %r5, %r6, %r7}, [s];\n ld.param.v2.u32 {%r8, _}, [s+16];\n"
+		" ld.param.u64 %rd3, [s+24];\n ld.param.s8 %rs1, [s+32];\n ld.param.u16 %rs2, [s+34];\n"
+		" cvt.s32.s8 %r9, %rs1;\n cvt.u32.u16 %r10, %rs2;\n ld.param.u32 %r11, [n];\n"
+		" mov.u32 %r1, %tid.x;\n mov.u32 %r3, %r4;\n"
+		" setp.eq.u32 %p1, %r1, 1;\n @%p1 mov.u32 %r3, %r5;\n setp.eq.u32 %p1, %r1, 2;\n @%p1 mov.u32 %r3, %r6;\n"
+		" setp.eq.u32 %p1, %r1, 3;\n @%p1 mov.u32 %r3, %r7;\n setp.eq.u32 %p1, %r1, 4;\n @%p1 mov.u32 %r3, %r8;\n"
+		" setp.eq.u32 %p1, %r1, 5;\n @%p1 cvt.u32.u64 %r3, %rd3;\n shr.u64 %rd4, %rd3, 32;\n"
+		" setp.eq.u32 %p1, %r1, 6;\n @%p1 cvt.u32.u64 %r3, %rd4;\n setp.eq.u32 %p1, %r1, 7;\n @%p1 mov.u32 %r3, %r9;\n"
+		" setp.eq.u32 %p1, %r1, 8;\n @%p1 mov.u32 %r3, %r10;\n setp.eq.u32 %p1, %r1, 9;\n @%p1 mov.u32 %r3, %r11;\n"
+		STORE_R3 " ret;\n}\n";
+	th_kernel t;
+	th_load(&t, ptx, "t.ptx", "k");
+	const we_param_info *sp = th_param(&t, "s");
+	ck_assert_int_eq(sp->type, WE_PARAM_BYTES);
+	ck_assert_uint_eq(sp->size, 40);
+	ck_assert_uint_eq(sp->offset, 16); /* after n, at its .align 16 */
+	ck_assert_uint_eq(th_param(&t, "o")->offset, 56);
+	uint8_t s[40] = { 0 };
+	const uint32_t w[5] = { 11, 22, 33, 44, 55 };
+	const uint64_t q = 0x0123456789abcdefull;
+	const int8_t b = -5;
+	const uint16_t h = 60000;
+	memcpy(s, w, sizeof w);
+	memcpy(s + 24, &q, 8);
+	memcpy(s + 32, &b, 1);
+	memcpy(s + 34, &h, 2);
+	memcpy(t.params + sp->offset, s, sizeof s);
+	th_u32(&t, "n", 77);
+	we_devptr d = th_buf_new(&t, "o", NULL, 4u * 32, 0);
+	const uint32_t want[10] = { 11, 22, 33, 44, 55, 0x89abcdefu, 0x01234567u, (uint32_t)-5, 60000, 77 };
+	for (unsigned e = 0; e < TH_NENGINES; e++) {
+		uint32_t out[32];
+		we_launch_config cfg = th_cfg1(th_engines[e].id, 1, 32);
+		th_restore(&t);
+		th_launch_ok(&t, &cfg, NULL, "k");
+		th_get(&t, out, d, sizeof out);
+		for (unsigned i = 0; i < 10; i++)
+			ck_assert_uint_eq(out[i], want[i]);
+	}
+	th_close(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ptx");
@@ -733,6 +785,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernel_register_barriers);
 	tcase_add_test(t, kernel_scope_shadow);
 	tcase_add_test(t, kernel_wide_store);
+	tcase_add_test(t, kernel_struct_param);
 	tcase_add_test(t, kernel_nanosleep_bar);
 	suite_add_tcase(s, t);
 	return s;

@@ -96,7 +96,9 @@ void we_module_destroy(we_module *m);
 
 typedef enum we_param_type {
 	WE_PARAM_U32, WE_PARAM_S32, WE_PARAM_F32, WE_PARAM_U64, WE_PARAM_PTR,
-	WE_PARAM_F64                   /* (after PTR: binary modules' numbers stay) */
+	WE_PARAM_F64,                  /* (after PTR: binary modules' numbers stay) */
+	WE_PARAM_BYTES                 /* an aggregate by value (PTX .b8 name[N]):
+					  we_param_info.size bytes */
 } we_param_type;
 
 typedef struct we_param_info {
@@ -122,7 +124,8 @@ unsigned we_module_kernel_count(const we_module *m);
 const we_kernel_info *we_module_kernel(const we_module *m, unsigned i);
 const we_kernel_info *we_module_find_kernel(const we_module *m, const char *name);
 /* A parameter type's name ("u32", ... as in .param; "?" for none) and
- * its size in the parameter block (0 for none). */
+ * its size in the parameter block (0 for none, and for WE_PARAM_BYTES,
+ * whose size is each parameter's own). */
 const char *we_param_type_name(we_param_type t);
 uint32_t we_param_type_size(we_param_type t);
 /* The device memory holding a PTX module's .global variables, placed on

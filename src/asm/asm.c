@@ -412,27 +412,86 @@ static void dir_end(pcur *p, const char *what, uint32_t col)
 	c->cur = NULL;
 }
 
+/* A whole number in [lo, hi] at the cursor (a .param's N or A). */
+static bool param_num(pcur *p, const char *what, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	const tok *t = tok_cur(p);
+	if (!t || t->kind != T_NUM || t->huge || t->num < lo || t->num > hi) {
+		asm_err(p->c, t ? t->col : stmt_end_col(p), "expected %s (%" PRIu64 " to %" PRIu64 ")", what,
+			lo, hi);
+		return false;
+	}
+	*v = t->num;
+	p->i++;
+	return true;
+}
+
+static bool punct_at(pcur *p, char ch)
+{
+	const tok *t = tok_cur(p);
+	if (t && t->kind == T_PUNCT && t->p == ch) {
+		p->i++;
+		return true;
+	}
+	asm_err(p->c, t ? t->col : stmt_end_col(p), "expected '%c'", ch);
+	return false;
+}
+
+/* A .param's type: `[.align A] TYPE`, and for b8 (an aggregate by value,
+ * PTX's `.align A .b8 name[N]`) `b8[N]`: its index, size and alignment. */
+static bool param_type_at(pcur *p, unsigned *ti, uint32_t *size, uint32_t *align)
+{
+	asm_ctx *c = p->c;
+	const tok *ty = tok_cur(p);
+	uint64_t a = 0, n;
+	if (ty && ty->kind == T_IDENT && tok_ident_is(ty, ".align")) {
+		p->i++;
+		const uint32_t acol = tok_cur(p) ? tok_cur(p)->col : stmt_end_col(p);
+		if (!param_num(p, "an alignment", 1, MODULE_PARAM_ALIGN_MAX, &a))
+			return false;
+		if (a & (a - 1)) {
+			asm_err(c, acol, "alignment %" PRIu64 " is not a power of two", a);
+			return false;
+		}
+		ty = tok_cur(p);
+	}
+	if (!ty || ty->kind != T_IDENT) {
+		asm_err(c, ty ? ty->col : stmt_end_col(p),
+			"expected a parameter type (u32, s32, f32, u64, f64, ptr or b8[N])");
+		return false;
+	}
+	for (*ti = 0; *ti < MODULE_NPARAM_TYPES && !tok_ident_is(ty, module_param_types[*ti].name); ++*ti)
+		;
+	if (*ti == MODULE_NPARAM_TYPES) {
+		asm_err(c, ty->col, "bad .param type '%.*s' (expected u32, s32, f32, u64, f64, ptr or b8[N])",
+			(int)(ty->n > 32 ? 32 : ty->n), ty->s);
+		return false;
+	}
+	p->i++;
+	if (*ti != WE_PARAM_BYTES) {
+		if (a) {
+			asm_err(c, ty->col, ".align is for b8[N] parameters (a %s aligns to its size)",
+				module_param_types[*ti].name);
+			return false;
+		}
+		*size = *align = module_param_types[*ti].size;
+		return true;
+	}
+	if (!punct_at(p, '[') || !param_num(p, "a size in bytes", 1, WE_PARAM_BYTES_MAX, &n) || !punct_at(p, ']'))
+		return false;
+	*size = (uint32_t)n;
+	*align = a ? (uint32_t)a : 1u; /* PTX: a .b8 array without .align */
+	return true;
+}
+
 static void dir_param(pcur *p, const char *what, uint32_t col)
 {
 	asm_ctx *c = p->c;
 	we_kernel *k = kernel_for(p, what, col);
-	if (!k)
+	unsigned ti;
+	uint32_t size, align;
+	if (!k || !param_type_at(p, &ti, &size, &align))
 		return;
-	const tok *ty = tok_cur(p);
-	if (!ty || ty->kind != T_IDENT) {
-		asm_err(c, ty ? ty->col : stmt_end_col(p), "expected a parameter type (u32, s32, f32, u64, f64 or ptr)");
-		return;
-	}
-	int ti = -1;
-	for (unsigned i = 0; i < MODULE_NPARAM_TYPES; i++)
-		if (tok_ident_is(ty, module_param_types[i].name))
-			ti = (int)i;
-	if (ti < 0) {
-		asm_err(c, ty->col, "bad .param type '%.*s' (expected u32, s32, f32, u64, f64 or ptr)",
-			(int)(ty->n > 32 ? 32 : ty->n), ty->s);
-		return;
-	}
-	p->i++;
 	const tok *nm = tok_cur(p);
 	if (!nm || nm->kind != T_IDENT) {
 		asm_err(c, nm ? nm->col : stmt_end_col(p), "expected a parameter name after the type");
@@ -454,8 +513,7 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 		asm_err(c, col, "too many parameters (at most %u)", WE_MAX_PARAMS);
 		return;
 	}
-	uint32_t size = module_param_types[ti].size;
-	uint32_t off = (k->info.param_bytes + size - 1) / size * size;
+	uint32_t off = (k->info.param_bytes + align - 1) / align * align;
 	if (off + size > WE_PARAM_BYTES_MAX) {
 		asm_err(c, col, "parameters exceed %u bytes", WE_PARAM_BYTES_MAX);
 		return;

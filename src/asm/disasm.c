@@ -277,6 +277,27 @@ int dis_insn(const we_insn *in, uint64_t pc, char *buf, size_t n)
 
 /* ---- modules ----------------------------------------------------------------- */
 
+/* A .param line; end: where the parameters before it end.  A b8[N]
+ * parameter's declared alignment is not kept in the module: it gets the
+ * least one that puts it at its offset again when re-assembled. */
+static void dis_param(strbuf *b, const we_param_info *p, const char *name, uint32_t end)
+{
+	const unsigned t = (unsigned)p->type;
+	if (t == WE_PARAM_BYTES) {
+		uint32_t a = 1;
+		while (a < MODULE_PARAM_ALIGN_MAX && (end + a - 1) / a * a != p->offset)
+			a *= 2u;
+		sb_str(b, "        .param ");
+		if (a > 1)
+			sb_printf(b, ".align %" PRIu32 " ", a);
+		sb_printf(b, "b8[%" PRIu32 "] %s    // c[0x0][0x%" PRIx32 "]\n", p->size, name ? name : "?",
+			  p->offset);
+		return;
+	}
+	sb_printf(b, "        .param %s %s    // c[0x0][0x%" PRIx32 "]\n",
+		  t < MODULE_NPARAM_TYPES ? module_param_types[t].name : "u32", name ? name : "?", p->offset);
+}
+
 /* with_loc: each instruction's source line as a comment (kernels lowered
  * from PTX, whose line table names the PTX file's lines) */
 static void dis_range(strbuf *b, const struct we_module *m, uint32_t start, uint32_t end, bool with_loc)
@@ -360,12 +381,9 @@ char *dis_module(const struct we_module *m)
 		sb_printf(&b, "\n.kernel %s\n", k->name ? k->name : "?");
 		if (k->dialect != WE_DIALECT_TARGET)
 			sb_printf(&b, "        .dialect %s\n", module_dialect_name(k->dialect));
-		for (unsigned p = 0; p < k->info.nparams && p < WE_MAX_PARAMS; p++) {
-			unsigned t = (unsigned)k->params[p].type;
-			sb_printf(&b, "        .param %s %s    // c[0x0][0x%" PRIx32 "]\n",
-				  t < MODULE_NPARAM_TYPES ? module_param_types[t].name : "u32",
-				  k->param_names[p] ? k->param_names[p] : "?", k->params[p].offset);
-		}
+		for (unsigned p = 0; p < k->info.nparams && p < WE_MAX_PARAMS; p++)
+			dis_param(&b, &k->params[p], k->param_names[p],
+				  p ? k->params[p - 1].offset + k->params[p - 1].size : 0);
 		if (k->shared_bytes)
 			sb_printf(&b, "        .shared 0x%" PRIx32 "\n", k->shared_bytes);
 		if (k->local_bytes)

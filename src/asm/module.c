@@ -62,6 +62,7 @@ void module_ptx_loc(const struct we_module *m, uint64_t pc, char *buf, size_t n)
 const module_param_type module_param_types[MODULE_NPARAM_TYPES] = {
 	[WE_PARAM_U32] = { "u32", 4 }, [WE_PARAM_S32] = { "s32", 4 }, [WE_PARAM_F32] = { "f32", 4 },
 	[WE_PARAM_U64] = { "u64", 8 }, [WE_PARAM_F64] = { "f64", 8 }, [WE_PARAM_PTR] = { "ptr", 8 },
+	[WE_PARAM_BYTES] = { "b8", 0 },
 };
 
 const char *module_dialect_name(we_dialect d)
@@ -511,10 +512,11 @@ static bool load_kernel(rbuf *r, struct we_module *m, uint32_t ki, uint32_t code
 		for (uint32_t q = 0; q < p; q++)
 			if (!strcmp(k->param_names[q], pn))
 				return rfail(r, "bad module image: kernel '%s': duplicate parameter '%s'", k->name, pn);
-		if (type >= MODULE_NPARAM_TYPES || size != module_param_types[type].size)
+		const bool bytes = type == WE_PARAM_BYTES;
+		if (type >= MODULE_NPARAM_TYPES || (bytes ? size == 0 : size != module_param_types[type].size))
 			return rfail(r, "bad module image: kernel '%s': parameter '%s' has type %" PRIu32
 				     " and size %" PRIu32, k->name, pn, type, size);
-		if (off % size || off > pbytes || size > pbytes - off)
+		if ((!bytes && off % size) || off > pbytes || size > pbytes - off)
 			return rfail(r, "bad module image: kernel '%s': parameter '%s' at offset %" PRIu32
 				     " is misaligned or outside the %" PRIu32 " parameter bytes",
 				     k->name, pn, off, pbytes);

@@ -39,9 +39,13 @@ typedef enum we_dialect {
 /* "target", "sass", "visa", "ptx" */
 const char *module_dialect_name(we_dialect d);
 /* The kernel parameter types (we_param_type): each one's name in .param
- * and messages, and its size in the parameter block (its alignment too).
- * The one table the assembler, disassembler, loader and CLI use. */
-#define MODULE_NPARAM_TYPES ((unsigned)WE_PARAM_F64 + 1u)
+ * and messages, and its size in the parameter block (its alignment too);
+ * size 0 for b8 (WE_PARAM_BYTES): its size and alignment are each
+ * parameter's own, `.param [.align A] b8[N] NAME`.  The one table the
+ * assembler, disassembler, loader and CLI use. */
+#define MODULE_NPARAM_TYPES ((unsigned)WE_PARAM_BYTES + 1u)
+/* The largest alignment of a b8 parameter (PTX's .align of an aggregate). */
+#define MODULE_PARAM_ALIGN_MAX 256u
 typedef struct module_param_type {
 	const char *name;
 	uint32_t size;

@@ -99,6 +99,15 @@ uint32_t cli_param_type_size(we_param_type t);
  * little-endian bytes out[0..cli_param_type_size(t)). */
 bool cli_parse_scalar(we_param_type t, const char *s, uint8_t out[8],
 		      cli_err *e);
+/* The value of an aggregate parameter (WE_PARAM_BYTES) of size bytes:
+ * fields TYPE:VALUE (a buffer element type), ptr:NAME (a device address,
+ * 8 bytes) or pad:N (N zero bytes), comma-separated, each aligned to its
+ * size as a C compiler lays out a struct; the bytes after the last field
+ * are zero.  ptr(ctx, NAME, n, offset, e) resolves and records each
+ * ptr:NAME field (false: an error in e). */
+typedef bool (*cli_ptr_field)(void *ctx, const char *name, size_t n, uint32_t offset, cli_err *e);
+bool cli_parse_aggregate(const char *s, uint8_t *out, uint32_t size, cli_ptr_field ptr, void *ctx,
+			 cli_err *e);
 /* Heuristics for "wrong kind" messages. */
 bool cli_looks_like_spec(const char *s);
 bool cli_looks_like_number(const char *s);

@@ -16,9 +16,13 @@ static void print_param_list(FILE *f, const we_kernel_info *k)
 {
 	if (k->nparams == 0)
 		fputs("no parameters", f);
-	for (unsigned i = 0; i < k->nparams; i++)
-		fprintf(f, "%s%s (%s)", i ? ", " : "", k->params[i].name,
-			cli_param_type_name(k->params[i].type));
+	for (unsigned i = 0; i < k->nparams; i++) {
+		const we_param_info *p = &k->params[i];
+		fprintf(f, "%s%s (%s", i ? ", " : "", p->name, cli_param_type_name(p->type));
+		if (p->type == WE_PARAM_BYTES)
+			fprintf(f, "[%" PRIu32 "]: fields TYPE:VALUE,...", p->size);
+		fputc(')', f);
+	}
 }
 
 static int param_err(const run_ctx *c, const char *opt, const char *text, const char *fmt, ...)
@@ -57,19 +61,38 @@ static unsigned find_param(const we_kernel_info *k, const char *name, size_t n)
 	return d == n && n > 0 && idx < k->nparams ? idx : k->nparams;
 }
 
-static int bind_pointer(run_ctx *c, unsigned i, const char *text)
+/* A --buffer by its NAME: c->nslots if none. */
+static unsigned find_buffer(const run_ctx *c, const char *name, size_t n)
 {
-	param_slot *s = &c->slots[i];
-	const we_param_info *p = &c->k->params[i];
+	for (unsigned i = c->k->nparams; i < c->nslots; i++)
+		if (c->slots[i].name && cli_name_eq(name, n, c->slots[i].name))
+			return i;
+	return c->nslots;
+}
+
+/* One more place for slot s's address in the parameter block. */
+static bool slot_at(param_slot *s, uint32_t offset)
+{
+	uint32_t *at = realloc(s->at, (s->nat + 1) * sizeof *at);
+
+	if (!at)
+		return false;
+	s->at = at;
+	at[s->nat++] = offset;
+	return true;
+}
+
+static int bind_spec(run_ctx *c, param_slot *s, const char *opt, const char *text)
+{
 	cli_err e;
 
 	if (cli_parse_spec(s->value, false, &s->c.spec, &e))
 		return CLI_EXIT_OK;
 	if (cli_looks_like_number(s->value))
-		return param_err(c, "--arg", text, "parameter '%s' is a pointer: give a buffer spec "
+		return param_err(c, opt, text, "%s '%s' is a %s: give a buffer spec "
 				 "(@FILE, zeros:BYTES, fill:..., iota:..., random:...), not a number",
-				 p->name);
-	return param_err(c, "--arg", text, "%s", e.msg);
+				 s->at ? "parameter" : "--buffer", s->name, s->at ? "pointer" : "buffer");
+	return param_err(c, opt, text, "%s", e.msg);
 }
 
 static int bind_scalar(run_ctx *c, unsigned i, const char *text)
@@ -84,6 +107,34 @@ static int bind_scalar(run_ctx *c, unsigned i, const char *text)
 	if (!cli_parse_scalar(p->type, c->slots[i].value, bytes, &e))
 		return param_err(c, "--arg", text, "%s", e.msg);
 	memcpy(c->params + p->offset, bytes, p->size);
+	return CLI_EXIT_OK;
+}
+
+typedef struct agg_ctx { run_ctx *c; uint32_t base; } agg_ctx;
+
+/* ptr:NAME in an aggregate: the --buffer NAME's address at base + offset */
+static bool agg_ptr(void *ctx, const char *name, size_t n, uint32_t offset, cli_err *e)
+{
+	agg_ctx *a = ctx;
+	unsigned i = find_buffer(a->c, name, n);
+
+	if (i == a->c->nslots)
+		return cli_fail(e, "no --buffer %.*s for the field ptr:%.*s", (int)(n > 80 ? 80 : n), name,
+				(int)(n > 80 ? 80 : n), name);
+	return slot_at(&a->c->slots[i], a->base + offset) || cli_fail(e, "out of host memory");
+}
+
+static int bind_aggregate(run_ctx *c, unsigned i, const char *text)
+{
+	const we_param_info *p = &c->k->params[i];
+	agg_ctx a = { c, p->offset };
+	cli_err e;
+
+	if (cli_looks_like_spec(c->slots[i].value) && c->slots[i].value[0] == '@')
+		return param_err(c, "--arg", text, "parameter '%s' is an aggregate of %" PRIu32 " bytes, "
+				 "passed by value: give its fields TYPE:VALUE,..., not a buffer", p->name, p->size);
+	if (!cli_parse_aggregate(c->slots[i].value, c->params + p->offset, p->size, agg_ptr, &a, &e))
+		return param_err(c, "--arg", text, "parameter '%s' (b8[%" PRIu32 "]): %s", p->name, p->size, e.msg);
 	return CLI_EXIT_OK;
 }
 
@@ -103,40 +154,78 @@ static int bind_arg(run_ctx *c, const char *text)
 		return param_err(c, "--arg", text, "parameter '%s' is given more than once",
 				 c->k->params[i].name);
 	c->slots[i].value = a.value;
-	if (c->k->params[i].type == WE_PARAM_PTR)
-		return bind_pointer(c, i, text);
-	return bind_scalar(c, i, text);
+	switch (c->k->params[i].type) {
+	case WE_PARAM_PTR: return bind_spec(c, &c->slots[i], "--arg", text);
+	case WE_PARAM_BYTES: return bind_aggregate(c, i, text);
+	default: return bind_scalar(c, i, text);
+	}
+}
+
+/* --buffer NAME=SPEC: slot i, after the parameters' */
+static int bind_buffer(run_ctx *c, unsigned i, const char *text)
+{
+	cli_assign a;
+	cli_err e;
+
+	if (!cli_parse_assign(text, &a, &e))
+		return usage_errf(c->cmd, "--buffer: %s", e.msg);
+	if (find_param(c->k, a.name, a.namelen) < c->k->nparams || find_buffer(c, a.name, a.namelen) < i)
+		return param_err(c, "--buffer", text, "the name '%.*s' is taken (buffers and parameters "
+				 "need names of their own)", (int)(a.namelen > 80 ? 80 : a.namelen), a.name);
+	if (!(c->slots[i].name = strndup(a.name, a.namelen)))
+		return nomem("parameters");
+	c->slots[i].value = a.value;
+	c->slots[i].buffer = true;
+	return bind_spec(c, &c->slots[i], "--buffer", text);
 }
 
 int run_bind_args(run_ctx *c)
 {
-	const strlist *args = OPTS(c, ARG);
+	const strlist *args = OPTS(c, ARG), *bufs = OPTS(c, BUFFER);
+	const unsigned np = c->k->nparams;
 	int rc;
 
-	c->slots = calloc_n(c->k->nparams, sizeof *c->slots);
+	c->nslots = np + (unsigned)bufs->n;
+	c->slots = calloc_n(c->nslots, sizeof *c->slots);
 	c->params = calloc_n(c->k->param_bytes, 1);
 	if (!c->slots || !c->params)
 		return nomem("parameters");
+	for (unsigned i = 0; i < np; i++) {
+		c->slots[i].name = c->k->params[i].name;
+		c->slots[i].buffer = c->k->params[i].type == WE_PARAM_PTR;
+		if (c->slots[i].buffer && !slot_at(&c->slots[i], c->k->params[i].offset))
+			return nomem("parameters");
+	}
+	for (unsigned i = np; i < c->nslots; i++)
+		if ((rc = bind_buffer(c, i, bufs->v[i - np])) != 0)
+			return rc;
 	for (size_t i = 0; i < args->n; i++)
 		if ((rc = bind_arg(c, args->v[i])) != 0)
 			return rc;
-	for (unsigned i = 0; i < c->k->nparams; i++)
+	for (unsigned i = 0; i < np; i++)
 		if (!c->slots[i].value)
 			return param_err(c, NULL, NULL, "missing --arg for parameter '%s' (%s)",
 					 c->k->params[i].name,
 					 cli_param_type_name(c->k->params[i].type));
+	for (unsigned i = np; i < c->nslots; i++)
+		if (!c->slots[i].nat)
+			return param_err(c, "--buffer", bufs->v[i - np], "no aggregate parameter's field "
+					 "ptr:%s points to this buffer", c->slots[i].name);
 	return CLI_EXIT_OK;
 }
 
-/* Resolve NAME of --out/--print/--expect to a pointer parameter. */
+/* Resolve NAME of --out/--print/--expect to a buffer: a pointer
+ * parameter or a --buffer. */
 static int buffer_slot(const run_ctx *c, const char *opt, const char *text, const char *name,
 		       size_t n, unsigned *slot)
 {
 	unsigned i = find_param(c->k, name, n);
 
-	if (i == c->k->nparams || c->k->params[i].type != WE_PARAM_PTR)
-		return param_err(c, opt, text, "'%.*s' is not a pointer parameter of kernel %s",
-				 (int)(n > 80 ? 80 : n), name, c->k->name);
+	if (i == c->k->nparams)
+		i = find_buffer(c, name, n);
+	if (i == c->nslots || !c->slots[i].buffer)
+		return param_err(c, opt, text, "'%.*s' is neither a pointer parameter of kernel %s nor "
+				 "a --buffer", (int)(n > 80 ? 80 : n), name, c->k->name);
 	*slot = i;
 	return CLI_EXIT_OK;
 }
@@ -252,7 +341,7 @@ static uint64_t buffer_room(const run_ctx *c, unsigned i)
 
 	we_device_memory(c->dev, &limit, &used);
 	for (unsigned j = 0; c->stress && j < i; j++)
-		if (c->k->params[j].type == WE_PARAM_PTR)
+		if (c->slots[j].buffer)
 			used += c->slots[j].c.bytes ? c->slots[j].c.bytes : 1;
 	return used < limit ? limit - used : 0;
 }
@@ -263,9 +352,10 @@ static int too_big(const run_ctx *c, unsigned i, uint64_t bytes, bool more)
 	uint64_t limit, used;
 
 	we_device_memory(c->dev, &limit, &used);
-	return errorf(CLI_EXIT_LIMIT, "--arg %s=%.120s: %s%" PRIu64 " bytes would exceed the device "
+	return errorf(CLI_EXIT_LIMIT, "%s %s=%.120s: %s%" PRIu64 " bytes would exceed the device "
 		      "memory limit of %" PRIu64 " bytes (%" PRIu64 " in use; %s)",
-		      c->k->params[i].name, c->slots[i].value, more ? "more than " : "", bytes, limit,
+		      i < c->k->nparams ? "--arg" : "--buffer", c->slots[i].name, c->slots[i].value,
+		      more ? "more than " : "", bytes, limit,
 		      limit - buffer_room(c, i), OPT(c, MAX_MEMORY) ? "raise --max-memory"
 		      : "the default: --max-memory BYTES sets it");
 }
@@ -305,12 +395,13 @@ int slot_upload(we_device *dev, const param_slot *s, param_slot *own, const cli_
 	return rc;
 }
 
-void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr)
+void store_ptr(uint8_t *params, const param_slot *s, we_devptr ptr)
 {
 	cli_value v;
 
 	v.u = ptr;
-	cli_store_elem(CLI_U64, params + p->offset, v);
+	for (unsigned k = 0; k < s->nat; k++)
+		cli_store_elem(CLI_U64, params + s->at[k], v);
 }
 
 /* run: size the contents, then fill a device buffer with them straight
@@ -332,9 +423,10 @@ static int make_buffer(run_ctx *c, unsigned i)
 	rc = slot_upload(c->dev, s, s, c->intr, &s->ptr, &s->allocated, &e);
 	contents_free(&s->c);
 	if (rc && e.msg[0])
-		errorf(rc, "--arg %s=%.120s: %s", c->k->params[i].name, s->value, e.msg);
+		errorf(rc, "%s %s=%.120s: %s", i < c->k->nparams ? "--arg" : "--buffer", s->name, s->value,
+		       e.msg);
 	if (rc == CLI_EXIT_OK)
-		store_ptr(c->params, &c->k->params[i], s->ptr);
+		store_ptr(c->params, s, s->ptr);
 	return rc;
 }
 
@@ -342,8 +434,8 @@ int run_make_buffers(run_ctx *c)
 {
 	int rc;
 
-	for (unsigned i = 0; i < c->k->nparams; i++)
-		if (c->k->params[i].type == WE_PARAM_PTR && (rc = make_buffer(c, i)) != 0)
+	for (unsigned i = 0; i < c->nslots; i++)
+		if (c->slots[i].buffer && (rc = make_buffer(c, i)) != 0)
 			return rc;
 	return CLI_EXIT_OK;
 }
@@ -360,7 +452,7 @@ static int check_print(run_ctx *c, print_req *r, const char *text)
 	if (r->p.count <= avail)
 		return CLI_EXIT_OK;
 	return param_err(c, "--print", text, "buffer '%s' holds %" PRIu64 " bytes, only %" PRIu64
-			 " %s elements", c->k->params[r->slot].name, c->slots[r->slot].c.bytes, avail,
+			 " %s elements", c->slots[r->slot].name, c->slots[r->slot].c.bytes, avail,
 			 cli_elem_type_name(r->p.type));
 }
 
@@ -380,7 +472,7 @@ static int check_expect(run_ctx *c, expect_req *x, const char *text)
 		return CLI_EXIT_OK;
 	return param_err(c, "--expect", text, "expected data has %s%" PRIu64 " bytes but buffer '%s' "
 			 "holds only %" PRIu64, x->c.is_held ? "more than " : "",
-			 x->c.is_held ? have : x->c.bytes, c->k->params[x->slot].name, have);
+			 x->c.is_held ? have : x->c.bytes, c->slots[x->slot].name, have);
 }
 
 int run_prepare_checks(run_ctx *c)

@@ -233,14 +233,15 @@ we_status run_dist_launch(run_ctx *c, const we_launch_config *cfg)
 {
 #ifdef WE_HAVE_MPI
 	const we_kernel_info *k = c->k;
-	we_mpi_buffer *bufs = calloc_n(k->nparams, sizeof *bufs);
+	we_mpi_buffer *bufs = calloc_n(c->nslots, sizeof *bufs);
 	unsigned n = 0;
 	if (!bufs)
 		return WE_ERR_NOMEM;
-	/* every buffer parameter: the kernel may write any of them */
-	for (unsigned i = 0; i < k->nparams; i++)
-		if (k->params[i].type == WE_PARAM_PTR && c->slots[i].allocated)
-			bufs[n++] = (we_mpi_buffer){ k->params[i].name, c->slots[i].ptr, c->slots[i].c.bytes };
+	/* every buffer (pointer parameters and --buffer): the kernel may
+	 * write any of them */
+	for (unsigned i = 0; i < c->nslots; i++)
+		if (c->slots[i].buffer && c->slots[i].allocated)
+			bufs[n++] = (we_mpi_buffer){ c->slots[i].name, c->slots[i].ptr, c->slots[i].c.bytes };
 	we_mpi_stats s;
 	we_status st = we_mpi_launch(MPI_COMM_WORLD, c->dev, c->mod, k->name, cfg, c->params, k->param_bytes,
 				     bufs, n, &s);

@@ -56,6 +56,10 @@ X(BLOCK, "block", 0, "X[,Y,Z]", CLI_ONCE, CLI_RS | CLI_INFO, true, NULL, \
   "threads per CTA in x, y and z (missing ones are 1)") \
 X(ARG, "arg", 0, "NAME=VALUE", CLI_LIST, CLI_RS, true, NULL, \
   "set parameter NAME; every parameter exactly once") \
+X(BUFFER, "buffer", 0, "NAME=SPEC", CLI_LIST, CLI_RS, true, NULL, \
+  "a device buffer for the field ptr:NAME of an\n" \
+  "aggregate parameter's value (--out, --print and\n" \
+  "--expect name it like a pointer parameter)") \
 X(OUT, "out", 0, "NAME=FILE", CLI_LIST, CLI_RUN, false, CLI_NO_BUFFERS, \
   "after the run write buffer NAME to FILE ('-' = stdout)") \
 X(PRINT, "print", 0, "NAME[:TYPE[:COUNT]]", CLI_LIST, CLI_RUN, false, CLI_NO_BUFFERS, \

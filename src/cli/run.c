@@ -286,7 +286,7 @@ static int check_kernel_info(const we_kernel_info *k)
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const we_param_info *p = &k->params[i];
 
-		if (!p->name || p->size != cli_param_type_size(p->type) ||
+		if (!p->name || (p->type == WE_PARAM_BYTES ? !p->size : p->size != cli_param_type_size(p->type)) ||
 		    (uint64_t)p->offset + p->size > k->param_bytes)
 			return errorf(CLI_EXIT_INTERNAL, "kernel %s: inconsistent layout of parameter %u",
 				      k->name, i);
@@ -516,12 +516,15 @@ static int run_launch(run_ctx *c)
 
 int run_free(run_ctx *c, int rc)
 {
-	for (unsigned i = 0; c->slots && i < c->k->nparams; i++) {
+	for (unsigned i = 0; c->slots && i < c->nslots; i++) {
 		we_status st = c->slots[i].allocated ? we_free(c->dev, c->slots[i].ptr) : WE_OK;
 
 		if (st != WE_OK)
 			rc = worse(rc, api_err(c->dev, st));
 		contents_free(&c->slots[i].c);
+		free(c->slots[i].at);
+		if (i >= c->k->nparams)
+			free((char *)c->slots[i].name);  /* a --buffer's (bind_buffer) */
 	}
 	for (size_t i = 0; c->expects && i < OPTS(c, EXPECT)->n; i++)
 		contents_free(&c->expects[i].c);

@@ -58,12 +58,17 @@ typedef struct expect_req {
 	cli_mismatch m[MISMATCHES_SHOWN];
 } expect_req;
 
-/* One per kernel parameter; buffer fields are used for pointers only. */
+/* One per kernel parameter, then one per --buffer; the buffer fields are
+ * used for buffers only (pointer parameters and --buffer). */
 typedef struct param_slot {
-	const char *value;   /* from --arg, NULL until bound */
+	const char *name;    /* the parameter's, or --buffer's NAME */
+	const char *value;   /* from --arg or --buffer, NULL until bound */
+	bool buffer;         /* a device buffer */
 	contents c;          /* the initial contents */
 	we_devptr ptr;       /* run: the device buffer */
 	bool allocated;
+	uint32_t *at;        /* where its address goes in the parameter block */
+	unsigned nat;
 } param_slot;
 
 typedef struct run_ctx {
@@ -92,7 +97,8 @@ typedef struct run_ctx {
 	we_device *dev;
 	we_module *mod;
 	const we_kernel_info *k;
-	param_slot *slots;
+	param_slot *slots;   /* nslots: the parameters', then the --buffer ones */
+	unsigned nslots;
 	uint8_t *params;
 	we_launch_stats stats;
 	we_status launch_status;
@@ -132,7 +138,8 @@ int run_prepare_checks(run_ctx *c);
 int slot_upload(we_device *dev, const param_slot *s, param_slot *own, const cli_intr *intr,
 		we_devptr *ptr, bool *allocated, cli_err *e);
 void contents_free(contents *ct);
-void store_ptr(uint8_t *params, const we_param_info *p, we_devptr ptr);
+/* Put buffer s's address ptr into the parameter block params. */
+void store_ptr(uint8_t *params, const param_slot *s, we_devptr ptr);
 
 /* ---- results.c ------------------------------------------------------------- */
 /* After the launch, whose outcome is rc. */

@@ -139,11 +139,11 @@ static void copy_line(char *buf, size_t len, const char *text)
 static we_status stress_read_back(const run_ctx *c, we_device *dev, const we_devptr *ptrs,
 				  stress_run *r)
 {
-	for (unsigned i = 0; i < c->k->nparams; i++) {
+	for (unsigned i = 0; i < c->nslots; i++) {
 		uint64_t bytes = c->slots[i].c.bytes;
 		we_status st;
 
-		if (c->k->params[i].type != WE_PARAM_PTR)
+		if (!c->slots[i].buffer)
 			continue;
 		if (!(r->bufs[i] = malloc(bytes ? (size_t)bytes : 1)))
 			return WE_ERR_NOMEM;
@@ -215,11 +215,11 @@ static int stress_device(const run_ctx *c, we_device **dev, we_module **mod, we_
 	}
 	if (c->k->param_bytes)
 		memcpy(params, c->params, c->k->param_bytes);
-	for (unsigned i = 0; !rc && i < c->k->nparams; i++) {
-		if (c->k->params[i].type != WE_PARAM_PTR)
+	for (unsigned i = 0; !rc && i < c->nslots; i++) {
+		if (!c->slots[i].buffer)
 			continue;
 		rc = slot_upload(*dev, &c->slots[i], NULL, c->intr, &ptrs[i], &alloc[i], e);
-		store_ptr(params, &c->k->params[i], ptrs[i]);
+		store_ptr(params, &c->slots[i], ptrs[i]);
 	}
 	return rc;
 }
@@ -232,7 +232,7 @@ static int stress_device(const run_ctx *c, we_device **dev, we_module **mod, we_
  * interruption). */
 static int stress_one(const run_ctx *c, stress_run *r, bool jitter, char *msg, size_t msglen)
 {
-	unsigned np = c->k->nparams;
+	unsigned np = c->nslots;
 	we_devptr *ptrs = calloc_n(np, sizeof *ptrs);
 	bool *alloc = calloc_n(np, sizeof *alloc);
 	uint8_t *params = calloc_n(c->k->param_bytes, 1);
@@ -298,13 +298,13 @@ static void stress_compare(const stress_ctx *sc, stress_run *r)
 {
 	const run_ctx *c = sc->c;
 
-	for (unsigned i = 0; i < c->k->nparams; i++) {
+	for (unsigned i = 0; i < c->nslots; i++) {
 		const param_slot *s = &c->slots[i];
 		cli_elem_type t = s->c.spec.type;
 		size_t size = cli_elem_size(t), j = 0;
 		char got[VALUE_TEXT], ref[VALUE_TEXT];
 
-		if (c->k->params[i].type != WE_PARAM_PTR ||
+		if (!s->buffer ||
 		    memcmp(sc->ref[i], r->bufs[i], (size_t)s->c.bytes) == 0)
 			continue;
 		while (sc->ref[i][j] == r->bufs[i][j])
@@ -316,7 +316,7 @@ static void stress_compare(const stress_ctx *sc, stress_run *r)
 				sizeof ref);
 		snprintf(r->reason, sizeof r->reason, "buffer %s differs at "
 			 "element %zu (%s): %s, but %s in seed %" PRIu64,
-			 c->k->params[i].name, j / size, cli_elem_type_name(t),
+			 s->name, j / size, cli_elem_type_name(t),
 			 got, ref, sc->ref_seed);
 		r->cls = CLI_CLASS_DIFFERS;
 		return;
@@ -376,7 +376,7 @@ static void stress_settle(stress_ctx *sc, stress_run *r)
 		f->cls = r->cls;
 		memcpy(f->reason, r->reason, sizeof f->reason);
 	}
-	free_bufs(r->bufs, sc->c->k->nparams);
+	free_bufs(r->bufs, sc->c->nslots);
 	r->bufs = NULL;
 	r->done = false;
 }
@@ -453,7 +453,7 @@ static void *stress_job(void *arg)
 		stress_lock(sc);
 		if (rc) {
 			stress_fatal(sc, rc, msg);
-			free_bufs(r.bufs, sc->c->k->nparams);
+			free_bufs(r.bufs, sc->c->nslots);
 		} else {
 			stress_done(sc, i, &r);
 		}
@@ -495,7 +495,7 @@ static void *stress_replay_job(void *arg)
 			sc->fails[i].replay_cls = r.cls;
 		}
 		stress_unlock(sc);
-		free_bufs(r.bufs, sc->c->k->nparams);
+		free_bufs(r.bufs, sc->c->nslots);
 	}
 }
 
@@ -813,7 +813,7 @@ static int stress_ranks_begin(stress_ctx *sc)
 		r.seed = sc->first + k;
 		rc = stress_one(c, &r, c->jitter, msg, sizeof msg);
 		if (rc) {
-			free_bufs(r.bufs, c->k->nparams);
+			free_bufs(r.bufs, c->nslots);
 			if (msg[0])
 				errorf(rc, "stress: %s", msg);
 			break;
@@ -829,11 +829,11 @@ static int stress_ranks_begin(stress_ctx *sc)
 	}
 	const int root = cli_dist_lowest(d, have);
 	if (root >= 0) {
-		sc->ref = calloc_n(c->k->nparams, sizeof *sc->ref);
-		for (unsigned i = 0; sc->ref && i < c->k->nparams; i++) {
+		sc->ref = calloc_n(c->nslots, sizeof *sc->ref);
+		for (unsigned i = 0; sc->ref && i < c->nslots; i++) {
 			const size_t bytes = (size_t)c->slots[i].c.bytes;
 
-			if (c->k->params[i].type != WE_PARAM_PTR)
+			if (!c->slots[i].buffer)
 				continue;
 			if (!(sc->ref[i] = malloc(bytes ? bytes : 1)))
 				abort(); /* (every rank must receive the broadcast) */
@@ -985,8 +985,8 @@ static int stress_main(const run_ctx *c)
 					      strerror(e)));
 	}
 	for (size_t i = 0; i < sc.nwin; i++)
-		free_bufs(sc.win[i].bufs, c->k->nparams);
-	free_bufs(sc.ref, c->k->nparams);
+		free_bufs(sc.win[i].bufs, c->nslots);
+	free_bufs(sc.ref, c->nslots);
 	free(sc.win);
 	free(sc.fails);
 	free(sc.ranges);

@@ -104,9 +104,13 @@ static void print_kernel(const we_kernel_info *k)
 	printf("    parameters (%" PRIu32 " bytes):", k->param_bytes);
 	if (k->nparams == 0)
 		printf(" none");
-	for (unsigned i = 0; i < k->nparams; i++)
-		printf("%s %s %s @%" PRIu32, i ? "," : "", k->params[i].name,
-		       cli_param_type_name(k->params[i].type), k->params[i].offset);
+	for (unsigned i = 0; i < k->nparams; i++) {
+		const we_param_info *p = &k->params[i];
+		printf("%s %s %s", i ? "," : "", p->name, cli_param_type_name(p->type));
+		if (p->type == WE_PARAM_BYTES)
+			printf("[%" PRIu32 "]", p->size);
+		printf(" @%" PRIu32, p->offset);
+	}
 	putchar('\n');
 }
 
@@ -168,7 +172,10 @@ static int info(const cli_opts *o, const cli_intr *intr)
 		return rc;
 	printf(PROG " %s\n\nLaunch limits:\n", WE_VERSION_STRING);
 	print_launch_limits(stdout, "  ");
-	printf("Parameter types:   u32 s32 f32 u64 f64 ptr\n");
+	printf("Parameter types:  ");
+	for (unsigned t = 0; t <= WE_PARAM_BYTES; t++)
+		printf(" %s%s", we_param_type_name((we_param_type)t), t == WE_PARAM_BYTES ? "[N]" : "");
+	putchar('\n');
 	printf("Buffer types:      u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n");
 	printf("Compiled tier:     %s\n", we_jit_available() ? "LLVM (--jit auto, on, off)" : "not built (no LLVM)");
 	printf("\nHost:\n");

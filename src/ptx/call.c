@@ -182,9 +182,23 @@ bool op_call(lx *x)
 
 /* ---- prologue and epilogue (printed around the allocated code) -------------- */
 
+/* The prologue also zeroes each aggregate return value (.b8 name[N]):
+ * nvcc's callers copy a returned struct whole, its padding too, which no
+ * callee writes; PTX leaves those bytes undefined, and zeros keep
+ * --check=uninit from reporting the copy of a correct kernel. */
 void call_prologue(strbuf *b, const ptx_func *f)
 {
 	sb_printf(b, "        STL.64 [R250+0x%" PRIx32 "], R[252:253] ;\n", call_ra_off(f));
+	for (uint32_t i = 0; i < f->nrets; i++) {
+		if (!f->rets[i].is_array)
+			continue;
+		const uint32_t off = arg_off(f, true, i), n = f->rets[i].size;
+		for (uint32_t k = 0; k < n;) {
+			const bool word = (off + k) % 4 == 0 && k + 4 <= n;
+			sb_printf(b, "        STL%s [R250+0x%" PRIx32 "], RZ ;\n", word ? "" : ".U8", off + k);
+			k += word ? 4 : 1;
+		}
+	}
 }
 
 void call_epilogue(strbuf *b, const ptx_func *f)

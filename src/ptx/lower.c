@@ -86,15 +86,19 @@ static bool layout_local(lx *x)
 	return true;
 }
 
+/* The .we type of a scalar kernel parameter, or NULL (an aggregate, or
+ * none: lx_param_layout) */
 static const char *param_type(const ptx_param *p)
 {
+	if (p->is_array)
+		return NULL;
 	if (p->size == 8 && p->align <= 8 && !strcmp(p->type, "f64"))
 		return "f64";
 	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "b8"))
 		return "ptr";
-	/* 8- and 16-bit parameters take a 32-bit slot (lx_param_off), and a
-	 * signed or unsigned value: nvcc declares a `short` .u16 and loads it
-	 * with ld.param.s16 */
+	/* 8- and 16-bit parameters take a 32-bit slot (lx_param_layout),
+	 * and a signed or unsigned value: nvcc declares a `short` .u16 and
+	 * loads it with ld.param.s16 */
 	if ((p->size == 1 || p->size == 2) && p->align <= p->size)
 		return "s32";
 	if (p->size == 4 && p->align <= 4) {
@@ -114,16 +118,18 @@ static bool check_params(lx *x)
 	uint32_t off = 0;
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const ptx_param *p = &f->params[i];
-		if (!param_type(p)) {
-			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes) not supported "
-				"(kernel parameters are 8-, 16- and 32-bit integers, 32- and 64-bit floats, 64-bit "
-				"integers and pointers)",
-				p->name, f->name, p->type, p->size);
+		uint32_t size, align;
+		if (!(p->is_array ? p->align <= MODULE_PARAM_ALIGN_MAX : param_type(p) != NULL)) {
+			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes, .align %u) not "
+				"supported (kernel parameters are 8-, 16- and 32-bit integers, 32- and 64-bit "
+				"floats, 64-bit integers, pointers and aggregates .b8 name[N] aligned to at most "
+				"%u bytes)",
+				p->name, f->name, p->type, p->size, p->align, MODULE_PARAM_ALIGN_MAX);
 			x->g->unsupported = true;
 			return false;
 		}
-		uint32_t size = p->size < 4 ? 4 : p->size;
-		off = align_up(off, size);
+		lx_param_layout(p, &size, &align);
+		off = align_up(off, align);
 		if (off + size > WE_PARAM_BYTES_MAX) {
 			ptx_err(x->g, f->line, f->col, "parameters of %s exceed %u bytes", f->name,
 				WE_PARAM_BYTES_MAX);
@@ -260,8 +266,13 @@ static void print_header(strbuf *b, const lunit *k, uint32_t local_bytes)
 {
 	const ptx_func *f = k->f;
 	sb_printf(b, "\n.kernel %s\n        .dialect ptx\n", f->name);
-	for (uint32_t i = 0; i < f->nparams; i++)
-		sb_printf(b, "        .param %s %s\n", param_type(&f->params[i]), f->params[i].name);
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const ptx_param *p = &f->params[i];
+		if (p->is_array)
+			sb_printf(b, "        .param .align %" PRIu32 " b8[%" PRIu32 "] %s\n", p->align, p->size, p->name);
+		else
+			sb_printf(b, "        .param %s %s\n", param_type(p), p->name);
+	}
 	if (k->shared_bytes)
 		sb_printf(b, "        .shared %" PRIu32 "\n", k->shared_bytes);
 	if (local_bytes)

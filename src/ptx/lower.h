@@ -101,8 +101,12 @@ void lx_guard_end(lx *x, int skip);
 
 /* the address of a .shared/.local/.const variable in its space */
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
-/* byte offset of a kernel parameter in c[0], or -1 */
-int64_t lx_param_off(lx *x, const char *sym);
+/* The size and alignment of kernel parameter p in the parameter block
+ * (the assembler's layout of lower.c's .param lines). */
+void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align);
+/* byte offset of a kernel parameter in c[0] (*size: its bytes there),
+ * or -1 */
+int64_t lx_param_off(lx *x, const char *sym, uint32_t *size);
 /* the lcode label of a PTX label, -1; *is_exit: a pure-ret block */
 int lx_label_of(lx *x, const char *name, bool *is_exit);
 

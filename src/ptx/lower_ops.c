@@ -1042,34 +1042,78 @@ static void mem_elem(lx *x, mspace sp, bool store, ptype t, int v, const maddr *
 	}
 }
 
-/* ld.param of a kernel: the parameter block is c[0] */
+/* One element of ld.param of a kernel at byte off of c[0], plus the low
+ * word of vreg base unless it is -1: a register d (-1: '_', nothing to
+ * load). */
+static void ld_param_elem(lx *x, ptype t, const ptx_opnd *o, int d, int base, int64_t off)
+{
+	if (d < 0)
+		return;
+	ptx_opnd e = *o;
+	e.kind = PO_REG;
+	e.reg = d;
+	int v = lx_dst(x, &e, t.bits == 64 ? RC_64 : RC_32);
+	if (v < 0)
+		return;
+	if (base >= 0) {
+		/* (past c[0]'s end: the run's fault, as for ld.const) */
+		emit(x, t.bits == 64 ? "dw ur" : "dr ur", V(v, base), "LDC%s $0, c[0x0][$1+%" PRId64 "]",
+		     size_sfx(t), off);
+	} else if (t.bits == 64) {
+		emit(x, "dr", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off);
+		emit(x, "dh", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off + 4);
+	} else if (t.bits == 32) {
+		emit(x, "dr", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off);
+	} else {
+		emit(x, "dr", V(v), "LDC%s $0, c[0x0][RZ+%" PRId64 "]", size_sfx(t), off);
+	}
+}
+
+/* ld.param of a kernel: the parameter block is c[0].  A field of an
+ * aggregate parameter (.b8 name[N]) is read at its offset, one element
+ * of a .v2/.v4 after the other; PTX requires the address aligned to the
+ * access, which the parameter's place in c[0] keeps (lx_param_layout)
+ * when the kernel's own offsets are aligned. */
 static void ld_param(lx *x, ptype t, const ptx_opnd *d, const ptx_opnd *ao)
 {
-	if (ao->kind != PO_ADDR || !ao->sym || ao->reg >= 0) {
-		lx_unsupported(x, "ld.param from a register address");
+	const int n = lx_has(x, "v2") ? 2 : lx_has(x, "v4") ? 4 : 1;
+	const int64_t es = t.bits / 8;
+	if (n > 1 && (d->kind != PO_VEC || d->nvec != n)) {
+		lx_error(x, d, "expected a vector of %d registers", n);
 		return;
 	}
-	int64_t off = lx_param_off(x, ao->sym);
+	if (ao->kind == PO_ADDR && !ao->sym && ao->reg >= 0) {
+		/* a register holding a parameter's address (mov of its name:
+		 * lx_var_addr), as nvcc reads a __grid_constant__ parameter */
+		if (x->f->regs[ao->reg].rc == RC_PRED) {
+			lx_error(x, ao, "a predicate is not an address");
+			return;
+		}
+		for (int k = 0; k < n; k++)
+			ld_param_elem(x, t, d, n > 1 ? d->vec[k] : d->reg, lx_reg(x, ao->reg), ao->imm + k * es);
+		return;
+	}
+	if (ao->kind != PO_ADDR || !ao->sym || ao->reg >= 0) {
+		lx_unsupported(x, "ld.param from this address");
+		return;
+	}
+	uint32_t size;
+	int64_t off = lx_param_off(x, ao->sym, &size);
 	if (off < 0) {
 		lx_error(x, ao, "'%s' is not a parameter of %s", ao->sym, x->f->name);
 		return;
 	}
-	off += ao->imm;
-	if (t.bits == 64) {
-		int v = lx_dst(x, d, RC_64);
-		if (v < 0)
-			return;
-		emit(x, "dr", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off);
-		emit(x, "dh", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off + 4);
-	} else if (t.bits == 32) {
-		int v = lx_dst(x, d, RC_32);
-		if (v >= 0)
-			emit(x, "dr", V(v), "MOV $0, c[0x0][0x%" PRIx64 "]", (uint64_t)off);
-	} else {
-		int v = lx_dst(x, d, RC_32);
-		if (v >= 0)
-			emit(x, "dr", V(v), "LDC%s $0, c[0x0][RZ+%" PRId64 "]", size_sfx(t), off);
+	if (ao->imm < 0 || ao->imm + n * es > (int64_t)size) {
+		lx_error(x, ao, "ld.param of %" PRId64 " bytes at %s%+" PRId64 ": outside parameter %s (%" PRIu32
+			 " bytes)", n * es, ao->sym, ao->imm, ao->sym, size);
+		return;
 	}
+	if ((off + ao->imm) % es) {
+		lx_error(x, ao, "ld.param at %s%+" PRId64 ": misaligned for .%c%u", ao->sym, ao->imm, t.k, t.bits);
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		ld_param_elem(x, t, d, n > 1 ? d->vec[k] : d->reg, -1, off + ao->imm + k * es);
 }
 
 /* the MEMBAR of a fence, or of a release/acquire access, of x's scope
@@ -1108,8 +1152,10 @@ static bool op_ldst(lx *x)
 		return true;
 	}
 	maddr a;
+	const bool frame = sp == SP_PARAM;
 	if (sp == SP_PARAM) {
-		if (!store && x->f->is_entry && ao->kind == PO_ADDR && ao->sym && lx_param_off(x, ao->sym) >= 0) {
+		if (!store && x->f->is_entry && ao->kind == PO_ADDR &&
+		    (ao->sym ? lx_param_off(x, ao->sym, &(uint32_t){ 0 }) >= 0 : ao->reg >= 0)) {
 			ld_param(x, t, vo, ao);
 			return true;
 		}
@@ -1149,12 +1195,18 @@ static bool op_ldst(lx *x)
 		int v;
 		if (reg == -2) {
 			v = rc == RC_64 ? lx_reg64(x, vo) : lx_reg32(x, vo);
-		} else if (reg < 0) {
+		} else if (reg < 0 || (frame && !store && !lx_reg_read(x->f, x->in, reg))) {
 			if (store) {
 				lx_error(x, vo, "'_' in a stored vector");
 				return true;
 			}
-			v = lx_tmp(x, rc);     /* a load into '_' */
+			/* a load into '_', or from a call's frame into a register
+			 * nothing reads (nvcc copies a returned struct's padding,
+			 * which the callee never wrote: --check would call it
+			 * an uninitialised read): nothing to load */
+			if (frame)
+				continue;
+			v = lx_tmp(x, rc);
 		} else {
 			/* a store may name a register wider than its type (nvcc
 			 * stores the low word of a 64-bit one: st.u32 [a], %rd):

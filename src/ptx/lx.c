@@ -118,7 +118,9 @@ int lx_tmp(lx *x, ptx_rclass rc)
 
 /* The address of a variable named by sym in its own space (shared: byte
  * offset in the CTA's shared memory; local: in the thread's local
- * memory; const: in c[3]); false if there is none. */
+ * memory; const: in c[3]; a kernel's parameter: its offset in c[0], the
+ * kernel parameter space, which `ld.param [reg]` reads as
+ * `__grid_constant__` parameters need); false if there is none. */
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 {
 	for (uint32_t i = x->f->nvars; i-- > 0;)
@@ -135,23 +137,41 @@ bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 			*addr = x->shared_off[i];
 			return *space == VS_SHARED || *space == VS_CONST || *space == VS_GLOBAL;
 		}
-	return false;
+	uint32_t size;
+	int64_t off = x->f->is_entry ? lx_param_off(x, sym, &size) : -1;
+	*space = VS_PARAM;
+	*addr = (uint64_t)(off < 0 ? 0 : off);
+	return off >= 0;
 }
 
-/* .we parameter type of a PTX kernel parameter, or NULL */
-/* byte offset of kernel parameter sym in c[0], or -1 */
-int64_t lx_param_off(lx *x, const char *sym)
+void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align)
+{
+	/* the assembler's layout of the .param lines lower.c prints: an
+	 * aggregate (.b8 name[N]) at its .align, a scalar aligned to its
+	 * size, 8- and 16-bit ones in 32-bit slots (little-endian, so the
+	 * value is at the slot's start) */
+	if (p->is_array) {
+		*size = p->size;
+		*align = p->align ? p->align : 1u;
+	} else {
+		*size = *align = p->size < 4 ? 4 : p->size;
+	}
+}
+
+/* byte offset of kernel parameter sym in c[0] (*size: its bytes there),
+ * or -1 */
+int64_t lx_param_off(lx *x, const char *sym, uint32_t *psize)
 {
 	uint32_t off = 0;
 	for (uint32_t i = 0; i < x->f->nparams; i++) {
-		/* the .we layout: 8- and 16-bit parameters in 32-bit slots
-		 * (lower.c, param_type), little-endian, so the value is at the
-		 * slot's start */
 		const ptx_param *p = &x->f->params[i];
-		uint32_t size = p->size < 4 ? 4 : p->size;
-		off = align_up(off, size);
-		if (!strcmp(p->name, sym))
+		uint32_t size, align;
+		lx_param_layout(p, &size, &align);
+		off = align_up(off, align);
+		if (!strcmp(p->name, sym)) {
+			*psize = size;
 			return off;
+		}
 		off += size;
 	}
 	return -1;

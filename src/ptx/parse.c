@@ -345,6 +345,7 @@ static void parse_var(pp *p, ptx_var *v, bool allow_init)
 	adv(p);
 	uint64_t count = 1;
 	while (accept(p, '[')) {
+		v->is_array = true;
 		if (accept(p, ']')) {
 			count = 0;
 			v->is_extern = true;
@@ -816,7 +817,12 @@ static void parse_params(pp *p, ptx_param **out, uint32_t *nout)
 		snprintf(q->type, sizeof q->type, "%s", v.type);
 		q->size = v.elsize * (v.count ? v.count : 1);
 		q->align = v.align;
-		q->is_ptr = v.elsize == 8 && v.count == 1 && v.type[0] != 'f';
+		q->is_array = v.is_array;
+		q->is_ptr = v.elsize == 8 && !v.is_array && v.type[0] != 'f';
+		if (v.is_extern) {
+			perr(p, cur(p), "%s", "a parameter needs a size (name[N])");
+			return;
+		}
 		if (!accept(p, ',') && !ptx_tok_punct(cur(p), ')')) {
 			perr(p, cur(p), "%s", "expected ',' or ')'");
 			return;

@@ -102,6 +102,7 @@ typedef struct ptx_var {
 	char *name;
 	ptx_space space;
 	bool is_extern;
+	bool is_array;                /* declared with [N] */
 	uint32_t align, elsize, count; /* count 0 with is_extern: [] */
 	uint8_t *init;                /* elsize*count bytes, or NULL */
 	uint32_t line;
@@ -114,6 +115,7 @@ typedef struct ptx_param {
 	char type[8];                 /* "u64", "b8" (arrays) ... */
 	uint32_t size, align, offset;
 	bool is_ptr;                  /* .ptr attribute or a 64-bit integer */
+	bool is_array;                /* an aggregate by value: .b8 name[N] */
 } ptx_param;
 
 typedef struct ptx_label {
