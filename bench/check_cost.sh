@@ -8,7 +8,10 @@
 # 2-core machine do.  Prints a table (millions of instructions for the
 # CTAs added, and the ratio to plain) and PASS/MISS for the issue's
 # target: --check (every kind) within 10x a plain run on reduce, scan and
-# transpose.  `make bench-check` runs it.
+# transpose.  Every run is the interpreter's (--jit off: --check and
+# --profile use it anyway, and a plain run under --jit auto compiles or
+# not by its first batch's wall time, which would make its count depend
+# on the machine's load).  `make bench-check` runs it.
 set -u
 bld=${1:?usage: check_cost.sh BUILDDIR [SRCDIR]}
 src=${2:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -40,7 +43,7 @@ count() {
 	opts=$1
 	# shellcheck disable=SC2046,SC2086
 	LD_LIBRARY_PATH="$bld/src/.libs" valgrind --tool=cachegrind --cache-sim=no \
-		--cachegrind-out-file=/dev/null "$W" run $(args "$2" "$3") --threads 1 --quiet $opts \
+		--cachegrind-out-file=/dev/null "$W" run $(args "$2" "$3") --threads 1 --jit off --quiet $opts \
 		> /dev/null 2> "$T/err" || { echo "check_cost.sh: $2 $opts failed: $(tail -3 "$T/err")" >&2; exit 1; }
 	sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$T/err" | tr -d ,
 }

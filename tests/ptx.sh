@@ -29,7 +29,7 @@ JIT=0
 NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
 	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small params_f64 warp_match globals
 	warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv bar_overfull early_ret
-	warp_vote fence_last structs structs_call grid_constant"}
+	warp_vote fence_last structs structs_call grid_constant flag_release"}
 # tests/mpi.sh runs the launches under mpiexec (PTX_LAUNCHER), for the
 # PTX of PTX_SMS, with each engine's defaults only (PTX_ENGINES_ONLY)
 SMS=${PTX_SMS:-"sm90 sm75"}
@@ -127,10 +127,11 @@ done
 [ -n "${PTX_ENGINES_ONLY:-}" ] && { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit; }
 
 # --check (races, uninitialised reads, barriers) finds no hazard in the
-# correct kernels written for issue 16, generic accesses and num.isa's
-# atomics included (races_clean.sh has the examples)
+# correct kernels written for issue 16, generic accesses, num.isa's
+# atomics and flags handed over by strong loads and stores included
+# (races_clean.sh has the examples)
 CHECKED=${PTX_CHECKED:-"warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv early_ret
-	warp_vote fence_last generic calls calls_local globals num_atomic"}
+	warp_vote fence_last flag_release generic calls calls_local globals num_atomic"}
 for name in $CHECKED; do
 	case " $(echo $NAMES) " in *" $name "*) ;; *) continue ;; esac
 	prepare "$name"

@@ -737,6 +737,10 @@ START_TEST(sass_forms)
 		{ "ATOMS.ADD.S64 R[16:17], [R2], R[4:5] ;", ISA_OP_ATOMS_R },
 		{ "RED.E.ADD.U64 [R2.64], R[4:5] ;", ISA_OP_RED_R },
 		{ "ULDC.64 UR[4:5], c[0x0][0x8] ;", ISA_OP_ULDC_C },
+		{ "LDG.E.STRONG.GPU R8, [R2.64] ;", ISA_OP_LDG_R },
+		{ "STG.E.STRONG.SYS.64 [R2.64], R[4:5] ;", ISA_OP_STG_R },
+		{ "LDS.STRONG.CTA R4, [R1+0x10] ;", ISA_OP_LDS_R },
+		{ "STS.STRONG.CTA.U8 [R1], R4 ;", ISA_OP_STS_R },
 	};
 	for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
 		struct we_module *m = assemble_ok(ok[k].line, ok[k].line);
@@ -758,6 +762,15 @@ START_TEST(sass_forms)
 	ck_assert_int_eq(m->insn[3].e, ISA_MemAddrE_E);
 	ck_assert_int_eq(m->insn[3].size, ISA_MemSize_64);
 	ck_assert_int_eq(m->insn[3].rd, 8);
+	ck_assert_int_eq(m->insn[3].order, ISA_MemOrder_WEAK);
+	ck_assert_int_eq(m->insn[3].mscope, ISA_MemScope_NoScope);
+	module_free(m);
+	/* strong accesses: .STRONG with a scope (mem.isa) */
+	m = assemble_ok("LDG.E.STRONG.GPU R8, [R2.64] ;\nSTS.STRONG.CTA [R1], R4 ;\n", "strong.s");
+	ck_assert_int_eq(m->insn[0].order, ISA_MemOrder_STRONG);
+	ck_assert_int_eq(m->insn[0].mscope, ISA_MemScope_GPU);
+	ck_assert_int_eq(m->insn[1].order, ISA_MemOrder_STRONG);
+	ck_assert_int_eq(m->insn[1].mscope, ISA_MemScope_CTA);
 	module_free(m);
 	/* forms SASS does not have, and register ranges that do not match the size */
 	static const struct { const char *line, *msg; } bad[] = {
@@ -772,6 +785,8 @@ START_TEST(sass_forms)
 		{ "ATOMG.ADD R[16:17], [R2.64], R4 ;", "operand 1: a 32-bit operand (.U32) takes 1 register, not 2" },
 		{ "UISETP.NE.AND P0, PT, UR4, URZ, PT ;", "1:15: error: operand 1: expected uniform predicate, got predicate" },
 		{ "ISETP.NE.AND UP0, PT, R4, RZ, PT ;", "1:14: error: operand 1: expected predicate, got uniform predicate" },
+		{ "LDG.E.STRONG R8, [R2.64] ;", "error: invalid LDG: IllegalBitFieldValue: a strong access needs a scope" },
+		{ "STS.GPU [R1], R4 ;", "error: invalid STS: IllegalBitFieldValue: a strong access needs a scope (.CTA, .GPU or .SYS), a weak one has none" },
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 		char *diag = assemble_bad(bad[k].line, strlen(bad[k].line), "bad.s");

@@ -397,6 +397,18 @@ START_TEST(test_rpc_eq_and_switch)
 	ck_assert_uint_eq(bru_rpc_eq(&w, 0x500), 0x0000fffc);
 	ck_assert_uint_eq(bru_rpc_eq(&w, 0x300), 0xffff0000);
 	ck_assert_uint_eq(bru_rpc_eq(&w, 0x400), 0);
+	/* whole 64-bit compares (SSE2: two halves ANDed; AVX2: four lanes
+	 * at once): a PC equal in one half only is no match */
+	{
+		we_warp v = w;
+		uint32_t want = 0;
+		for (unsigned l = 0; l < 32; l++) {
+			v.rpc[l] = l % 3 == 0 ? UINT64_C(0x100000500) : l % 3 == 1 ? UINT64_C(0x500) : UINT64_C(0x500) << 32;
+			want |= (uint32_t)(l % 3 == 1) << l;
+		}
+		ck_assert_uint_eq(bru_rpc_eq(&v, 0x500), want);
+		ck_assert_uint_eq(bru_rpc_eq(&v, UINT64_C(0x100000500)), 0x49249249u);
+	}
 
 	/* only lanes of cmask with the chosen RPC become active */
 	bru_switch_pc_by_mask(&w, 0x00f0fff0);

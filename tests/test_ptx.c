@@ -344,7 +344,8 @@ END_TEST
 
 /* st.release / ld.acquire / atom.acq_rel: a fence of the access's scope
  * before a release and after an acquire (PTX's release and acquire
- * patterns), so --check's MEMBAR hand-offs see them */
+ * patterns), so --check's MEMBAR hand-offs see them; the loads and
+ * stores strong of their scope (.STRONG), a plain store weak */
 START_TEST(lower_release_acquire)
 {
 	static const char *const ptx = HEAD
@@ -354,8 +355,8 @@ START_TEST(lower_release_acquire)
 		" atom.acq_rel.sys.global.add.u32 %r3, [%rd2+8], %r2;\n ld.relaxed.gpu.global.u32 %r4, [%rd2+12];\n"
 		" st.global.u32 [%rd2+16], %r4;\n ret;\n}\n";
 	char *s = translate(ptx);
-	const char *rel = strstr(s, "MEMBAR.GPU"), *st = strstr(s, "STG.E [");
-	const char *ld = strstr(s, "LDG.E R"), *acq = strstr(s, "MEMBAR.CTA");
+	const char *rel = strstr(s, "MEMBAR.GPU"), *st = strstr(s, "STG.E.STRONG.GPU [");
+	const char *ld = strstr(s, "LDG.E.STRONG.CTA R"), *acq = strstr(s, "MEMBAR.CTA");
 	const char *sys1 = strstr(s, "MEMBAR.SYS"), *at = strstr(s, "ATOMG.ADD");
 	ck_assert_msg(rel && st && ld && acq && sys1 && at, "%s", s);
 	ck_assert(rel < st);
@@ -364,6 +365,9 @@ START_TEST(lower_release_acquire)
 	ck_assert(acq < sys1);
 	ck_assert(sys1 < at);
 	ck_assert_ptr_nonnull(strstr(at, "MEMBAR.SYS"));
+	/* the relaxed load strong, the plain store after it weak */
+	const char *rx = strstr(at, "LDG.E.STRONG.GPU R"), *weak = rx ? strstr(rx, "STG.E [") : NULL;
+	ck_assert_msg(rx && weak, "%s", s);
 	/* three fences in all: none for the relaxed load or the plain store */
 	unsigned n = 0;
 	for (const char *p = s; (p = strstr(p, "MEMBAR")); p++)

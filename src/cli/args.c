@@ -385,10 +385,14 @@ bool cli_parse_elem_value(cli_elem_type t, const char *s, size_t n,
 	return parse_int(t, s, n, &out->u, e);
 }
 
-static void store_le(uint8_t *p, uint64_t v, size_t n)
+static inline void store_le(uint8_t *p, uint64_t v, size_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, n); /* the host's order is the device's: one store */
+#else
 	for (size_t i = 0; i < n; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+#endif
 }
 
 static uint64_t load_le(const uint8_t *p, size_t n)
@@ -787,35 +791,69 @@ static cli_value random_value(cli_elem_type t, uint64_t *state)
 	return v;
 }
 
-static cli_value iota_value(const cli_spec *sp, uint64_t i)
+static cli_value iota_value(const cli_spec *sp, cli_elem_type t, uint64_t i)
 {
 	cli_value v;
 
-	if (cli_elem_is_float(sp->type))
+	if (cli_elem_is_float(t))
 		v.f = sp->value.f + (double)i * sp->step.f;
 	else
 		v.u = sp->value.u + i * sp->step.u;
 	return v;
 }
 
-void cli_spec_generate_range(const cli_spec *sp, uint64_t first, uint64_t n, uint8_t *buf)
+/* The loop of cli_spec_generate_range for one element type t: called
+ * with a constant t, so that each type gets a loop of its own without a
+ * test of the type per element (a 16M-element buffer is made several
+ * times faster). */
+static inline __attribute__((always_inline)) void generate_typed(const cli_spec *sp, cli_elem_type t,
+								 uint64_t first, uint64_t n, uint8_t *buf)
 {
-	size_t size = cli_elem_size(sp->type);
+	const size_t size = elem_descs[t].size;
 	/* splitmix64's state after i outputs is seed + i * its increment */
 	uint64_t state = sp->seed + first * UINT64_C(0x9e3779b97f4a7c15);
 
-	if (sp->kind == CLI_SPEC_ZEROS || sp->kind == CLI_SPEC_FILE) {
-		memset(buf, 0, (size_t)(n * size));
-		return;
+	if (sp->kind == CLI_SPEC_IOTA) {
+		for (uint64_t i = 0; i < n; i++)
+			cli_store_elem(t, buf + i * size, iota_value(sp, t, first + i));
+	} else if (sp->kind == CLI_SPEC_RANDOM) {
+		for (uint64_t i = 0; i < n; i++)
+			cli_store_elem(t, buf + i * size, random_value(t, &state));
 	}
-	for (uint64_t i = 0; i < n; i++) {
-		cli_value v = sp->value;
+}
 
-		if (sp->kind == CLI_SPEC_IOTA)
-			v = iota_value(sp, first + i);
-		else if (sp->kind == CLI_SPEC_RANDOM)
-			v = random_value(sp->type, &state);
-		cli_store_elem(sp->type, buf + i * size, v);
+void cli_spec_generate_range(const cli_spec *sp, uint64_t first, uint64_t n, uint8_t *buf)
+{
+	const size_t size = cli_elem_size(sp->type), bytes = (size_t)(n * size);
+
+	if (n == 0)
+		return;
+	switch (sp->kind) {
+	case CLI_SPEC_ZEROS:
+	case CLI_SPEC_FILE:
+		memset(buf, 0, bytes);
+		return;
+	case CLI_SPEC_FILL:
+		/* one element, then copies of what is made, doubling */
+		cli_store_elem(sp->type, buf, sp->value);
+		for (size_t have = size; have < bytes; have *= 2)
+			memcpy(buf + have, buf, have < bytes - have ? have : bytes - have);
+		return;
+	case CLI_SPEC_IOTA:
+	case CLI_SPEC_RANDOM:
+		break;
+	}
+	switch (sp->type) {
+	case CLI_U8: generate_typed(sp, CLI_U8, first, n, buf); break;
+	case CLI_S8: generate_typed(sp, CLI_S8, first, n, buf); break;
+	case CLI_U16: generate_typed(sp, CLI_U16, first, n, buf); break;
+	case CLI_S16: generate_typed(sp, CLI_S16, first, n, buf); break;
+	case CLI_U32: generate_typed(sp, CLI_U32, first, n, buf); break;
+	case CLI_S32: generate_typed(sp, CLI_S32, first, n, buf); break;
+	case CLI_U64: generate_typed(sp, CLI_U64, first, n, buf); break;
+	case CLI_S64: generate_typed(sp, CLI_S64, first, n, buf); break;
+	case CLI_F32: generate_typed(sp, CLI_F32, first, n, buf); break;
+	case CLI_F64: generate_typed(sp, CLI_F64, first, n, buf); break;
 	}
 }
 

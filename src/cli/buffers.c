@@ -84,14 +84,15 @@ static bool slot_at(param_slot *s, uint32_t offset)
 
 static int bind_spec(run_ctx *c, param_slot *s, const char *opt, const char *text)
 {
+	const bool is_param = s < c->slots + c->k->nparams;
 	cli_err e;
 
 	if (cli_parse_spec(s->value, false, &s->c.spec, &e))
 		return CLI_EXIT_OK;
 	if (cli_looks_like_number(s->value))
-		return param_err(c, opt, text, "%s '%s' is a %s: give a buffer spec "
+		return param_err(c, opt, text, "%s '%s' %s a buffer spec "
 				 "(@FILE, zeros:BYTES, fill:..., iota:..., random:...), not a number",
-				 s->at ? "parameter" : "--buffer", s->name, s->at ? "pointer" : "buffer");
+				 is_param ? "parameter" : "buffer", s->name, is_param ? "is a pointer: give" : "takes");
 	return param_err(c, opt, text, "%s", e.msg);
 }
 

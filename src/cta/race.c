@@ -305,39 +305,50 @@ static uint32_t *shared_sync(race_cta *k, uint32_t word, bool make)
 }
 
 /* An atomic of warp w on shared word `word`: it releases what its last
- * MEMBAR did, and acquires for its next one. */
-static void shared_atomic_sync(race_cta *k, uint32_t w, uint32_t word)
+ * MEMBAR did (rel), and acquires for its next one (acq). */
+static void shared_atomic_sync(race_cta *k, uint32_t w, uint32_t word, bool rel, bool acq)
 {
-	uint32_t *s = shared_sync(k, word, k->relok[w]);
+	rel = rel && k->relok[w];
+	uint32_t *s = shared_sync(k, word, rel);
 	if (!s)
 		return;
-	if (k->relok[w])
+	if (rel)
 		vc_join(k, s, k->rel[w]);
-	vc_join(k, k->pend[w], s);
-	k->pendok[w] = true;
+	if (acq) {
+		vc_join(k, k->pend[w], s);
+		k->pendok[w] = true;
+	}
 }
 
 void race_atomic_begin(we_cta *c, we_warp *w, const race_access *a)
 {
 	race_cta *k = c->race;
+	/* (a generic atomic on local memory: the thread's own, no hand-off) */
+	if (a->space == RACE_LOCAL)
+		return;
 	race_word u[32 * 4];
 	const unsigned n = race_words_of(a, u);
+	/* a read-modify-write releases and acquires; a strong store only
+	 * releases, a strong load only acquires (PTX's release and acquire
+	 * patterns: doc/spec-reading.md, "Races") */
+	const bool strong = (a->kind & RACE_STRONG) != 0;
+	const bool rel = !strong || (a->kind & RACE_WRITE), acq = !strong || (a->kind & RACE_READ);
 	if (a->space == RACE_GLOBAL) {
-		race_global_atomic(c, w->id, u, n);
+		race_global_atomic(c, w->id, u, n, rel, acq, (a->kind & RACE_SCOPE_CTA) != 0);
 		return;
 	}
 	if (c->sync && pthread_mutex_lock(&k->slock))
 		abort(); /* EINVAL/EDEADLK: a broken invariant */
 	for (unsigned j = 0; j < n; j++)
 		if (u[j].word < k->nwords)
-			shared_atomic_sync(k, w->id, (uint32_t)u[j].word);
+			shared_atomic_sync(k, w->id, (uint32_t)u[j].word, rel, acq);
 }
 
 void race_atomic_end(we_cta *c, const race_access *a)
 {
 	if (a->space == RACE_GLOBAL)
 		race_global_unlock(c);
-	else if (c->sync && pthread_mutex_unlock(&c->race->slock))
+	else if (a->space == RACE_SHARED && c->sync && pthread_mutex_unlock(&c->race->slock))
 		abort();
 }
 

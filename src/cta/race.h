@@ -15,6 +15,8 @@
  *    on a word releases (the fence's clock joins the word's); an atomic
  *    then a MEMBAR acquires (what the word had at the atomic joins the
  *    warp's clock at the fence).  MEMBAR.CTA orders only within the CTA.
+ *    Strong loads and stores (RACE_STRONG) are atomics that only acquire,
+ *    resp. only release; of CTA scope, they race with another CTA's.
  *  - Between CTAs no barrier orders anything: a plain global write of one
  *    CTA and a plain (or atomic) access of another to the same byte race
  *    unless a MEMBAR.GPU/SYS + atomic hand-off (above) orders them,
@@ -59,6 +61,13 @@ struct we_launch_ctx;
 #define RACE_READ 1u
 #define RACE_WRITE 2u
 #define RACE_ATOMIC 4u /* with RACE_READ | RACE_WRITE */
+/* A strong load or store (.STRONG of mem.isa: PTX .relaxed, .acquire,
+ * .release, .volatile): RACE_ATOMIC with RACE_READ or RACE_WRITE, so that
+ * two strong accesses do not race; a strong store only releases, a
+ * strong load only acquires.  RACE_SCOPE_CTA: strong for its CTA only
+ * (it races with another CTA's strong access). */
+#define RACE_STRONG 8u
+#define RACE_SCOPE_CTA 16u
 
 typedef enum race_space { RACE_SHARED = 0, RACE_GLOBAL, RACE_LOCAL } race_space;
 
@@ -66,7 +75,7 @@ typedef enum race_space { RACE_SHARED = 0, RACE_GLOBAL, RACE_LOCAL } race_space;
  * the instruction may overwrite its address registers). */
 typedef struct race_access {
 	uint8_t space;             /* race_space                              */
-	uint8_t kind;              /* RACE_READ | RACE_WRITE | RACE_ATOMIC    */
+	uint8_t kind;              /* RACE_READ | RACE_WRITE | RACE_ATOMIC ... */
 	uint8_t size;              /* bytes per lane: 1, 2, 4, 8 or 16        */
 	uint32_t lanes;            /* the lanes that access                   */
 	uint64_t pc;

@@ -89,7 +89,7 @@ static bool seen_grow(race_seen *t)
 	return true;
 }
 
-struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint8_t kb)
+struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint16_t kb)
 {
 	if (t->n * 2u >= t->cap && !seen_grow(t))
 		return NULL;

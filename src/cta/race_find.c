@@ -133,6 +133,8 @@ static void cta_xyz(const we_launch_ctx *L, uint64_t id, char *buf, size_t n)
 
 static const char *kind_word(unsigned kind)
 {
+	if (kind & RACE_STRONG)
+		return kind & RACE_WRITE ? "a strong write" : "a strong read";
 	return kind & RACE_ATOMIC ? "an atomic" : kind & RACE_WRITE ? "a write" : "a read";
 }
 

@@ -45,6 +45,7 @@ struct race_gshadow {
 	grec *rec;
 	uint32_t nrec, reccap;
 	bool oom;
+	bool cta_scoped;             /* a strong access of CTA scope was made */
 };
 
 static inline uint32_t gmap_hash(uint64_t a, uint64_t b)
@@ -182,13 +183,14 @@ static uint32_t last_rec(const race_gshadow *g, uint32_t var, uint64_t cta)
 	return gmap_slot(&g->last, cta, var)->idx;
 }
 
-/* A global atomic of warp w of CTA c on word wd: a release when the warp
- * fenced before (its clock at the MEMBAR), and an acquire for its next
- * MEMBAR (the word's releases so far). */
-static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd)
+/* A global atomic of warp w of CTA c on word wd: a release (when rel)
+ * when the warp fenced before (its clock at the MEMBAR; for other CTAs
+ * too when the fence and the access are of GPU scope or wider), and an
+ * acquire (when acq) for its next MEMBAR (the word's releases so far). */
+static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd, bool rel, bool acq, bool cta)
 {
 	race_cta *k = c->race;
-	const bool rel = k->relok[w];
+	rel = rel && k->relok[w];
 	const uint32_t var = sync_var(g, wd, rel);
 	if (!var) {
 		g->oom = g->oom || rel;
@@ -204,13 +206,13 @@ static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd)
 		r->cta = c->linear_id;
 		r->seq = g->vlen[var - 1u]++;
 		r->next = s->idx;
-		r->gpu = k->relgpu[w];
+		r->gpu = k->relgpu[w] && !cta;
 		memcpy(r->vc, k->rel[w], sizeof r->vc);
 		if (!s->idx)
 			g->last.n++;
 		*s = (gslot){ .key = c->linear_id, .key2 = var, .idx = ++g->nrec };
 	}
-	if (!race_acq_add(&k->pendg[w], var, g->vlen[var - 1u]))
+	if (acq && !race_acq_add(&k->pendg[w], var, g->vlen[var - 1u]))
 		race_set_oom(k);
 }
 
@@ -273,7 +275,12 @@ static inline __attribute__((always_inline)) void global_chain(race_gshadow *g, 
 	const unsigned kind = s->t.kind;
 	for (; i; i = g->pool.e[i].next) {
 		const race_ent *f = &g->pool.e[i];
-		if (!(f->bytes & bytes) || (!writes(f->kind) && !writes(kind)) || ((f->kind & kind) & RACE_ATOMIC))
+		if (!(f->bytes & bytes) || (!writes(f->kind) && !writes(kind)))
+			continue;
+		/* two atomic or strong accesses race only from two CTAs, one of
+		 * them strong for its CTA only */
+		if (((f->kind & kind) & RACE_ATOMIC) &&
+		    (f->cta == s->t.cta || !((f->kind | kind) & RACE_SCOPE_CTA)))
 			continue;
 		unsigned fk;
 		if (f->cta == s->t.cta) {
@@ -296,7 +303,8 @@ static inline __attribute__((always_inline)) void global_chain(race_gshadow *g, 
 /* The access s to global word wd (its bytes, the lanes that touch it):
  * compared with the word's earlier accesses it may race with (a read
  * with writes and atomics, a write with everything, an atomic with plain
- * accesses), then recorded. */
+ * accesses, and with atomics once a strong access of CTA scope was
+ * made), then recorded. */
 static inline __attribute__((always_inline)) void global_word(race_gshadow *g, race_cta *k, const gl_acc *s,
 							      uint64_t wd, unsigned bytes, uint32_t lanes)
 {
@@ -310,7 +318,7 @@ static inline __attribute__((always_inline)) void global_word(race_gshadow *g, r
 		global_chain(g, k, s, wd, head[CH_READ], bytes, lanes);
 	if (head[CH_WRITE])
 		global_chain(g, k, s, wd, head[CH_WRITE], bytes, lanes);
-	if (head[CH_ATOMIC] && !(kind & RACE_ATOMIC))
+	if (head[CH_ATOMIC] && (!(kind & RACE_ATOMIC) || g->cta_scoped))
 		global_chain(g, k, s, wd, head[CH_ATOMIC], bytes, lanes);
 	const uint32_t n = race_pool_new(&g->pool);
 	if (!n) {
@@ -357,13 +365,15 @@ void race_global_access(we_cta *c, const we_warp *w, const race_access *a, bool 
 		abort();
 }
 
-void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n)
+void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n, bool rel, bool acq, bool cta)
 {
 	race_gshadow *g = c->race->launch->g;
 	if (pthread_mutex_lock(&g->lock))
 		abort();
+	if (cta)
+		g->cta_scoped = true;
 	for (unsigned j = 0; j < n; j++)
-		global_atomic(g, c, w, u[j].word);
+		global_atomic(g, c, w, u[j].word, rel, acq, cta);
 }
 
 void race_global_unlock(we_cta *c)

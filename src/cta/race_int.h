@@ -154,7 +154,7 @@ typedef struct race_seen {
 		uint64_t blk;        /* word / 32 | space << 62               */
 		uint32_t pc, stamp;
 		uint32_t bits;       /* the words of the block seen           */
-		uint8_t kb;          /* kind | bytes << 3                     */
+		uint16_t kb;         /* kind | bytes << 5                     */
 	} *s;
 	uint32_t cap, n, stamp;
 	uint32_t last;               /* the last slot used + 1 (0: none)     */
@@ -227,9 +227,11 @@ void race_floors(we_cta *c);
 /* Global memory: warp w's access a (under the CTA lock); inc: its lanes
  * at increasing aligned addresses (one word of it to each lane alone). */
 void race_global_access(we_cta *c, const struct we_warp *w, const race_access *a, bool inc);
-/* A global atomic of warp w on the n words of u: its releases and
- * acquires, the shadow's lock taken (kept until race_global_unlock). */
-void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n);
+/* A global atomic of warp w on the n words of u: its releases (rel) and
+ * acquires (acq), the shadow's lock taken (kept until
+ * race_global_unlock); cta: of CTA scope (its release is for its own
+ * CTA only). */
+void race_global_atomic(we_cta *c, uint32_t w, const race_word *u, unsigned n, bool rel, bool acq, bool cta);
 void race_global_unlock(we_cta *c);
 /* Warp w's MEMBAR: what it acquired from global sync words (pendg) into
  * its clock (its own CTA's releases) and acq (other CTAs'). */
@@ -237,7 +239,7 @@ void race_global_fence(we_cta *c, uint32_t w, unsigned scope);
 
 /* The dedup set's slot of (blk, pc, kb), made when new (the slow path of
  * race_seen_new); NULL when out of memory. */
-struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint8_t kb);
+struct seen_slot *race_seen_slot(race_seen *t, uint64_t blk, uint32_t pc, uint16_t kb);
 
 /* The dedup set: true when (space, word, pc, kind, bytes) is new to
  * warp w's interval (and records it). */
@@ -247,7 +249,7 @@ static inline bool race_seen_new(race_cta *k, uint32_t w, unsigned space, uint64
 	race_seen *t = &k->seen[w];
 	const uint64_t blk = word / 32u | (uint64_t)space << 62;
 	const uint32_t bit = 1u << (word % 32u);
-	const uint8_t kb = (uint8_t)(kind | bytes << 3);
+	const uint16_t kb = (uint16_t)(kind | bytes << 5);
 	struct seen_slot *s = t->last ? &t->s[t->last - 1u] : NULL;
 	if (!s || s->blk != blk || s->pc != pc || s->kb != kb) {
 		s = race_seen_slot(t, blk, pc, kb);

@@ -43,31 +43,34 @@ static race_space generic_space(uint64_t *addr)
 	return RACE_GLOBAL;
 }
 
-/* A generic access, its lanes' addresses formed as global ones: observed
- * in the space of its lowest lane, with the lanes that address that
- * space.  Lanes of one instruction in another space (a function called
- * with pointers into different spaces) are not observed. */
-static void generic_lanes(race_access *a)
+/* A generic access a[0], its lanes' addresses formed as global ones:
+ * split by space into a[0..n) (global, shared, local: those with lanes),
+ * each lane's address made one of its space, so that every lane is
+ * checked in the space it touches (a function called with pointers into
+ * different spaces).  How many: 1 to 3 (a->lanes is not 0). */
+static unsigned generic_split(race_access *a)
 {
-	int first = -1;
-	uint32_t keep = 0;
-	for (unsigned l = 0; l < 32; l++) {
-		if (!((a->lanes >> l) & 1u))
-			continue;
-		uint64_t ad = a->addr[l];
-		const race_space s = generic_space(&ad);
-		if (first < 0)
-			first = (int)s;
-		if ((int)s == first) {
-			a->addr[l] = ad;
-			keep |= 1u << l;
-		}
+	uint32_t in[3] = { 0, 0, 0 };
+	for (uint32_t m = a->lanes; m; m &= m - 1) {
+		const unsigned l = (unsigned)__builtin_ctz(m);
+		in[generic_space(&a->addr[l])] |= 1u << l;
 	}
-	a->space = (uint8_t)(first < 0 ? RACE_GLOBAL : first);
-	a->lanes = keep;
+	static const race_space order[3] = { RACE_GLOBAL, RACE_SHARED, RACE_LOCAL };
+	unsigned n = 0;
+	for (unsigned j = 0; j < 3; j++) {
+		const uint32_t lanes = in[order[j]];
+		if (!lanes)
+			continue;
+		if (n)
+			a[n] = a[0];
+		a[n].space = (uint8_t)order[j];
+		a[n].lanes = lanes;
+		n++;
+	}
+	return n;
 }
 
-bool observe_mem(xctx *x, const xinsn *i, race_access *a)
+unsigned observe_mem(xctx *x, const xinsn *i, race_access a[3])
 {
 	const xopd *om;
 	race_space sp;
@@ -93,7 +96,7 @@ bool observe_mem(xctx *x, const xinsn *i, race_access *a)
 	case ISA_OPT_GEN_LD: sp = RACE_GLOBAL, kind = RACE_READ, om = &i->o[LD_addr]; break;
 	case ISA_OPT_GEN_ST: sp = RACE_GLOBAL, kind = RACE_WRITE, om = &i->o[ST_addr], opd_val = ST_rb; break;
 	case ISA_OPT_GEN_ATOM: sp = RACE_GLOBAL, kind = RACE_READ | RACE_WRITE | RACE_ATOMIC, om = &i->o[ATOM_addr]; break;
-	default: return false;
+	default: return 0;
 	}
 	const bool x_op = i->optype == ISA_OPT_ATOMG_X || i->optype == ISA_OPT_ATOMS_X || i->optype == ISA_OPT_RED_X;
 	/* an exchange whose old value goes nowhere is a store (it does not
@@ -101,6 +104,10 @@ bool observe_mem(xctx *x, const xinsn *i, race_access *a)
 	if (i->optype != ISA_OPT_RED && !x_op && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
 	    i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255)
 		kind &= ~RACE_READ;
+	/* a strong load or store (mem.isa's .STRONG): an atomic to the race
+	 * check, of its scope (race.h) */
+	if ((kind & RACE_ATOMIC) == 0 && i->in->order == ISA_MemOrder_STRONG)
+		kind |= RACE_ATOMIC | RACE_STRONG | (i->in->mscope == ISA_MemScope_CTA ? RACE_SCOPE_CTA : 0u);
 	a->space = (uint8_t)sp;
 	a->kind = (uint8_t)kind;
 	a->lanes = x->pmask;
@@ -112,11 +119,11 @@ bool observe_mem(xctx *x, const xinsn *i, race_access *a)
 	else
 		a->size = (uint8_t)mem_bytes(i->in->size);
 	lane_addrs(x, om, sp, a);
-	if (i->optype == ISA_OPT_GEN_LD || i->optype == ISA_OPT_GEN_ST || i->optype == ISA_OPT_GEN_ATOM)
-		generic_lanes(a);
 	for (unsigned k = 0; k < 4; k++)
 		a->val[k] = opd_val >= 0 && i->o[opd_val].kind == XO_REG && 4u * k < a->size
 				    ? xrow(x, &i->o[opd_val], k)
 				    : NULL;
-	return true;
+	if (i->optype == ISA_OPT_GEN_LD || i->optype == ISA_OPT_GEN_ST || i->optype == ISA_OPT_GEN_ATOM)
+		return generic_split(a);
+	return 1;
 }

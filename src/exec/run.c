@@ -28,23 +28,26 @@ static inline void profile_insn(we_cta *cta, const we_warp *w, const xinsn *i, c
 }
 
 /* --check's memory checks around instruction i (fetched into x): its
- * access observed before it runs (true: *acc is one), an atomic's
- * release and acquire with it ... */
-static inline bool checked_before(xctx *x, const xinsn *i, race_access *acc)
+ * accesses observed before it runs (how many: in acc[], one per space),
+ * an atomic's release and acquire with them ... */
+static inline unsigned checked_before(xctx *x, const xinsn *i, race_access acc[3])
 {
-	const bool mem = x->L->memcheck && x->pmask && observe_mem(x, i, acc);
-	if (mem && (acc->kind & RACE_ATOMIC))
-		race_atomic_begin(x->cta, x->w, acc);
-	return mem;
+	const unsigned n = x->L->memcheck && x->pmask ? observe_mem(x, i, acc) : 0;
+	for (unsigned j = 0; j < n; j++)
+		if (acc[j].kind & RACE_ATOMIC)
+			race_atomic_begin(x->cta, x->w, &acc[j]);
+	return n;
 }
 
 /* ... and checked after it runs; a MEMBAR's order. */
-static inline void checked_after(xctx *x, const xinsn *i, const race_access *acc, bool mem)
+static inline void checked_after(xctx *x, const xinsn *i, const race_access acc[3], unsigned n)
 {
-	if (mem && (acc->kind & RACE_ATOMIC))
-		race_atomic_end(x->cta, acc);
-	if (mem && !(x->stop && x->why == WE_STOP_FAULT))
-		race_access_mem(x->cta, x->w, acc);
+	for (unsigned j = n; j-- > 0;)
+		if (acc[j].kind & RACE_ATOMIC)
+			race_atomic_end(x->cta, &acc[j]);
+	if (n && !(x->stop && x->why == WE_STOP_FAULT))
+		for (unsigned j = 0; j < n; j++)
+			race_access_mem(x->cta, x->w, &acc[j]);
 	else if (x->L->memcheck && x->pmask && i->optype == ISA_OPT_MEMBAR)
 		race_fence(x->cta, x->w, x->pc, (unsigned)i->in->scope);
 }
@@ -59,11 +62,11 @@ we_stop exec_checked(we_warp *w, uint32_t n, uint64_t pc, uint32_t *j)
 		const xinsn *i = fetch(x, code, pc, start, end);
 		if (!i)
 			return x->why;
-		race_access acc;
-		const bool mem = checked_before(x, i, &acc);
+		race_access acc[3];
+		const unsigned mem = checked_before(x, i, acc);
 		if (x->pmask)
 			DISPATCH(x, i);
-		checked_after(x, i, &acc, mem);
+		checked_after(x, i, acc, mem);
 		retire(x);
 		if (x->stop)
 			return x->why;
@@ -96,11 +99,11 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 		if (!i)
 			return x->why;
 		const uint32_t active = w->active;
-		race_access acc;
-		const bool mem = checked_before(x, i, &acc);
+		race_access acc[3];
+		const unsigned mem = checked_before(x, i, acc);
 		if (x->pmask)
 			DISPATCH(x, i);
-		checked_after(x, i, &acc, mem);
+		checked_after(x, i, acc, mem);
 		if (cta->prof)
 			profile_insn(cta, w, i, x, active);
 		retire(x);

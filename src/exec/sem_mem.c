@@ -416,6 +416,25 @@ static inline __attribute__((always_inline)) void do_load(xctx *x, const xinsn *
 	}
 	uint32_t res[4][XLANES];
 	memset(res, 0, sizeof res);
+	if (nr == 1) {
+		/* bytes and halves (a histogram's input): mem_read's cases, a
+		 * loop each */
+		uint32_t *r0 = res[0];
+		switch (size) {
+		case ISA_MemSize_U8:
+			for_lanes(l) if (ptr[l]) r0[l] = __atomic_load_n(ptr[l], __ATOMIC_RELAXED);
+			break;
+		case ISA_MemSize_S8:
+			for_lanes(l) if (ptr[l]) r0[l] = (uint32_t)(int32_t)(int8_t)__atomic_load_n(ptr[l],
+												    __ATOMIC_RELAXED);
+			break;
+		default:
+			for_lanes(l) if (ptr[l]) mem_read(ptr[l], size, &r0[l]);
+			break;
+		}
+		xwrite(x, &i->o[LD_rd], 0, r0, x->pmask);
+		return;
+	}
 	for_lanes(l) {
 		if (!ptr[l])
 			continue;
@@ -584,7 +603,7 @@ static void note_atomics(xctx *x, uint8_t *const ptr[XLANES], int op, int type, 
 
 /* od: destination (NULL for RED), om: [ra+off], ob: value / compare,
  * oc: CAS new value (NULL for RED). */
-static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, const xopd *om,
+static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, const xopd *om,
 		    const xopd *ob, const xopd *oc)
 {
 	const int op = i->in->op, type = i->in->type;
@@ -610,6 +629,25 @@ static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, cons
 	uint32_t lo[XLANES], hi[XLANES];
 	memset(lo, 0, sizeof lo);
 	memset(hi, 0, sizeof hi);
+	if (!w64 && op == ISA_AtomOp_ADD) {
+		/* the common atomic (histograms, counters) in a loop of its own,
+		 * lanes in the same order; shared memory of a CTA that one host
+		 * thread runs (the scheduler engine: no cta->sync) is seen by
+		 * no other thread, so a plain add is as atomic there */
+		if (sp == SP_SHARED && !x->cta->sync) {
+			for_lanes(l) if (ptr[l]) {
+				uint32_t v;
+				memcpy(&v, ptr[l], 4);
+				lo[l] = v;
+				v += b0[l];
+				memcpy(ptr[l], &v, 4);
+			}
+		} else {
+			for_lanes(l) if (ptr[l]) lo[l] = __atomic_fetch_add((uint32_t *)(void *)ptr[l], b0[l],
+									   __ATOMIC_RELAXED);
+		}
+		goto done;
+	}
 	for_lanes(l) {
 		if (!ptr[l])
 			continue;
@@ -622,6 +660,7 @@ static void do_atom(xctx *x, const xinsn *i, enum space sp, const xopd *od, cons
 			lo[l] = atom32(ptr[l], op, sgn, b0[l], c0[l]);
 		}
 	}
+done:
 	if (!od)
 		return;
 	xwrite(x, od, 0, lo, x->pmask);

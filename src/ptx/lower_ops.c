@@ -983,13 +983,30 @@ static const char *mnem(mspace sp, bool store)
 	}
 }
 
+static const char *membar_scope(lx *x);
+
+/* The .STRONG modifier of a strong access to memory other threads see
+ * (PTX's .relaxed, .acquire and .release of a scope; .volatile is
+ * .relaxed.sys: doc/ptx.md), "" for a weak one.  --check reads it. */
+static const char *strong_sfx(lx *x, mspace sp)
+{
+	if (sp != SP_GLOBAL && sp != SP_SHARED && sp != SP_GENERIC)
+		return "";
+	if (lx_has(x, "volatile"))
+		return ".STRONG.SYS";
+	if (!lx_has(x, "relaxed") && !lx_has(x, "acquire") && !lx_has(x, "release"))
+		return "";
+	const char *s = membar_scope(x);
+	return !strcmp(s, "CTA") ? ".STRONG.CTA" : !strcmp(s, "SYS") ? ".STRONG.SYS" : ".STRONG.GPU";
+}
+
 /* one scalar element: d (vreg, 32-bit or pair) from / to address a + k */
 static void mem_elem(lx *x, mspace sp, bool store, ptype t, int v, const maddr *a0, int64_t k)
 {
 	maddr a = *a0;
 	a.off += k;
 	char at[64], sl[16];
-	const char *vf = t.bits == 64 ? "w" : "r";
+	const char *vf = t.bits == 64 ? "w" : "r", *so = strong_sfx(x, sp);
 	if (sp == SP_CONST) {
 		char base[16];
 		snprintf(base, sizeof base, a.base < 0 ? "RZ" : "$1");
@@ -1008,9 +1025,9 @@ static void mem_elem(lx *x, mspace sp, bool store, ptype t, int v, const maddr *
 		else
 			snprintf(sl, sizeof sl, "u%s", vf);
 		if (a.base >= 0)
-			emit(x, sl, V(v, a.base), "%s%s %s, $0", mnem(sp, true), size_sfx(t), at);
+			emit(x, sl, V(v, a.base), "%s%s%s %s, $0", mnem(sp, true), size_sfx(t), so, at);
 		else
-			emit(x, sl, V(v), "%s%s %s, $0", mnem(sp, true), size_sfx(t), at);
+			emit(x, sl, V(v), "%s%s%s %s, $0", mnem(sp, true), size_sfx(t), so, at);
 	} else {
 		addr_text(&a, 1, at, sizeof at);
 		if (a.base >= 0)
@@ -1019,9 +1036,9 @@ static void mem_elem(lx *x, mspace sp, bool store, ptype t, int v, const maddr *
 			snprintf(sl, sizeof sl, "d%s", vf);
 		x->varying_next = 1;
 		if (a.base >= 0)
-			emit(x, sl, V(v, a.base), "%s%s $0, %s", mnem(sp, false), size_sfx(t), at);
+			emit(x, sl, V(v, a.base), "%s%s%s $0, %s", mnem(sp, false), size_sfx(t), so, at);
 		else
-			emit(x, sl, V(v), "%s%s $0, %s", mnem(sp, false), size_sfx(t), at);
+			emit(x, sl, V(v), "%s%s%s $0, %s", mnem(sp, false), size_sfx(t), so, at);
 	}
 }
 

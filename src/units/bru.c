@@ -20,6 +20,9 @@
 
 #ifdef __SSE2__
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#endif
 #endif
 
 #define INST_SIZE 16u /* = WE_INST_SIZE: one 128-bit instruction */
@@ -66,8 +69,27 @@ static inline bool all_sleeping(const we_warp *w, uint32_t cmask)
 
 /* ---- helpers of 004 "基础流程" ---------------------------------------- */
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* four lanes per compare where the host has AVX2 (x86-64-v3) */
+__attribute__((target("avx2"))) static uint32_t rpc_eq_avx2(const we_warp *w, uint64_t pc)
+{
+	const __m256i p = _mm256_set1_epi64x((long long)pc);
+	uint32_t m = 0;
+	for (unsigned l = 0; l < WE_WARP_SIZE; l += 4) {
+		const __m256i c = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(const void *)&RPC[l]), p);
+		m |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(c)) << l;
+	}
+	return m;
+}
+#define WE_RPC_AVX2 1
+#endif
+
 uint32_t bru_rpc_eq(const we_warp *w, uint64_t pc)
 {
+#ifdef WE_RPC_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return rpc_eq_avx2(w, pc);
+#endif
 	uint32_t m = 0;
 #ifdef __SSE2__
 	/* two lanes per compare (their 32-bit halves, ANDed with each
