@@ -390,10 +390,11 @@ END_TEST
 /* Faults inside a compiled block (its side exit, jit.h): thread `bad`
  * (CTA 1, warp 1, lane 5) alone gets, by `kind`, a misaligned shared
  * address (1), a shared address past the CTA's 512 bytes (2) or a
- * global address past its buffer (3); the stores before it ran in every
- * warp.  Kind 0 faults nowhere.  Everything after the S2Rs is one block
- * of MEMFAULT_COMPILED; the faults are at 0x0120 (LDS) and 0x0130
- * (LDG). */
+ * global address past its buffer (3), in the middle of the first block,
+ * or a misaligned global address at the first instruction of the second
+ * (4: the side exit before anything ran); the stores before it ran in
+ * every warp.  Kind 0 faults nowhere.  The faults are at 0x0160 (LDS),
+ * 0x0170 and 0x01a0 (LDG). */
 static const char memfault_text[] =
 	".kernel memfault\n"
 	".param ptr out\n"  /* 0x0 */
@@ -415,28 +416,36 @@ static const char memfault_text[] =
 	"        ISETP.EQ.U32.AND P1, PT, R20, 0x1, P0 ;\n"
 	"        ISETP.EQ.U32.AND P2, PT, R20, 0x2, P0 ;\n"
 	"        ISETP.EQ.U32.AND P3, PT, R20, 0x3, P0 ;\n"
+	"        ISETP.EQ.U32.AND P4, PT, R20, 0x4, P0 ;\n"
 	"   @P1  IADD3 R5, R5, 0x2, RZ ;\n"
 	"   @P2  IADD3 R5, R5, 0x200, RZ ;\n"
 	"   @P3  IMAD.WIDE.U32 R[12:13], R20, 0x100000, R[12:13] ;\n"
+	"        MOV R14, R12 ;\n"
+	"        MOV R15, R13 ;\n"
+	"   @P4  IADD3 R14, R14, 0x2, RZ ;\n"
 	"        LDS R6, [R5] ;\n"
 	"        LDG R7, [R12.64] ;\n"
 	"        IADD3 R8, R6, R7, RZ ;\n"
+	"        S2R R21, SR_LANEID ;\n"
+	"        LDG R9, [R14.64] ;\n"
+	"        IADD3 R8, R8, R9, RZ ;\n"
 	"        STG [R12.64], R8 ;\n"
 	"        EXIT ;\n"
 	".end\n";
-#define MEMFAULT_COMPILED 19u
+/* the blocks from the IMAD to the S2R, and from the LDG after it */
+#define MEMFAULT_COMPILED (22u + 3u)
 
 START_TEST(memfault)
 {
-	static const char *const where[4] = { NULL, "PC 0x0120", "PC 0x0120", "PC 0x0130" };
-	static const char *const what[4] = { NULL, "LDS", "LDS", "LDG" };
+	static const char *const where[5] = { NULL, "PC 0x0160", "PC 0x0160", "PC 0x0170", "PC 0x01a0" };
+	static const char *const what[5] = { NULL, "LDS R6", "LDS R6", "LDG R7", "LDG R9" };
 	th_kernel t;
 	th_load(&t, memfault_text, "memfault", "memfault");
 	th_buf_new(&t, "out", NULL, 4 * 128 * 4, 0);
 	th_u32(&t, "bad", 128 + 32 + 5);
 	th_config cs[TH_MAXCONFIGS];
 	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
-	for (uint32_t kind = 0; kind < 4; kind++) {
+	for (uint32_t kind = 0; kind < 5; kind++) {
 		th_u32(&t, "kind", kind);
 		/* each group setting against the interpreter in the same
 		 * setting (which warps ran before the fault stopped the launch
@@ -465,8 +474,8 @@ START_TEST(memfault)
 			th_run_launch(&t, &c, &r);
 			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (kind ? 0u : TH_SAME_COUNTERS), "jit off",
 				       what_run);
-			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_insns == MEMFAULT_COMPILED, "%s: jit %s, %u instructions",
-			      what_run, r.s.jit, r.s.jit_insns);
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks == 2 && r.s.jit_insns == MEMFAULT_COMPILED,
+			      "%s: jit %s, %u blocks, %u instructions", what_run, r.s.jit, r.s.jit_blocks, r.s.jit_insns);
 			th_run_free(&r);
 			th_run_free(&ref);
 		}
