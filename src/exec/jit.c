@@ -1031,8 +1031,10 @@ static void jb_types(jb *b)
 }
 
 /* The instructions where a block starts: the first of each run of
- * compilable ones of at least min_len, and the targets of BRA inside such
- * a run (a loop's head); *len: the rest of the run from there. */
+ * compilable ones, and the targets of BRA inside such a run (a loop's
+ * head); *len: the run from there to the next such start or the run's
+ * end, when at least min_len (the part before a loop's head is a block
+ * of its own: no instruction compiled twice). */
 static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *len)
 {
 	const we_kernel *k = L->k;
@@ -1055,8 +1057,10 @@ static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *
 	}
 	uint32_t nb = 0;
 	for (uint32_t q = 0; q < ni; q++) {
-		if (!lead[q] || len[q] < min_len)
-			len[q] = 0;
+		uint32_t e = 1;
+		while (e < len[q] && !lead[q + e])
+			e++;
+		len[q] = lead[q] && len[q] && e >= min_len ? e : 0u;
 		nb += len[q] != 0;
 	}
 	free(lead);
@@ -1197,17 +1201,10 @@ static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, char *err, si
 			j->at[q].len = len[q];
 		}
 	}
-	/* instructions covered: a block at a BRA target inside a run is the
-	 * rest of that run (each instruction counted once) */
-	for (uint32_t q = 0, covered = 0; q < ni; q++) {
-		if (!len[q])
-			continue;
-		j->blocks++;
-		const uint32_t from = q > covered ? q : covered;
-		if (q + len[q] > from)
-			j->insns += q + len[q] - from;
-		if (q + len[q] > covered)
-			covered = q + len[q];
+	/* instructions covered (each once: the blocks do not overlap) */
+	for (uint32_t q = 0; q < ni; q++) {
+		j->blocks += len[q] != 0;
+		j->insns += len[q];
 	}
 	free(len);
 	j->seconds = now() - t0;
