@@ -94,7 +94,7 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
  * batch, is at least XJIT_AUTO_FACTOR times the compile time expected
  * (the module's last compile measured, else XJIT_COMPILE_GUESS seconds).
  * The factor 16 is about the inverse of the smallest gain measured
- * (reduce: the compiled tier, memory instructions included, saved 6.7% of
+ * (reduce: the compiled tier, memory instructions included, saved 6.4% of
  * the interpreter's host instructions, bench/README.md; 8 when it
  * compiled ALU runs only and saved 12%): on alu, triad and reduce it
  * repays the compile at least.
