@@ -22,6 +22,7 @@
  *   guards   memory instructions under partial guards (lanes outside
  *            every window unguarded), 64-bit accesses, two lanes storing
  *            one word, lanes in two allocations (a side exit);
+ *   strong   a strong store stays interpreted (it splits the block);
  *   states   when the tier is used: auto on a small launch and a short
  *            one of many CTAs, auto after on (the module's cache: not
  *            compiled again), on, off, and the launches that keep the
@@ -589,6 +590,43 @@ START_TEST(guards)
 }
 END_TEST
 
+/* A strong store (another thread's flag) is not compiled: it splits
+ * the run around it into two blocks, IMAD .. STG and IADD3 .. STG. */
+static const char strong_text[] =
+	".kernel strong\n"
+	".param ptr out\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R3, R1, R2, R0 ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x8, R[10:11] ;\n"
+	"        STG [R12.64], R3 ;\n"
+	"        STG.E.STRONG.GPU [R12.64+0x4], R3 ;\n"
+	"        IADD3 R4, R3, 0x7, RZ ;\n"
+	"        STG [R12.64+0x4], R4 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(strong)
+{
+	th_kernel t;
+	th_load(&t, strong_text, "strong", "strong");
+	th_buf_new(&t, "out", NULL, 3 * 128 * 8, 0);
+	we_launch_config c;
+	th_run ref;
+	interp_ref(&t, 3, 128, 1, &ref, &c);
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	for (uint32_t g = 0; g < 3 * 128; g++)
+		CHECK(out[2 * g] == g && out[2 * g + 1] == g + 7, "jit off: thread %u wrote %u, %u", g, out[2 * g],
+		      out[2 * g + 1]);
+	expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 5u + 2u);
+	th_run_free(&ref);
+	th_close(&t);
+}
+END_TEST
+
 /* The state of the tier in a launch of the ops kernel under c. */
 static void expect_state(th_kernel *t, we_launch_config c, const char *want, const char *what)
 {
@@ -764,6 +802,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, order);
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
+	tcase_add_test(tc, strong);
 	tcase_add_test(tc, states);
 	tcase_add_test(tc, auto_rule);
 	tcase_add_test(tc, auto_compiles);

@@ -57,8 +57,8 @@ static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 }
 
 /* The loads and stores jit.c compiles: global and shared, 32 and 64
- * bits (the widths of the kernels; the others, local and generic
- * addresses and the atomics stay interpreted). */
+ * bits, weak (the widths of the kernels; the others, local and generic
+ * addresses, strong accesses and the atomics stay interpreted). */
 static bool is_mem(const xinsn *i)
 {
 	return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG || i->optype == ISA_OPT_LDS ||
@@ -69,6 +69,11 @@ static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 {
 	const int size = i->in->size;
 	if (size != ISA_MemSize_32 && size != ISA_MemSize_64)
+		return false;
+	/* a strong access is another thread's hand-off (a flag): the
+	 * interpreter's single relaxed atomics, not compiled code's plain
+	 * accesses, which LLVM may merge or move inside a block */
+	if (i->in->order == ISA_MemOrder_STRONG)
 		return false;
 	if (i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS)
 		return i->o[LD_addr].kind == XO_MEM;
