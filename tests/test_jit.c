@@ -284,6 +284,15 @@ END_TEST
 
 /* ---- memory instructions in compiled blocks -------------------------- */
 
+/* The kernels' first lines: R0 the thread's index in its CTA, R1 the
+ * CTA's, R2 the CTA's size, R3 the thread's index in the grid (the S2Rs
+ * stay interpreted: the blocks start at the IMAD). */
+#define GTID_R3                                                                                      \
+	"        S2R R0, SR_TID.X ;\n"                                                                \
+	"        S2R R1, SR_CTAID.X ;\n"                                                              \
+	"        S2R R2, SR_NTID.X ;\n"                                                               \
+	"        IMAD R3, R1, R2, R0 ;\n"
+
 /* The interpreter's run of t on the scheduler engine, ctas x block
  * threads in groups of lockstep warps, which must succeed: the reference
  * of the tests below. */
@@ -335,10 +344,7 @@ static const char order_text[] =
 	".param ptr out\n"     /* 0x0: two words per thread */
 	".param ptr scratch\n" /* 0x8: a word per thread    */
 	".shared 256\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        S2R R2, SR_NTID.X ;\n"
-	"        IMAD R3, R1, R2, R0 ;\n"
+	GTID_R3
 	"        IADD3 R4, R0, 0x64, RZ ;\n"
 	"        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
 	"        STS [R5], R4 ;\n"
@@ -402,10 +408,7 @@ static const char memfault_text[] =
 	".param u32 bad\n"  /* 0x8 */
 	".param u32 kind\n" /* 0xc */
 	".shared 512\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        S2R R2, SR_NTID.X ;\n"
-	"        IMAD R3, R1, R2, R0 ;\n"
+	GTID_R3
 	"        MOV R10, c[0x0][0x0] ;\n"
 	"        MOV R11, c[0x0][0x4] ;\n"
 	"        IMAD.WIDE.U32 R[12:13], R3, 0x4, R[10:11] ;\n"
@@ -499,10 +502,7 @@ static const char guards_text[] =
 	".param ptr in\n"    /* 0x8: 2 words per thread  */
 	".param ptr other\n" /* 0x10: a word per thread  */
 	".shared 1024\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        S2R R2, SR_NTID.X ;\n"
-	"        IMAD R3, R1, R2, R0 ;\n"
+	GTID_R3
 	"        LOP3.LUT R4, R0, 0x1, RZ, 0xc0, !PT ;\n"
 	"        ISETP.NE.U32.AND P0, PT, R4, RZ, PT ;\n"
 	"        ISETP.LT.U32.AND P1, PT, R0, 0x5, PT ;\n"
@@ -595,10 +595,7 @@ END_TEST
 static const char strong_text[] =
 	".kernel strong\n"
 	".param ptr out\n"
-	"        S2R R0, SR_TID.X ;\n"
-	"        S2R R1, SR_CTAID.X ;\n"
-	"        S2R R2, SR_NTID.X ;\n"
-	"        IMAD R3, R1, R2, R0 ;\n"
+	GTID_R3
 	"        MOV R10, c[0x0][0x0] ;\n"
 	"        MOV R11, c[0x0][0x4] ;\n"
 	"        IMAD.WIDE.U32 R[12:13], R3, 0x8, R[10:11] ;\n"
