@@ -1497,6 +1497,48 @@ static const char *why_missing(const bres *br, const char *name, const result *r
 	return buf;
 }
 
+/* Issue 19's targets: the nine benchmarks besides barrier against POCL
+ * (scheduler engine, all cores: the geometric mean of the time ratios,
+ * and the worst) and against serial C (one core: the geometric mean),
+ * and reduce against Oclgrind; n/a unless all nine have the figure. */
+static unsigned issue19_targets(const bres *all, target *t, char why[][160])
+{
+	static const char *const nine[] = { "alu",	 "triad",   "reduce", "scan",	 "transpose",
+					    "histogram", "diverge", "tiny",   "prodcons" };
+	const unsigned nn = (unsigned)(sizeof nine / sizeof nine[0]);
+	double lp = 0, lc = 0, worst = 0;
+	unsigned np = 0, nc = 0;
+	for (unsigned k = 0; k < nn; k++) {
+		const bres *b = find(all, nine[k]);
+		const double rp = b ? slowdown(&b->emu[1], &b->pocl) : NAN;
+		const double rc = b && b->b->c_baseline ? slowdown(&b->emu[0], &b->cser) : NAN;
+		if (!isnan(rp)) {
+			lp += log(rp);
+			worst = rp > worst ? rp : worst;
+			np++;
+		}
+		if (!isnan(rc)) {
+			lc += log(rc);
+			nc++;
+		}
+	}
+	snprintf(why[0], 160, "POCL's or warpemu's figure for %u of the 9 benchmarks", nn - np);
+	t[0] = (target){ "geomean vs POCL, 9 benchmarks",
+			 "all but barrier, scheduler engine, all cores: time / POCL time", "x",
+			 np == nn ? exp(lp / nn) : NAN, 1.0, false, why[0] };
+	t[1] = (target){ "worst vs POCL, 9 benchmarks", "the largest of those ratios", "x",
+			 np == nn ? worst : NAN, 2.0, false, why[0] };
+	snprintf(why[2], 160, "serial C's or warpemu's figure for %u of the 9 benchmarks", nn - nc);
+	t[2] = (target){ "geomean 1 core vs serial C", "all but barrier, scheduler engine, 1 core: time / C time",
+			 "x", nc == nn ? exp(lc / nn) : NAN, 3.0, false, why[2] };
+	const bres *red = find(all, "reduce");
+	snprintf(why[3], 160, "reduce or Oclgrind was not run");
+	t[3] = (target){ "reduce vs Oclgrind, issue 19",
+			 "reduce, scheduler engine, all cores: ints/s / Oclgrind ints/s", "x",
+			 red ? slowdown(&red->og, &red->emu[1]) : NAN, 3000, true, why[3] };
+	return 4;
+}
+
 static unsigned compute_targets(const bres *all, target *t, char why[][160])
 {
 	unsigned n = 0;
@@ -1589,7 +1631,7 @@ static unsigned compute_targets(const bres *all, target *t, char why[][160])
 		}
 	}
 	n++;
-	return n;
+	return n + issue19_targets(all, t + n, why + n);
 }
 
 /* ---- printing */
