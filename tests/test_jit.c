@@ -29,16 +29,29 @@
  *            interpreter (warp-threads, lockstep 1, check, profile, trace,
  *            a seeded schedule); a kernel with nothing to compile;
  *            without LLVM, on is refused;
- *   auto_rule      xjit_auto_pays, the rule of auto;
+ *   auto_rule      xjit_auto_pays, the rule of auto, and its rules with the
+ *            disk cache (xjit_auto_compiles, xjit_auto_loads);
  *   auto_compiles  auto compiling during a long launch (two workers),
- *            with the interpreter's results.
+ *            with the interpreter's results;
+ *   disk     the disk cache of compiled kernels through the API
+ *            (we_launch_config.jit_cache): an entry stored, a module of
+ *            its own loading it with the interpreter's results, the
+ *            stats (state, key, file, load time), auto finding it on a
+ *            launch of one batch, off, a directory that cannot be made;
+ *   cache_dir      where the cache is (we_jit_cache_dir): the setting,
+ *            WARPEMU_JIT_CACHE, XDG_CACHE_HOME, HOME.
+ * (tests/jit_cache.sh tests the disk cache end to end: other
+ * processes, corrupt entries, concurrent writers.)
  */
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "warpemu/warpemu.h"
 
@@ -743,6 +756,17 @@ START_TEST(auto_rule)
 	CHECK(xjit_auto_pays(0.01, 4, 320, 2, 0.025), "two workers, 0.025 s compiles");
 	CHECK(!xjit_auto_pays(0.01, 4, 0, 1, 0.001), "nothing left");
 	CHECK(!xjit_auto_pays(0.01, 0, 320, 1, 0.1) && !xjit_auto_pays(0.01, 4, 320, 0, 0.1), "no batch, no worker");
+	/* the predicted time; with a writable disk cache, once the compile
+	 * time (XJIT_STORE_FACTOR), else 16 times; a load, once its time */
+	CHECK(xjit_auto_predict(0.01, 4, 320, 2) == 0.01 / 4 * 320 / 2 && xjit_auto_predict(0.01, 0, 320, 2) == 0 &&
+		      xjit_auto_predict(0.01, 4, 320, 0) == 0,
+	      "xjit_auto_predict");
+	CHECK(XJIT_STORE_FACTOR == 1.0 && XJIT_LOAD_FACTOR == 1.0, "the factors the rules below assume");
+	CHECK(xjit_auto_compiles(0.05, 0.05, true) && !xjit_auto_compiles(0.0499, 0.05, true), "stored: 1 x 0.05 s");
+	CHECK(!xjit_auto_compiles(0.79, 0.05, false) && xjit_auto_compiles(0.8, 0.05, false), "not stored: 16 x 0.05 s");
+	CHECK(!xjit_auto_compiles(0, 0.0, true), "nothing left");
+	CHECK(xjit_auto_loads(0.02, 0.02) && !xjit_auto_loads(0.0199, 0.02) && !xjit_auto_loads(0, 0),
+	      "a load: 1 x 0.02 s");
 }
 END_TEST
 
@@ -789,6 +813,156 @@ START_TEST(auto_compiles)
 }
 END_TEST
 
+/* rm -r of a directory of files and directories (the test's own) */
+static void rm_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		(void)unlink(dir);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char p[4096];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		rm_tree(p);
+	}
+	closedir(d);
+	(void)rmdir(dir);
+}
+
+/* A run of the ops kernel under c, the interpreter's buffers and
+ * counters (ref), the disk cache in state want. */
+static void expect_disk(th_kernel *t, const we_launch_config *c, const th_run *ref, const char *want, const char *what,
+			th_run *r)
+{
+	th_run_launch(t, c, r);
+	th_expect_same(t, ref, r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off", what);
+	CHECK(r->s.jit_cache && !strcmp(r->s.jit_cache, want), "%s: jit_cache %s, expected %s (note: %s)", what,
+	      r->s.jit_cache ? r->s.jit_cache : "(null)", want, r->s.jit_cache_note);
+}
+
+START_TEST(disk)
+{
+	if (!we_jit_available())
+		return;
+	char tmp[] = "/tmp/test_jit.XXXXXX", cache[64], path[4200], dir[4096];
+	CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
+	snprintf(cache, sizeof cache, "%s/cache", tmp);
+	th_kernel t;
+	ops_load(&t);
+	we_launch_config c = ops_cfg();
+	c.jit = WE_JIT_OFF;
+	c.jit_cache = cache;
+	th_run ref, r;
+	th_run_launch(&t, &c, &ref);
+	th_expect_ok(&ref, "jit off");
+	CHECK(!strcmp(ref.s.jit_cache, "unused") && !ref.s.jit_cache_key[0], "jit off: jit_cache %s", ref.s.jit_cache);
+
+	/* on: compiled, stored as CACHE/KEY.wjit, private */
+	c.jit = WE_JIT_ON;
+	expect_disk(&t, &c, &ref, "stored", "on, stored", &r);
+	CHECK(r.s.jit_seconds > 0 && r.s.jit_load_seconds == 0 && strlen(r.s.jit_cache_key) == 32 &&
+		      strspn(r.s.jit_cache_key, "0123456789abcdef") == 32 && !r.s.jit_cache_note[0],
+	      "on, stored: %g s compiling, %g s loading, key %s, note %s", r.s.jit_seconds, r.s.jit_load_seconds,
+	      r.s.jit_cache_key, r.s.jit_cache_note);
+	CHECK(we_jit_cache_dir(cache, dir, sizeof dir) == WE_OK && !strcmp(dir, cache), "we_jit_cache_dir: %s", dir);
+	snprintf(path, sizeof path, "%s/%s.wjit", dir, r.s.jit_cache_key);
+	struct stat st;
+	CHECK(!stat(path, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600, "no entry %s", path);
+	char key[40];
+	snprintf(key, sizeof key, "%s", r.s.jit_cache_key);
+	th_run_free(&r);
+	/* a later launch of the module: its code, and where it came from */
+	c.jit = WE_JIT_AUTO;
+	expect_disk(&t, &c, &ref, "stored", "auto, the module's code", &r);
+	CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_seconds == 0 && r.s.jit_load_seconds == 0,
+	      "auto, the module's code: jit %s, %g s, %g s", r.s.jit, r.s.jit_seconds, r.s.jit_load_seconds);
+	th_run_free(&r);
+	th_close(&t);
+
+	/* another module of the kernel: the entry loaded, nothing compiled */
+	ops_load(&t);
+	c.jit = WE_JIT_ON;
+	expect_disk(&t, &c, &ref, "loaded", "on, loaded", &r);
+	CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks == 1 && r.s.jit_insns == OPS_COMPILED &&
+		      r.s.jit_seconds == 0 && r.s.jit_load_seconds > 0 && !strcmp(r.s.jit_cache_key, key),
+	      "on, loaded: jit %s, %u blocks of %u instructions, %g s compiling, %g s loading, key %s", r.s.jit,
+	      r.s.jit_blocks, r.s.jit_insns, r.s.jit_seconds, r.s.jit_load_seconds, r.s.jit_cache_key);
+	th_run_free(&r);
+	th_close(&t);
+
+	/* auto on a launch of one batch (no time left to predict): found,
+	 * not loaded; off: nothing */
+	ops_load(&t);
+	c.jit = WE_JIT_AUTO;
+	expect_disk(&t, &c, &ref, "found", "auto, one batch", &r);
+	CHECK(!strcmp(r.s.jit, "below the auto threshold") && !strcmp(r.s.jit_cache_key, key), "auto, one batch: %s",
+	      r.s.jit);
+	th_run_free(&r);
+	c.jit = WE_JIT_ON;
+	c.jit_cache = "off";
+	expect_disk(&t, &c, &ref, "off", "on, cache off", &r);
+	CHECK(!r.s.jit_cache_key[0] && r.s.jit_seconds > 0, "on, cache off: key %s", r.s.jit_cache_key);
+	th_run_free(&r);
+	th_close(&t);
+
+	/* a directory that cannot be made: compiled, a note */
+	ops_load(&t);
+	char file[64], sub[80];
+	snprintf(file, sizeof file, "%s/file", tmp);
+	snprintf(sub, sizeof sub, "%s/sub", file);
+	FILE *f = fopen(file, "w");
+	CHECK(f && !fclose(f), "cannot make %s", file);
+	c.jit_cache = sub;
+	expect_disk(&t, &c, &ref, "not stored", "on, a directory under a file", &r);
+	CHECK(strstr(r.s.jit_cache_note, "cannot create the directory") && !strcmp(r.s.jit, "compiled"),
+	      "on, a directory under a file: note %s", r.s.jit_cache_note);
+	th_run_free(&r);
+	th_close(&t);
+	th_run_free(&ref);
+	rm_tree(tmp);
+}
+END_TEST
+
+/* we_jit_cache_dir: the setting, else WARPEMU_JIT_CACHE, else
+ * $XDG_CACHE_HOME/warpemu (absolute only), else $HOME/.cache/warpemu,
+ * else none (the environment put back after) */
+START_TEST(cache_dir)
+{
+	char *env = getenv("WARPEMU_JIT_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *saved[3] = { env ? th_xstrdup(env) : NULL, xdg ? th_xstrdup(xdg) : NULL, home ? th_xstrdup(home) : NULL };
+	char d[256];
+	CHECK(we_jit_cache_dir("/a/b", d, sizeof d) == WE_OK && !strcmp(d, "/a/b"), "setting: %s", d);
+	CHECK(we_jit_cache_dir("off", d, sizeof d) == WE_OK && !d[0], "off: %s", d);
+	CHECK(we_jit_cache_dir("/a", NULL, 0) == WE_ERR_INVALID, "no buffer");
+	CHECK(!setenv("WARPEMU_JIT_CACHE", "/e", 1) && !setenv("XDG_CACHE_HOME", "/x", 1) && !setenv("HOME", "/h", 1),
+	      "setenv");
+	CHECK(we_jit_cache_dir(NULL, d, sizeof d) == WE_OK && !strcmp(d, "/e"), "WARPEMU_JIT_CACHE: %s", d);
+	CHECK(we_jit_cache_dir("", d, sizeof d) == WE_OK && !strcmp(d, "/e"), "\"\": %s", d);
+	CHECK(we_jit_cache_dir("/s", d, sizeof d) == WE_OK && !strcmp(d, "/s"), "the setting over the environment: %s",
+	      d);
+	CHECK(!setenv("WARPEMU_JIT_CACHE", "off", 1) && we_jit_cache_dir(NULL, d, sizeof d) == WE_OK && !d[0],
+	      "WARPEMU_JIT_CACHE=off: %s", d);
+	CHECK(!unsetenv("WARPEMU_JIT_CACHE") && we_jit_cache_dir(NULL, d, sizeof d) == WE_OK && !strcmp(d, "/x/warpemu"),
+	      "XDG_CACHE_HOME: %s", d);
+	CHECK(!setenv("XDG_CACHE_HOME", "rel", 1) && we_jit_cache_dir(NULL, d, sizeof d) == WE_OK &&
+		      !strcmp(d, "/h/.cache/warpemu"),
+	      "a relative XDG_CACHE_HOME, HOME: %s", d);
+	CHECK(!unsetenv("XDG_CACHE_HOME") && !unsetenv("HOME") && we_jit_cache_dir(NULL, d, sizeof d) == WE_OK && !d[0],
+	      "nothing: %s", d);
+	CHECK(we_jit_cache_dir("/a/very/long/directory", d, 8) == WE_OK && !d[0], "too long: %s", d);
+	const char *names[3] = { "WARPEMU_JIT_CACHE", "XDG_CACHE_HOME", "HOME" };
+	for (unsigned i = 0; i < 3; i++) {
+		if (saved[i])
+			CHECK(!setenv(names[i], saved[i], 1), "setenv %s", names[i]);
+		free(saved[i]);
+	}
+}
+END_TEST
+
 static Suite *jit_suite(void)
 {
 	Suite *s = suite_create("jit");
@@ -803,6 +977,8 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, states);
 	tcase_add_test(tc, auto_rule);
 	tcase_add_test(tc, auto_compiles);
+	tcase_add_test(tc, disk);
+	tcase_add_test(tc, cache_dir);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -161,6 +161,11 @@ typedef enum we_jit {
 const char *we_engine_name(we_engine e);
 /* true when the library was built with the compiled tier (LLVM). */
 bool we_jit_available(void);
+/* The directory of the disk cache of compiled kernels a launch with
+ * we_launch_config.jit_cache = setting uses (see there), in buf; "" when
+ * it has none (off).  WE_ERR_INVALID without a buffer; a name longer
+ * than len counts as none. */
+we_status we_jit_cache_dir(const char *setting, char *buf, size_t len);
 const char *we_placement_name(we_placement p);
 
 /* Describe the host topology and the placement a launch with engine e,
@@ -226,19 +231,36 @@ typedef struct we_launch_config {
 	 * we_last_profile_json() after the launch.  Like check_memory it runs
 	 * one warp at a time, every instruction observed. */
 	bool profile;
-	/* The compiled tier: runs of plain ALU instructions (no memory,
-	 * branch or barrier instruction) compiled to host code with LLVM
-	 * for the scheduler engine's lockstep groups; the results are those
-	 * of the interpreter.  A kernel compiles once per module (later
-	 * launches reuse its code).  AUTO uses a kernel's code when it is
-	 * compiled already, else compiles during the launch when the
-	 * interpreter's remaining time, predicted from the first CTAs, is
-	 * at least 8 times the compile time expected; ON compiles every
-	 * launch that runs lockstep groups, OFF none.  The warp-threads engine, lockstep 1, check,
+	/* The compiled tier: runs of plain ALU instructions, and of global
+	 * and shared loads and stores (no branch or barrier instruction),
+	 * compiled to host code with LLVM for the scheduler engine's
+	 * lockstep groups; the results are those of the interpreter.  A
+	 * kernel compiles once per module (later launches reuse its code),
+	 * and its code is kept in the disk cache (jit_cache) for later runs.
+	 * AUTO uses a kernel's code at once when the module has it; else,
+	 * from the interpreter's remaining time predicted from the first
+	 * CTAs, it loads the disk cache's entry when that time is at least
+	 * the load time expected, or compiles when it is at least the
+	 * compile time expected (16 times that without a writable disk
+	 * cache: the compile must then repay itself in this launch).  ON
+	 * loads or compiles in every launch that runs lockstep groups, OFF
+	 * neither.  The warp-threads engine, lockstep 1, check,
 	 * check_memory, profile, a seeded schedule and a trace always
 	 * interpret.  ON in a library built without LLVM is refused
 	 * (WE_ERR_INVALID). */
 	we_jit jit;
+	/* The disk cache of compiled kernels: NULL or "" for the default,
+	 * "off" for none, else a directory.  The default is the environment
+	 * variable WARPEMU_JIT_CACHE ("off" or a directory), else
+	 * $XDG_CACHE_HOME/warpemu, else $HOME/.cache/warpemu
+	 * (we_jit_cache_dir).  A kernel compiled is written there (the
+	 * directory made if missing, private to the user) as one file per
+	 * kernel and host, and later runs load it instead of compiling.  An
+	 * entry of another build, LLVM, host CPU or kernel is never used, a
+	 * corrupt or truncated one is ignored, and a directory that cannot
+	 * be written only leaves a note (we_launch_stats.jit_cache_note).
+	 * Removing the directory clears it. */
+	const char *jit_cache;
 } we_launch_config;
 
 #define WE_CHECK_RACES 1u
@@ -271,11 +293,27 @@ typedef struct we_launch_stats {
 	 * auto threshold", "interpreter needed", "no block", "failed"), the
 	 * functions compiled, the kernel's instructions in them and the
 	 * seconds spent compiling in this launch (part of `seconds`; 0 when
-	 * the module's code of the kernel was compiled by an earlier launch) */
+	 * the module's code of the kernel was compiled by an earlier launch,
+	 * or loaded from the disk cache) */
 	const char *jit;
 	uint32_t jit_blocks;
 	uint32_t jit_insns;
 	double jit_seconds;
+	/* the disk cache (we_launch_config.jit_cache): a static string,
+	 * "unused" (the launch runs no compiled code: jit off, not built,
+	 * interpreter needed), "off", "miss" (no entry loaded, nothing
+	 * compiled), "loaded" (the code came from the cache), "stored"
+	 * (compiled, and written to it) or "not stored" (compiled, but the
+	 * entry could not be written: jit_cache_note says why); for code an
+	 * earlier launch of the module compiled or loaded, where it came
+	 * from.  The seconds spent loading the entry in this launch (part
+	 * of `seconds`), the entry's file name in the cache's directory
+	 * (without ".wjit"; "" when none), and why an entry was ignored or
+	 * not written ("" when nothing was) */
+	const char *jit_cache;
+	double jit_load_seconds;
+	char jit_cache_key[40];
+	char jit_cache_note[256];
 } we_launch_stats;
 
 /* After a launch that failed with WE_ERR_EXCEPTION, WE_ERR_DEADLOCK or

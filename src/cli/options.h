@@ -118,6 +118,10 @@ X(JIT, "jit", 0, "MODE", CLI_ONCE, CLI_RS, true, NULL, \
   "scheduler: compile runs of ALU instructions to host\n" \
   "code for lockstep groups: auto (default: when the\n" \
   "first CTAs predict it pays), on or off") \
+X(JIT_CACHE, "jit-cache", 0, "DIR", CLI_ONCE, CLI_RS, true, NULL, \
+  "the disk cache of compiled kernels (--jit), or\n" \
+  "off (default: $WARPEMU_JIT_CACHE, else\n" \
+  "$XDG_CACHE_HOME/warpemu or ~/.cache/warpemu)") \
 X(PLACEMENT, "placement", 0, "P", CLI_ONCE, CLI_RUN | CLI_INFO, false, \
   "cannot be used: stress jobs run unbound", \
   "binding of host threads to PUs: compact (default),\n" \

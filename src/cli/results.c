@@ -16,6 +16,35 @@ static double rate(uint64_t n, double seconds)
 	return seconds > 0 ? (double)n / seconds : 0.0;
 }
 
+/* The disk cache's entry of the launch's kernel (we_launch_stats
+ * .jit_cache_key) in path; false when it has none. */
+static bool jit_entry(const run_ctx *c, const we_launch_stats *s, char *path, size_t len)
+{
+	char dir[4096];
+	if (!s->jit_cache_key[0] || we_jit_cache_dir(OPT(c, JIT_CACHE), dir, sizeof dir) != WE_OK || !dir[0])
+		return false;
+	const int n = snprintf(path, len, "%s/%s.wjit", dir, s->jit_cache_key);
+	return n > 0 && (size_t)n < len;
+}
+
+/* The compiled tier's lines: what was compiled or loaded, and why the
+ * disk cache was not used or written. */
+static void print_jit(const run_ctx *c, const we_launch_stats *s)
+{
+	char path[4200];
+	const char *cache = s->jit_cache ? s->jit_cache : "unused";
+	const bool entry = jit_entry(c, s, path, sizeof path);
+	if (s->jit_blocks && !strcmp(cache, "loaded"))
+		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions loaded in %.6f s from "
+			"%s\n", s->jit_blocks, s->jit_insns, s->jit_load_seconds, entry ? path : "the disk cache");
+	else if (s->jit_blocks)
+		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions compiled in %.6f s%s%s\n",
+			s->jit_blocks, s->jit_insns, s->jit_seconds, entry && !strcmp(cache, "stored") ? ", stored in " : "",
+			entry && !strcmp(cache, "stored") ? path : "");
+	if (s->jit_cache_note[0])
+		fprintf(stderr, PROG ": jit cache: %s\n", s->jit_cache_note);
+}
+
 static void print_summary(const run_ctx *c)
 {
 	const we_launch_stats *s = &c->stats;
@@ -28,9 +57,7 @@ static void print_summary(const run_ctx *c)
 		s->thread_insns, s->barriers);
 	fprintf(stderr, PROG ": %.6f s, %.1f CTAs/s, %.1f warp-instr/s\n", s->seconds,
 		rate(s->ctas, s->seconds), rate(s->warp_insns, s->seconds));
-	if (s->jit_blocks)
-		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions compiled in "
-			"%.6f s\n", s->jit_blocks, s->jit_insns, s->jit_seconds);
+	print_jit(c, s);
 	for (int r = 0; c->ranks && r < c->nranks; r++)
 		fprintf(stderr, PROG ": rank %d: CTAs %" PRIu64 "..%" PRIu64 ", %.6f s, %" PRIu64
 			" bytes merged%s\n", r, c->ranks[r].first_cta, c->ranks[r].first_cta + c->ranks[r].ctas,
@@ -296,14 +323,28 @@ static int json_prints(jw *w, run_ctx *c)
 }
 
 /* The compiled tier of the launch: "jit": { "state", "blocks",
- * "instructions", "compile_seconds" } (doc/json.md). */
-static void json_jit(jw *w, const we_launch_stats *s)
+ * "instructions", "compile_seconds", "cache": { "state", "entry",
+ * "load_seconds", "note" } } (doc/json.md). */
+static void json_jit(jw *w, const run_ctx *c, const we_launch_stats *s)
 {
+	char path[4200];
 	jw_object(w, "jit");
 	jw_str(w, "state", s->jit ? s->jit : "off");
 	jw_u64(w, "blocks", s->jit_blocks);
 	jw_u64(w, "instructions", s->jit_insns);
 	jw_num(w, "compile_seconds", s->jit_seconds, true);
+	jw_object(w, "cache");
+	jw_str(w, "state", s->jit_cache ? s->jit_cache : "unused");
+	if (jit_entry(c, s, path, sizeof path))
+		jw_str(w, "entry", path);
+	else
+		jw_null(w, "entry");
+	jw_num(w, "load_seconds", s->jit_load_seconds, true);
+	if (s->jit_cache_note[0])
+		jw_str(w, "note", s->jit_cache_note);
+	else
+		jw_null(w, "note");
+	jw_end(w);
 	jw_end(w);
 }
 
@@ -349,7 +390,7 @@ static int print_document(run_ctx *c, int rc)
 		jw_raw(&w, "profile", we_last_profile_json(c->dev), strlen(we_last_profile_json(c->dev)));
 	else
 		jw_null(&w, "profile");
-	json_jit(&w, s);
+	json_jit(&w, c, s);
 	jw_int(&w, "exit_status", rc);
 	jw_end(&w);
 	putchar('\n');

@@ -118,6 +118,8 @@ static int run_check_numbers(run_ctx *c)
 	if (c->jit == WE_JIT_ON && !we_jit_available())
 		return usage_err(c->cmd, "--jit=on: this build has no compiled tier (configure found no "
 				 "LLVM: install llvm-14-dev and rebuild)");
+	if (OPT(c, JIT_CACHE) && !*OPT(c, JIT_CACHE))
+		return usage_err(c->cmd, "--jit-cache: give a directory, or off");
 	if (OPT(c, PLACEMENT) && !cli_parse_placement(OPT(c, PLACEMENT), &c->placement, &e))
 		return opt_err(c, "--placement", &e);
 	c->json = OPT(c, STATS) != NULL;
@@ -319,6 +321,7 @@ void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->batch = (unsigned)c->batch;
 	cfg->engine = c->engine;
 	cfg->jit = c->jit;
+	cfg->jit_cache = OPT(c, JIT_CACHE);
 	cfg->placement = c->placement;
 	cfg->schedule_seeded = c->seeded;
 	cfg->schedule_seed = c->seed;

@@ -178,6 +178,12 @@ static int info(const cli_opts *o, const cli_intr *intr)
 	putchar('\n');
 	printf("Buffer types:      u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n");
 	printf("Compiled tier:     %s\n", we_jit_available() ? "LLVM (--jit auto, on, off)" : "not built (no LLVM)");
+	if (we_jit_available()) {
+		char dir[4096];
+		if (we_jit_cache_dir(NULL, dir, sizeof dir) != WE_OK || !dir[0])
+			snprintf(dir, sizeof dir, "off");
+		printf("Compiled kernels:  %s (--jit-cache)\n", dir);
+	}
 	printf("\nHost:\n");
 	for (const char *p = text; p && *p;) {
 		size_t n = strcspn(p, "\n");

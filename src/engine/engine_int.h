@@ -14,6 +14,7 @@
 #include "device/topo.h"
 #include "engine/engine.h"
 #include "exec/exec.h"
+#include "exec/jit.h"
 
 /* The buffers of one running CTA, reused for CTA after CTA: its own
  * (slot_alloc), or its part of a batch's (batch_alloc). */
@@ -66,12 +67,12 @@ typedef struct launch {
 	check_log checklog;            /* --check hazards                   */
 	race_launch *race;             /* --check races/uninit (L.race)     */
 	prof *prof;                    /* --profile: the slots' sums        */
-	/* the compiled tier (exec/jit.h; launch.c's launch_jit) */
+	/* the compiled tier (exec/jit.h; tier.c) */
 	const char *jit_note;          /* why it is used or not (stats.jit)  */
 	bool jit_auto;                 /* --jit auto: sched.c's first batch
-					  decides (xjit_auto_pays)          */
-	double jit_seconds;            /* compiling in this launch          */
-	char jit_err[256];             /* why compiling failed              */
+					  decides (launch_jit_decide)       */
+	xjit_use jit_use;              /* the caches, compiling, loading    */
+	char jit_dir[4096];            /* the disk cache (jit_use.dir)      */
 } launch;
 
 #define QUANTUM 4096u
@@ -127,11 +128,11 @@ static inline unsigned engine_warps(we_dim3 block)
 /* Monotonic seconds. */
 double engine_now(void);
 /* The compiled tier (tier.c): choose it for the launch (L.jit and
- * lc->jit_note, from cfg->jit); under --jit auto, compile the launch's
- * kernel and publish L.jit; the compile time to expect */
+ * lc->jit_note, from cfg->jit and cfg->jit_cache); under --jit auto,
+ * from the interpreter's predicted remaining time, load or compile the
+ * launch's kernel and publish L.jit */
 void launch_jit_choose(launch *lc, const we_launch_config *cfg);
-void launch_jit_compile(launch *lc);
-double launch_jit_estimate(const launch *lc);
+void launch_jit_decide(launch *lc, double predicted);
 
 /* Add a slot's statistics to the launch's (call after joining). */
 void slot_stats(launch *lc, const cta_slot *s);

@@ -233,13 +233,13 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	}
 	double seconds = 0;
 	launch_jit_choose(lc, cfg);
-	/* (compiling before the run is part of the launch's time; under
-	 * auto it is inside the run) */
-	const double jit_before = lc->jit_seconds;
+	/* (compiling or loading before the run is part of the launch's
+	 * time; under auto it is inside the run) */
+	const double jit_before = lc->jit_use.compile_seconds + lc->jit_use.load_seconds;
 	st = launch_run(lc, dev, out, &seconds);
-	if (lc->jit_err[0]) {
+	if (lc->jit_use.failed) {
 		char msg[320];
-		snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", lc->jit_err);
+		snprintf(msg, sizeof msg, "the compiled tier failed, interpreting: %s", lc->jit_use.err);
 		dev_notice(dev, msg);
 	}
 	const xjit *jit = atomic_load_explicit(&lc->L.jit, memory_order_relaxed);
@@ -267,7 +267,11 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		stats->jit = lc->jit_note;
 		stats->jit_blocks = jit_blocks;
 		stats->jit_insns = jit_insns;
-		stats->jit_seconds = lc->jit_seconds;
+		stats->jit_seconds = lc->jit_use.compile_seconds;
+		stats->jit_load_seconds = lc->jit_use.load_seconds;
+		stats->jit_cache = lc->jit_use.disk;
+		snprintf(stats->jit_cache_key, sizeof stats->jit_cache_key, "%s", lc->jit_use.key);
+		snprintf(stats->jit_cache_note, sizeof stats->jit_cache_note, "%s", lc->jit_use.note);
 		stats->ctas = lc->stats.ctas;
 		stats->warp_insns = lc->stats.warp_insns;
 		stats->thread_insns = lc->stats.thread_insns;

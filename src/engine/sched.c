@@ -197,19 +197,18 @@ static bool below_report(launch *lc, uint64_t id)
 	return below;
 }
 
-/* --jit auto (xjit_auto_pays, exec/jit.h): from the time of worker 0's
- * first batch of n CTAs, the interpreter's remaining time (the CTAs no
- * worker has taken, and own: the rest of worker 0's chunk) over the
- * workers; compile when it repays the compile time to expect.  The
- * other workers interpret meanwhile and switch to the compiled blocks at
- * their next group (exec_group loads L.jit). */
+/* --jit auto (tier.c, exec/jit.h): from the time of worker 0's first
+ * batch of n CTAs, the interpreter's remaining time (the CTAs no worker
+ * has taken, and own: the rest of worker 0's chunk) over the workers;
+ * tier.c loads or compiles when that repays it.  The other workers
+ * interpret meanwhile and switch to the compiled blocks at their next
+ * group (exec_group loads L.jit). */
 static void sched_tier(launch *lc, double seconds, uint32_t n, uint64_t own)
 {
 	const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
 	const uint64_t left = (next < lc->nctas ? lc->nctas - next : 0) + own;
-	if (!atomic_load_explicit(&lc->stop, memory_order_acquire) &&
-	    xjit_auto_pays(seconds, n, left, lc->nthreads, launch_jit_estimate(lc)))
-		launch_jit_compile(lc);
+	if (!atomic_load_explicit(&lc->stop, memory_order_acquire))
+		launch_jit_decide(lc, xjit_auto_predict(seconds, n, left, lc->nthreads));
 }
 
 static void *sworker_main(void *arg)

@@ -1,6 +1,8 @@
 /* jit.c — the compiled tier (jit.h): blocks of plain ALU instructions
  * as LLVM IR over whole warps (<32 x i32> per register), compiled by
- * LLVM's ORC LLJIT for the host CPU.
+ * LLVM's code generator to an object file for the host CPU, which LLVM's
+ * ORC LLJIT links into the process (and the disk cache keeps: the
+ * module's load links an entry's object file the same way).
  *
  * Each block function loops over the n warps it is given; for one warp
  * it loads a register row or predicate at its first use, keeps every
@@ -1072,15 +1074,19 @@ static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *
 	return nb;
 }
 
-/* Build the module of the blocks (len[q] != 0) and hand it to the JIT. */
-static bool build_module(const we_launch_ctx *L, const uint32_t *len, uint32_t ni, LLVMOrcLLJITRef jit,
-			 char *err, size_t errlen)
+/* The object file of the blocks (len[q] != 0), compiled for tm: *obj
+ * (the caller disposes of it). */
+static bool build_object(const we_launch_ctx *L, const uint32_t *len, uint32_t ni, LLVMTargetMachineRef tm,
+			 LLVMMemoryBufferRef *obj, char *err, size_t errlen)
 {
-	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-	jb b = { .cx = LLVMOrcThreadSafeContextGetContext(tsc), .L = L, .nrows = L->nrows };
+	jb b = { .cx = LLVMContextCreate(), .L = L, .nrows = L->nrows };
 	b.mod = LLVMModuleCreateWithNameInContext("warpemu", b.cx);
-	LLVMSetTarget(b.mod, LLVMOrcLLJITGetTripleString(jit));
-	LLVMSetDataLayout(b.mod, LLVMOrcLLJITGetDataLayoutStr(jit));
+	char *triple = LLVMGetTargetMachineTriple(tm);
+	LLVMSetTarget(b.mod, triple);
+	LLVMDisposeMessage(triple);
+	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(b.mod, dl);
+	LLVMDisposeTargetData(dl);
 	b.b = LLVMCreateBuilderInContext(b.cx);
 	b.row = calloc(b.nrows, sizeof *b.row);
 	b.dirty = calloc(b.nrows, sizeof *b.dirty);
@@ -1107,117 +1113,214 @@ static bool build_module(const we_launch_ctx *L, const uint32_t *len, uint32_t n
 		ok = false;
 	}
 	LLVMDisposeMessage(msg);
+	msg = NULL;
 	if (ok) {
 		/* the IR is straight-line already (mem2reg: the side
 		 * exits' flag): instcombine folds the selects of full guards
 		 * and the constant operands */
 		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-		ok = !llvm_err(LLVMRunPasses(b.mod, "mem2reg,instcombine,early-cse", NULL, po), "LLVM passes", err, errlen);
+		ok = !llvm_err(LLVMRunPasses(b.mod, XJIT_PASSES, NULL, po), "LLVM passes", err, errlen);
 		LLVMDisposePassBuilderOptions(po);
 	}
-	if (!ok) {
-		LLVMDisposeModule(b.mod);
-		LLVMOrcDisposeThreadSafeContext(tsc);
-		return false;
+	/* (the object file, not IR, goes to the JIT: what the disk cache
+	 * keeps is what runs) */
+	if (ok && LLVMTargetMachineEmitToMemoryBuffer(tm, b.mod, LLVMObjectFile, &msg, obj)) {
+		snprintf(err, errlen, "LLVM code generation: %s", msg ? msg : "failed");
+		ok = false;
 	}
-	LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(b.mod, tsc);
-	LLVMOrcDisposeThreadSafeContext(tsc);
-	if (llvm_err(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm), "LLVM", err,
-		     errlen)) {
-		LLVMOrcDisposeThreadSafeModule(tsm);
-		return false;
-	}
-	return true;
+	LLVMDisposeMessage(msg);
+	LLVMDisposeModule(b.mod);
+	LLVMContextDispose(b.cx);
+	return ok;
 }
 
-/* An LLJIT for the host CPU (its name and features: AVX2, AVX-512 ...).
- * Code generation at level "Less" (-O1): on bench/kernels/alu.we it
- * compiled in 11.5 ms against 12.2 ms at "Default" and 7.5 ms at "None",
- * and ran fastest (0.08 s, 0.11 s and 0.23 s; bench/README.md). */
-#define WE_JIT_CODEGEN_LEVEL LLVMCodeGenLevelLess
-static bool create_jit(LLVMOrcLLJITRef *jit, char *err, size_t errlen)
+/* A target machine for the host CPU (its name and features: AVX2,
+ * AVX-512 ...), *host its description (malloc'd).  Code generation at
+ * level Less (-O1, XJIT_OPT_LEVEL): on bench/kernels/alu.we it compiled
+ * in 11.5 ms against 12.2 ms at "Default" and 7.5 ms at "None", and ran
+ * fastest (0.08 s, 0.11 s and 0.23 s; bench/README.md).  The JIT's code
+ * model, as LLJIT's own compiler would use: its objects link anywhere
+ * in the address space. */
+_Static_assert(XJIT_OPT_LEVEL == LLVMCodeGenLevelLess, "jit.h names the level");
+static LLVMTargetMachineRef create_tm(char **host, char *err, size_t errlen)
 {
 	char *triple = LLVMGetDefaultTargetTriple(), *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
 	char *msg = NULL;
 	LLVMTargetRef t;
-	bool ok = false;
-	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+	LLVMTargetMachineRef tm = NULL;
+	if (LLVMGetTargetFromTriple(triple, &t, &msg))
 		snprintf(err, errlen, "LLVM: %s", msg);
-	} else {
-		LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, cpu, feat, WE_JIT_CODEGEN_LEVEL,
-								  LLVMRelocDefault, LLVMCodeModelJITDefault);
-		LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
-		LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
-		ok = !llvm_err(LLVMOrcCreateLLJIT(jit, builder), "LLVM", err, errlen);
+	else
+		tm = LLVMCreateTargetMachine(t, triple, cpu, feat, (LLVMCodeGenOptLevel)XJIT_OPT_LEVEL,
+					     LLVMRelocDefault, LLVMCodeModelJITDefault);
+	if (tm && host) {
+		const size_t n = strlen(triple) + strlen(cpu) + strlen(feat) + 3;
+		if ((*host = malloc(n)))
+			snprintf(*host, n, "%s %s %s", triple, cpu, feat);
 	}
 	LLVMDisposeMessage(msg);
 	LLVMDisposeMessage(triple);
 	LLVMDisposeMessage(cpu);
 	LLVMDisposeMessage(feat);
-	return ok;
+	return tm;
+}
+
+static bool create_jit(LLVMOrcLLJITRef *jit, char *err, size_t errlen)
+{
+	LLVMTargetMachineRef tm = create_tm(NULL, err, errlen);
+	if (!tm)
+		return false;
+	LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+	return !llvm_err(LLVMOrcCreateLLJIT(jit, builder), "LLVM", err, errlen);
 }
 
 static void jit_free(xjit *j);
 
-static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen)
+/* An xjit of L's kernel, no block yet. */
+static xjit *jit_new(const we_launch_ctx *L)
+{
+	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
+	xjit *j = calloc(1, sizeof *j);
+	if (j && !(j->at = calloc(ni ? ni : 1, sizeof *j->at))) {
+		free(j);
+		return NULL;
+	}
+	if (j) {
+		j->start = L->k->code_start;
+		j->end = L->k->code_end;
+	}
+	return j;
+}
+
+/* The object file obj (len bytes) of the blocks blk[nb] (first
+ * instruction, length) linked into j by a JIT of its own. */
+static bool jit_link(xjit *j, const uint8_t *obj, size_t len, const uint32_t (*blk)[2], uint32_t nb, char *err,
+		     size_t errlen)
+{
+	int e = pthread_once(&llvm_once, llvm_init);
+	if (e) {
+		snprintf(err, errlen, "pthread_once: %s", strerror(e));
+		return false;
+	}
+	LLVMOrcLLJITRef jit = NULL;
+	if (!create_jit(&jit, err, errlen))
+		return false;
+	j->impl = jit;
+	LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)obj, len, "warpemu");
+	if (llvm_err(LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), buf), "LLVM", err, errlen))
+		return false;
+	/* the first lookup links the whole object */
+	for (uint32_t k = 0; k < nb; k++) {
+		char name[32];
+		LLVMOrcExecutorAddress addr = 0;
+		snprintf(name, sizeof name, "b%u", blk[k][0]);
+		if (llvm_err(LLVMOrcLLJITLookup(jit, &addr, name), "LLVM", err, errlen))
+			return false;
+		/* (an address from the JIT as a function: what the ORC API is
+		 * for; C11 leaves object-to-function conversions to the
+		 * implementation, POSIX defines them) */
+		j->at[blk[k][0]].fn = (xjit_fn)(uintptr_t)addr;
+		j->at[blk[k][0]].len = blk[k][1];
+		j->blocks++;
+		j->insns += blk[k][1];
+	}
+	return true;
+}
+
+/* The block table of len[ni] (find_blocks) in img. */
+static bool image_blocks(const uint32_t *len, uint32_t ni, uint32_t nb, xjit_image *img)
+{
+	img->block = malloc(nb ? nb * sizeof *img->block : 1);
+	if (!img->block)
+		return false;
+	img->nblocks = 0;
+	for (uint32_t q = 0; q < ni; q++)
+		if (len[q]) {
+			img->block[img->nblocks][0] = q;
+			img->block[img->nblocks++][1] = len[q];
+		}
+	return true;
+}
+
+/* Compile L's kernel's blocks: their object file, linked; with img, the
+ * object file, the block table and the host kept there (the disk
+ * cache).  A kernel without a block gives an xjit of none, and an image
+ * of no block and no object. */
+static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, xjit_image *img, char *err, size_t errlen)
 {
 	const double t0 = now();
 	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
-	xjit *j = calloc(1, sizeof *j);
+	xjit *j = jit_new(L);
 	uint32_t *len = calloc(ni ? ni : 1, sizeof *len);
-	if (j)
-		j->at = calloc(ni ? ni : 1, sizeof *j->at);
-	if (!j || !len || !j->at) {
+	xjit_image im = { 0 };
+	LLVMMemoryBufferRef obj = NULL;
+	LLVMTargetMachineRef tm = NULL;
+	const uint32_t nb = j && len ? find_blocks(L, min_len, len) : UINT32_MAX;
+	bool ok = nb != UINT32_MAX && image_blocks(len, ni, nb, &im);
+	if (!ok)
 		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	j->start = L->k->code_start;
-	j->end = L->k->code_end;
-	const uint32_t nb = find_blocks(L, min_len, len);
-	if (nb == UINT32_MAX) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	if (nb) {
+	if (ok && nb) {
 		int e = pthread_once(&llvm_once, llvm_init);
-		if (e) {
+		if (e)
 			snprintf(err, errlen, "pthread_once: %s", strerror(e));
-			goto fail;
-		}
-		LLVMOrcLLJITRef jit = NULL;
-		if (!create_jit(&jit, err, errlen))
-			goto fail;
-		j->impl = jit;
-		if (!build_module(L, len, ni, jit, err, errlen))
-			goto fail;
-		/* the first lookup compiles the whole module */
-		for (uint32_t q = 0; q < ni; q++) {
-			if (!len[q])
-				continue;
-			char name[32];
-			LLVMOrcExecutorAddress addr = 0;
-			snprintf(name, sizeof name, "b%u", q);
-			if (llvm_err(LLVMOrcLLJITLookup(jit, &addr, name), "LLVM", err, errlen))
-				goto fail;
-			/* (an address from the JIT as a function: what the ORC
-			 * API is for; C11 leaves object-to-function conversions
-			 * to the implementation, POSIX defines them) */
-			j->at[q].fn = (xjit_fn)(uintptr_t)addr;
-			j->at[q].len = len[q];
-		}
+		ok = !e && (tm = create_tm(&im.host, err, errlen)) && build_object(L, len, ni, tm, &obj, err, errlen) &&
+		     jit_link(j, (const uint8_t *)LLVMGetBufferStart(obj), LLVMGetBufferSize(obj), im.block, im.nblocks,
+			      err, errlen);
+		im.objlen = ok ? LLVMGetBufferSize(obj) : 0;
+		if (ok && img && (im.obj = malloc(im.objlen)))
+			memcpy(im.obj, LLVMGetBufferStart(obj), im.objlen);
+	} else if (ok && img) {
+		im.host = calloc(1, 1);
 	}
-	/* instructions covered (each once: the blocks do not overlap) */
-	for (uint32_t q = 0; q < ni; q++) {
-		j->blocks += len[q] != 0;
-		j->insns += len[q];
-	}
+	/* (an image is kept whole or not at all: the disk cache is only
+	 * saved work) */
+	if (ok && img && im.host && (im.obj || !im.objlen))
+		*img = im;
+	else
+		xjit_image_free(&im);
+	if (obj)
+		LLVMDisposeMemoryBuffer(obj);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
 	free(len);
+	if (!ok) {
+		jit_free(j);
+		return NULL;
+	}
 	j->seconds = now() - t0;
 	return j;
-fail:
-	free(len);
-	jit_free(j);
-	return NULL;
+}
+
+/* The code of a disk cache entry (jit.h), for this host only. */
+static xjit *jit_load(const we_launch_ctx *L, const xjit_image *img, char *err, size_t errlen)
+{
+	char *host = NULL;
+	int e = pthread_once(&llvm_once, llvm_init);
+	if (e) {
+		snprintf(err, errlen, "pthread_once: %s", strerror(e));
+		return NULL;
+	}
+	LLVMTargetMachineRef tm = create_tm(&host, err, errlen);
+	if (!tm)
+		return NULL;
+	LLVMDisposeTargetMachine(tm);
+	const bool same = host && img->host && !strcmp(host, img->host);
+	free(host);
+	if (!same) {
+		snprintf(err, errlen, "compiled for another host CPU");
+		return NULL;
+	}
+	xjit *j = jit_new(L);
+	if (!j) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!jit_link(j, img->obj, img->objlen, (const uint32_t(*)[2])img->block, img->nblocks, err, errlen)) {
+		jit_free(j);
+		return NULL;
+	}
+	return j;
 }
 
 static void jit_free(xjit *j)
@@ -1235,4 +1338,4 @@ static void jit_free(xjit *j)
 
 /* what jit_load.c looks up */
 __attribute__((visibility("default"))) extern const xjit_plugin we_jit_plugin;
-const xjit_plugin we_jit_plugin = { .abi = XJIT_ABI, .compile = jit_compile, .free = jit_free };
+const xjit_plugin we_jit_plugin = { .abi = XJIT_ABI, .compile = jit_compile, .load = jit_load, .free = jit_free };

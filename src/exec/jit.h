@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "isa/isa.h"
 #include "units/warp.h"
@@ -89,27 +91,125 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
 	return e->fn ? e : NULL;
 }
 
-/* --jit auto's rule (engine/sched.c applies it): compile when the
- * interpreter's predicted remaining time, measured on the launch's first
- * batch, is at least XJIT_AUTO_FACTOR times the compile time expected
- * (the module's last compile measured, else XJIT_COMPILE_GUESS seconds).
- * The factor 16 is about the inverse of the smallest gain measured
- * (reduce: the compiled tier, memory instructions included, saved 6.4% of
- * the interpreter's host instructions, bench/README.md; 8 when it
- * compiled ALU runs only and saved 12%): on alu, triad and reduce it
- * repays the compile at least.
- * batch_seconds: one worker's time for its first batch of batch_ctas
- * CTAs, left: the CTAs no worker has taken yet, workers: the workers. */
+/* --jit auto's rules (engine/tier.c applies them from sched.c's first
+ * batch).  The interpreter's predicted remaining time, measured on the
+ * launch's first batch: batch_seconds, one worker's time for its first
+ * batch of batch_ctas CTAs, left: the CTAs no worker has taken yet,
+ * workers: the workers. */
+static inline double xjit_auto_predict(double batch_seconds, uint64_t batch_ctas, uint64_t left, unsigned workers)
+{
+	if (!batch_ctas || !workers)
+		return 0;
+	return batch_seconds / (double)batch_ctas * (double)left / (double)workers;
+}
+
+/* Without the disk cache (we_launch_config.jit_cache off, or a directory
+ * it cannot write): compile when the predicted remaining time is at
+ * least XJIT_AUTO_FACTOR times the compile time expected (the module's
+ * last compile measured, else XJIT_COMPILE_GUESS seconds): the compile
+ * must repay itself in this launch.  The factor 16 is about the inverse
+ * of the smallest gain measured (reduce: the compiled tier, memory
+ * instructions included, saved 6.4% of the interpreter's host
+ * instructions, bench/README.md; 8 when it compiled ALU runs only and
+ * saved 12%): on alu, triad and reduce it repays the compile at least. */
 #define XJIT_AUTO_FACTOR 16.0
 #define XJIT_COMPILE_GUESS 0.05
+
+/* With a writable disk cache the code serves later runs too (other
+ * processes load it instead of compiling): compile when the predicted
+ * remaining time is at least XJIT_STORE_FACTOR times the compile time
+ * expected.  At 1 a run that compiles spends at most as long compiling
+ * as it would interpret (it is at most about twice as slow as
+ * interpreted, and at once faster by the gain), while a run shorter than
+ * a compile never pays one; the kernels of `make bench` compile in their
+ * first launch (bench/README.md, "A disk cache of compiled kernels").
+ * An entry of the disk cache is loaded when the predicted remaining time
+ * is at least XJIT_LOAD_FACTOR times the load time expected (the
+ * module's last load, else XJIT_LOAD_GUESS seconds: mapping LLVM is most
+ * of it, bench/README.md): a run too short to notice the compiled code
+ * does not map LLVM for it. */
+#define XJIT_STORE_FACTOR 1.0
+#define XJIT_LOAD_FACTOR 1.0
+#define XJIT_LOAD_GUESS 0.02
+
+/* compile, the code stored on disk (stored) or not */
+static inline bool xjit_auto_compiles(double predicted, double compile_seconds, bool stored)
+{
+	return predicted > 0 && predicted >= (stored ? XJIT_STORE_FACTOR : XJIT_AUTO_FACTOR) * compile_seconds;
+}
+/* load the disk cache's entry */
+static inline bool xjit_auto_loads(double predicted, double load_seconds)
+{
+	return predicted > 0 && predicted >= XJIT_LOAD_FACTOR * load_seconds;
+}
+/* the rule without the disk cache, from the first batch */
 static inline bool xjit_auto_pays(double batch_seconds, uint64_t batch_ctas, uint64_t left,
 				  unsigned workers, double compile_seconds)
 {
-	if (!batch_ctas || !workers)
-		return false;
-	const double predicted = batch_seconds / (double)batch_ctas * (double)left / (double)workers;
-	return predicted >= XJIT_AUTO_FACTOR * compile_seconds;
+	return xjit_auto_compiles(xjit_auto_predict(batch_seconds, batch_ctas, left, workers), compile_seconds, false);
 }
+
+/* What compiled code is, for the disk cache (jit_disk.c): the blocks'
+ * table and the object file the module (below) made of them, which it
+ * links again into a process that loads the entry.  Every pointer is
+ * malloc'd (xjit_image_free). */
+typedef struct xjit_image {
+	uint32_t nblocks;
+	uint32_t (*block)[2];  /* per block: its first instruction (the index
+				  from the kernel's start; its function is
+				  named "b" and that number) and length */
+	uint8_t *obj;          /* the object file (ELF on Linux)            */
+	size_t objlen;
+	char *host;            /* LLVM's host CPU name and features it was
+				  compiled for: another is refused          */
+} xjit_image;
+static inline void xjit_image_free(xjit_image *img)
+{
+	free(img->block);
+	free(img->obj);
+	free(img->host);
+	memset(img, 0, sizeof *img);
+}
+
+/* the code generation level (LLVMCodeGenLevelLess: jit.c's create_tm)
+ * and the IR passes (build_module): both in the disk cache's key */
+#define XJIT_OPT_LEVEL 1
+#define XJIT_PASSES "mem2reg,instcombine,early-cse"
+
+/* the layouts the module and the library share, and the version of
+ * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
+ * exit; 0x1c: the plugin's load and images): a module of another build
+ * is refused */
+#define XJIT_ABI                                                                                  \
+	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
+	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x1c) << 56)
+
+/* A launch's use of the caches: dir in, the rest out (its stats). */
+#define XJIT_NOTE 256
+typedef struct xjit_use {
+	const char *dir;       /* the disk cache's directory, NULL: off     */
+	bool entry;            /* xjit_cache_find: the disk holds an entry  */
+	bool writable;         /* ... and dir can take a new one            */
+	const char *disk;      /* what the disk cache did (XJIT_DISK_*)     */
+	char key[33];          /* the entry's name (jit_disk.h), or ""      */
+	char note[XJIT_NOTE];  /* why an entry was ignored or not written   */
+	double compile_seconds, load_seconds; /* in this launch            */
+	bool failed;           /* LLVM failed (err): interpreted            */
+	char err[256];
+} xjit_use;
+/* (the states of xjit_use.disk, we_launch_stats.jit_cache) */
+#define XJIT_DISK_OFF "off"
+#define XJIT_DISK_MISS "miss"
+#define XJIT_DISK_FOUND "found"        /* an entry, not loaded (auto)     */
+#define XJIT_DISK_LOADED "loaded"
+#define XJIT_DISK_STORED "stored"
+#define XJIT_DISK_NOT_STORED "not stored"
+#define XJIT_DISK_UNUSED "unused"      /* the launch runs no compiled code */
+
+/* the shortest block compiled: a block of one instruction costs a call,
+ * as its handler does (in the disk cache's key) */
+#define XJIT_MIN_LEN 2
 
 #ifdef WE_HAVE_LLVM
 /* The compiler lives in a module of its own, warpemu-jit.so (jit.c,
@@ -118,41 +218,46 @@ static inline bool xjit_auto_pays(double batch_seconds, uint64_t batch_ctas, uin
  * and its load time).  The module exports one xjit_plugin. */
 typedef struct xjit_plugin {
 	uint64_t abi;      /* XJIT_ABI of the module's build                */
-	/* Compile the blocks of L's kernel of at least min_len instructions.
+	/* Compile the blocks of L's kernel of at least min_len instructions,
+	 * and when img is not NULL describe them in *img (the disk cache).
 	 * NULL with a message in err when LLVM fails. */
-	xjit *(*compile)(const struct we_launch_ctx *L, uint32_t min_len, char *err, size_t errlen);
+	xjit *(*compile)(const struct we_launch_ctx *L, uint32_t min_len, xjit_image *img, char *err,
+			 size_t errlen);
+	/* The code of img (a disk cache entry for L's kernel, checked by the
+	 * library) linked into this process; NULL with a message in err when
+	 * it is for another host CPU or LLVM cannot link it. */
+	xjit *(*load)(const struct we_launch_ctx *L, const xjit_image *img, char *err, size_t errlen);
 	void (*free)(xjit *j);
 } xjit_plugin;
 #define XJIT_PLUGIN_SYMBOL "we_jit_plugin"
-/* the layouts the module and the library share, and the version of
- * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
- * exit): a module of another build is refused */
-#define XJIT_ABI                                                                                  \
-	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
-	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ UINT64_C(0x1b) << 56)
 
-/* The module's plugin (*handle for xjit_plugin_close), or NULL with a
- * message in err. */
-const xjit_plugin *xjit_plugin_open(void **handle, char *err, size_t errlen);
-void xjit_plugin_close(void *handle);
-
-/* The compiled code of a module's kernels (we_module.jit): compiled once
- * per kernel (and parameter size) and kept until the module is
- * destroyed, so that launches after the first, and every CTA and group
- * of a launch, run it without compiling again.  Thread-safe: launches of
- * one module from several threads compile a kernel once. */
+/* The compiled code of a module's kernels (we_module.jit): compiled, or
+ * loaded from the disk cache (jit_disk.h), once per kernel (and
+ * parameter size) and kept until the module is destroyed, so that
+ * launches after the first, and every CTA and group of a launch, run it
+ * without compiling again.  Thread-safe: launches of one module from
+ * several threads compile or load a kernel once. */
 typedef struct xjit_cache xjit_cache;
 xjit_cache *xjit_cache_new(void);
 void xjit_cache_free(xjit_cache *c);
-/* L's kernel's compiled code: from the cache (*seconds = 0), or, when
- * compile, compiled now and cached (*seconds: the compile's time).
- * NULL when not cached and !compile, or with a message in err when LLVM
- * fails (*failed). */
-const xjit *xjit_cache_get(xjit_cache *c, const struct we_launch_ctx *L, bool compile, double *seconds,
-			   bool *failed, char *err, size_t errlen);
-/* the compile time to expect (xjit_auto_pays) */
+
+/* L's kernel's code from the module's cache (compiled or loaded by an
+ * earlier launch: u->disk says where it came from), else NULL; then,
+ * with u->dir, u->entry and u->writable say what the disk cache holds
+ * (probed without loading LLVM) and u->disk is "found" or "miss". */
+const xjit *xjit_cache_find(xjit_cache *c, const struct we_launch_ctx *L, xjit_use *u);
+/* L's kernel's code loaded from its disk entry (u->load_seconds), or
+ * NULL with the reason in u->note and u->disk "miss" (a missing,
+ * corrupt, truncated or foreign entry is ignored, as is one LLVM cannot
+ * link). */
+const xjit *xjit_cache_load(xjit_cache *c, const struct we_launch_ctx *L, xjit_use *u);
+/* L's kernel compiled now (u->compile_seconds) and kept, and with u->dir
+ * written to its disk entry (u->disk "stored", or "not stored" with the
+ * reason in u->note); NULL when LLVM fails (u->failed, u->err). */
+const xjit *xjit_cache_compile(xjit_cache *c, const struct we_launch_ctx *L, xjit_use *u);
+/* the compile and the load time to expect (xjit_auto_*) */
 double xjit_cache_estimate(xjit_cache *c);
+double xjit_cache_load_estimate(xjit_cache *c);
 #endif
 
 #endif
