@@ -20,6 +20,9 @@ W="$bld/src/.libs/warpemu"
 command -v valgrind >/dev/null || { echo "jit_counts.sh: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
 LD_LIBRARY_PATH="$bld/src/.libs" "$W" info | grep -q '^Compiled tier: *LLVM' || { echo "jit_counts.sh: warpemu was built without LLVM" >&2; exit 1; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/jitcounts.XXXXXX") || exit 1
+# (every --jit on compiles: no disk cache of compiled kernels)
+WARPEMU_JIT_CACHE=off
+export WARPEMU_JIT_CACHE
 trap 'rm -rf "$T"' EXIT INT TERM
 
 # the instructions of one run: warpemu run ARGS...

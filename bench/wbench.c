@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_* */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -57,6 +58,10 @@ static struct {
 	unsigned lockstep;        /* we_launch_config.lockstep of every launch */
 	unsigned batch;           /* we_launch_config.batch of every launch */
 	we_jit jit;               /* we_launch_config.jit of every launch */
+	const char *jit_cache;    /* we_launch_config.jit_cache of every launch
+				     (--jit-cache; by default a fresh directory
+				     of this bench run) */
+	bool jit_cache_fresh;     /* that directory: removed at the end */
 	double timeout;
 	unsigned cores;           /* "all cores"; 0 = the affinity mask's count */
 	/* --ocl-worker mode */
@@ -738,6 +743,10 @@ typedef struct result {
 	uint64_t hash;
 	long rss_kib;       /* peak RSS of the child, from wait4 */
 	char device[160];
+	/* warpemu: the compiled tier (we_launch_stats) of the last
+	 * repetition, the first one's seconds, compile and load time */
+	char jit[32], jit_cache[16];
+	double first_seconds, compile_seconds, load_seconds;
 } result;
 
 static void note(result *r, const char *fmt, ...)
@@ -1012,6 +1021,7 @@ static void run_emu(const bench *b, const runspec *rs, inst *in, result *r)
 		.lockstep = opt.lockstep,
 		.batch = opt.batch,
 		.jit = opt.jit,
+		.jit_cache = opt.jit_cache,
 	};
 	double best = INFINITY;
 	we_launch_stats s = { 0 };
@@ -1032,7 +1042,14 @@ static void run_emu(const bench *b, const runspec *rs, inst *in, result *r)
 		}
 		if (t < best)
 			best = t;
+		if (rep == 0) {
+			r->first_seconds = t;
+			r->compile_seconds = s.jit_seconds;
+			r->load_seconds = s.jit_load_seconds;
+		}
 	}
+	snprintf(r->jit, sizeof r->jit, "%s", s.jit ? s.jit : "");
+	snprintf(r->jit_cache, sizeof r->jit_cache, "%s", s.jit_cache ? s.jit_cache : "");
 	for (unsigned i = 0; i < in->nbufs; i++)
 		if (in->bufs[i].out && we_memcpy_dtoh(dev, in->bufs[i].p, dptr[i], in->bufs[i].bytes) != WE_OK) {
 			note(r, "we_memcpy_dtoh: %s", we_last_error(dev));
@@ -1664,6 +1681,61 @@ static const char *jit_name(we_jit j)
 	return j == WE_JIT_ON ? "on" : j == WE_JIT_OFF ? "off" : "auto";
 }
 
+/* --jit-cache's default: a fresh directory for this bench run, which
+ * every forked child uses (so a kernel's first configuration fills it and
+ * the others load from it, as POCL's cache does once filled), removed at
+ * the end. */
+static char jit_dir[4096];
+static void jit_cache_begin(void)
+{
+	if (opt.jit_cache || !we_jit_available() || opt.jit == WE_JIT_OFF)
+		return;
+	const char *t = getenv("TMPDIR");
+	snprintf(jit_dir, sizeof jit_dir, "%s/wbench-jit.XXXXXX", t && *t ? t : "/tmp");
+	if (!mkdtemp(jit_dir))
+		die("cannot make a directory for the disk cache (%s): %s", jit_dir, strerror(errno));
+	opt.jit_cache = jit_dir;
+	opt.jit_cache_fresh = true;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p) ? -1 : 0;
+}
+
+static void jit_cache_end(void)
+{
+	if (opt.jit_cache_fresh && nftw(jit_dir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+		fprintf(stderr, "wbench: notice: cannot remove %s: %s\n", jit_dir, strerror(errno));
+}
+
+/* The compiled tier in the scheduler engine's runs: its state and the
+ * disk cache's in the last repetition, the first repetition's time and
+ * its compile or load. */
+static void print_jit(const bres *all)
+{
+	if (!we_jit_available() || opt.jit == WE_JIT_OFF)
+		return;
+	printf("\ncompiled tier, scheduler engine (--jit %s): the last repetition's state and disk cache, the "
+	       "first one's time, compile and load\n",
+	       jit_name(opt.jit));
+	printf("%-13s %5s %-24s %-10s %9s %9s %9s %9s\n", "benchmark", "cores", "jit", "cache", "first s", "best s",
+	       "compile s", "load s");
+	for (unsigned i = 0; i < NBENCH; i++) {
+		const bres *br = &all[i];
+		for (unsigned j = 0; br->ran && j < 2; j++) {
+			const result *r = &br->emu[j];
+			if ((j % 2 && ncores == 1) || !r->jit[0])
+				continue;
+			printf("%-13s %5u %-24s %-10s %9.4f %9.4f %9.4f %9.4f\n", br->b->name, br->emu_spec[j].cores, r->jit,
+			       r->jit_cache, r->first_seconds, r->seconds, r->compile_seconds, r->load_seconds);
+		}
+	}
+}
+
 static void print_tables(const bres *all, const target *t, unsigned nt)
 {
 	printf("\nwarpemu %s on %u core%s, %s sizes, best of %u run%s; every run is a forked child\n",
@@ -1677,6 +1749,11 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 		       opt.batch == 1 ? "" : "s");
 	printf("scheduler engine: compiled tier %s (--jit)%s\n", jit_name(opt.jit),
 	       we_jit_available() ? "" : ", not built (no LLVM)");
+	if (we_jit_available() && opt.jit != WE_JIT_OFF)
+		printf("disk cache of compiled kernels (--jit-cache): %s\n",
+		       opt.jit_cache_fresh ? "a fresh directory for this bench run: a kernel's first run compiles "
+					     "or interprets, the others load or reuse its code"
+					   : opt.jit_cache);
 	printf("1-minute load average: %.2f before, %.2f after%s\n\n", load_before, load_after,
 	       load_before > 0.5 || load_after > ncores + 0.5 ? " (other work was running: figures are skewed)"
 								     : "");
@@ -1821,6 +1898,18 @@ static void json_result(FILE *f, const result *r, const char *indent)
 	if (r->device[0]) {
 		fprintf(f, ", \"device\": ");
 		jstr(f, r->device);
+	}
+	if (r->jit[0]) {
+		fprintf(f, ",\n%s \"jit\": ", indent);
+		jstr(f, r->jit);
+		fprintf(f, ", \"jit_cache\": ");
+		jstr(f, r->jit_cache);
+		fprintf(f, ", \"first_seconds\": ");
+		jnum(f, r->first_seconds);
+		fprintf(f, ", \"compile_seconds\": ");
+		jnum(f, r->compile_seconds);
+		fprintf(f, ", \"load_seconds\": ");
+		jnum(f, r->load_seconds);
 	}
 	if (r->note[0]) {
 		fprintf(f, ", \"note\": ");
@@ -2000,6 +2089,10 @@ static void usage(FILE *f)
 		"                     (default: the library's; 1 = groups within a CTA)\n"
 		"  --jit MODE         scheduler engine: the compiled tier, auto (default), on\n"
 		"                     or off\n"
+		"  --jit-cache DIR    its disk cache of compiled kernels, or off (default: a\n"
+		"                     fresh directory for this bench run, removed after it,\n"
+		"                     as POCL's cache starts empty: a kernel's first run fills\n"
+		"                     it, the others load its code)\n"
 		"  --no-pocl, --no-oclgrind   skip these baselines\n"
 		"  --oclgrind PROG    the Oclgrind command (default oclgrind)\n"
 		"  --list             list the benchmarks and their default scales\n"
@@ -2143,6 +2236,8 @@ int main(int argc, char **argv)
 			opt.batch = (unsigned)parse_u64(NEXT(), "--batch");
 		else if (!strcmp(a, "--jit"))
 			opt.jit = parse_jit(NEXT());
+		else if (!strcmp(a, "--jit-cache"))
+			opt.jit_cache = NEXT();
 		else if (!strcmp(a, "--cores"))
 			opt.cores = (unsigned)parse_u64(NEXT(), "--cores");
 		else if (!strcmp(a, "--timeout"))
@@ -2229,6 +2324,7 @@ int main(int argc, char **argv)
 	if (pocl_ok)
 		fprintf(stderr, "wbench: POCL: %s\n", pocl_dev);
 
+	jit_cache_begin();
 	load_before = loadavg1();
 	if (load_before > 0.5)
 		fprintf(stderr, "wbench: notice: the load average is %.2f: other work on the machine will skew "
@@ -2250,6 +2346,8 @@ int main(int argc, char **argv)
 	char why[16][160];
 	unsigned nt = compute_targets(all, t, why);
 	print_tables(all, t, nt);
+	print_jit(all);
+	jit_cache_end();
 	printf("\n(%.0f s in all)\n", now() - t0);
 	if (opt.json) {
 		write_json(opt.json, all, t, nt);
