@@ -23,6 +23,9 @@
  *            every window unguarded), 64-bit accesses, two lanes storing
  *            one word, lanes in two allocations (a side exit);
  *   strong   a strong store stays interpreted (it splits the block);
+ *   s2r      every special register compiled (thread and CTA ids, sizes,
+ *            lane masks, SRZ; guarded), in CTAs of shapes whose x is a
+ *            multiple of 32 or not, over a 3-D grid, as interpreted;
  *   states   when the tier is used: auto on a small launch and a short
  *            one of many CTAs, auto after on (the module's cache: not
  *            compiled again), on, off, and the launches that keep the
@@ -157,10 +160,10 @@ static const char ops_text[] =
 	"        STG [R60.64+0x64], R37 ;\n"
 	"        EXIT ;\n"
 	".end\n";
-/* the kernel's one block: everything from the IMAD after the S2Rs (not
- * compiled) to the EXIT: IMAD, MOV, MOV, IMAD.WIDE, the 8 loads, the
- * block, MOV, MOV, IMAD.WIDE and the 26 stores */
-#define OPS_COMPILED (4 + 8 + OPS_BLOCK + 3 + 26)
+/* the kernel's one block: everything before the EXIT: the three S2Rs,
+ * IMAD, MOV, MOV, IMAD.WIDE, the 8 loads, the block, MOV, MOV, IMAD.WIDE
+ * and the 26 stores */
+#define OPS_COMPILED (3 + 4 + 8 + OPS_BLOCK + 3 + 26)
 
 #define OPS_CTAS 6u
 #define OPS_BLOCKDIM 128u
@@ -299,7 +302,7 @@ END_TEST
 
 /* The kernels' first lines: R0 the thread's index in its CTA, R1 the
  * CTA's, R2 the CTA's size, R3 the thread's index in the grid (the S2Rs
- * stay interpreted: the blocks start at the IMAD). */
+ * are compiled with what follows them). */
 #define GTID_R3                                                                                      \
 	"        S2R R0, SR_TID.X ;\n"                                                                \
 	"        S2R R1, SR_CTAID.X ;\n"                                                              \
@@ -351,7 +354,7 @@ static void expect_as_interpreted(th_kernel *t, const we_launch_config *c, const
  * its 64-thread CTA): a lockstep group runs each instruction over all
  * its warps before the next (exec_group), so every load sees the other
  * warp's store; a block run warp by warp would read stale words for
- * warp 0.  Everything after the S2Rs is one block of ORDER_COMPILED. */
+ * warp 0.  Everything before the EXIT is one block of ORDER_COMPILED. */
 static const char order_text[] =
 	".kernel order\n"
 	".param ptr out\n"     /* 0x0: two words per thread */
@@ -380,7 +383,7 @@ static const char order_text[] =
 	"        STG [R18.64+0x4], R16 ;\n"
 	"        EXIT ;\n"
 	".end\n";
-#define ORDER_COMPILED 21u
+#define ORDER_COMPILED (3u + 21u)
 #define ORDER_CTAS 4u
 
 START_TEST(order)
@@ -443,14 +446,15 @@ static const char memfault_text[] =
 	"        LDS R6, [R5] ;\n"
 	"        LDG R7, [R12.64] ;\n"
 	"        IADD3 R8, R6, R7, RZ ;\n"
-	"        S2R R21, SR_LANEID ;\n"
+	"        S2R R21, SR_DYNSMEM ;\n"
 	"        LDG R9, [R14.64] ;\n"
 	"        IADD3 R8, R8, R9, RZ ;\n"
 	"        STG [R12.64], R8 ;\n"
 	"        EXIT ;\n"
 	".end\n";
-/* the blocks from the IMAD to the S2R, and from the LDG after it */
-#define MEMFAULT_COMPILED (22u + 3u)
+/* the blocks from the first S2R to the S2R of SR_DYNSMEM (interpreted),
+ * and from the LDG after it */
+#define MEMFAULT_COMPILED (3u + 22u + 3u)
 
 START_TEST(memfault)
 {
@@ -604,7 +608,7 @@ START_TEST(guards)
 END_TEST
 
 /* A strong store (another thread's flag) is not compiled: it splits
- * the run around it into two blocks, IMAD .. STG and IADD3 .. STG. */
+ * the run around it into two blocks, S2R .. STG and IADD3 .. STG. */
 static const char strong_text[] =
 	".kernel strong\n"
 	".param ptr out\n"
@@ -631,9 +635,113 @@ START_TEST(strong)
 	for (uint32_t g = 0; g < 3 * 128; g++)
 		CHECK(out[2 * g] == g && out[2 * g + 1] == g + 7, "jit off: thread %u wrote %u, %u", g, out[2 * g],
 		      out[2 * g + 1]);
-	expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 5u + 2u);
+	expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 8u + 2u);
 	th_run_free(&ref);
 	th_close(&t);
+}
+END_TEST
+
+/* Every special register S2R reads in compiled code, and two S2Rs
+ * under guards; each thread stores them at its index in the grid. */
+static const char s2r_text[] =
+	".kernel s2r\n"
+	".param ptr out\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_TID.Y ;\n"
+	"        S2R R2, SR_TID.Z ;\n"
+	"        S2R R3, SR_NTID.X ;\n"
+	"        S2R R4, SR_NTID.Y ;\n"
+	"        S2R R5, SR_NTID.Z ;\n"
+	"        S2R R6, SR_CTAID.X ;\n"
+	"        S2R R7, SR_CTAID.Y ;\n"
+	"        S2R R8, SR_CTAID.Z ;\n"
+	"        S2R R9, SR_NCTAID.X ;\n"
+	"        S2R R10, SR_NCTAID.Y ;\n"
+	"        S2R R11, SR_NCTAID.Z ;\n"
+	"        S2R R12, SR_LANEID ;\n"
+	"        S2R R13, SR_WARPID ;\n"
+	"        S2R R14, SR_NWARPS ;\n"
+	"        S2R R15, SR_EQMASK ;\n"
+	"        S2R R16, SR_LTMASK ;\n"
+	"        S2R R17, SR_LEMASK ;\n"
+	"        S2R R18, SR_GTMASK ;\n"
+	"        S2R R19, SR_GEMASK ;\n"
+	"        S2R R20, SRZ ;\n"
+	"        LOP3.LUT R21, R12, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.AND P0, PT, R21, RZ, PT ;\n"
+	"   @P0  S2R R20, SR_LANEID ;\n"
+	"   @!P0 S2R R21, SR_TID.Y ;\n"
+	"        IMAD R22, R2, R4, R1 ;\n"
+	"        IMAD R22, R22, R3, R0 ;\n"
+	"        IMAD R23, R8, R10, R7 ;\n"
+	"        IMAD R23, R23, R9, R6 ;\n"
+	"        IMAD R24, R3, R4, RZ ;\n"
+	"        IMAD R24, R24, R5, RZ ;\n"
+	"        IMAD R22, R23, R24, R22 ;\n"
+	"        MOV R26, c[0x0][0x0] ;\n"
+	"        MOV R27, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[26:27], R22, 0x58, R[26:27] ;\n"
+	"        STG [R26.64], R0 ;\n"
+	"        STG [R26.64+0x4], R1 ;\n"
+	"        STG [R26.64+0x8], R2 ;\n"
+	"        STG [R26.64+0xc], R3 ;\n"
+	"        STG [R26.64+0x10], R4 ;\n"
+	"        STG [R26.64+0x14], R5 ;\n"
+	"        STG [R26.64+0x18], R6 ;\n"
+	"        STG [R26.64+0x1c], R7 ;\n"
+	"        STG [R26.64+0x20], R8 ;\n"
+	"        STG [R26.64+0x24], R9 ;\n"
+	"        STG [R26.64+0x28], R10 ;\n"
+	"        STG [R26.64+0x2c], R11 ;\n"
+	"        STG [R26.64+0x30], R12 ;\n"
+	"        STG [R26.64+0x34], R13 ;\n"
+	"        STG [R26.64+0x38], R14 ;\n"
+	"        STG [R26.64+0x3c], R15 ;\n"
+	"        STG [R26.64+0x40], R16 ;\n"
+	"        STG [R26.64+0x44], R17 ;\n"
+	"        STG [R26.64+0x48], R18 ;\n"
+	"        STG [R26.64+0x4c], R19 ;\n"
+	"        STG [R26.64+0x50], R20 ;\n"
+	"        STG [R26.64+0x54], R21 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+/* everything before the EXIT: 21 S2Rs, LOP3, ISETP, 2 S2Rs, 7 IMADs, 2
+ * MOVs, IMAD.WIDE, 22 stores */
+#define S2R_COMPILED (21u + 2u + 2u + 7u + 3u + 22u)
+
+START_TEST(s2r)
+{
+	/* x a multiple of 32 (a warp in one row: the per-warp path) or not
+	 * (lane by lane; 20 x 3 x 2 also leaves a partial warp, which runs
+	 * alone, interpreted) */
+	static const we_dim3 shapes[] = { { 64, 2, 2 }, { 32, 2, 1 }, { 96, 1, 3 }, { 24, 4, 1 }, { 20, 3, 2 } };
+	const we_dim3 grid = { 3, 2, 2 };
+	for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		const we_dim3 blk = shapes[k];
+		const uint32_t threads = blk.x * blk.y * blk.z * grid.x * grid.y * grid.z;
+		th_kernel t;
+		th_load(&t, s2r_text, "s2r", "s2r");
+		th_buf_new(&t, "out", NULL, (size_t)threads * 0x58, 0xa5);
+		we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 1, 32);
+		c.timeout = WALL_TIMEOUT_S;
+		c.jit = WE_JIT_OFF;
+		c.lockstep = 1;
+		c.grid = grid;
+		c.block = blk;
+		th_run ref;
+		th_run_launch(&t, &c, &ref);
+		th_expect_ok(&ref, "jit off, lockstep 1");
+		/* (the interpreter's ids: thread (x, y, z) of the first CTA) */
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		for (uint32_t i = 0; i < blk.x * blk.y * blk.z; i++)
+			CHECK(out[i * 22] == i % blk.x && out[i * 22 + 1] == i / blk.x % blk.y &&
+				      out[i * 22 + 2] == i / (blk.x * blk.y) && out[i * 22 + 12] == i % 32,
+			      "%ux%ux%u, thread %u: tid %u,%u,%u lane %u", blk.x, blk.y, blk.z, i, out[i * 22],
+			      out[i * 22 + 1], out[i * 22 + 2], out[i * 22 + 12]);
+		expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, S2R_COMPILED);
+		th_run_free(&ref);
+		th_close(&t);
+	}
 }
 END_TEST
 
@@ -730,11 +838,12 @@ START_TEST(states)
 	th_run_free(&off);
 	th_close(&t);
 
-	/* nothing to compile: no two plain ALU instructions in a row */
+	/* nothing to compile: no two plain ALU instructions in a row (the
+	 * dynamic shared size stays interpreted) */
 	static const char none_text[] = ".kernel none\n.param ptr out\n"
-					"        S2R R0, SR_TID.X ;\n"
+					"        S2R R0, SR_DYNSMEM ;\n"
 					"        MOV R4, c[0x0][0x0] ;\n"
-					"        S2R R1, SR_LANEID ;\n"
+					"        S2R R1, SR_DYNSMEM ;\n"
 					"        EXIT ;\n.end\n";
 	th_load(&t, none_text, "none", "none");
 	th_buf_new(&t, "out", NULL, 4, 0);
@@ -974,6 +1083,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
 	tcase_add_test(tc, strong);
+	tcase_add_test(tc, s2r);
 	tcase_add_test(tc, states);
 	tcase_add_test(tc, auto_rule);
 	tcase_add_test(tc, auto_compiles);

@@ -82,12 +82,29 @@ static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 	return i->o[ST_addr].kind == XO_MEM && opd_ok(L, &i->o[ST_rb], size == ISA_MemSize_64 ? 2u : 1u);
 }
 
+/* The special registers S2R reads in compiled code: the pure functions of
+ * the warp's id, its CTA and the launch's shape (a kernel's start: S2R,
+ * S2R, S2R, IMAD ... is one block).  The clocks and timers (the warp's
+ * emulated time, which the caller advances per block) and the dynamic
+ * shared size stay interpreted. */
+static bool s2r_compilable(const xinsn *i)
+{
+	const unsigned sr = (unsigned)i->in->sr;
+	return sr <= ISA_SReg_SR_NWARPS || (sr >= ISA_SReg_SR_EQMASK && sr <= ISA_SReg_SR_GEMASK) ||
+	       sr == ISA_SReg_SRZ;
+}
+_Static_assert(ISA_SReg_SR_LANEID == 0 && ISA_SReg_SR_NWARPS == 14 && ISA_SReg_SR_EQMASK == 16 &&
+		       ISA_SReg_SR_GEMASK == 20,
+	       "s2r_compilable's ranges");
+
 static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 {
 	unsigned srcs[4], ns = 0, wide = 1;
 	if (is_mem(i))
 		return mem_compilable(L, i);
 	switch (i->optype) {
+	case ISA_OPT_S2R:
+		return s2r_compilable(i);
 	case ISA_OPT_MOV:
 		srcs[ns++] = MOV_b;
 		break;
@@ -497,6 +514,135 @@ static void emit_farith(jb *b, const xinsn *i)
 	set_row(b, &i->o[FADD_rd], 0, r);
 }
 
+/* ---- special registers (sem_warp.c's sreg, s2r_one) ------------------------ */
+
+/* A uint32_t field at byte offset off of the structure at p (an i8*). */
+static LLVMValueRef load_u32(jb *b, LLVMValueRef p, size_t off)
+{
+	return LLVMBuildLoad2(b->b, b->i32, field_ptr(b, p, off, b->i32), "");
+}
+
+/* The launch's we_launch_ctx and the current warp's CTA (i8*). */
+static LLVMValueRef launch_ptr(jb *b);
+static LLVMValueRef bcast32(jb *b, LLVMValueRef s);
+static LLVMValueRef cta_ptr(jb *b)
+{
+	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
+	return LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->w, offsetof(we_warp, cta), pi8), "");
+}
+
+/* <f(0), ..., f(31)> of a lane function as constants */
+static LLVMValueRef lane_consts(jb *b, unsigned sr)
+{
+	LLVMValueRef e[XLANES];
+	for (unsigned l = 0; l < XLANES; l++) {
+		uint32_t v;
+		switch (sr) {
+		case ISA_SReg_SR_EQMASK: v = 1u << l; break;
+		case ISA_SReg_SR_LTMASK: v = (1u << l) - 1u; break;
+		case ISA_SReg_SR_LEMASK: v = (uint32_t)((UINT64_C(2) << l) - 1u); break;
+		case ISA_SReg_SR_GTMASK: v = (uint32_t)(~UINT64_C(0) << (l + 1)); break;
+		case ISA_SReg_SR_GEMASK: v = ~0u << l; break;
+		default: v = l; break; /* LANEID */
+		}
+		e[l] = c32(b, v);
+	}
+	return LLVMConstVector(e, XLANES);
+}
+
+/* SR_TID.X/Y/Z (dim 0, 1, 2) of the current warp: lane l is the CTA's
+ * thread t = id * 32 + l; tid.x = t % bx, tid.y = (t / bx) % by, tid.z =
+ * t / (bx * by) (a dimension of 0 counts as 1).  When bx is a multiple of
+ * 32 the warp lies in one row of x: x counts up from lane 0's, y and z are
+ * lane 0's (three divisions per warp, as s2r_one); else lane by lane. */
+static LLVMValueRef emit_tid(jb *b, unsigned dim)
+{
+	LLVMValueRef L = launch_ptr(b), zero = c32(b, 0), one = c32(b, 1);
+	LLVMValueRef bx = load_u32(b, L, offsetof(we_launch_ctx, block.x));
+	LLVMValueRef by = load_u32(b, L, offsetof(we_launch_ctx, block.y));
+	bx = LLVMBuildSelect(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, bx, zero, ""), one, bx, "");
+	by = LLVMBuildSelect(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, by, zero, ""), one, by, "");
+	LLVMValueRef bxy = LLVMBuildMul(b->b, bx, by, "");
+	LLVMValueRef t0 = LLVMBuildMul(b->b, load_u32(b, b->w, offsetof(we_warp, id)), c32(b, XLANES), "");
+	LLVMValueRef lanes = lane_consts(b, ISA_SReg_SR_LANEID);
+	LLVMBasicBlockRef row = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid_row");
+	LLVMBasicBlockRef each = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid_lanes");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid");
+	LLVMValueRef in_row = LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, bx, c32(b, XLANES - 1u), ""), zero, "");
+	LLVMBuildCondBr(b->b, in_row, row, each);
+	LLVMPositionBuilderAtEnd(b->b, row);
+	LLVMValueRef v0;
+	if (dim == 0)
+		v0 = LLVMBuildAdd(b->b, bcast32(b, LLVMBuildURem(b->b, t0, bx, "")), lanes, "");
+	else if (dim == 1)
+		v0 = bcast32(b, LLVMBuildURem(b->b, LLVMBuildUDiv(b->b, t0, bx, ""), by, ""));
+	else
+		v0 = bcast32(b, LLVMBuildUDiv(b->b, t0, bxy, ""));
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, each);
+	LLVMValueRef t = LLVMBuildAdd(b->b, bcast32(b, t0), lanes, ""), v1;
+	if (dim == 0)
+		v1 = LLVMBuildURem(b->b, t, bcast32(b, bx), "");
+	else if (dim == 1)
+		v1 = LLVMBuildURem(b->b, LLVMBuildUDiv(b->b, t, bcast32(b, bx), ""), bcast32(b, by), "");
+	else
+		v1 = LLVMBuildUDiv(b->b, t, bcast32(b, bxy), "");
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+	LLVMValueRef v = LLVMBuildPhi(b->b, b->v32, "");
+	LLVMValueRef vals[2] = { v0, v1 };
+	LLVMBasicBlockRef from[2] = { row, each };
+	LLVMAddIncoming(v, vals, from, 2);
+	return v;
+}
+
+/* S2R of a register s2r_compilable allows, for the current warp */
+static void emit_s2r(jb *b, const xinsn *i)
+{
+	const unsigned sr = (unsigned)i->in->sr;
+	LLVMValueRef v;
+	switch (sr) {
+	case ISA_SReg_SR_LANEID:
+	case ISA_SReg_SR_EQMASK:
+	case ISA_SReg_SR_LTMASK:
+	case ISA_SReg_SR_LEMASK:
+	case ISA_SReg_SR_GTMASK:
+	case ISA_SReg_SR_GEMASK:
+		v = lane_consts(b, sr);
+		break;
+	case ISA_SReg_SR_TID_X:
+	case ISA_SReg_SR_TID_Y:
+	case ISA_SReg_SR_TID_Z:
+		v = emit_tid(b, sr - ISA_SReg_SR_TID_X);
+		break;
+	case ISA_SReg_SR_CTAID_X:
+	case ISA_SReg_SR_CTAID_Y:
+	case ISA_SReg_SR_CTAID_Z:
+		v = bcast32(b, load_u32(b, cta_ptr(b), offsetof(we_cta, ctaid) + 4u * (sr - ISA_SReg_SR_CTAID_X)));
+		break;
+	case ISA_SReg_SR_NTID_X:
+	case ISA_SReg_SR_NTID_Y:
+	case ISA_SReg_SR_NTID_Z:
+		v = bcast32(b, load_u32(b, launch_ptr(b), offsetof(we_launch_ctx, block) + 4u * (sr - ISA_SReg_SR_NTID_X)));
+		break;
+	case ISA_SReg_SR_NCTAID_X:
+	case ISA_SReg_SR_NCTAID_Y:
+	case ISA_SReg_SR_NCTAID_Z:
+		v = bcast32(b, load_u32(b, launch_ptr(b), offsetof(we_launch_ctx, grid) + 4u * (sr - ISA_SReg_SR_NCTAID_X)));
+		break;
+	case ISA_SReg_SR_WARPID:
+		v = bcast32(b, load_u32(b, b->w, offsetof(we_warp, id)));
+		break;
+	case ISA_SReg_SR_NWARPS:
+		v = bcast32(b, load_u32(b, cta_ptr(b), offsetof(we_cta, nwarps)));
+		break;
+	default: /* SRZ */
+		v = splat32(b, 0);
+		break;
+	}
+	set_row(b, &i->o[S2R_rd], 0, v);
+}
+
 /* One instruction of the block for the current warp: its guard, its
  * thread count (count_insn), its semantics.  The callers run lockstep
  * groups, whose ActiveMask is all ones (jit.h): guard & ActiveMask is the
@@ -515,6 +661,7 @@ static void emit_insn(jb *b, const xinsn *i)
 	case ISA_OPT_ISETP: emit_isetp(b, i); break;
 	case ISA_OPT_LOP3_LUT: emit_lop3(b, i); break;
 	case ISA_OPT_SHF: emit_shf(b, i); break;
+	case ISA_OPT_S2R: emit_s2r(b, i); break;
 	default: emit_farith(b, i); break;
 	}
 }
@@ -548,6 +695,11 @@ static const xopd *mem_opd(const xinsn *i) { return &i->o[is_load(i) ? LD_addr :
 static LLVMValueRef rt_field(jb *b, size_t off, LLVMTypeRef t)
 {
 	return LLVMBuildLoad2(b->b, t, field_ptr(b, b->rt, off, t), "");
+}
+
+static LLVMValueRef launch_ptr(jb *b)
+{
+	return rt_field(b, offsetof(xjit_rt, L), LLVMPointerType(b->i8, 0));
 }
 
 static LLVMValueRef delta_slot(jb *b)

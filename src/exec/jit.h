@@ -3,9 +3,10 @@
  * engine's lockstep groups.
  *
  * A block is a run of consecutive instructions of xjit_compilable() form
- * (plain ALU forms, and 32- and 64-bit global and shared loads and
- * stores; no branch or barrier unit, no counter read: nothing that can
- * block or read another warp's state), guards included.  Its function
+ * (plain ALU forms, S2R of the thread and CTA ids, sizes and lane masks,
+ * and 32- and 64-bit global and shared loads and stores; no branch or
+ * barrier unit, no clock read: nothing that can block or read another
+ * warp's state), guards included.  Its function
  * runs every instruction of the run for each of n consecutive warps of a
  * lockstep group (ActiveMask all ones, rows consecutive: warp.h), in
  * registers, and adds each warp's thread-instructions (the popcount of

@@ -137,12 +137,13 @@ static void cpu_words(uint32_t w[CPU_WORDS])
 #endif
 }
 
+#define KEY_LAYOUT 16
 /* The head of a key's material (zeroed, padding included, then set: its
  * bytes are compared), followed by the kernel's instruction words. */
 typedef struct key_head {
 	char magic[8];
 	uint32_t format, min_len, opt_level, nrows, nregs, param_bytes, ninsns;
-	uint32_t layout[11];
+	uint32_t layout[KEY_LAYOUT];
 	uint64_t abi, plugin;
 	uint32_t cpu[CPU_WORDS];
 	char llvm[24];
@@ -171,10 +172,14 @@ bool xjit_disk_key(const we_launch_ctx *L, uint64_t plugin, xjit_key *k)
 	h.param_bytes = L->param_bytes;
 	h.ninsns = ninsns;
 	/* what jit.c's code reads of the library's structures */
-	const uint32_t layout[11] = { offsetof(we_warp, p), offsetof(we_warp, thread_insns), offsetof(we_warp, cta),
-				      offsetof(we_cta, shared), offsetof(xjit_rt, params), offsetof(xjit_rt, L),
-				      offsetof(xjit_rt, global), offsetof(xjit_rt, lanes),
-				      offsetof(xjit_rt, shared_bytes), XLANES, WE_NUM_PREDS };
+	const uint32_t layout[KEY_LAYOUT] = {
+		offsetof(we_warp, p),           offsetof(we_warp, thread_insns),   offsetof(we_warp, cta),
+		offsetof(we_warp, id),          offsetof(we_cta, shared),          offsetof(we_cta, ctaid),
+		offsetof(we_cta, nwarps),       offsetof(we_launch_ctx, block),    offsetof(we_launch_ctx, grid),
+		offsetof(xjit_rt, params),      offsetof(xjit_rt, L),              offsetof(xjit_rt, global),
+		offsetof(xjit_rt, lanes),       offsetof(xjit_rt, shared_bytes),   XLANES,
+		WE_NUM_PREDS
+	};
 	memcpy(h.layout, layout, sizeof layout);
 	h.abi = XJIT_ABI;
 	h.plugin = plugin;
