@@ -104,7 +104,7 @@ typedef struct we_launch_ctx {
 	void (*trace)(void *ctx, const char *line);
 	void *trace_ctx;
 	/* the compiled blocks of the kernel (exec/jit.h), NULL: interpreted;
-	 * set before the workers start, or once by sched.c's first batch
+	 * set before the workers start, or once by sched.c's sample of batches
 	 * (release; exec_group loads it with acquire) */
 	_Atomic(const struct xjit *) jit;
 	bool track_atomics;              /* note global atomics per word

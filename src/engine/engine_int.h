@@ -69,7 +69,7 @@ typedef struct launch {
 	prof *prof;                    /* --profile: the slots' sums        */
 	/* the compiled tier (exec/jit.h; tier.c) */
 	const char *jit_note;          /* why it is used or not (stats.jit)  */
-	bool jit_auto;                 /* --jit auto: sched.c's first batch
+	bool jit_auto;                 /* --jit auto: sched.c's sample of batches
 					  decides (launch_jit_decide)       */
 	xjit_use jit_use;              /* the caches, compiling, loading    */
 	char jit_dir[4096];            /* the disk cache (jit_use.dir)      */

@@ -197,18 +197,46 @@ static bool below_report(launch *lc, uint64_t id)
 	return below;
 }
 
-/* --jit auto (tier.c, exec/jit.h): from the time of worker 0's first
- * batch of n CTAs, the interpreter's remaining time (the CTAs no worker
- * has taken, and own: the rest of worker 0's chunk) over the workers;
- * tier.c loads or compiles when that repays it.  The other workers
- * interpret meanwhile and switch to the compiled blocks at their next
- * group (exec_group loads L.jit). */
-static void sched_tier(launch *lc, double seconds, uint32_t n, uint64_t own)
+/* --jit auto (tier.c, exec/jit.h): from the time worker 0 took for its
+ * sample of batches, the interpreter's remaining time (the CTAs no
+ * worker has taken, and own: the rest of worker 0's chunk) over the
+ * workers; tier.c loads or compiles when that repays it.  The other
+ * workers interpret meanwhile and switch to the compiled blocks at their
+ * next group (exec_group loads L.jit).
+ * The sample leaves out worker 0's first batch, which pays for cold
+ * caches, first page touches and lazily bound symbols: on tiny.we
+ * (20,000 one-warp CTAs, 4-6 ms interpreted) it predicted ten times the
+ * time and compiled for 38 ms (bench/README.md, "A disk cache of
+ * compiled kernels"); then batches until XJIT_SAMPLE_SECONDS or
+ * XJIT_SAMPLE_BATCHES of them, so that one preempted batch of a few
+ * microseconds does not decide alone. */
+#define XJIT_SAMPLE_SECONDS 0.001
+#define XJIT_SAMPLE_BATCHES 8u
+typedef struct tier_sample {
+	bool on;          /* worker 0 of an auto launch, not decided yet   */
+	bool warm;        /* the first batch ran (not timed)               */
+	unsigned batches; /* timed so far                                  */
+	uint64_t ctas;
+	double seconds;
+} tier_sample;
+
+/* Count a batch of n CTAs that took seconds into the sample; decide when
+ * it is complete. */
+static void sched_tier(launch *lc, tier_sample *ts, double seconds, uint32_t n, uint64_t own)
 {
+	if (!ts->warm) {
+		ts->warm = true;
+		return;
+	}
+	ts->seconds += seconds;
+	ts->ctas += n;
+	if (ts->seconds < XJIT_SAMPLE_SECONDS && ++ts->batches < XJIT_SAMPLE_BATCHES)
+		return;
+	ts->on = false;
 	const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
 	const uint64_t left = (next < lc->nctas ? lc->nctas - next : 0) + own;
 	if (!atomic_load_explicit(&lc->stop, memory_order_acquire))
-		launch_jit_decide(lc, xjit_auto_predict(seconds, n, left, lc->nthreads));
+		launch_jit_decide(lc, xjit_auto_predict(ts->seconds, ts->ctas, left, lc->nthreads));
 }
 
 static void *sworker_main(void *arg)
@@ -218,8 +246,8 @@ static void *sworker_main(void *arg)
 	cta_batch *b = &wk->batch;
 	place_thread(lc, wk->index);
 	uint64_t id = 0, end = 0;
-	/* --jit auto: worker 0 decides after its first batch */
-	bool tier = lc->jit_auto && wk->index == 0;
+	/* --jit auto: worker 0 decides after its sample of batches */
+	tier_sample ts = { .on = lc->jit_auto && wk->index == 0 };
 	for (;;) {
 		/* after a fault the rest of the chunk still runs up to the
 		 * lowest faulting CTA (cta_finish: every lower CTA runs, so the
@@ -241,15 +269,13 @@ static void *sworker_main(void *arg)
 		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
 		for (uint32_t k = 0; k < n; k++)
 			cta_start(&b->slot[k], lc, id + k, NULL, true);
-		const double t0 = tier ? engine_now() : 0;
+		const double t0 = ts.on ? engine_now() : 0;
 		batch_run(b, n);
 		for (uint32_t k = 0; k < n; k++)
 			cta_finish(&b->slot[k], lc);
 		id += n;
-		if (tier) {
-			sched_tier(lc, engine_now() - t0, n, end - id);
-			tier = false;
-		}
+		if (ts.on)
+			sched_tier(lc, &ts, engine_now() - t0, n, end - id);
 	}
 	return NULL;
 }

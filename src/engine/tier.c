@@ -1,7 +1,7 @@
 /* tier.c — the compiled tier's choice for a launch (exec/jit.h): whether
  * its lockstep groups run compiled blocks, from the module's cache, the
  * disk cache (exec/jit_disk.h) or a compile, and under --jit auto the
- * choice a worker of the scheduler makes after its first batch (sched.c).
+ * choice a worker of the scheduler makes after its sample of batches (sched.c).
  * Below both the launch (launch.c) and the engines. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -44,7 +44,7 @@ static void launch_jit_use(launch *lc, const xjit *j, memory_order order)
  * it is used or not in lc->jit_note.  A kernel compiles or loads once per
  * module (the cache, exec/jit.h): on takes the disk cache's entry, else
  * compiles, before the launch runs; auto uses the module's code at once,
- * else leaves the choice to the scheduler's first batch
+ * else leaves the choice to the scheduler's sample of batches
  * (launch_jit_decide), which compiles or loads there while the other
  * workers go on interpreting. */
 void launch_jit_choose(launch *lc, const we_launch_config *cfg)

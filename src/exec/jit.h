@@ -92,11 +92,10 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
 	return e->fn ? e : NULL;
 }
 
-/* --jit auto's rules (engine/tier.c applies them from sched.c's first
- * batch).  The interpreter's predicted remaining time, measured on the
- * launch's first batch: batch_seconds, one worker's time for its first
- * batch of batch_ctas CTAs, left: the CTAs no worker has taken yet,
- * workers: the workers. */
+/* --jit auto's rules (engine/tier.c applies them from sched.c's sample
+ * of worker 0's batches).  The interpreter's predicted remaining time:
+ * batch_seconds, one worker's time for its sample of batch_ctas CTAs,
+ * left: the CTAs no worker has taken yet, workers: the workers. */
 static inline double xjit_auto_predict(double batch_seconds, uint64_t batch_ctas, uint64_t left, unsigned workers)
 {
 	if (!batch_ctas || !workers)
@@ -143,7 +142,7 @@ static inline bool xjit_auto_loads(double predicted, double load_seconds)
 {
 	return predicted > 0 && predicted >= XJIT_LOAD_FACTOR * load_seconds;
 }
-/* the rule without the disk cache, from the first batch */
+/* the rule without the disk cache, from the sample */
 static inline bool xjit_auto_pays(double batch_seconds, uint64_t batch_ctas, uint64_t left,
 				  unsigned workers, double compile_seconds)
 {
