@@ -116,9 +116,29 @@ static bool check_params(lx *x)
 {
 	const ptx_func *f = x->f;
 	uint32_t off = 0;
+	/* the module's limits (asm/module.h), checked here: what the
+	 * assembler refuses in the lowered text is an internal error */
+	if (strlen(f->name) > MODULE_NAME_MAX) {
+		ptx_err(x->g, f->line, f->col, "kernel name of %zu characters (at most %u)", strlen(f->name),
+			MODULE_NAME_MAX);
+		x->g->unsupported = true;
+		return false;
+	}
+	if (f->nparams > WE_MAX_PARAMS) {
+		ptx_err(x->g, f->line, f->col, "kernel %s has %u parameters (at most %u are supported)", f->name,
+			f->nparams, WE_MAX_PARAMS);
+		x->g->unsupported = true;
+		return false;
+	}
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const ptx_param *p = &f->params[i];
 		uint32_t size, align;
+		if (strlen(p->name) > MODULE_NAME_MAX) {
+			ptx_err(x->g, f->line, f->col, "parameter %u of %s: a name of %zu characters (at most %u)", i,
+				f->name, strlen(p->name), MODULE_NAME_MAX);
+			x->g->unsupported = true;
+			return false;
+		}
 		if (!(p->is_array ? p->align <= MODULE_PARAM_ALIGN_MAX : param_type(p) != NULL)) {
 			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes, .align %u) not "
 				"supported (kernel parameters are 8-, 16- and 32-bit integers, 32- and 64-bit "
@@ -520,6 +540,30 @@ static void print_bank(const ptx_module *m, strbuf *out, ptx_space space, unsign
 		sb_str(out, ".text\n");
 }
 
+/* Whether the variables of a space fit their constant bank (print_bank's
+ * layout): .const ones in 64 KiB, as in CUDA; the initial image of the
+ * .global ones too, and their addresses (8 bytes each), which is this
+ * front end's limit (doc/ptx.md). */
+static bool bank_fits(const ptx_module *m, ptx_diags *g, ptx_space space)
+{
+	uint64_t off = 0, n = 0;
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		const ptx_var *v = &m->vars[i];
+		if (v->space != space || v->is_extern)
+			continue;
+		off = (off + v->align - 1) / v->align * v->align + (uint64_t)v->elsize * v->count;
+		if (off > WE_CBANK_MAX || 8 * ++n > WE_CBANK_MAX) {
+			ptx_err(g, v->line, v->col,
+				space == VS_CONST ? "%s: .const variables exceed %u bytes"
+						  : "%s: .global variables of more than %u bytes in all are not supported",
+				v->name, WE_CBANK_MAX);
+			g->unsupported = space == VS_GLOBAL;
+			return false;
+		}
+	}
+	return true;
+}
+
 /* whether an instruction of m names variable `name` */
 static bool var_used(const ptx_module *m, const char *name)
 {
@@ -547,6 +591,8 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 			ok = false;
 		}
 	}
+	if (!bank_fits(m, g, VS_CONST) || !bank_fits(m, g, VS_GLOBAL))
+		return false;
 	print_bank(m, out, VS_CONST, PTX_CONST_BANK);
 	print_bank(m, out, VS_GLOBAL, PTX_GLOBAL_IMAGE_BANK);
 	lmod mod = { 0 };
