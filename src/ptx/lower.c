@@ -596,11 +596,17 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 	print_bank(m, out, VS_CONST, PTX_CONST_BANK);
 	print_bank(m, out, VS_GLOBAL, PTX_GLOBAL_IMAGE_BANK);
 	lmod mod = { 0 };
+	uint32_t nk = 0;
 	for (uint32_t i = 0; i < m->nfuncs && ok; i++) {
 		const ptx_func *f = &m->funcs[i];
 		if (!f->is_entry || !f->defined)
 			continue;
 		any = true;
+		if (++nk > MODULE_KERNELS_MAX) {
+			ptx_err(g, f->line, f->col, "more than %u kernels in one module", MODULE_KERNELS_MAX);
+			ok = false;
+			break;
+		}
 		if (!lower_kernel(m, f, g, out, &mod))
 			ok = false;
 	}
