@@ -29,8 +29,10 @@ static void lane_addrs(xctx *x, const xopd *om, race_space sp, race_access *a)
 
 /* The space of a generic address (ptx.isa's GEN_*: the windows of
  * WE_GENERIC_SHARED and WE_GENERIC_LOCAL, as xgeneric reads them), and
- * the address in it. */
-static race_space generic_space(uint64_t *addr)
+ * the address in it; GENERIC_CONST for the constant window (read-only:
+ * nothing to observe). */
+#define GENERIC_CONST 3
+static int generic_space(uint64_t *addr)
 {
 	if (*addr - WE_GENERIC_SHARED < WE_GENERIC_WINDOW) {
 		*addr -= WE_GENERIC_SHARED;
@@ -40,6 +42,8 @@ static race_space generic_space(uint64_t *addr)
 		*addr -= WE_GENERIC_LOCAL;
 		return RACE_LOCAL;
 	}
+	if (*addr - WE_GENERIC_CONST < WE_GENERIC_WINDOW)
+		return GENERIC_CONST;
 	return RACE_GLOBAL;
 }
 
@@ -47,10 +51,11 @@ static race_space generic_space(uint64_t *addr)
  * split by space into a[0..n) (global, shared, local: those with lanes),
  * each lane's address made one of its space, so that every lane is
  * checked in the space it touches (a function called with pointers into
- * different spaces).  How many: 1 to 3 (a->lanes is not 0). */
+ * different spaces; lanes that read the constant window are left out).
+ * How many: 0 to 3. */
 static unsigned generic_split(race_access *a)
 {
-	uint32_t in[3] = { 0, 0, 0 };
+	uint32_t in[4] = { 0, 0, 0, 0 };
 	for (uint32_t m = a->lanes; m; m &= m - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(m);
 		in[generic_space(&a->addr[l])] |= 1u << l;
