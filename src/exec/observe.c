@@ -109,6 +109,10 @@ unsigned observe_mem(xctx *x, const xinsn *i, race_access a[3])
 	if (i->optype != ISA_OPT_RED && !x_op && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
 	    i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255)
 		kind &= ~RACE_READ;
+	/* an atomic of CTA scope (mem.isa's AtomScope): atomic and a
+	 * hand-off for its own CTA only (race.h) */
+	if ((kind & RACE_ATOMIC) && i->in->ascope == ISA_AtomScope_CTA)
+		kind |= RACE_SCOPE_CTA;
 	/* a strong load or store (mem.isa's .STRONG): an atomic to the race
 	 * check, of its scope (race.h) */
 	if ((kind & RACE_ATOMIC) == 0 && i->in->order == ISA_MemOrder_STRONG)

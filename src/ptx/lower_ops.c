@@ -1287,8 +1287,10 @@ static bool op_atom(lx *x)
 	release_fence(x);
 	x->varying_next = 1;
 	const int *vs = dead ? V(b, c >= 0 ? c : b, a.base) : V(d, b, c >= 0 ? c : b, a.base);
-	emit(x, sl, vs, "%s.%s.%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
-	     op_up, type, dst, at, k, third);
+	/* the scope (mem.isa's AtomScope; .gpu, the default, is not written) */
+	const char *scope = lx_has(x, "cta") ? ".CTA" : lx_has(x, "sys") ? ".SYS" : "";
+	emit(x, sl, vs, "%s.%s.%s%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
+	     op_up, type, scope, dst, at, k, third);
 	acquire_fence(x);
 	return true;
 }
