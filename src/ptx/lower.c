@@ -86,32 +86,6 @@ static bool layout_local(lx *x)
 	return true;
 }
 
-/* The .we type of a scalar kernel parameter, or NULL (an aggregate, or
- * none: lx_param_layout) */
-static const char *param_type(const ptx_param *p)
-{
-	if (p->is_array)
-		return NULL;
-	if (p->size == 8 && p->align <= 8 && !strcmp(p->type, "f64"))
-		return "f64";
-	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "b8"))
-		return "ptr";
-	/* 8- and 16-bit parameters take a 32-bit slot (lx_param_layout),
-	 * and a signed or unsigned value: nvcc declares a `short` .u16 and
-	 * loads it with ld.param.s16 */
-	if ((p->size == 1 || p->size == 2) && p->align <= p->size)
-		return "s32";
-	if (p->size == 4 && p->align <= 4) {
-		if (!strcmp(p->type, "f32"))
-			return "f32";
-		if (!strcmp(p->type, "s32"))
-			return "s32";
-		if (strcmp(p->type, "b8"))
-			return "u32";
-	}
-	return NULL;
-}
-
 static bool check_params(lx *x)
 {
 	const ptx_func *f = x->f;
@@ -139,7 +113,7 @@ static bool check_params(lx *x)
 			x->g->unsupported = true;
 			return false;
 		}
-		if (!(p->is_array ? p->align <= MODULE_PARAM_ALIGN_MAX : param_type(p) != NULL)) {
+		if (!(p->is_array ? p->align <= MODULE_PARAM_ALIGN_MAX : lx_param_type(p) >= 0)) {
 			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes, .align %u) not "
 				"supported (kernel parameters are 8-, 16- and 32-bit integers, 32- and 64-bit "
 				"floats, 64-bit integers, pointers and aggregates .b8 name[N] aligned to at most "
@@ -148,14 +122,13 @@ static bool check_params(lx *x)
 			x->g->unsupported = true;
 			return false;
 		}
+		uint32_t at;
 		lx_param_layout(p, &size, &align);
-		off = align_up(off, align);
-		if (off + size > WE_PARAM_BYTES_MAX) {
+		if (!module_param_place(&off, size, align, &at)) {
 			ptx_err(x->g, f->line, f->col, "parameters of %s exceed %u bytes", f->name,
 				WE_PARAM_BYTES_MAX);
 			return false;
 		}
-		off += size;
 	}
 	return true;
 }
@@ -291,7 +264,7 @@ static void print_header(strbuf *b, const lunit *k, uint32_t local_bytes)
 		if (p->is_array)
 			sb_printf(b, "        .param .align %" PRIu32 " b8[%" PRIu32 "] %s\n", p->align, p->size, p->name);
 		else
-			sb_printf(b, "        .param %s %s\n", param_type(p), p->name);
+			sb_printf(b, "        .param %s %s\n", module_param_types[lx_param_type(p)].name, p->name);
 	}
 	if (k->shared_bytes)
 		sb_printf(b, "        .shared %" PRIu32 "\n", k->shared_bytes);

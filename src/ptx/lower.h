@@ -108,6 +108,10 @@ void lx_guard_end(lx *x, int skip);
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
 /* The size and alignment of kernel parameter p in the parameter block
  * (the assembler's layout of lower.c's .param lines). */
+/* The .we type (we_param_type) of a scalar kernel parameter, or -1 (an
+ * aggregate, or none the module has: check_params refuses it), and the
+ * size and alignment of a parameter in c[0]. */
+int lx_param_type(const ptx_param *p);
 void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align);
 /* byte offset of a kernel parameter in c[0] (*size: its bytes there),
  * or -1 */
