@@ -844,8 +844,9 @@ static void parse_params(pp *p, ptx_param **out, uint32_t *nout, const ptx_param
 		while (name->kind != PT_ID)
 			name++;    /* parse_var found one */
 		if (param_named(*out, *nout, name) || param_named(others, nothers, name)) {
+			ptx_err(p->g, name->line, name->col, "parameter '%s' is declared twice", v.name);
+			p->bad = true;
 			free(v.name);
-			perr(p, name, "%s", "duplicate parameter name");
 			return;
 		}
 		ptx_param *np = grow(p, *out, &cap, *nout + 1, sizeof *np);
