@@ -29,7 +29,7 @@ JIT=0
 NAMES=${PTX_NAMES:-"vec_add reduce_smem scan_hs histogram named_bar_pc deadlock_cross div_loop warp_shfl saxpy f64_narrow num_int num_f32 num_f64 num_ftz num_atomic num_misc
 	bar_split bar_exit bar_thread bar_diverge bar_stuck switch_jt calls calls_local generic params_small params_f64 warp_match globals
 	warp_scan bitonic matmul_tiled cas_loops coop_groups grid3d prodcons_arv bar_overfull early_ret
-	warp_vote fence_last structs structs_call grid_constant flag_release"}
+	warp_vote fence_last structs structs_call grid_constant flag_release generic_const"}
 # tests/mpi.sh runs the launches under mpiexec (PTX_LAUNCHER), for the
 # PTX of PTX_SMS, with each engine's defaults only (PTX_ENGINES_ONLY)
 SMS=${PTX_SMS:-"sm90 sm75"}

@@ -63,7 +63,8 @@ clean triad "$B/triad.we" --grid 4 --block 256 --arg n=1000 --arg s=2.0 --arg a=
 	--arg b=iota:f32:1000 --arg c=iota:f32:1000
 
 # the PTX examples that complete (tests/ptx.sh reads the same .run files)
-for name in vec_add reduce_smem scan_hs histogram named_bar_pc div_loop warp_shfl structs structs_call grid_constant; do
+for name in vec_add reduce_smem scan_hs histogram named_bar_pc div_loop warp_shfl structs structs_call grid_constant \
+	generic_const; do
 	args="" line=1
 	while read -r kw a b c d; do
 		case $kw in

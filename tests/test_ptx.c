@@ -377,6 +377,28 @@ START_TEST(lower_release_acquire)
 }
 END_TEST
 
+/* atom/red scopes: .cta and .sys written on the instruction (mem.isa's
+ * AtomScope, which --check reads), .gpu the default, not written */
+START_TEST(lower_atom_scope)
+{
+	static const char *const ptx = HEAD
+		".visible .entry k(.param .u64 o)\n{\n .reg .b32 %r<5>;\n .reg .f32 %f<3>;\n .reg .b64 %rd<3>;\n"
+		" ld.param.u64 %rd1, [o];\n cvta.to.global.u64 %rd2, %rd1;\n mov.u32 %r1, 5;\n"
+		" atom.global.cta.add.u32 %r2, [%rd2], %r1;\n atom.global.gpu.max.s32 %r3, [%rd2+4], %r2;\n"
+		" red.global.sys.add.u32 [%rd2+8], %r3;\n mov.f32 %f1, 0f3F800000;\n"
+		" atom.global.cta.add.f32 %f2, [%rd2+12], %f1;\n atom.global.inc.u32 %r4, [%rd2+16], %r1;\n"
+		" st.global.u32 [%rd2+20], %r4;\n st.global.f32 [%rd2+24], %f2;\n ret;\n}\n";
+	char *s = translate(ptx);
+	const char *a = strstr(s, "ATOMG.ADD.U32.CTA R"), *b = strstr(s, "ATOMG.MAX.S32 R");
+	const char *c = strstr(s, "ATOMG.ADD.U32.SYS RZ"), *d = strstr(s, "ATOMG.ADD.F32.CTA R");
+	const char *e = strstr(s, "ATOMG.INC.U32 R");
+	ck_assert_msg(a && b && c && d && e, "%s", s);
+	ck_assert(a < b && b < c && c < d && d < e);
+	ck_assert_msg(!strstr(s, ".GPU"), "%s", s);
+	free(s);
+}
+END_TEST
+
 /* mul.wide + add.s64 of an address (peep.c): one IMAD.WIDE with the base
  * as its addend when the product is read by the add only, and a byte
  * index (cvt.u64.u32 + add.s64) the product by 1; %rd1 written twice in
@@ -770,6 +792,7 @@ static Suite *suite(void)
 	tcase_add_test(t, lower_madwide);
 	tcase_add_test(t, lower_plogic);
 	tcase_add_test(t, lower_release_acquire);
+	tcase_add_test(t, lower_atom_scope);
 	tcase_add_test(t, lower_bregs_shared);
 	suite_add_tcase(s, t);
 	t = tcase_create("kernels");

@@ -513,8 +513,8 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 		asm_err(c, col, "too many parameters (at most %u)", WE_MAX_PARAMS);
 		return;
 	}
-	uint32_t off = (k->info.param_bytes + align - 1) / align * align;
-	if (off + size > WE_PARAM_BYTES_MAX) {
+	uint32_t off, end = k->info.param_bytes;
+	if (!module_param_place(&end, size, align, &off)) {
 		asm_err(c, col, "parameters exceed %u bytes", WE_PARAM_BYTES_MAX);
 		return;
 	}
@@ -528,7 +528,7 @@ static void dir_param(pcur *p, const char *what, uint32_t col)
 	k->param_names[n] = name;
 	k->params[n] = (we_param_info){ name, (we_param_type)ti, off, size };
 	k->info.nparams = n + 1;
-	k->info.param_bytes = off + size;
+	k->info.param_bytes = end;
 }
 
 static void dir_size(pcur *p, const char *what, uint32_t col)

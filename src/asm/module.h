@@ -51,6 +51,20 @@ typedef struct module_param_type {
 	uint32_t size;
 } module_param_type;
 extern const module_param_type module_param_types[MODULE_NPARAM_TYPES];
+/* The place of the next parameter of `size` bytes aligned to `align` in
+ * a parameter block of *bytes so far: its offset in *at, and *bytes past
+ * it; false when the block would pass WE_PARAM_BYTES_MAX.  The one
+ * layout rule of the assembler's .param and the PTX front end's
+ * lowering, which needs the offsets before it prints the .param lines. */
+static inline bool module_param_place(uint32_t *bytes, uint32_t size, uint32_t align, uint32_t *at)
+{
+	const uint64_t off = ((uint64_t)*bytes + align - 1u) / align * align;
+	if (off + size > WE_PARAM_BYTES_MAX)
+		return false;
+	*at = (uint32_t)off;
+	*bytes = (uint32_t)off + size;
+	return true;
+}
 
 typedef struct we_kernel {
 	we_kernel_info info;          /* public view (points into below)   */

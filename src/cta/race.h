@@ -64,8 +64,9 @@ struct we_launch_ctx;
 /* A strong load or store (.STRONG of mem.isa: PTX .relaxed, .acquire,
  * .release, .volatile): RACE_ATOMIC with RACE_READ or RACE_WRITE, so that
  * two strong accesses do not race; a strong store only releases, a
- * strong load only acquires.  RACE_SCOPE_CTA: strong for its CTA only
- * (it races with another CTA's strong access). */
+ * strong load only acquires.  RACE_SCOPE_CTA: strong or atomic for its
+ * CTA only (PTX's .cta scope: it races with another CTA's strong or
+ * atomic access, and is no hand-off between CTAs). */
 #define RACE_STRONG 8u
 #define RACE_SCOPE_CTA 16u
 

@@ -131,16 +131,22 @@ static void cta_xyz(const we_launch_ctx *L, uint64_t id, char *buf, size_t n)
 		 (unsigned)(id / ((uint64_t)L->grid.x * L->grid.y)));
 }
 
-static const char *kind_word(unsigned kind)
+/* ctas: the access is named in a report between CTAs, where its scope
+ * matters (race.h: RACE_SCOPE_CTA) */
+static const char *kind_word(unsigned kind, bool ctas)
 {
+	const bool cta = ctas && (kind & RACE_SCOPE_CTA) != 0;
 	if (kind & RACE_STRONG)
-		return kind & RACE_WRITE ? "a strong write" : "a strong read";
-	return kind & RACE_ATOMIC ? "an atomic" : kind & RACE_WRITE ? "a write" : "a read";
+		return kind & RACE_WRITE ? (cta ? "a strong write of CTA scope" : "a strong write")
+					 : (cta ? "a strong read of CTA scope" : "a strong read");
+	if (kind & RACE_ATOMIC)
+		return cta ? "an atomic of CTA scope" : "an atomic";
+	return kind & RACE_WRITE ? "a write" : "a read";
 }
 
 /* "warp W PC 0x...: INSN (f:l): a write by lanes 0x... in interval N
  * (from the start | after PC 0x...: INSN)" */
-static void side_text(const we_launch_ctx *L, const race_side *s, char *buf, size_t n)
+static void side_text(const we_launch_ctx *L, const race_side *s, bool ctas, char *buf, size_t n)
 {
 	char ins[400], from[440] = "from the start";
 	insn_at(L, s->pc, ins, sizeof ins);
@@ -150,7 +156,7 @@ static void side_text(const we_launch_ctx *L, const race_side *s, char *buf, siz
 		snprintf(from, sizeof from, "after PC 0x%04" PRIx32 ": %s", s->from, f);
 	}
 	snprintf(buf, n, "warp %" PRIu32 " PC 0x%04" PRIx32 ": %s: %s by lanes 0x%08" PRIx32 " in interval %" PRIu32
-		 " (%s)", s->warp, s->pc, ins, kind_word(s->kind), s->lanes, s->epoch - 1u, from);
+		 " (%s)", s->warp, s->pc, ins, kind_word(s->kind, ctas), s->lanes, s->epoch - 1u, from);
 }
 
 static void find_line(const we_launch_ctx *L, const race_find *f, char *line, size_t n)
@@ -158,19 +164,19 @@ static void find_line(const we_launch_ctx *L, const race_find *f, char *line, si
 	char c1[40], c2[40], a[1200], b[1200], range[80];
 	cta_xyz(L, f->s1.cta, c1, sizeof c1);
 	cta_xyz(L, f->s2.cta, c2, sizeof c2);
-	side_text(L, &f->s1, a, sizeof a);
+	side_text(L, &f->s1, f->fk == FK_CTAS, a, sizeof a);
 	snprintf(range, sizeof range, "%s [0x%04" PRIx64 ", 0x%04" PRIx64 ")", space_names[f->space], f->addr,
 		 f->addr + f->nbytes);
 	const char *times = f->count == 1 ? "" : "s";
 	switch (f->fk) {
 	case FK_SHARED:
 	case FK_GLOBAL:
-		side_text(L, &f->s2, b, sizeof b);
+		side_text(L, &f->s2, false, b, sizeof b);
 		snprintf(line, n, "check: %s: CTA %s %s, and %s, at %s: no barrier orders them (%" PRIu64
 			 " pair%s of accesses)", fk_names[f->fk], c1, a, b, range, f->count, times);
 		break;
 	case FK_CTAS:
-		side_text(L, &f->s2, b, sizeof b);
+		side_text(L, &f->s2, true, b, sizeof b);
 		snprintf(line, n, "check: %s: CTA %s %s, and CTA %s %s, at %s: no barrier orders two CTAs, nor a "
 			 "MEMBAR + atomic hand-off (%" PRIu64 " pair%s of accesses)", fk_names[f->fk], c1, a, c2, b,
 			 range, f->count, times);

@@ -15,9 +15,24 @@ typedef struct grec {
 	uint64_t cta;
 	uint32_t seq;        /* its number among the word's releases */
 	uint32_t next;       /* the same CTA's previous release, + 1 */
+	uint32_t vnext;      /* the word's previous release (any CTA), + 1 */
+	uint32_t hb, nhb;    /* what the warp had acquired from other CTAs
+				(race_cta.acq: its (var, len) pairs), at
+				g->hb[hb, hb + nhb): what came before the
+				release in other CTAs (global_chained) */
 	bool gpu;            /* MEMBAR.GPU/SYS: other CTAs may acquire it */
 	uint32_t vc[32];
 } grec;
+
+typedef struct gpair {
+	uint32_t var, len;
+} gpair;
+
+/* A sync word (a var): its releases so far, the newest (+ 1), and how
+ * many of them global_chained has explored in its current search. */
+typedef struct gvar {
+	uint32_t len, head, done;
+} gvar;
 
 typedef struct gslot {
 	uint64_t key;        /* page number, sync word, or (var, CTA) hash key */
@@ -39,8 +54,17 @@ struct race_gshadow {
 	uint64_t last_pg;            /* the page last looked up (+ 1), and its heads */
 	uint32_t *last_heads;
 	race_pool pool;
-	gmap vars;                   /* sync word -> var (releases counted)  */
-	uint32_t *vlen, nvars, varcap;
+	gmap vars;                   /* sync word -> var                     */
+	gvar *v;                     /* per var - 1                          */
+	uint32_t nvars, varcap;
+	gpair *hb;                   /* the releases' acquired sets (grec.hb) */
+	uint32_t nhb, hbcap;
+	bool chained;                /* some release has a non-empty set     */
+	/* global_chained's worklist and the vars it touched */
+	gpair *work;
+	uint32_t nwork, workcap;
+	uint32_t *touched;
+	uint32_t ntouched, touchcap;
 	gmap last;                   /* (var, CTA) -> newest record + 1      */
 	grec *rec;
 	uint32_t nrec, reccap;
@@ -117,7 +141,10 @@ void race_gshadow_free(race_gshadow *g)
 	free(g->pages.s);
 	free(g->pool.e);
 	free(g->vars.s);
-	free(g->vlen);
+	free(g->v);
+	free(g->touched);
+	free(g->hb);
+	free(g->work);
 	free(g->last.s);
 	free(g->rec);
 	if (pthread_mutex_destroy(&g->lock))
@@ -167,9 +194,9 @@ static uint32_t sync_var(race_gshadow *g, uint64_t wd, bool make)
 	gslot *s = gmap_slot(&g->vars, wd, 1);
 	if (s->idx || !make)
 		return s->idx;
-	if (!grow((void **)&g->vlen, &g->varcap, g->nvars, sizeof *g->vlen))
+	if (!grow((void **)&g->v, &g->varcap, g->nvars, sizeof *g->v))
 		return 0;
-	g->vlen[g->nvars++] = 0;
+	g->v[g->nvars++] = (gvar){ 0, 0, 0 };
 	*s = (gslot){ .key = wd, .key2 = 1, .idx = g->nvars };
 	g->vars.n++;
 	return s->idx;
@@ -197,22 +224,32 @@ static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd, b
 		return;
 	}
 	if (rel) {
-		if (!grow((void **)&g->rec, &g->reccap, g->nrec, sizeof *g->rec) || !gmap_room(&g->last)) {
+		const race_acq *a = &k->acq[w];
+		if (!grow((void **)&g->rec, &g->reccap, g->nrec, sizeof *g->rec) || !gmap_room(&g->last) ||
+		    (a->n && g->nhb + a->n > g->hbcap &&
+		     !grow((void **)&g->hb, &g->hbcap, g->nhb + a->n - 1u, sizeof *g->hb))) {
 			g->oom = true;
 			return;
 		}
 		gslot *s = gmap_slot(&g->last, c->linear_id, var);
 		grec *r = &g->rec[g->nrec];
 		r->cta = c->linear_id;
-		r->seq = g->vlen[var - 1u]++;
+		r->seq = g->v[var - 1u].len++;
 		r->next = s->idx;
+		r->vnext = g->v[var - 1u].head;
+		g->v[var - 1u].head = g->nrec + 1u;
 		r->gpu = k->relgpu[w] && !cta;
+		r->hb = g->nhb;
+		r->nhb = a->n;
+		for (uint32_t j = 0; j < a->n; j++)
+			g->hb[g->nhb++] = (gpair){ a->v[j].var, a->v[j].len };
+		g->chained = g->chained || a->n;
 		memcpy(r->vc, k->rel[w], sizeof r->vc);
 		if (!s->idx)
 			g->last.n++;
 		*s = (gslot){ .key = c->linear_id, .key2 = var, .idx = ++g->nrec };
 	}
-	if (acq && !race_acq_add(&k->pendg[w], var, g->vlen[var - 1u]))
+	if (acq && !race_acq_add(&k->pendg[w], var, g->v[var - 1u].len))
 		race_set_oom(k);
 }
 
@@ -242,19 +279,78 @@ void race_global_fence(we_cta *c, uint32_t w, unsigned scope)
 		abort();
 }
 
+/* Whether release x (of f's CTA) came after f and reaches other CTAs. */
+static inline bool rec_covers(const grec *x, const race_ent *f)
+{
+	return x->gpu && x->vc[f->warp] >= f->epoch;
+}
+
+/* A var's releases [from, len) to be explored by global_chained. */
+static bool chain_push(race_gshadow *g, uint32_t var, uint32_t len)
+{
+	gvar *v = &g->v[var - 1u];
+	if (len <= v->done)
+		return true;
+	if (!grow((void **)&g->work, &g->workcap, g->nwork, sizeof *g->work) ||
+	    (!v->done && !grow((void **)&g->touched, &g->touchcap, g->ntouched, sizeof *g->touched)))
+		return false;
+	if (!v->done)
+		g->touched[g->ntouched++] = var;
+	g->work[g->nwork++] = (gpair){ var, v->done };
+	v->done = len;
+	return true;
+}
+
+/* The hand-offs between CTAs followed through other CTAs (spec-reading:
+ * "Races"): f is ordered before what warp w does now when w acquired a
+ * release of some CTA B that B made after acquiring a release of f's
+ * CTA that came after f, and so on along any chain of CTAs.  A search
+ * over the releases w's acquisitions reach: each var's releases explored
+ * once (gvar.done). */
+static bool global_chained(race_gshadow *g, const race_cta *k, uint32_t w, const race_ent *f)
+{
+	const race_acq *a = &k->acq[w];
+	bool found = false, ok = true;
+	g->nwork = g->ntouched = 0;
+	for (uint32_t j = 0; j < a->n && ok; j++)
+		ok = chain_push(g, a->v[j].var, a->v[j].len);
+	while (ok && !found && g->nwork) {
+		const gpair p = g->work[--g->nwork];
+		/* (the releases of seq in [p.len, done) were pushed as this pair) */
+		const uint32_t from = p.len, to = g->v[p.var - 1u].done;
+		for (uint32_t r = g->v[p.var - 1u].head; r && ok && !found; r = g->rec[r - 1u].vnext) {
+			const grec *x = &g->rec[r - 1u];
+			if (x->seq < from || x->seq >= to || !x->gpu)
+				continue;
+			if (x->cta == f->cta) {
+				found = rec_covers(x, f);
+				continue;
+			}
+			for (uint32_t j = 0; j < x->nhb && ok; j++)
+				ok = chain_push(g, g->hb[x->hb + j].var, g->hb[x->hb + j].len);
+		}
+	}
+	for (uint32_t j = 0; j < g->ntouched; j++)
+		g->v[g->touched[j] - 1u].done = 0;
+	if (!ok)
+		g->oom = true;
+	return found;
+}
+
 /* f, an access of another CTA, is ordered before what warp w does now
  * by a hand-off: w acquired (atomic, then MEMBAR.GPU) a release of f's
- * CTA (MEMBAR.GPU, then atomic) that came after f. */
-static bool global_ordered(const race_gshadow *g, const race_cta *k, uint32_t w, const race_ent *f)
+ * CTA (MEMBAR.GPU, then atomic) that came after f, directly or through
+ * other CTAs (global_chained). */
+static bool global_ordered(race_gshadow *g, const race_cta *k, uint32_t w, const race_ent *f)
 {
 	const race_acq *a = &k->acq[w];
 	for (uint32_t j = 0; j < a->n; j++)
 		for (uint32_t r = last_rec(g, a->v[j].var, f->cta); r; r = g->rec[r - 1u].next) {
 			const grec *x = &g->rec[r - 1u];
-			if (x->gpu && x->seq < a->v[j].len && x->vc[f->warp] >= f->epoch)
+			if (x->seq < a->v[j].len && rec_covers(x, f))
 				return true;
 		}
-	return false;
+	return g->chained && a->n && global_chained(g, k, w, f);
 }
 
 static inline bool writes(unsigned kind) { return (kind & RACE_WRITE) != 0; }

@@ -467,8 +467,11 @@ uint8_t *xshared(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span);
 uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 /* A generic address (PTX): shared or local memory through their windows
- * (isa.h WE_GENERIC_*), else global memory. */
+ * (isa.h WE_GENERIC_*), else global memory; a store or atomic into the
+ * constant window faults.  xgeneric_load: a load, which may read the
+ * constant banks through their window too. */
 uint8_t *xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
+uint8_t *xgeneric_load(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 
 /* Lowest set lane. */
 static inline unsigned xffs(uint32_t m) { return (unsigned)__builtin_ctz(m); }

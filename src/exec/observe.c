@@ -29,8 +29,10 @@ static void lane_addrs(xctx *x, const xopd *om, race_space sp, race_access *a)
 
 /* The space of a generic address (ptx.isa's GEN_*: the windows of
  * WE_GENERIC_SHARED and WE_GENERIC_LOCAL, as xgeneric reads them), and
- * the address in it. */
-static race_space generic_space(uint64_t *addr)
+ * the address in it; GENERIC_CONST for the constant window (read-only:
+ * nothing to observe). */
+#define GENERIC_CONST 3
+static int generic_space(uint64_t *addr)
 {
 	if (*addr - WE_GENERIC_SHARED < WE_GENERIC_WINDOW) {
 		*addr -= WE_GENERIC_SHARED;
@@ -40,6 +42,8 @@ static race_space generic_space(uint64_t *addr)
 		*addr -= WE_GENERIC_LOCAL;
 		return RACE_LOCAL;
 	}
+	if (*addr - WE_GENERIC_CONST < WE_GENERIC_WINDOW)
+		return GENERIC_CONST;
 	return RACE_GLOBAL;
 }
 
@@ -47,10 +51,11 @@ static race_space generic_space(uint64_t *addr)
  * split by space into a[0..n) (global, shared, local: those with lanes),
  * each lane's address made one of its space, so that every lane is
  * checked in the space it touches (a function called with pointers into
- * different spaces).  How many: 1 to 3 (a->lanes is not 0). */
+ * different spaces; lanes that read the constant window are left out).
+ * How many: 0 to 3. */
 static unsigned generic_split(race_access *a)
 {
-	uint32_t in[3] = { 0, 0, 0 };
+	uint32_t in[4] = { 0, 0, 0, 0 };
 	for (uint32_t m = a->lanes; m; m &= m - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(m);
 		in[generic_space(&a->addr[l])] |= 1u << l;
@@ -104,6 +109,10 @@ unsigned observe_mem(xctx *x, const xinsn *i, race_access a[3])
 	if (i->optype != ISA_OPT_RED && !x_op && (kind & RACE_ATOMIC) && i->in->op == ISA_AtomOp_EXCH &&
 	    i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255)
 		kind &= ~RACE_READ;
+	/* an atomic of CTA scope (mem.isa's AtomScope): atomic and a
+	 * hand-off for its own CTA only (race.h) */
+	if ((kind & RACE_ATOMIC) && i->in->ascope == ISA_AtomScope_CTA)
+		kind |= RACE_SCOPE_CTA;
 	/* a strong load or store (mem.isa's .STRONG): an atomic to the race
 	 * check, of its scope (race.h) */
 	if ((kind & RACE_ATOMIC) == 0 && i->in->order == ISA_MemOrder_STRONG)

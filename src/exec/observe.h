@@ -12,7 +12,8 @@
 /* The accesses instruction i makes for the lanes of x->pmask (not 0):
  * for a load, store or atomic of global, shared or local memory (constant
  * banks are read-only), how many, in a[]: one, or for a generic access
- * one per space its lanes touch (up to 3); else 0. */
+ * one per space its lanes touch (up to 3; lanes that read the constant
+ * window are not observed); else 0. */
 unsigned observe_mem(xctx *x, const xinsn *i, race_access a[3]);
 
 /* Instruction i is one the memory checks observe: a memory access

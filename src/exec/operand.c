@@ -33,7 +33,9 @@ static inline uint32_t int_mod(uint32_t v, uint8_t flags)
 	return v;
 }
 
-bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
+/* [off, off + size) of constant bank `bank`, or NULL after a fault of
+ * `lanes`. */
+static const uint8_t *xconst_at(xctx *x, unsigned bank, int64_t off, unsigned size, uint32_t lanes)
 {
 	const uint8_t *base;
 	uint64_t limit;
@@ -48,19 +50,26 @@ bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
 		limit = 0;
 	}
 	if (off < 0 || (uint64_t)off + size > limit) {
-		xfault(x, WE_FAULT_MEM_RANGE, x->pmask, (uint64_t)off,
+		xfault(x, WE_FAULT_MEM_RANGE, lanes, (uint64_t)off,
 		       "constant read c[0x%x][0x%llx] of %u bytes outside the bank (%llu bytes)", bank,
 		       (unsigned long long)off, size, (unsigned long long)limit);
-		return false;
+		return NULL;
 	}
 	if (off % (size > 8 ? 8 : size)) {
-		xfault(x, WE_FAULT_MEM_ALIGN, x->pmask, (uint64_t)off,
+		xfault(x, WE_FAULT_MEM_ALIGN, lanes, (uint64_t)off,
 		       "misaligned constant read c[0x%x][0x%llx] of %u bytes", bank,
 		       (unsigned long long)off, size);
-		return false;
+		return NULL;
 	}
-	memcpy(out, base + off, size);
-	return true;
+	return base + off;
+}
+
+bool xconst_read(xctx *x, unsigned bank, int64_t off, unsigned size, void *out)
+{
+	const uint8_t *p = xconst_at(x, bank, off, size, x->pmask);
+	if (p)
+		memcpy(out, p, size);
+	return p != NULL;
 }
 
 uint32_t xsrc_scalar(xctx *x, const xopd *o, unsigned k, bool int_mods)
@@ -236,12 +245,33 @@ uint8_t *xlocal(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 	return x->w->local + (uint64_t)lane * x->L->local_bytes + addr;
 }
 
-/* A generic address: the shared or local window (isa.h) or global. */
+/* A generic address: the shared or local window (isa.h) or global.  A
+ * store or an atomic into the constant window faults. */
 uint8_t *xgeneric(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
 {
 	if (addr - WE_GENERIC_SHARED < WE_GENERIC_WINDOW)
 		return xshared(x, addr - WE_GENERIC_SHARED, size, lane);
 	if (addr - WE_GENERIC_LOCAL < WE_GENERIC_WINDOW)
 		return xlocal(x, addr - WE_GENERIC_LOCAL, size, lane);
+	if (addr - WE_GENERIC_CONST < WE_GENERIC_WINDOW) {
+		const uint64_t o = addr - WE_GENERIC_CONST;
+		xfault(x, WE_FAULT_MEM_RANGE, 1u << lane, addr,
+		       "write to constant memory: generic address 0x%llx is c[0x%llx][0x%llx], which is read-only",
+		       (unsigned long long)addr, (unsigned long long)(o / WE_GENERIC_CBANK_STRIDE),
+		       (unsigned long long)(o % WE_GENERIC_CBANK_STRIDE));
+		return NULL;
+	}
 	return xglobal(x, addr, size, lane);
+}
+
+/* xgeneric for a load: the constant window too (its banks read-only:
+ * the caller only reads through the pointer). */
+uint8_t *xgeneric_load(xctx *x, uint64_t addr, unsigned size, uint32_t lane)
+{
+	if (addr - WE_GENERIC_CONST < WE_GENERIC_WINDOW) {
+		const uint64_t o = addr - WE_GENERIC_CONST;
+		return (uint8_t *)(uintptr_t)xconst_at(x, (unsigned)(o / WE_GENERIC_CBANK_STRIDE),
+						       (int64_t)(o % WE_GENERIC_CBANK_STRIDE), size, 1u << lane);
+	}
+	return xgeneric(x, addr, size, lane);
 }

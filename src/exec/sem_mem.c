@@ -23,7 +23,9 @@
 
 typedef uint8_t *(*xlate_fn)(xctx *x, uint64_t addr, unsigned size, uint32_t lane);
 
-enum space { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_GENERIC /* per lane, sem_ptx.c */ };
+/* SP_GENERIC: per lane (sem_ptx.c), a store or atomic; SP_GENERIC_LOAD: a
+ * load, which may also read the constant window (xgeneric_load) */
+enum space { SP_GLOBAL, SP_SHARED, SP_LOCAL, SP_GENERIC, SP_GENERIC_LOAD };
 
 /* Bytes and registers of a MemSize. */
 static inline unsigned msize_bytes(int size)
@@ -50,8 +52,12 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 {
 	const uint32_t pm = x->pmask;
 	const uint32_t *lo = xrow(x, om, 0);
-	xlate_fn fn = sp == SP_GLOBAL ? xglobal : sp == SP_SHARED ? xshared : sp == SP_LOCAL ? xlocal : xgeneric;
-	const bool wide = sp == SP_GLOBAL || sp == SP_GENERIC; /* 64-bit addresses */
+	xlate_fn fn = sp == SP_GLOBAL ? xglobal
+		      : sp == SP_SHARED ? xshared
+		      : sp == SP_LOCAL	? xlocal
+		      : sp == SP_GENERIC ? xgeneric
+					 : xgeneric_load;
+	const bool wide = sp == SP_GLOBAL || sp >= SP_GENERIC; /* 64-bit addresses */
 	if (!(pm & (pm - 1u))) {
 		/* one lane (a thread alone, as at the end of a reduction): its
 		 * address only */
@@ -79,7 +85,7 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 		amax = a > amax ? a : amax;
 		anyb |= a;
 	}
-	if (sp != SP_GENERIC && !(anyb & (size - 1u)) && amax - amin <= UINT32_MAX) {
+	if (sp < SP_GENERIC && !(anyb & (size - 1u)) && amax - amin <= UINT32_MAX) {
 		const uint64_t span = amax - amin + size;
 		uint8_t *base = NULL;
 		if (sp == SP_GLOBAL) {
@@ -170,7 +176,7 @@ typedef struct run32 {
 } run32;
 XV_INLINE bool run32_of(xctx *x, const xinsn *i, const xopd *om, enum space sp, run32 *r)
 {
-	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL || sp == SP_GENERIC)
+	if (x->pmask != 0xffffffffu || i->in->size != ISA_MemSize_32 || sp == SP_LOCAL || sp >= SP_GENERIC)
 		return false;
 	r->nl = XLANES * ((size_t)x->group + 1u);
 	r->lo = xrow(x, om, 0);
@@ -670,7 +676,7 @@ done:
 
 /* generic addresses (the PTX dialect's GEN_LD/GEN_ST/GEN_ATOM, sem_ptx.c):
  * lane by lane through translate() */
-void sem_generic_load(xctx *x, const xinsn *i) { do_load(x, i, SP_GENERIC); }
+void sem_generic_load(xctx *x, const xinsn *i) { do_load(x, i, SP_GENERIC_LOAD); }
 void sem_generic_store(xctx *x, const xinsn *i) { do_store(x, i, SP_GENERIC); }
 void sem_generic_atom(xctx *x, const xinsn *i)
 {

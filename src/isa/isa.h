@@ -13,12 +13,16 @@
 #define WE_INST_SIZE 16u
 
 /* Generic addresses of the PTX dialect (GEN_LD/GEN_ST/GEN_ATOM of ptx.isa,
- * doc/ptx.md): the CTA's shared memory and the thread's local memory seen
- * through windows below the device's first allocation (0x10000000);
- * every other address is global. */
+ * doc/ptx.md): the CTA's shared memory, the thread's local memory and
+ * the constant banks seen through windows below the device's first
+ * allocation (0x10000000); every other address is global.  In the
+ * constant window bank b starts at b * WE_GENERIC_CBANK_STRIDE (bank 0:
+ * the kernel's parameters); it is read-only. */
 #define WE_GENERIC_SHARED 0x01000000u
 #define WE_GENERIC_LOCAL 0x02000000u
+#define WE_GENERIC_CONST 0x03000000u
 #define WE_GENERIC_WINDOW 0x01000000u /* bytes of each window */
+#define WE_GENERIC_CBANK_STRIDE 0x10000u /* = WE_CBANK_MAX */
 
 /* One instruction: bits 0..63 in lo, 64..127 in hi. */
 typedef struct we_word { uint64_t lo, hi; } we_word;

@@ -86,40 +86,34 @@ static bool layout_local(lx *x)
 	return true;
 }
 
-/* The .we type of a scalar kernel parameter, or NULL (an aggregate, or
- * none: lx_param_layout) */
-static const char *param_type(const ptx_param *p)
-{
-	if (p->is_array)
-		return NULL;
-	if (p->size == 8 && p->align <= 8 && !strcmp(p->type, "f64"))
-		return "f64";
-	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "b8"))
-		return "ptr";
-	/* 8- and 16-bit parameters take a 32-bit slot (lx_param_layout),
-	 * and a signed or unsigned value: nvcc declares a `short` .u16 and
-	 * loads it with ld.param.s16 */
-	if ((p->size == 1 || p->size == 2) && p->align <= p->size)
-		return "s32";
-	if (p->size == 4 && p->align <= 4) {
-		if (!strcmp(p->type, "f32"))
-			return "f32";
-		if (!strcmp(p->type, "s32"))
-			return "s32";
-		if (strcmp(p->type, "b8"))
-			return "u32";
-	}
-	return NULL;
-}
-
 static bool check_params(lx *x)
 {
 	const ptx_func *f = x->f;
 	uint32_t off = 0;
+	/* the module's limits (asm/module.h), checked here: what the
+	 * assembler refuses in the lowered text is an internal error */
+	if (strlen(f->name) > MODULE_NAME_MAX) {
+		ptx_err(x->g, f->line, f->col, "kernel name of %zu characters (at most %u)", strlen(f->name),
+			MODULE_NAME_MAX);
+		x->g->unsupported = true;
+		return false;
+	}
+	if (f->nparams > WE_MAX_PARAMS) {
+		ptx_err(x->g, f->line, f->col, "kernel %s has %u parameters (at most %u are supported)", f->name,
+			f->nparams, WE_MAX_PARAMS);
+		x->g->unsupported = true;
+		return false;
+	}
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const ptx_param *p = &f->params[i];
 		uint32_t size, align;
-		if (!(p->is_array ? p->align <= MODULE_PARAM_ALIGN_MAX : param_type(p) != NULL)) {
+		if (strlen(p->name) > MODULE_NAME_MAX) {
+			ptx_err(x->g, f->line, f->col, "parameter %u of %s: a name of %zu characters (at most %u)", i,
+				f->name, strlen(p->name), MODULE_NAME_MAX);
+			x->g->unsupported = true;
+			return false;
+		}
+		if (!(p->is_array ? p->align <= MODULE_PARAM_ALIGN_MAX : lx_param_type(p) >= 0)) {
 			ptx_err(x->g, f->line, f->col, "parameter %s of %s: type .%s (%u bytes, .align %u) not "
 				"supported (kernel parameters are 8-, 16- and 32-bit integers, 32- and 64-bit "
 				"floats, 64-bit integers, pointers and aggregates .b8 name[N] aligned to at most "
@@ -128,14 +122,13 @@ static bool check_params(lx *x)
 			x->g->unsupported = true;
 			return false;
 		}
+		uint32_t at;
 		lx_param_layout(p, &size, &align);
-		off = align_up(off, align);
-		if (off + size > WE_PARAM_BYTES_MAX) {
+		if (!module_param_place(&off, size, align, &at)) {
 			ptx_err(x->g, f->line, f->col, "parameters of %s exceed %u bytes", f->name,
 				WE_PARAM_BYTES_MAX);
 			return false;
 		}
-		off += size;
 	}
 	return true;
 }
@@ -271,7 +264,7 @@ static void print_header(strbuf *b, const lunit *k, uint32_t local_bytes)
 		if (p->is_array)
 			sb_printf(b, "        .param .align %" PRIu32 " b8[%" PRIu32 "] %s\n", p->align, p->size, p->name);
 		else
-			sb_printf(b, "        .param %s %s\n", param_type(p), p->name);
+			sb_printf(b, "        .param %s %s\n", module_param_types[lx_param_type(p)].name, p->name);
 	}
 	if (k->shared_bytes)
 		sb_printf(b, "        .shared %" PRIu32 "\n", k->shared_bytes);
@@ -520,6 +513,30 @@ static void print_bank(const ptx_module *m, strbuf *out, ptx_space space, unsign
 		sb_str(out, ".text\n");
 }
 
+/* Whether the variables of a space fit their constant bank (print_bank's
+ * layout): .const ones in 64 KiB, as in CUDA; the initial image of the
+ * .global ones too, and their addresses (8 bytes each), which is this
+ * front end's limit (doc/ptx.md). */
+static bool bank_fits(const ptx_module *m, ptx_diags *g, ptx_space space)
+{
+	uint64_t off = 0, n = 0;
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		const ptx_var *v = &m->vars[i];
+		if (v->space != space || v->is_extern)
+			continue;
+		off = (off + v->align - 1) / v->align * v->align + (uint64_t)v->elsize * v->count;
+		if (off > WE_CBANK_MAX || 8 * ++n > WE_CBANK_MAX) {
+			ptx_err(g, v->line, v->col,
+				space == VS_CONST ? "%s: .const variables exceed %u bytes"
+						  : "%s: .global variables of more than %u bytes in all are not supported",
+				v->name, WE_CBANK_MAX);
+			g->unsupported = space == VS_GLOBAL;
+			return false;
+		}
+	}
+	return true;
+}
+
 /* whether an instruction of m names variable `name` */
 static bool var_used(const ptx_module *m, const char *name)
 {
@@ -547,14 +564,22 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 			ok = false;
 		}
 	}
+	if (!bank_fits(m, g, VS_CONST) || !bank_fits(m, g, VS_GLOBAL))
+		return false;
 	print_bank(m, out, VS_CONST, PTX_CONST_BANK);
 	print_bank(m, out, VS_GLOBAL, PTX_GLOBAL_IMAGE_BANK);
 	lmod mod = { 0 };
+	uint32_t nk = 0;
 	for (uint32_t i = 0; i < m->nfuncs && ok; i++) {
 		const ptx_func *f = &m->funcs[i];
 		if (!f->is_entry || !f->defined)
 			continue;
 		any = true;
+		if (++nk > MODULE_KERNELS_MAX) {
+			ptx_err(g, f->line, f->col, "more than %u kernels in one module", MODULE_KERNELS_MAX);
+			ok = false;
+			break;
+		}
 		if (!lower_kernel(m, f, g, out, &mod))
 			ok = false;
 	}

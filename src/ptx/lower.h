@@ -7,15 +7,20 @@
 #include <stdarg.h>
 
 #include "base/strbuf.h"
+#include "isa/isa.h"
 #include "ptx/ptx.h"
 #include "ptx/ptx_int.h"
 
-/* generic address windows (doc/ptx.md): shared and local memory seen
- * through a generic pointer; global addresses are device addresses, which
- * start at 0x10000000 */
-#define PTX_SHARED_WINDOW UINT64_C(0x01000000)
-#define PTX_LOCAL_WINDOW UINT64_C(0x02000000)
+/* generic address windows (isa.h, doc/ptx.md): shared and local memory
+ * and the constant banks seen through a generic pointer; global
+ * addresses are device addresses, which start at 0x10000000 */
+#define PTX_SHARED_WINDOW ((uint64_t)WE_GENERIC_SHARED)
+#define PTX_LOCAL_WINDOW ((uint64_t)WE_GENERIC_LOCAL)
 #define PTX_CONST_BANK 3u            /* .const variables live in c[3] */
+/* a kernel parameter's generic address: bank 0 of the constant window;
+ * a .const variable's: bank PTX_CONST_BANK */
+#define PTX_PARAM_WINDOW ((uint64_t)WE_GENERIC_CONST)
+#define PTX_CONST_WINDOW ((uint64_t)WE_GENERIC_CONST + (uint64_t)PTX_CONST_BANK * WE_GENERIC_CBANK_STRIDE)
 #define PTX_BRX_BANK 2u              /* brx.idx jump tables live in c[2] */
 /* (.global variables: PTX_GLOBAL_*_BANK, ptx.h) */
 
@@ -103,6 +108,10 @@ void lx_guard_end(lx *x, int skip);
 bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr);
 /* The size and alignment of kernel parameter p in the parameter block
  * (the assembler's layout of lower.c's .param lines). */
+/* The .we type (we_param_type) of a scalar kernel parameter, or -1 (an
+ * aggregate, or none the module has: check_params refuses it), and the
+ * size and alignment of a parameter in c[0]. */
+int lx_param_type(const ptx_param *p);
 void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align);
 /* byte offset of a kernel parameter in c[0] (*size: its bytes there),
  * or -1 */

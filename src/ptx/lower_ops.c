@@ -99,11 +99,14 @@ static bool op_cvta(lx *x)
 		return true;
 	ptype t = lx_type(x->in);
 	bool to = lx_has(x, "to");
-	uint64_t win = lx_has(x, "shared") ? PTX_SHARED_WINDOW : lx_has(x, "local") ? PTX_LOCAL_WINDOW : 0;
-	if (lx_has(x, "const") || lx_has(x, "param")) {
-		lx_unsupported(x, "generic addresses of .const and .param");
-		return true;
-	}
+	/* .const and .param: the constant window, at the bank of .const
+	 * variables (their addresses are offsets in it, lx_var_addr) or at
+	 * bank 0 (a kernel parameter's: its offset in the parameter space) */
+	uint64_t win = lx_has(x, "shared")  ? PTX_SHARED_WINDOW
+		       : lx_has(x, "local") ? PTX_LOCAL_WINDOW
+		       : lx_has(x, "const") ? PTX_CONST_WINDOW
+		       : lx_has(x, "param") ? PTX_PARAM_WINDOW
+					    : 0;
 	const ptx_opnd *d = &x->in->o[0], *s = &x->in->o[1];
 	if (t.bits == 32) {
 		int dv = lx_dst(x, d, RC_32);
@@ -122,7 +125,8 @@ static bool op_cvta(lx *x)
 	}
 	int sv = lx_reg64(x, s);
 	if (to) {
-		/* a shared or local address: the offset in the window (32 bits) */
+		/* an address in shared or local memory or a constant bank:
+		 * the offset in the window (32 bits) */
 		emit(x, "dr ur", V(dv, sv), "IADD3 $0, $1, -%" PRIu64 ", RZ", win);
 		emit(x, "dh", V(dv), "MOV $0, 0");
 	} else {
@@ -1283,8 +1287,10 @@ static bool op_atom(lx *x)
 	release_fence(x);
 	x->varying_next = 1;
 	const int *vs = dead ? V(b, c >= 0 ? c : b, a.base) : V(d, b, c >= 0 ? c : b, a.base);
-	emit(x, sl, vs, "%s.%s.%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
-	     op_up, type, dst, at, k, third);
+	/* the scope (mem.isa's AtomScope; .gpu, the default, is not written) */
+	const char *scope = lx_has(x, "cta") ? ".CTA" : lx_has(x, "sys") ? ".SYS" : "";
+	emit(x, sl, vs, "%s.%s.%s%s %s, %s, $%d%s", sp == SP_SHARED ? "ATOMS" : sp == SP_GENERIC ? "ATOM" : "ATOMG",
+	     op_up, type, scope, dst, at, k, third);
 	acquire_fence(x);
 	return true;
 }

@@ -144,17 +144,41 @@ bool lx_var_addr(lx *x, const char *sym, ptx_space *space, uint64_t *addr)
 	return off >= 0;
 }
 
+int lx_param_type(const ptx_param *p)
+{
+	if (p->is_array)
+		return -1;
+	if (p->size == 8 && p->align <= 8 && !strcmp(p->type, "f64"))
+		return WE_PARAM_F64;
+	if (p->size == 8 && p->align <= 8 && strcmp(p->type, "b8"))
+		return WE_PARAM_PTR;
+	/* 8- and 16-bit parameters take a 32-bit slot (little-endian, so the
+	 * value is at the slot's start), and a signed or unsigned value:
+	 * nvcc declares a `short` .u16 and loads it with ld.param.s16 */
+	if ((p->size == 1 || p->size == 2) && p->align <= p->size)
+		return WE_PARAM_S32;
+	if (p->size == 4 && p->align <= 4) {
+		if (!strcmp(p->type, "f32"))
+			return WE_PARAM_F32;
+		if (!strcmp(p->type, "s32"))
+			return WE_PARAM_S32;
+		if (strcmp(p->type, "b8"))
+			return WE_PARAM_U32;
+	}
+	return -1;
+}
+
 void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align)
 {
-	/* the assembler's layout of the .param lines lower.c prints: an
-	 * aggregate (.b8 name[N]) at its .align, a scalar aligned to its
-	 * size, 8- and 16-bit ones in 32-bit slots (little-endian, so the
-	 * value is at the slot's start) */
-	if (p->is_array) {
+	/* as the assembler lays out the .param lines lower.c prints
+	 * (module_param_place): an aggregate (.b8 name[N]) at its .align, a
+	 * scalar by its type's size (module_param_types) */
+	const int t = lx_param_type(p);
+	if (p->is_array || t < 0) {
 		*size = p->size;
 		*align = p->align ? p->align : 1u;
 	} else {
-		*size = *align = p->size < 4 ? 4 : p->size;
+		*size = *align = module_param_types[t].size;
 	}
 }
 
@@ -162,17 +186,17 @@ void lx_param_layout(const ptx_param *p, uint32_t *size, uint32_t *align)
  * or -1 */
 int64_t lx_param_off(lx *x, const char *sym, uint32_t *psize)
 {
-	uint32_t off = 0;
+	uint32_t bytes = 0;
 	for (uint32_t i = 0; i < x->f->nparams; i++) {
 		const ptx_param *p = &x->f->params[i];
-		uint32_t size, align;
+		uint32_t size, align, at;
 		lx_param_layout(p, &size, &align);
-		off = align_up(off, align);
+		if (!module_param_place(&bytes, size, align, &at))
+			return -1; /* (check_params refused the kernel) */
 		if (!strcmp(p->name, sym)) {
 			*psize = size;
-			return off;
+			return at;
 		}
-		off += size;
 	}
 	return -1;
 }

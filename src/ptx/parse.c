@@ -79,6 +79,26 @@ static void recover(pp *p)
 	p->bad = false;
 }
 
+/* after an error in a top-level statement: skip the statement, a
+ * function's body included (one error per function header, not one per
+ * statement of its body) */
+static void recover_top(pp *p)
+{
+	for (int d = 0; cur(p)->kind != PT_EOF; adv(p)) {
+		if (ptx_tok_punct(cur(p), '{')) {
+			d++;
+		} else if (ptx_tok_punct(cur(p), '}') && --d <= 0) {
+			adv(p);
+			accept(p, ';');
+			break;
+		} else if (ptx_tok_punct(cur(p), ';') && d <= 0) {
+			adv(p);
+			break;
+		}
+	}
+	p->bad = false;
+}
+
 static char *tokdup(pp *p, const ptx_tok *t)
 {
 	char *s = malloc(t->n + 1u);
@@ -342,6 +362,7 @@ static void parse_var(pp *p, ptx_var *v, bool allow_init)
 	}
 	v->name = tokdup(p, cur(p));
 	v->line = cur(p)->line;
+	v->col = cur(p)->col;
 	adv(p);
 	uint64_t count = 1;
 	while (accept(p, '[')) {
@@ -784,7 +805,19 @@ static bool body_statement(pp *p, ptx_func *f, int *depth)
 }
 
 /* ( .param .TYPE name, ... ) */
-static void parse_params(pp *p, ptx_param **out, uint32_t *nout)
+/* The parameter (or return value) of f named like the token t, or NULL. */
+static const ptx_param *param_named(const ptx_param *v, uint32_t n, const ptx_tok *t)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (strlen(v[i].name) == t->n && !memcmp(v[i].name, t->s, t->n))
+			return &v[i];
+	return NULL;
+}
+
+/* A function's parameter list, or its list of return values; others:
+ * the return values when this is the parameter list (a name is declared
+ * once in both). */
+static void parse_params(pp *p, ptx_param **out, uint32_t *nout, const ptx_param *others, uint32_t nothers)
 {
 	uint32_t cap = 0;
 	if (!expect(p, '('))
@@ -801,8 +834,18 @@ static void parse_params(pp *p, ptx_param **out, uint32_t *nout)
 		}
 		adv(p);
 		ptx_var v = { 0 };
+		const size_t first = p->i;
 		parse_var(p, &v, false);
 		if (p->bad) {
+			free(v.name);
+			return;
+		}
+		const ptx_tok *name = &p->L.t[first];
+		while (name->kind != PT_ID)
+			name++;    /* parse_var found one */
+		if (param_named(*out, *nout, name) || param_named(others, nothers, name)) {
+			ptx_err(p->g, name->line, name->col, "parameter '%s' is declared twice", v.name);
+			p->bad = true;
 			free(v.name);
 			return;
 		}
@@ -857,7 +900,7 @@ static void parse_function(pp *p, bool entry)
 	f->line = cur(p)->line;
 	adv(p);
 	if (!entry && ptx_tok_punct(cur(p), '('))
-		parse_params(p, &f->rets, &f->nrets);
+		parse_params(p, &f->rets, &f->nrets, NULL, 0);
 	if (cur(p)->kind != PT_ID) {
 		perr(p, cur(p), "%s", "expected the function's name");
 		return;
@@ -866,7 +909,7 @@ static void parse_function(pp *p, bool entry)
 	f->name = tokdup(p, cur(p));
 	adv(p);
 	if (ptx_tok_punct(cur(p), '('))
-		parse_params(p, &f->params, &f->nparams);
+		parse_params(p, &f->params, &f->nparams, f->rets, f->nrets);
 	if (p->bad)
 		return;
 	if (ptx_tok_is(cur(p), ".noreturn"))
@@ -954,7 +997,47 @@ static void top_statement(pp *p)
 		adv(p);
 	}
 	if (p->bad)
-		recover(p);
+		recover_top(p);
+}
+
+/* A name the module defines twice: two bodies of one function, an entry
+ * and a function of one name, two module-scope variables of one name or
+ * a variable named like a function (one namespace: ptxas refuses them
+ * all).  Prototypes may repeat.  Function-scope names are scoped ({ }
+ * blocks: nvcc's call sequences declare param0 in each) and looked up
+ * innermost first (ptx_find_var). */
+static void check_names(const ptx_module *m, ptx_diags *g)
+{
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const ptx_func *f = &m->funcs[i];
+		for (uint32_t j = 0; j < i && f->name; j++) {
+			const ptx_func *e = &m->funcs[j];
+			if (!e->name || strcmp(e->name, f->name))
+				continue;
+			if (e->is_entry != f->is_entry || (e->defined && f->defined)) {
+				ptx_err(g, f->line, f->col, "%s '%s' is already %s at line %u",
+					f->is_entry ? "entry" : "function", f->name,
+					e->is_entry != f->is_entry ? (e->is_entry ? "an entry" : "a function") : "defined",
+					e->line);
+				return;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < m->nvars; i++) {
+		const ptx_var *v = &m->vars[i];
+		const ptx_func *f = v->name ? ptx_find_func(m, v->name) : NULL;
+		if (f) {
+			ptx_err(g, v->line, v->col, "variable '%s' has the name of the %s at line %u", v->name,
+				f->is_entry ? "entry" : "function", f->line);
+			return;
+		}
+		for (uint32_t j = 0; j < i && v->name; j++)
+			if (m->vars[j].name && !strcmp(m->vars[j].name, v->name)) {
+				ptx_err(g, v->line, v->col, "variable '%s' is already declared at line %u", v->name,
+					m->vars[j].line);
+				return;
+			}
+	}
 }
 
 bool ptx_parse(const char *text, size_t len, ptx_module *m, ptx_diags *g)
@@ -970,6 +1053,8 @@ bool ptx_parse(const char *text, size_t len, ptx_module *m, ptx_diags *g)
 		top_statement(&p);
 	if (!m->version_major && !g->oom && g->n == before)
 		ptx_err(g, 1, 1, "missing .version directive: not a PTX module");
+	if (!g->oom && g->n == before)
+		check_names(m, g);
 	free(p.L.t);
 	return g->n == before && !g->oom;
 }

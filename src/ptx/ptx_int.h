@@ -105,7 +105,7 @@ typedef struct ptx_var {
 	bool is_array;                /* declared with [N] */
 	uint32_t align, elsize, count; /* count 0 with is_extern: [] */
 	uint8_t *init;                /* elsize*count bytes, or NULL */
-	uint32_t line;
+	uint32_t line, col;
 	uint32_t offset;              /* assigned when laid out */
 	char type[8];
 } ptx_var;
