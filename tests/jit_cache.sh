@@ -168,11 +168,16 @@ env -u WARPEMU_JIT_CACHE -u XDG_CACHE_HOME HOME="$tmp/home" "$we" info |
 	grep -q "^Compiled kernels: *$tmp/home/.cache/warpemu " && ok || bad "info does not show the cache's directory"
 
 # four processes compiling one kernel into one new directory at once: each
-# renames a whole file over the others', none reads half of one
+# renames a whole file over the others', none reads half of one (a
+# truncated or corrupt read would leave a note)
 d=$tmp/race
 for i in 1 2 3 4; do run "race$i" --jit on --jit-cache "$d" & done
 wait
-for i in 1 2 3 4; do is "race$i" state stored; same "race$i"; done
+# (one that starts after another's rename loads that one's entry)
+for i in 1 2 3 4; do
+	case $(field "race$i" state)/$(field "race$i" note) in stored/ | loaded/) ok ;; *) bad "race$i: $(cat "$tmp/race$i.json")" ;; esac
+	same "race$i"
+done
 [ "$(entries "$d")" -eq 1 ] && [ "$(temps "$d")" -eq 0 ] && ok || bad "race: $(ls -la "$d")"
 run race5 --jit on --jit-cache "$d"
 is race5 state loaded
