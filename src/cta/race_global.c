@@ -225,9 +225,10 @@ static void global_atomic(race_gshadow *g, we_cta *c, uint32_t w, uint64_t wd, b
 	}
 	if (rel) {
 		const race_acq *a = &k->acq[w];
-		if (!grow((void **)&g->rec, &g->reccap, g->nrec, sizeof *g->rec) || !gmap_room(&g->last) ||
-		    (a->n && g->nhb + a->n > g->hbcap &&
-		     !grow((void **)&g->hb, &g->hbcap, g->nhb + a->n - 1u, sizeof *g->hb))) {
+		bool room = true;
+		while (room && g->nhb + a->n > g->hbcap)
+			room = grow((void **)&g->hb, &g->hbcap, g->hbcap, sizeof *g->hb);
+		if (!room || !grow((void **)&g->rec, &g->reccap, g->nrec, sizeof *g->rec) || !gmap_room(&g->last)) {
 			g->oom = true;
 			return;
 		}
