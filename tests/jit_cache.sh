@@ -193,5 +193,35 @@ is none1 state stored
 is none2 state loaded
 [ "$(field none2 state0)" = "no block" ] && ok || bad "none2: $(cat "$tmp/none2.json")"
 
+# the size bound (WARPEMU_JIT_CACHE_MAX): writing an entry removes the
+# least recently used ones (a load counts as a use) until the rest fit,
+# and writers' temporary files an hour old; never the entry written
+d=$tmp/prune
+run pa --jit on --jit-cache "$d"
+ea=$(field pa entry)
+"$we" run "$tmp/two.we" --grid 1 --block 32 --arg out=zeros:128 --jit on --jit-cache "$d" --quiet ||
+	bad "prune two: exit status $?"
+eb=$(find "$d" -name '*.wjit' ! -path "$ea")
+touch -d '3 hours ago' "$ea"
+touch -d '2 hours ago' "$eb"
+run pload --jit on --jit-cache "$d"
+is pload state loaded
+hex=0123456789abcdef0123456789abcdef
+: > "$d/.$hex.stale0" && touch -d '2 hours ago' "$d/.$hex.stale0"
+: > "$d/.$hex.fresh0"
+limit=$(($(stat -c %s "$ea") + $(stat -c %s "$(find "$tmp/none" -name '*.wjit')") + 1))
+WARPEMU_JIT_CACHE_MAX=$limit "$we" run "$tmp/none.we" --grid 1 --block 64 --arg out=zeros:4 --jit on \
+	--jit-cache "$d" --quiet || bad "prune none: exit status $?"
+[ -f "$ea" ] && [ ! -e "$eb" ] && [ "$(entries "$d")" -eq 2 ] && ok ||
+	bad "prune: the entry loaded last or the new one removed, or the oldest kept: $(ls -la "$d")"
+[ ! -e "$d/.$hex.stale0" ] && [ -e "$d/.$hex.fresh0" ] && ok || bad "prune: temporary files: $(ls -la "$d")"
+# a bound below the new entry alone: it stays, every other goes
+WARPEMU_JIT_CACHE_MAX=1 "$we" run $triad --jit on --jit-cache "$tmp/prune2" --quiet || bad "prune2: exit status $?"
+"$we" run "$tmp/two.we" --grid 1 --block 32 --arg out=zeros:128 --jit on --jit-cache "$tmp/prune2" --quiet ||
+	bad "prune2 two: exit status $?"
+WARPEMU_JIT_CACHE_MAX=1 "$we" run "$tmp/none.we" --grid 1 --block 64 --arg out=zeros:4 --jit on \
+	--jit-cache "$tmp/prune2" --quiet || bad "prune2 none: exit status $?"
+[ "$(entries "$tmp/prune2")" -eq 1 ] && ok || bad "prune2: $(ls -la "$tmp/prune2")"
+
 echo "jit_cache.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,6 +2,7 @@
  * directory, the key, and reading and writing entries.  No LLVM here.
  */
 #define _GNU_SOURCE /* mkostemp, O_CLOEXEC */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -370,8 +372,12 @@ bool xjit_disk_read(const char *dir, const xjit_key *k, uint32_t ninsns, xjit_im
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	bool ok = read_all(fd, &buf, &len, why, sizeof why);
-	(void)close(fd); /* (read only: nothing to lose) */
 	ok = ok && parse_entry(buf, len, k, ninsns, img, why, sizeof why);
+	/* used now: its modification time is what xjit_disk_prune keeps the
+	 * newest of (a failure only makes it look older) */
+	if (ok)
+		(void)futimens(fd, NULL);
+	(void)close(fd); /* (read only: nothing to lose) */
 	free(buf);
 	if (!ok) {
 		snprintf(note, notelen, "entry %s %s: ignored", path, why);
@@ -452,6 +458,99 @@ static uint8_t *build_entry(const xjit_key *k, const xjit_image *img, size_t *le
 	return buf;
 }
 
+/* ---- the size bound ------------------------------------------------------ */
+
+uint64_t xjit_disk_limit(void)
+{
+	const char *s = getenv("WARPEMU_JIT_CACHE_MAX");
+	if (s && *s) {
+		char *end;
+		errno = 0;
+		const unsigned long long v = strtoull(s, &end, 10);
+		if (!errno && end != s && !*end)
+			return v;
+	}
+	return XJIT_DISK_LIMIT;
+}
+
+/* name is an entry's (32 hex digits, ".wjit"), or when tmp a temporary
+ * file of xjit_disk_write (".", 32 hex digits, ".", 6 characters) */
+static bool cache_name(const char *name, bool tmp)
+{
+	const char *h = tmp ? name + 1 : name;
+	if (tmp && name[0] != '.')
+		return false;
+	for (int i = 0; i < 32; i++)
+		if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
+			return false;
+	return tmp ? h[32] == '.' && strlen(h + 33) == 6 : !strcmp(h + 32, ".wjit");
+}
+
+typedef struct dent {
+	char name[64];
+	uint64_t size;
+	struct timespec mtime;
+} dent;
+
+static int dent_older(const void *pa, const void *pb)
+{
+	const dent *a = pa, *b = pb;
+	if (a->mtime.tv_sec != b->mtime.tv_sec)
+		return a->mtime.tv_sec < b->mtime.tv_sec ? -1 : 1;
+	if (a->mtime.tv_nsec != b->mtime.tv_nsec)
+		return a->mtime.tv_nsec < b->mtime.tv_nsec ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+unsigned xjit_disk_prune(const char *dir, uint64_t limit, const char *keep)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	dent *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0;
+	unsigned removed = 0;
+	const time_t now = time(NULL);
+	for (struct dirent *de; (de = readdir(d));) {
+		const bool entry = cache_name(de->d_name, false), tmp = !entry && cache_name(de->d_name, true);
+		struct stat st;
+		if ((!entry && !tmp) || fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (tmp) {
+			/* a writer's temporary file: an hour old, one that died */
+			if (now - st.st_mtim.tv_sec > 3600 && !unlinkat(dirfd(d), de->d_name, 0))
+				removed++;
+			continue;
+		}
+		if (n == cap) {
+			dent *w = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+			if (!w)
+				break;
+			v = w;
+		}
+		memcpy(v[n].name, de->d_name, strlen(de->d_name) + 1); /* (37 characters: cache_name) */
+		v[n].size = (uint64_t)st.st_size;
+		v[n].mtime = st.st_mtim;
+		total += v[n++].size;
+	}
+	/* the least recently used first, until the rest fits (never keep:
+	 * the entry just written) */
+	qsort(v, n, sizeof *v, dent_older);
+	for (size_t i = 0; i < n && total > limit; i++) {
+		if (keep && !strncmp(v[i].name, keep, 32))
+			continue;
+		if (!unlinkat(dirfd(d), v[i].name, 0)) {
+			total -= v[i].size;
+			removed++;
+		}
+	}
+	free(v);
+	(void)closedir(d);
+	return removed;
+}
+
 bool xjit_disk_write(const char *dir, const xjit_key *k, const xjit_image *img, char *note, size_t notelen)
 {
 	char path[4096], tmp[4096];
@@ -486,6 +585,8 @@ bool xjit_disk_write(const char *dir, const xjit_key *k, const xjit_image *img, 
 	if (!ok) {
 		snprintf(note, notelen, "cannot write %s: %s", path, strerror(e ? e : EIO));
 		(void)unlink(tmp); /* (its failure leaves a stray temporary file only) */
+	} else {
+		(void)xjit_disk_prune(dir, xjit_disk_limit(), k->name);
 	}
 	return ok;
 }

@@ -63,7 +63,20 @@ bool xjit_disk_writable(const char *dir);
 bool xjit_disk_read(const char *dir, const xjit_key *k, uint32_t ninsns, xjit_image *img, char *note,
 		    size_t notelen);
 /* Write img as k's entry in dir (created if missing, mode 0700), by a
- * temporary file and rename; false with why in note. */
+ * temporary file and rename, then prune dir to xjit_disk_limit(); false
+ * with why in note. */
 bool xjit_disk_write(const char *dir, const xjit_key *k, const xjit_image *img, char *note, size_t notelen);
+
+/* The cache's size bound: $WARPEMU_JIT_CACHE_MAX (bytes), else
+ * XJIT_DISK_LIMIT.  Entries are a few to tens of kilobytes: the default
+ * holds thousands of kernels. */
+#define XJIT_DISK_LIMIT ((uint64_t)256 << 20)
+uint64_t xjit_disk_limit(void);
+/* Remove the least recently used entries of dir (by modification time:
+ * a read touches its entry) until the rest take at most limit bytes,
+ * never the entry named keep (its 32 hex digits; NULL: none), and
+ * temporary files of writers older than an hour; only this user's
+ * regular files named as entries.  How many files it removed. */
+unsigned xjit_disk_prune(const char *dir, uint64_t limit, const char *keep);
 
 #endif
