@@ -471,11 +471,14 @@ static bool lower_kernel(const ptx_module *m, const ptx_func *k, ptx_diags *g, s
 /* the variables of one space with their data as a constant bank (.const
  * variables: c[3], which every kernel reads; .global ones: their initial
  * image), and for the .global ones each one's offset in the image and the
- * slots of their addresses (PTX_GLOBAL_*_BANK) */
-static void print_bank(const ptx_module *m, strbuf *out, ptx_space space, unsigned bank)
+ * slots of their addresses (PTX_GLOBAL_*_BANK).  false when they do not
+ * fit: .const ones in 64 KiB, as in CUDA; the initial image of the
+ * .global ones too, and their addresses (8 bytes each), which is this
+ * front end's limit (doc/ptx.md). */
+static bool print_bank(const ptx_module *m, ptx_diags *g, strbuf *out, ptx_space space, unsigned bank)
 {
-	bool any = false;
-	uint32_t off = 0, n = 0;
+	bool any = false, fits = true;
+	uint64_t off = 0, n = 0;
 	strbuf offs = { 0 };
 	for (uint32_t i = 0; i < m->nvars; i++) {
 		const ptx_var *v = &m->vars[i];
@@ -484,13 +487,21 @@ static void print_bank(const ptx_module *m, strbuf *out, ptx_space space, unsign
 		if (!any)
 			sb_printf(out, ".const %u\n", bank);
 		any = true;
-		uint32_t a = align_up(off, v->align);
+		const uint64_t a = (off + v->align - 1u) / v->align * v->align;
+		const uint32_t size = v->elsize * v->count;
+		if (a + size > WE_CBANK_MAX || 8 * ++n > WE_CBANK_MAX) {
+			ptx_err(g, v->line, v->col,
+				space == VS_CONST ? "%s: .const variables exceed %u bytes"
+						  : "%s: .global variables of more than %u bytes in all are not supported",
+				v->name, WE_CBANK_MAX);
+			g->unsupported = space == VS_GLOBAL;
+			fits = false;
+			break;
+		}
 		if (a > off)
-			sb_printf(out, "        .zero %" PRIu32 "\n", a - off);
+			sb_printf(out, "        .zero %" PRIu64 "\n", a - off);
 		off = a;
-		sb_printf(&offs, "        .dword %" PRIu32 "\n", off);
-		n++;
-		uint32_t size = v->elsize * v->count;
+		sb_printf(&offs, "        .dword %" PRIu64 "\n", off);
 		if (v->init) {
 			sb_str(out, "        .byte ");
 			for (uint32_t k = 0; k < size; k++)
@@ -501,40 +512,17 @@ static void print_bank(const ptx_module *m, strbuf *out, ptx_space space, unsign
 		}
 		off += size;
 	}
-	if (any && space == VS_GLOBAL) {
+	if (fits && any && space == VS_GLOBAL) {
 		sb_printf(out, ".const %u\n", PTX_GLOBAL_OFF_BANK);
 		sb_add(out, offs.s, offs.n);
-		sb_printf(out, ".const %u\n        .zero %" PRIu32 "\n", PTX_GLOBAL_ADDR_BANK, 8 * n);
+		sb_printf(out, ".const %u\n        .zero %" PRIu64 "\n", PTX_GLOBAL_ADDR_BANK, 8 * n);
 	}
 	if (offs.oom)
 		out->oom = true;
 	free(offs.s);
 	if (any)
 		sb_str(out, ".text\n");
-}
-
-/* Whether the variables of a space fit their constant bank (print_bank's
- * layout): .const ones in 64 KiB, as in CUDA; the initial image of the
- * .global ones too, and their addresses (8 bytes each), which is this
- * front end's limit (doc/ptx.md). */
-static bool bank_fits(const ptx_module *m, ptx_diags *g, ptx_space space)
-{
-	uint64_t off = 0, n = 0;
-	for (uint32_t i = 0; i < m->nvars; i++) {
-		const ptx_var *v = &m->vars[i];
-		if (v->space != space || v->is_extern)
-			continue;
-		off = (off + v->align - 1) / v->align * v->align + (uint64_t)v->elsize * v->count;
-		if (off > WE_CBANK_MAX || 8 * ++n > WE_CBANK_MAX) {
-			ptx_err(g, v->line, v->col,
-				space == VS_CONST ? "%s: .const variables exceed %u bytes"
-						  : "%s: .global variables of more than %u bytes in all are not supported",
-				v->name, WE_CBANK_MAX);
-			g->unsupported = space == VS_GLOBAL;
-			return false;
-		}
-	}
-	return true;
+	return fits;
 }
 
 /* whether an instruction of m names variable `name` */
@@ -564,10 +552,9 @@ bool ptx_lower(const ptx_module *m, ptx_diags *g, strbuf *out)
 			ok = false;
 		}
 	}
-	if (!bank_fits(m, g, VS_CONST) || !bank_fits(m, g, VS_GLOBAL))
+	if (!print_bank(m, g, out, VS_CONST, PTX_CONST_BANK) ||
+	    !print_bank(m, g, out, VS_GLOBAL, PTX_GLOBAL_IMAGE_BANK))
 		return false;
-	print_bank(m, out, VS_CONST, PTX_CONST_BANK);
-	print_bank(m, out, VS_GLOBAL, PTX_GLOBAL_IMAGE_BANK);
 	lmod mod = { 0 };
 	uint32_t nk = 0;
 	for (uint32_t i = 0; i < m->nfuncs && ok; i++) {
