@@ -124,10 +124,14 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
 {
 	const uint32_t all = c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u;
-	if (c->ready != all || c->warps[0].active_pc != pc)
+	const we_warp *w = &c->warps[0];
+	/* (warp 0's masks here: group_of answers 1 for a warp that cannot
+	 * lead a group, which is every warp of a one-warp CTA; then its
+	 * answer adds nothing) */
+	if (c->ready != all || w->active_pc != pc || w->active != 0xffffffffu || w->sleep)
 		return false;
 	uint64_t b = *budget;
-	if (!watchdog_ok(c, &c->warps[0], &b) || group_of(c, 0, &b) != c->nwarps)
+	if (!watchdog_ok(c, &c->warps[0], &b) || (c->nwarps > 1 && group_of(c, 0, &b) != c->nwarps))
 		return false;
 	*budget = b;
 	return true;
