@@ -137,6 +137,21 @@ static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
 	return true;
 }
 
+/* The warps of a group spanning the batch's CTAs from c0 (nw warps
+ * each) that exited (bit j: the group's warp j), retired as cta_turn
+ * retires them; the CTAs they ended. */
+static uint32_t batch_exited(cta_batch *b, uint32_t c0, uint32_t nw, uint32_t exited, uint32_t *live)
+{
+	uint32_t ended = 0;
+	for (uint32_t m = exited; m; m &= m - 1) {
+		const uint32_t j = (uint32_t)__builtin_ctz(m), k = c0 + j / nw;
+		cta_warp_exited(&b->slot[k].cta, j % nw);
+		if (--live[k] == 0)
+			ended |= 1u << k;
+	}
+	return ended;
+}
+
 /* Run the CTAs of batch slots [0, n) to their ends.  While a run of them,
  * each with all its warps at one PC, can go as one lockstep group
  * (exec_group across CTAs) it does; otherwise each CTA takes a turn. */
@@ -162,9 +177,13 @@ static void batch_run(cta_batch *b, uint32_t n)
 				b->slot[k].cta.rr_next = nw;
 			if (st == WE_STOP_FAULT)
 				ended |= 1u << (c0 + who / nw);
-			if (st != WE_STOP_YIELD)
+			if (st == WE_STOP_EXITED)
+				ended |= batch_exited(b, c0, nw, exited, live);
+			if (st != WE_STOP_YIELD && st != WE_STOP_EXITED)
 				continue;
-			/* (an instruction the CTAs run one by one) */
+			/* (an instruction the CTAs run one by one; after an
+			 * EXIT that ended the group's CTAs, the turns of the
+			 * CTAs after them, as when each CTA ran it alone) */
 		}
 		for (uint32_t k = c0; k < n; k++)
 			if (!((ended >> k) & 1u) && !cta_turn(&b->slot[k].cta, &live[k]))

@@ -337,7 +337,8 @@ static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_
 	we_warp *w = &cta->warps[wi];
 	bool blocked = false;
 	for (uint32_t j = 0; j < n; j++) {
-		xctx xc = { .w = &w[j], .cta = cta, .L = L }, *x = &xc;
+		/* (a group spanning CTAs runs an EXIT here: group_exits) */
+		xctx xc = { .w = &w[j], .cta = w[j].cta, .L = L }, *x = &xc;
 		const xinsn *i = fetch(x, code, pc, start, end);
 		if (i) {
 			if (x->pmask)
@@ -367,6 +368,34 @@ static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_
 	if (!group_intact(w, n))
 		return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
 	return GROUP_GO_ON;
+}
+
+/* EXIT i ends every warp of the group: its guard and its predicate
+ * operand true and every lane valid in each warp (bru_exit's warpExit(),
+ * no lane left to switch to). */
+static bool group_exits(const we_warp *w, uint32_t n, const xinsn *i)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (((w[j].p[i->pg] ^ i->pg_xor) & wpred(&w[j], &i->o[EXIT_pp]) & w[j].active & w[j].valid) !=
+		    0xffffffffu)
+			return false;
+	return true;
+}
+
+/* Such an EXIT (group_exits) at the group's PC, after group_settle: what
+ * group_each gives, without the dispatch: each warp counts it with every
+ * lane (fetch) and bru_exit, with every lane's guard and predicate true,
+ * leaves it no valid lane (BRU_EXIT: ActivePC stays, retire); the driver
+ * retires the warps (*exited, as exec_group's). */
+static we_stop group_exit(we_warp *w, uint32_t wi, uint32_t n, uint32_t *who, uint32_t *exited)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		count_insn(&w[j], 0xffffffffu);
+		(void)bru_exit(&w[j], 0xffffffffu, 0xffffffffu);
+	}
+	*who = wi;
+	*exited = (n == 32 ? ~0u : (1u << n) - 1u) << wi;
+	return WE_STOP_EXITED;
 }
 
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
@@ -472,6 +501,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		}
 		group_settle(w, n, pc, pending, guarded);
 		pending = guarded = 0;
+		/* an EXIT that ends every warp (also of a group spanning CTAs:
+		 * it ends their CTAs as their own turns would, one by one,
+		 * engine/sched.c batch_run) */
+		if (in_code && i->optype == ISA_OPT_EXIT && group_exits(w, n, i))
+			return group_exit(w, wi, n, who, exited);
 		if (nw < n && !(in_code && i->plain))
 			return WE_STOP_YIELD;
 		if (in_code && i->plain) {
