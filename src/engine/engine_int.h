@@ -29,6 +29,11 @@ typedef struct cta_slot {
 	race_cta *race;                /* --check races/uninit state, or NULL */
 	prof *prof;                    /* --profile counters, or NULL        */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
+	uint8_t leaves;                /* what the kernel's CTAs may leave in
+					  their warps besides warp_clear_hot's
+					  fields (slot.c, KERNEL_*)          */
+	bool primed;                   /* the warps hold a CTA start's state
+					  but for those (cta_start)          */
 } cta_slot;
 
 /* The CTAs one scheduler worker runs side by side (sched.c): their warps

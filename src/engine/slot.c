@@ -29,6 +29,28 @@ static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_
 	return *warps && *regs && *shared && *local;
 }
 
+/* What a kernel's CTAs may leave in their warps besides the fields of
+ * warp_clear_hot, which every CTA start clears (cta_start):
+ * KERNEL_UREGS, the uniform registers (only the uniform unit writes
+ * them: exec.h xset_ureg); KERNEL_UNITS, the rest of the seed-004 state
+ * (B registers, RPC, sleep), the barrier units' per-warp state and the
+ * trap handler's (only branch and barrier unit instructions write them,
+ * and of those EXIT only ValidMask, ActiveMask and ActivePC). */
+enum { KERNEL_UREGS = 1, KERNEL_UNITS = 2 };
+static uint8_t kernel_leaves(const we_launch_ctx *L)
+{
+	uint8_t d = 0;
+	for (uint64_t pc = L->k->code_start; pc < L->k->code_end; pc += WE_INST_SIZE) {
+		const xinsn *i = &L->mod->x[pc / WE_INST_SIZE];
+		const unsigned u = isa_opcodes[i->opcode].unit_id;
+		if (u == ISA_UNIT_UNI)
+			d |= KERNEL_UREGS;
+		else if ((u == ISA_UNIT_BRU || u == ISA_UNIT_BCU || u == ISA_UNIT_VISA) && i->optype != ISA_OPT_EXIT)
+			d |= KERNEL_UNITS;
+	}
+	return d;
+}
+
 /* A slot's --profile counters: a row per warp of the kernel's code. */
 static prof *slot_prof(const we_launch_ctx *L)
 {
@@ -42,6 +64,7 @@ bool slot_alloc(cta_slot *s, const launch *lc)
 	bar_init(&s->cta.bars, L->warps_per_cta);
 	nbar_init(&s->cta.nbars, L->warps_per_cta);
 	s->rstride = L->warps_per_cta * WE_WARP_SIZE;
+	s->leaves = kernel_leaves(L);
 	if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
 		return false;
 	return buffers_alloc(lc, 1, &s->warps, &s->regs, &s->shared, &s->local);
@@ -74,11 +97,13 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc)
 		return false;
 	b->n = n;
 	bool ok = buffers_alloc(lc, n, &b->warps, &b->regs, &b->shared, &b->local);
+	const uint8_t leaves = kernel_leaves(L);
 	for (uint32_t k = 0; k < n; k++) {
 		cta_slot *s = &b->slot[k];
 		bar_init(&s->cta.bars, nw);
 		nbar_init(&s->cta.nbars, nw);
 		s->batched = true;
+		s->leaves = leaves;
 		s->rstride = n * nw * WE_WARP_SIZE;
 		if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
 			ok = false;
@@ -115,6 +140,37 @@ void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_
 		}
 }
 
+/* Warp wi of slot s at its CTA's start: from nothing (warp_clear), or,
+ * when the slot's last CTA can have changed only warp_clear_hot's fields
+ * (s->primed), those alone. */
+static void warp_start(cta_slot *s, const we_launch_ctx *L, uint32_t wi)
+{
+	we_warp *w = &s->warps[wi];
+	if (s->primed) {
+		warp_clear_hot(w, s->leaves & KERNEL_UREGS);
+	} else {
+		warp_clear(w);
+		for (unsigned l = 0; l < 32; l++)
+			w->rpc[l] = L->k->code_start;
+		w->r = s->regs + (size_t)wi * WE_WARP_SIZE;
+		w->nrows = L->nrows;
+		w->rstride = s->rstride;
+		w->cta = &s->cta;
+		w->id = wi;
+		w->bar_id = -1;
+		w->nbar_id = -1;
+		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
+		w->local_size = L->local_bytes;
+	}
+	const uint32_t n = L->threads_per_cta - wi * WE_WARP_SIZE;
+	w->valid = n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
+	w->active = w->valid;
+	w->active_pc = L->k->code_start;
+	w->p[7] = 0xffffffffu;
+	w->up = 0x80;
+	cta_warp_state(&s->cta, w, WE_WS_READY);
+}
+
 void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool regs_clear)
 {
 	const we_launch_ctx *L = &lc->L;
@@ -129,9 +185,15 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
 	c->L = L;
 	c->sync = sync;
 	c->linear_id = id;
-	c->ctaid[0] = (uint32_t)(id % L->grid.x);
-	c->ctaid[1] = (uint32_t)((id / L->grid.x) % L->grid.y);
-	c->ctaid[2] = (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y));
+	if (L->grid.y == 1 && L->grid.z == 1) {
+		/* (a one-dimensional grid: no divisions) */
+		c->ctaid[0] = (uint32_t)id;
+		c->ctaid[1] = c->ctaid[2] = 0;
+	} else {
+		c->ctaid[0] = (uint32_t)(id % L->grid.x);
+		c->ctaid[1] = (uint32_t)((id / L->grid.x) % L->grid.y);
+		c->ctaid[2] = (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y));
+	}
 	c->nwarps = L->warps_per_cta;
 	c->warps = s->warps;
 	c->shared = s->shared;
@@ -146,28 +208,11 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
 		cta_zero_rows(L, s->regs, s->rstride, (size_t)WE_WARP_SIZE * c->nwarps);
 	if (L->local_bytes)
 		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
-	for (uint32_t wi = 0; wi < c->nwarps; wi++) {
-		we_warp *w = &s->warps[wi];
-		warp_clear(w);
-		uint32_t n = L->threads_per_cta - wi * WE_WARP_SIZE;
-		w->valid = n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
-		w->active = w->valid;
-		w->active_pc = L->k->code_start;
-		for (unsigned l = 0; l < 32; l++)
-			w->rpc[l] = w->active_pc;
-		w->r = s->regs + (size_t)wi * WE_WARP_SIZE;
-		w->nrows = L->nrows;
-		w->rstride = s->rstride;
-		w->cta = c;
-		w->p[7] = 0xffffffffu;
-		w->up = 0x80;
-		w->id = wi;
-		cta_warp_state(c, w, WE_WS_READY);
-		w->bar_id = -1;
-		w->nbar_id = -1;
-		w->local = s->local + (size_t)wi * WE_WARP_SIZE * L->local_bytes;
-		w->local_size = L->local_bytes;
-	}
+	for (uint32_t wi = 0; wi < c->nwarps; wi++)
+		warp_start(s, L, wi);
+	/* the next CTA of the slot starts its warps from this one's ends
+	 * unless the kernel may leave more (a fault clears it: cta_finish) */
+	s->primed = !(s->leaves & KERNEL_UNITS);
 	c->race = s->race;
 	if (c->race)
 		race_cta_start(c);
@@ -189,6 +234,9 @@ void cta_finish(cta_slot *s, launch *lc)
 	s->ctas++;
 	if (st == WE_OK)
 		return;
+	/* (the fault may have stopped a warp anywhere: the next CTA starts
+	 * from nothing) */
+	s->primed = false;
 	we_report *r = report_build(&s->cta);
 	char *rep = r ? report_text(r) : NULL, *json = r ? report_json(r) : NULL;
 	report_free(r);

@@ -150,6 +150,28 @@ static inline void warp_clear(we_warp *w)
 	zero_small(b + t1, sizeof *w - t1);
 }
 
+/* The part of a warp's start state that warp_clear zeroes and that
+ * every kernel's instructions may change: the first two cache lines (the
+ * seed-004 masks and PC, predicates, clock, counters), the uniform
+ * predicates, the uniform registers when `uregs` (only uniform-unit
+ * instructions write them), the global allocation cache and the
+ * watchdog's clock turns.  A warp whose other fields still hold a CTA
+ * start's values (engine/slot.c: the kernel has no branch or barrier
+ * unit instruction but EXIT) starts again with this. */
+static inline void warp_clear_hot(we_warp *w, bool uregs)
+{
+	_Static_assert(offsetof(we_warp, r) < offsetof(we_warp, up) &&
+			       offsetof(we_warp, up) < offsetof(we_warp, ur) &&
+			       offsetof(we_warp, ur) + sizeof w->ur <= offsetof(we_warp, breg),
+		       "warp_clear_hot's ranges");
+	zero_small(w, offsetof(we_warp, r));
+	w->up = 0;
+	if (uregs)
+		zero_small(w->ur, sizeof w->ur);
+	w->gcache = NULL;
+	w->clock_checks = 0;
+}
+
 static inline uint32_t *we_row(we_warp *w, unsigned row)
 {
 	return w->r + (uint64_t)row * w->rstride;
