@@ -128,6 +128,17 @@ bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
 
 void cta_warp_exited(we_cta *c, uint32_t wi)
 {
+	if (!c->sync && !c->bars.dirty && !c->L->check && !c->race) {
+		/* no barrier has an arrival the exit could complete (bar.c:
+		 * only a barrier touched since the CTA started can), so none
+		 * to count, profile or wake, and no thread to tell: the usual
+		 * end of a warp of one host thread's CTA */
+		uint32_t red_done, words[32];
+		unsigned nc;
+		cta_warp_state(c, &c->warps[wi], WE_WS_EXITED);
+		(void)bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
+		return;
+	}
 	cta_lock(c);
 	unsigned nc;
 	uint32_t red_done, words[32];

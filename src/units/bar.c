@@ -162,8 +162,12 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	uint32_t wake = 0;
 	*ncompleted = 0;
 	*red_done = 0;
-	u->exited |= 1u << warp;
-	u->all_count = 32u * u->nwarps - 32u * popc32(u->exited);
+	/* (all_count = 32 x nwarps - 32 x exited warps, kept without a
+	 * popcount: a CTA of small warps ends at every few instructions) */
+	if (!((u->exited >> warp) & 1u)) {
+		u->exited |= 1u << warp;
+		u->all_count -= 32u;
+	}
 	/* decision 2: a warp that exits can complete a cnt = 0 barrier (only
 	 * a barrier touched since bar_init can have arrivals; in id order) */
 	for (uint32_t m = u->dirty; m; m &= m - 1) {
