@@ -2579,6 +2579,117 @@ START_TEST(registers_start_at_zero)
 }
 END_TEST
 
+/* CTAs that end at one EXIT: in a batch of CTAs whose warps all leave
+ * at it, the group retires them at once (src/exec/group.c group_exit,
+ * src/engine/sched.c batch_exited); where some lanes stay (EXIT's
+ * predicate false for threads 16.. of CTA 37) or a warp is partial, the
+ * CTAs go on one by one.  A CTA start resets only what the slot's last
+ * CTA could change (src/engine/slot.c warp_start): UR5 and P1, read
+ * before they are written, must be zero in every CTA; a variant with a
+ * BSSY/BSYNC pair resets everything.  One-warp CTAs, a partial one-warp
+ * CTA (which must not join a group), two-warp CTAs with and without a
+ * partial warp; every batch size on one worker and the default on two.
+ * Against the host (values and counters) and lockstep 1; the fault
+ * variant stores out of range in CTA 37 instead: the same report. */
+START_TEST(ctas_exit_together)
+{
+	static const char head[] = ".param ptr out\n"
+				   "        S2R R0, SR_TID.X ;\n"
+				   "        S2R R1, SR_CTAID.X ;\n"
+				   "        S2R R2, SR_NTID.X ;\n"
+				   "        MOV R10, c[0x0][0x0] ;\n"
+				   "        MOV R11, c[0x0][0x4] ;\n"
+				   "        IMAD R8, R1, R2, R0 ;\n"
+				   "        IMAD.WIDE.U32 R[10:11], R8, 0x4, R[10:11] ;\n"
+				   "        MOV R4, UR5 ;\n"
+				   "        IADD3 R3, R0, R4, RZ ;\n"
+				   "        UIADD3 UR5, UR5, 0x100, URZ ;\n"
+				   "   @P1  IADD3 R3, R3, 0x1000, RZ ;\n"
+				   "        ISETP.EQ.U32.AND P1, PT, R1, R1, PT ;\n";
+	static const char *const tails[] = {
+		"        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
+		"        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
+		"        STG [R10.64], R3 ;\n"
+		"        EXIT P5 ;\n"
+		"        IADD3 R3, R3, 0x20000, RZ ;\n"
+		"        STG [R10.64], R3 ;\n"
+		"        EXIT ;\n",
+		"        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
+		"        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
+		"        BSSY B0, `(.join) ;\n"
+		"        STG [R10.64], R3 ;\n"
+		"        BSYNC B0 ;\n"
+		".join:\n"
+		"        EXIT P5 ;\n"
+		"        IADD3 R3, R3, 0x20000, RZ ;\n"
+		"        STG [R10.64], R3 ;\n"
+		"        EXIT ;\n",
+		"        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
+		"        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
+		"        STG [R10.64], R3 ;\n"
+		"        EXIT P5 ;\n"
+		"        IADD3 R11, R11, 0x100, RZ ;\n"
+		"        STG [R10.64], R3 ;\n"
+		"        EXIT ;\n",
+	};
+	/* instructions before EXIT P5 (and those of them a thread runs with
+	 * its guard false: @P1), after it */
+	static const unsigned before[] = { 16, 18, 16 }, after = 3;
+	static const uint32_t blocks[] = { 32, 20, 64, 48 };
+	const uint32_t grid = 64;
+	for (unsigned v = 0; v < 3; v++)
+		for (unsigned bi = 0; bi < 4; bi++) {
+			const uint32_t nt = blocks[bi], nw = (nt + 31) / 32;
+			char text[2048], label[96];
+			snprintf(text, sizeof text, "%s%s", head, tails[v]);
+			snprintf(label, sizeof label, "EXIT together, variant %u, block %u", v, nt);
+			th_kernel t;
+			th_load(&t, text, "exits.we", NULL);
+			th_buf_new(&t, "out", NULL, grid * nt * 4, 0xa5);
+			we_launch_config c = { .grid = th_dim3(grid, 1, 1), .block = th_dim3(nt, 1, 1), .lockstep = 1 };
+			th_run ref;
+			lk_run(&t, &c, &ref);
+			if (v == 2) {
+				/* CTA 37's threads 16.. store 2^40 bytes past out */
+				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (37,0,0)"),
+				      "%s: status %s\n%s", label, we_status_name(ref.st), ref.err);
+			} else {
+				th_expect_ok(&ref, label);
+				const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
+				for (uint32_t cta = 0; cta < grid; cta++)
+					for (uint32_t i = 0; i < nt; i++) {
+						const uint32_t want = i + (cta == 37 && i >= 16 ? 0x20000u : 0u);
+						CHECK(out[cta * nt + i] == want, "%s: CTA %u thread %u: 0x%08x, want 0x%08x",
+						      label, cta, i, out[cta * nt + i], want);
+					}
+				/* the warps of CTA 37 with a thread 16.. run 3 more */
+				const uint64_t late_warps = nw, late_threads = nt - 16;
+				const uint64_t wi = (uint64_t)grid * nw * before[v] + late_warps * after;
+				const uint64_t ti = (uint64_t)grid * nt * (before[v] - 1) + late_threads * after;
+				CHECK(ref.s.warp_insns == wi && ref.s.thread_insns == ti,
+				      "%s: %llu warp-instructions (want %llu), %llu thread-instructions (want %llu)",
+				      label, (unsigned long long)ref.s.warp_insns, (unsigned long long)wi,
+				      (unsigned long long)ref.s.thread_insns, (unsigned long long)ti);
+			}
+			compare_rest(&t, c, label, &ref, NULL);
+			for (unsigned b = 1; b <= 32; b *= 2) {
+				th_run r;
+				we_launch_config cb = c;
+				cb.lockstep = 32;
+				cb.batch = b;
+				cb.threads = 1;
+				lk_run(&t, &cb, &r);
+				char what[128];
+				snprintf(what, sizeof what, "%s, batch %u, 1 thread", label, b);
+				expect_same(&t, &ref, &r, what);
+				th_run_free(&r);
+			}
+			th_run_free(&ref);
+			th_close(&t);
+		}
+}
+END_TEST
+
 static Suite *lockstep_suite(void)
 {
 	Suite *s = suite_create("lockstep");
@@ -2615,6 +2726,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, lowest_fault_wins);
 	tcase_add_test(x, registers_start_at_zero);
 	tcase_add_test(x, partial_shared_blocks);
+	tcase_add_test(x, ctas_exit_together);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);
