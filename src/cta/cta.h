@@ -222,12 +222,36 @@ cta_arrive cta_nbar_wait(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, char *
 uint32_t cta_bar_get(we_cta *c, unsigned id);
 void cta_bar_set(we_cta *c, unsigned id, uint32_t word);
 /* Warp wi exited completely: cnt = 0 barriers may complete. */
-void cta_warp_exited(we_cta *c, uint32_t wi);
+void cta_warp_exited_hooked(we_cta *c, uint32_t wi);
+static inline void cta_warp_exited(we_cta *c, uint32_t wi)
+{
+	if (!c->sync && !c->bars.dirty && !c->L->check && !c->race) {
+		/* no barrier was touched (only such a one can complete: bar.h),
+		 * so none to count, profile or wake, and no thread to tell: the
+		 * usual end of a warp of a CTA that one host thread runs */
+		cta_warp_state(c, &c->warps[wi], WE_WS_EXITED);
+		bar_warp_exited_idle(&c->bars, wi);
+		return;
+	}
+	cta_warp_exited_hooked(c, wi);
+}
 /* Make the blocked warps of `wake` runnable. */
 void cta_wake_warps(we_cta *c, uint32_t wake);
 /* A new CTA on c's buffers (after cta_warp_state for each warp): the
- * barrier units, the check state and the synchronisation counters. */
-void cta_sync_start(we_cta *c);
+ * barrier units, the check state and the synchronisation counters.
+ * (Inline: a grid of small CTAs starts one every few instructions.) */
+static inline void cta_sync_start(we_cta *c)
+{
+	bar_reset(&c->bars, c->nwarps);
+	nbar_reset(&c->nbars, c->nwarps);
+	if (c->L->check)
+		check_reset(&c->chk);
+	if (c->sync) {
+		c->sync->live = c->nwarps;
+		c->sync->blocked = 0;
+		atomic_store_explicit(&c->sync->abort, false, memory_order_relaxed);
+	}
+}
 
 /* ---- faults (fault.c) ----------------------------------------------- */
 

@@ -22,19 +22,6 @@ void cta_wake_warps(we_cta *c, uint32_t wake)
 	}
 }
 
-void cta_sync_start(we_cta *c)
-{
-	bar_reset(&c->bars, c->nwarps);
-	nbar_reset(&c->nbars, c->nwarps);
-	if (c->L->check)
-		check_reset(&c->chk);
-	if (c->sync) {
-		c->sync->live = c->nwarps;
-		c->sync->blocked = 0;
-		atomic_store_explicit(&c->sync->abort, false, memory_order_relaxed);
-	}
-}
-
 /* Under the CTA lock: every live warp blocked is a deadlock (spec-reading
  * decision 11), detected the moment the last warp blocks or exits.  (One
  * host thread per CTA: its engine sees that no warp is ready.) */
@@ -126,19 +113,8 @@ bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
 	return true;
 }
 
-void cta_warp_exited(we_cta *c, uint32_t wi)
+void cta_warp_exited_hooked(we_cta *c, uint32_t wi)
 {
-	if (!c->sync && !c->bars.dirty && !c->L->check && !c->race) {
-		/* no barrier has an arrival the exit could complete (bar.c:
-		 * only a barrier touched since the CTA started can), so none
-		 * to count, profile or wake, and no thread to tell: the usual
-		 * end of a warp of one host thread's CTA */
-		uint32_t red_done, words[32];
-		unsigned nc;
-		cta_warp_state(c, &c->warps[wi], WE_WS_EXITED);
-		(void)bar_warp_exited(&c->bars, wi, &nc, &red_done, words);
-		return;
-	}
 	cta_lock(c);
 	unsigned nc;
 	uint32_t red_done, words[32];

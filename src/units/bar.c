@@ -13,16 +13,6 @@ void bar_init(bar_unit *u, uint32_t nwarps)
 	u->all_count = 32u * nwarps;
 }
 
-void bar_reset(bar_unit *u, uint32_t nwarps)
-{
-	for (uint32_t m = u->dirty; m; m &= m - 1)
-		zero_small(&u->b[__builtin_ctz(m)], sizeof u->b[0]);
-	u->dirty = 0;
-	u->exited = 0;
-	u->nwarps = nwarps;
-	u->all_count = 32u * nwarps;
-}
-
 static const char *kind_name(unsigned k)
 {
 	return k == BAR_KIND_RED ? "BAR.RED" : k == BAR_KIND_SYNC ? "BAR.SYNC/ARV" : "none";
@@ -162,12 +152,7 @@ uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 	uint32_t wake = 0;
 	*ncompleted = 0;
 	*red_done = 0;
-	/* (all_count = 32 x nwarps - 32 x exited warps, kept without a
-	 * popcount: a CTA of small warps ends at every few instructions) */
-	if (!((u->exited >> warp) & 1u)) {
-		u->exited |= 1u << warp;
-		u->all_count -= 32u;
-	}
+	bar_warp_exited_idle(u, warp);
 	/* decision 2: a warp that exits can complete a cnt = 0 barrier (only
 	 * a barrier touched since bar_init can have arrivals; in id order) */
 	for (uint32_t m = u->dirty; m; m &= m - 1) {

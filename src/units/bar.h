@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/bits.h"
+
 #define WE_NUM_BARRIERS 16u   /* addressable: ids 0..15                      */
 #define BAR_SYNCALL_ID 16u    /* 003: BAR.SYNCALL's dedicated barrier         */
 #define WE_BAR_SLOTS 17u
@@ -66,7 +68,15 @@ void bar_init(bar_unit *u, uint32_t nwarps);
 /* Reset a unit that was initialised before, for a new CTA: only the
  * barriers used since are cleared (CTAs are started by the million).
  * Whoever changes a barrier outside bar_arrive marks it in `dirty`. */
-void bar_reset(bar_unit *u, uint32_t nwarps);
+static inline void bar_reset(bar_unit *u, uint32_t nwarps)
+{
+	for (uint32_t m = u->dirty; m; m &= m - 1)
+		zero_small(&u->b[__builtin_ctz(m)], sizeof u->b[0]);
+	u->dirty = 0;
+	u->exited = 0;
+	u->nwarps = nwarps;
+	u->all_count = 32u * nwarps;
+}
 
 /* Warp `warp` arrives.  On completion, *wake gets the warps to release
  * and *red_done the warps whose WarpBARState must be set to *red_word.
@@ -89,6 +99,17 @@ bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a);
  * warps in *red_done get red_words[warp] as their WarpBARState. */
 uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 			 uint32_t *red_done, uint32_t red_words[32]);
+/* What bar_warp_exited does when no barrier was touched since bar_reset
+ * (dirty 0: none can complete): the exited warps and all_count, kept
+ * without a popcount (no POPCNT in the baseline ISA; a CTA of small
+ * warps ends every few instructions). */
+static inline void bar_warp_exited_idle(bar_unit *u, uint32_t warp)
+{
+	if (!((u->exited >> warp) & 1u)) {
+		u->exited |= 1u << warp;
+		u->all_count -= 32u;
+	}
+}
 
 /* The barrier state word (spec-reading decision 8), see bar.c. */
 uint32_t bar_state_word(const bar_state *b);

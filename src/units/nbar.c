@@ -80,14 +80,6 @@ void nbar_init(nbar_unit *u, uint32_t nwarps)
 	u->nwarps = nwarps;
 }
 
-void nbar_reset(nbar_unit *u, uint32_t nwarps)
-{
-	for (uint32_t m = u->dirty; m; m &= m - 1)
-		memset(&u->b[__builtin_ctz(m)], 0, sizeof u->b[0]);
-	u->dirty = 0;
-	u->nwarps = nwarps;
-}
-
 /* the last consumer finished its wait: free the id, keep the phase count */
 static void nbar_free(nbar_state *b)
 {

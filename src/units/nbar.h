@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define WE_NUM_NBARRIERS 32u
 
@@ -69,7 +70,13 @@ typedef enum nbar_result { NBAR_OK = 0, NBAR_BLOCKED, NBAR_FAULT } nbar_result;
 void nbar_init(nbar_unit *u, uint32_t nwarps);
 /* Reset a unit initialised before, for a new CTA: only the ids used since
  * are cleared (CTAs are started by the million). */
-void nbar_reset(nbar_unit *u, uint32_t nwarps);
+static inline void nbar_reset(nbar_unit *u, uint32_t nwarps)
+{
+	for (uint32_t m = u->dirty; m; m &= m - 1)
+		memset(&u->b[__builtin_ctz(m)], 0, sizeof u->b[0]);
+	u->dirty = 0;
+	u->nwarps = nwarps;
+}
 
 /* A signal by `warp`.  On completion of the phase *wake gets the waiting
  * consumers to release.  NBAR_FAULT with a message in msg. */
