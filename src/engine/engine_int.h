@@ -152,6 +152,9 @@ void batch_free(cta_batch *b);
  * thread runs it): its registers of the kernel's zero_rows zeroed unless
  * `regs_clear` (the batch zeroed the rows of all its slots at once). */
 void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool regs_clear);
+/* cta_start for n CTAs from id in batch b's slots (its registers zeroed
+ * at once, cta_zero_rows). */
+void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
 /* Zero the registers of the kernel's zero_rows: `lanes` words from regs
  * in each row (rows rstride words apart). */
 void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_t lanes);
@@ -159,6 +162,8 @@ void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_
  * if it faulted its report (the lowest CTA id wins) and the launch stops.
  * Thread-safe. */
 void cta_finish(cta_slot *s, launch *lc);
+/* cta_finish for the first n CTAs of batch b. */
+void batch_finish(cta_batch *b, launch *lc, uint32_t n);
 /* Bind the calling host thread to the PU of thread k (no-op for none). */
 void place_thread(launch *lc, unsigned k);
 

@@ -118,10 +118,21 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 	return *live != 0;
 }
 
+/* No watchdog has anything to say about a CTA below `end` for now
+ * (watchdog_ok's first case, for a run of CTAs at once: no instruction
+ * limit or wall clock, no interrupt or cancellation of them). */
+static bool watchdogs_quiet(const we_launch_ctx *L, uint64_t end)
+{
+	return !L->max_instructions && !(L->deadline > 0) &&
+	       !atomic_load_explicit(&L->dev->interrupted, memory_order_relaxed) &&
+	       end <= atomic_load_explicit(&L->dev->cancel_from, memory_order_relaxed);
+}
+
 /* CTA c of a batch as the next part of a group spanning CTAs at pc: every
  * warp ready, at pc, with every lane active and none asleep, and the
- * watchdogs content (*budget shrinks to its warps' --max-instructions). */
-static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
+ * watchdogs content, or `quiet` (watchdogs_quiet) (*budget shrinks to
+ * its warps' --max-instructions). */
+static bool batch_joins(we_cta *c, uint64_t pc, bool quiet, uint64_t *budget)
 {
 	const uint32_t all = c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u;
 	const we_warp *w = &c->warps[0];
@@ -131,7 +142,7 @@ static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
 	if (c->ready != all || w->active_pc != pc || w->active != 0xffffffffu || w->sleep)
 		return false;
 	uint64_t b = *budget;
-	if (!watchdog_ok(c, &c->warps[0], &b) || (c->nwarps > 1 && group_of(c, 0, &b) != c->nwarps))
+	if (!(quiet || watchdog_ok(c, &c->warps[0], &b)) || (c->nwarps > 1 && group_of(c, 0, &b) != c->nwarps))
 		return false;
 	*budget = b;
 	return true;
@@ -143,11 +154,13 @@ static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
 static uint32_t batch_exited(cta_batch *b, uint32_t c0, uint32_t nw, uint32_t exited, uint32_t *live)
 {
 	uint32_t ended = 0;
-	for (uint32_t m = exited; m; m &= m - 1) {
-		const uint32_t j = (uint32_t)__builtin_ctz(m), k = c0 + j / nw;
-		cta_warp_exited(&b->slot[k].cta, j % nw);
-		if (--live[k] == 0)
-			ended |= 1u << k;
+	const uint32_t all = nw == 32 ? ~0u : (1u << nw) - 1u;
+	for (uint32_t k = c0, j = 0; j < WE_WARP_SIZE && (exited >> j); k++, j += nw) {
+		for (uint32_t m = (exited >> j) & all; m; m &= m - 1) {
+			cta_warp_exited(&b->slot[k].cta, (uint32_t)__builtin_ctz(m));
+			if (--live[k] == 0)
+				ended |= 1u << k;
+		}
 	}
 	return ended;
 }
@@ -166,10 +179,12 @@ static void batch_run(cta_batch *b, uint32_t n)
 		we_cta *c = &b->slot[c0].cta;
 		uint32_t m = 0;
 		uint64_t budget = QUANTUM;
-		if (n > 1 && c->L->lockstep > 1)
+		if (n > 1 && c->L->lockstep > 1) {
+			const bool quiet = watchdogs_quiet(c->L, b->slot[n - 1].cta.linear_id + 1);
 			while (c0 + m < n && !((ended >> (c0 + m)) & 1u) &&
-			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, &budget))
+			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, quiet, &budget))
 				m++;
+		}
 		if (m >= 2) {
 			uint32_t who, exited = 0;
 			const we_stop st = exec_group(c, 0, m * nw, nw, budget, &who, &exited);
@@ -288,14 +303,10 @@ static void *sworker_main(void *arg)
 		}
 		/* the next b->n CTAs of the chunk (fewer at its end) */
 		const uint32_t n = end - id < b->n ? (uint32_t)(end - id) : b->n;
-		/* the registers of all the batch's CTAs at once (cta_start) */
-		cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
-		for (uint32_t k = 0; k < n; k++)
-			cta_start(&b->slot[k], lc, id + k, NULL, true);
+		batch_start(b, lc, id, n);
 		const double t0 = ts.on ? engine_now() : 0;
 		batch_run(b, n);
-		for (uint32_t k = 0; k < n; k++)
-			cta_finish(&b->slot[k], lc);
+		batch_finish(b, lc, n);
 		id += n;
 		if (ts.on)
 			sched_tier(lc, &ts, engine_now() - t0, n, end - id);

@@ -171,7 +171,9 @@ static void warp_start(cta_slot *s, const we_launch_ctx *L, uint32_t wi)
 	cta_warp_state(&s->cta, w, WE_WS_READY);
 }
 
-void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool regs_clear)
+/* (inline: batch_start starts a batch's CTAs in one loop) */
+static inline __attribute__((always_inline)) void start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync,
+							 bool regs_clear)
 {
 	const we_launch_ctx *L = &lc->L;
 	we_cta *c = &s->cta;
@@ -219,21 +221,24 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
 	c->prof = s->prof;
 }
 
-void cta_finish(cta_slot *s, launch *lc)
+void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool regs_clear)
 {
-	if (lc->L.check)
-		check_cta_end(&s->cta);
-	if (s->cta.race)
-		race_cta_end(&s->cta);
-	we_status st = cta_status(&s->cta);
-	for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
-		s->warp_insns += s->warps[wi].insns;
-		s->thread_insns += s->warps[wi].thread_insns;
-	}
-	s->barriers += s->cta.barriers_completed;
-	s->ctas++;
-	if (st == WE_OK)
-		return;
+	start(s, lc, id, sync, regs_clear);
+}
+
+void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
+{
+	/* the registers of all the batch's CTAs at once */
+	cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
+	for (uint32_t k = 0; k < n; k++)
+		start(&b->slot[k], lc, id + k, NULL, true);
+}
+
+/* A faulted CTA's report: the launch's if its CTA is the lowest that
+ * faulted so far; the launch stops. */
+static void finish_faulted(cta_slot *s, launch *lc)
+{
+	const we_status st = cta_status(&s->cta);
 	/* (the fault may have stopped a warp anywhere: the next CTA starts
 	 * from nothing) */
 	s->primed = false;
@@ -258,6 +263,33 @@ void cta_finish(cta_slot *s, launch *lc)
 	free(rep);
 	free(json);
 	atomic_store_explicit(&lc->stop, true, memory_order_release);
+}
+
+static inline __attribute__((always_inline)) void finish(cta_slot *s, launch *lc)
+{
+	if (lc->L.check)
+		check_cta_end(&s->cta);
+	if (s->cta.race)
+		race_cta_end(&s->cta);
+	for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
+		s->warp_insns += s->warps[wi].insns;
+		s->thread_insns += s->warps[wi].thread_insns;
+	}
+	s->barriers += s->cta.barriers_completed;
+	s->ctas++;
+	if (s->cta.faulted)
+		finish_faulted(s, lc);
+}
+
+void cta_finish(cta_slot *s, launch *lc)
+{
+	finish(s, lc);
+}
+
+void batch_finish(cta_batch *b, launch *lc, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++)
+		finish(&b->slot[k], lc);
 }
 
 void slot_stats(launch *lc, const cta_slot *s)

@@ -164,10 +164,10 @@ static inline void warp_clear_hot(we_warp *w, bool uregs)
 			       offsetof(we_warp, up) < offsetof(we_warp, ur) &&
 			       offsetof(we_warp, ur) + sizeof w->ur <= offsetof(we_warp, breg),
 		       "warp_clear_hot's ranges");
-	zero_small(w, offsetof(we_warp, r));
+	zero_const(w, offsetof(we_warp, r));
 	w->up = 0;
 	if (uregs)
-		zero_small(w->ur, sizeof w->ur);
+		zero_const(w->ur, sizeof w->ur);
 	w->gcache = NULL;
 	w->clock_checks = 0;
 }
