@@ -129,12 +129,11 @@ static bool watchdogs_quiet(const we_launch_ctx *L, uint64_t end)
 }
 
 /* CTA c of a batch as the next part of a group spanning CTAs at pc: every
- * warp ready, at pc, with every lane active and none asleep, and the
+ * warp ready (all: the mask of its warps), at pc, with every lane active and none asleep, and the
  * watchdogs content, or `quiet` (watchdogs_quiet) (*budget shrinks to
  * its warps' --max-instructions). */
-static bool batch_joins(we_cta *c, uint64_t pc, bool quiet, uint64_t *budget)
+static bool batch_joins(we_cta *c, uint64_t pc, uint32_t all, bool quiet, uint64_t *budget)
 {
-	const uint32_t all = c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u;
 	const we_warp *w = &c->warps[0];
 	/* (warp 0's masks here: group_of answers 1 for a warp that cannot
 	 * lead a group, which is every warp of a one-warp CTA; then its
@@ -172,6 +171,7 @@ static void batch_run(cta_batch *b, uint32_t n)
 {
 	uint32_t live[WE_WARP_SIZE], ended = 0;
 	const uint32_t nw = b->slot[0].cta.nwarps, all = n == 32 ? ~0u : (1u << n) - 1u;
+	const uint32_t warps = nw == 32 ? ~0u : (1u << nw) - 1u;
 	for (uint32_t k = 0; k < n; k++)
 		live[k] = nw;
 	while (ended != all) {
@@ -182,7 +182,7 @@ static void batch_run(cta_batch *b, uint32_t n)
 		if (n > 1 && c->L->lockstep > 1) {
 			const bool quiet = watchdogs_quiet(c->L, b->slot[n - 1].cta.linear_id + 1);
 			while (c0 + m < n && !((ended >> (c0 + m)) & 1u) &&
-			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, quiet, &budget))
+			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, warps, quiet, &budget))
 				m++;
 		}
 		if (m >= 2) {

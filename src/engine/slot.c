@@ -143,7 +143,7 @@ void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_
 /* Warp wi of slot s at its CTA's start: from nothing (warp_clear), or,
  * when the slot's last CTA can have changed only warp_clear_hot's fields
  * (s->primed), those alone. */
-static void warp_start(cta_slot *s, const we_launch_ctx *L, uint32_t wi)
+static inline __attribute__((always_inline)) void warp_start(cta_slot *s, const we_launch_ctx *L, uint32_t wi)
 {
 	we_warp *w = &s->warps[wi];
 	if (s->primed) {
