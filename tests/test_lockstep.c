@@ -2589,7 +2589,7 @@ END_TEST
 /* CTAs that end at one EXIT: in a batch of CTAs whose warps all leave
  * at it, the group retires them at once (src/exec/group.c group_exit,
  * src/engine/sched.c batch_exited); where some lanes stay (EXIT's
- * predicate false for threads 16.. of CTA 37) or a warp is partial, the
+ * predicate false for threads 16..31 of CTA 37) or a warp is partial, the
  * CTAs go on one by one.  A CTA start resets only what the slot's last
  * CTA could change (src/engine/slot.c warp_start): UR5 and P1, read
  * before they are written, must be zero in every CTA; a variant with a
@@ -2613,43 +2613,36 @@ START_TEST(ctas_exit_together)
 				   "        IADD3 R3, R0, R4, RZ ;\n"
 				   "        UIADD3 UR5, UR5, 0x100, URZ ;\n"
 				   "   @P1  IADD3 R3, R3, 0x1000, RZ ;\n"
-				   "        ISETP.EQ.U32.AND P1, PT, R1, R1, PT ;\n";
-	static const char *const tails[] = {
-		"        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
-		"        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
-		"        STG [R10.64], R3 ;\n"
-		"        EXIT P5 ;\n"
-		"        IADD3 R3, R3, 0x20000, RZ ;\n"
-		"        STG [R10.64], R3 ;\n"
-		"        EXIT ;\n",
-		"        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
-		"        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
+				   "        ISETP.EQ.U32.AND P1, PT, R1, R1, PT ;\n"
+				   "        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
+				   "        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
+				   "        ISETP.GE.U32.OR P5, PT, R0, 0x20, P5 ;\n";
+	/* what comes before EXIT P5 and what the staying threads run after
+	 * it (then a store and EXIT) */
+	static const char *const before_exit[] = {
+		"        STG [R10.64], R3 ;\n",
 		"        BSSY B0, `(.join) ;\n"
 		"        STG [R10.64], R3 ;\n"
 		"        BSYNC B0 ;\n"
-		".join:\n"
-		"        EXIT P5 ;\n"
-		"        IADD3 R3, R3, 0x20000, RZ ;\n"
-		"        STG [R10.64], R3 ;\n"
-		"        EXIT ;\n",
-		"        ISETP.NE.U32.AND P5, PT, R1, 0x25, PT ;\n"
-		"        ISETP.LT.U32.OR P5, PT, R0, 0x10, P5 ;\n"
-		"        STG [R10.64], R3 ;\n"
-		"        EXIT P5 ;\n"
-		"        IADD3 R11, R11, 0x100, RZ ;\n"
-		"        STG [R10.64], R3 ;\n"
-		"        EXIT ;\n",
+		".join:\n",
+		"        STG [R10.64], R3 ;\n",
+	};
+	static const char *const after_exit[] = {
+		"        IADD3 R3, R3, 0x20000, RZ ;\n",
+		"        IADD3 R3, R3, 0x20000, RZ ;\n",
+		"        IADD3 R11, R11, 0x100, RZ ;\n",
 	};
 	/* instructions before EXIT P5 (and those of them a thread runs with
 	 * its guard false: @P1), after it */
-	static const unsigned before[] = { 16, 18, 16 }, after = 3;
+	static const unsigned before[] = { 17, 19, 17 }, after = 3;
 	static const uint32_t blocks[] = { 32, 20, 64, 48 };
 	const uint32_t grid = 64;
 	for (unsigned v = 0; v < 3; v++)
 		for (unsigned bi = 0; bi < 4; bi++) {
 			const uint32_t nt = blocks[bi], nw = (nt + 31) / 32;
 			char text[2048], label[96];
-			snprintf(text, sizeof text, "%s%s", head, tails[v]);
+			snprintf(text, sizeof text, "%s%s        EXIT P5 ;\n%s        STG [R10.64], R3 ;\n        EXIT ;\n",
+				 head, before_exit[v], after_exit[v]);
 			snprintf(label, sizeof label, "EXIT together, variant %u, block %u", v, nt);
 			th_kernel t;
 			th_load(&t, text, "exits.we", NULL);
@@ -2658,7 +2651,7 @@ START_TEST(ctas_exit_together)
 			th_run ref;
 			lk_run(&t, &c, &ref);
 			if (v == 2) {
-				/* CTA 37's threads 16.. store 2^40 bytes past out */
+				/* CTA 37's threads 16..31 store 2^40 bytes past out */
 				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (37,0,0)"),
 				      "%s: status %s\n%s", label, we_status_name(ref.st), ref.err);
 			} else {
@@ -2666,12 +2659,12 @@ START_TEST(ctas_exit_together)
 				const uint32_t *out = (const uint32_t *)(void *)th_view(&t, ref.mem, "out");
 				for (uint32_t cta = 0; cta < grid; cta++)
 					for (uint32_t i = 0; i < nt; i++) {
-						const uint32_t want = i + (cta == 37 && i >= 16 ? 0x20000u : 0u);
+						const uint32_t want = i + (cta == 37 && i >= 16 && i < 32 ? 0x20000u : 0u);
 						CHECK(out[cta * nt + i] == want, "%s: CTA %u thread %u: 0x%08x, want 0x%08x",
 						      label, cta, i, out[cta * nt + i], want);
 					}
-				/* the warps of CTA 37 with a thread 16.. run 3 more */
-				const uint64_t late_warps = nw, late_threads = nt - 16;
+				/* warp 0 of CTA 37 runs 3 more, with threads 16..31 */
+				const uint64_t late_warps = 1, late_threads = (nt < 32 ? nt : 32) - 16;
 				const uint64_t wi = (uint64_t)grid * nw * before[v] + late_warps * after;
 				const uint64_t ti = (uint64_t)grid * nt * (before[v] - 1) + late_threads * after;
 				CHECK(ref.s.warp_insns == wi && ref.s.thread_insns == ti,
