@@ -253,6 +253,12 @@ static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32
 	}
 }
 
+void xjit_rt_init(xjit_rt *rt, const we_launch_ctx *L)
+{
+	*rt = (xjit_rt){ .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
+			 .shared_bytes = L->shared_bytes };
+}
+
 /* exec_group's loop goes on (GROUP_GO_ON) or returns the stop. */
 #define GROUP_GO_ON (-1)
 
@@ -379,8 +385,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	 * engine/sched.c) */
 	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
 	we_warp *w = &cta->warps[wi];
-	const xjit_rt rt = { .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
-			   .shared_bytes = L->shared_bytes };
+	xjit_rt rt;
+	xjit_rt_init(&rt, L);
 	/* a compiled block's side exit (jit.h): the instruction at side_pc
 	 * is interpreted, even where a block starts */
 	uint64_t side_pc = UINT64_MAX;
