@@ -1182,10 +1182,10 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 /* ---- the warp function (jit.h, xjit_wfn) ------------------------------ */
 
 /* What the warp function does with an instruction: runs it in a block's
- * code (W_RUN, xjit_compilable), runs it inline (BSSY; BRA without .U or
- * a condition, to a target in the kernel; BSYNC's full sync), or leaves
- * it to the interpreter (W_OUT). */
-enum { W_OUT, W_RUN, W_BSSY, W_BRA, W_BSYNC };
+ * code (W_RUN, xjit_compilable), runs it inline (BSSY, BREAK; BRA
+ * without .U or a condition, to a target in the kernel; BSYNC; EXIT of
+ * some of the threads), or leaves it to the interpreter (W_OUT). */
+enum { W_OUT, W_RUN, W_BSSY, W_BRA, W_BSYNC, W_BREAK, W_EXIT };
 static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint32_t ni)
 {
 	const xinsn *i = &code[q];
@@ -1195,6 +1195,10 @@ static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint
 		return W_BSSY;
 	if (i->optype == ISA_OPT_BSYNC)
 		return W_BSYNC;
+	if (i->optype == ISA_OPT_BREAK)
+		return W_BREAK;
+	if (i->optype == ISA_OPT_EXIT)
+		return W_EXIT;
 	if (i->optype == ISA_OPT_BRA && i->opcode != ISA_OP_BRA_U && i->in->cond == BRU_COND_NONE) {
 		const int64_t t = (int64_t)q + 1 + i->o[BRA_offset].imm;
 		return t >= 0 && t < (int64_t)ni ? W_BRA : W_OUT;
@@ -1292,6 +1296,40 @@ static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
 	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BSSY_breg].imm & (WE_NUM_BREGS - 1u));
 	wstore(b, off, LLVMBuildOr(b->b, wload(b, off, b->i32), b->pm, ""));
 	wcount(b, 1, popc(b, b->pm));
+	wgoto(b, q + 1);
+}
+
+/* BREAK (bru_break): breg &= ~(guard & Pp & ActiveMask) */
+static void wemit_break(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BREAK_breg].imm & (WE_NUM_BREGS - 1u));
+	LLVMValueRef pm = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[BREAK_pp]), "");
+	wstore(b, off, LLVMBuildAnd(b->b, wload(b, off, b->i32), LLVMBuildNot(b->b, pm, ""), ""));
+	wcount(b, 1, popc(b, b->pm));
+	wgoto(b, q + 1);
+}
+
+/* EXIT (bru_exit) of some of the executing threads: they leave
+ * ValidMask and the others go on.  When every executing thread exits the
+ * warp exits or switches groups: the interpreter's (nothing changed or
+ * counted yet). */
+static void wemit_exit(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	LLVMValueRef pm = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[EXIT_pp]), "");
+	LLVMValueRef stay = LLVMBuildAnd(b->b, b->act, LLVMBuildNot(b->b, pm, ""), "");
+	LLVMBasicBlockRef some = wblock(b, "exit_some"), all = wblock(b, "exit_all");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, stay, c32(b, 0), ""), all, some);
+	LLVMPositionBuilderAtEnd(b->b, all);
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, q));
+	wret(b);
+	LLVMPositionBuilderAtEnd(b->b, some);
+	/* (no thread under the guard: nothing dispatched, nothing exits) */
+	wcount(b, 1, popc(b, b->pm));
+	LLVMValueRef valid = wload(b, offsetof(we_warp, valid), b->i32);
+	wstore(b, offsetof(we_warp, valid), LLVMBuildAnd(b->b, valid, LLVMBuildNot(b->b, pm, ""), ""));
+	wstore(b, offsetof(we_warp, active), stay);
 	wgoto(b, q + 1);
 }
 
@@ -1484,6 +1522,8 @@ static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 		break;
 	case W_BSSY: wemit_bssy(b, i, q); break;
 	case W_BRA: wemit_bra(b, i, q); break;
+	case W_BREAK: wemit_break(b, i, q); break;
+	case W_EXIT: wemit_exit(b, i, q); break;
 	default: wemit_bsync(b, i, q); break;
 	}
 }
