@@ -8,7 +8,7 @@
  *            per-lane predicates, carries, .X, .HI, WIDE, every SHF shape
  *            with per-lane counts, LOP3 with Pu, FADD/FMUL/FFMA with
  *            -/|x| on NaNs, infinities, zeros and subnormals, c[0x0][..]
- *            operands) is compiled whole (the stats count its
+ *            operands, LEA with .HI, .X and Pu) is compiled whole (the stats count its
  *            instructions exactly) and gives the interpreter's buffers
  *            and counters in every group setting;
  *   fault    a fault at the end of a compiled block: the same status, text
@@ -73,7 +73,7 @@
 /* The block between the loads and the stores: OPS_BLOCK instructions,
  * all of forms jit.c compiles.  Inputs R4..R7 integers, R8..R11 floats;
  * results R12..R37. */
-#define OPS_BLOCK 39
+#define OPS_BLOCK 43
 static const char ops_text[] =
 	".kernel ops\n"
 	".param ptr out\n"        /* 0x0  */
@@ -134,6 +134,10 @@ static const char ops_text[] =
 	"        IADD3 R37, R4, R0, RZ ;\n"
 	"        SHF.R.U32.HI R37, RZ, 0x1, R37 ;\n"
 	"        IMAD R37, R37, R37, R36 ;\n"
+	"        LEA R37, P4, R37, R4, 0x5 ;\n"
+	"        LEA.HI.X R37, R5, R37, R6, 0x7, P4 ;\n"
+	"        LEA.X R37, P5, R37, c[0x0][0x10], 0x1f, !P4 ;\n"
+	"   @P5  IADD3 R37, R37, 0x9, RZ ;\n"
 	"        LOP3.LUT R37, R37, R12, R13, 0x1e, !PT ;\n"
 	/* the stores: R12..R37 */
 	"        MOV R62, c[0x0][0x0] ;\n"

@@ -123,6 +123,11 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 	case ISA_OPT_ISETP:
 		srcs[ns++] = ISETP_ra, srcs[ns++] = ISETP_b;
 		break;
+	case ISA_OPT_LEA:
+		srcs[ns++] = LEA_ra, srcs[ns++] = LEA_b;
+		if (i->in->hi == ISA_ShfHi_HI)
+			srcs[ns++] = LEA_rc;
+		break;
 	case ISA_OPT_LOP3_LUT:
 		srcs[ns++] = LOP3_LUT_ra, srcs[ns++] = LOP3_LUT_b, srcs[ns++] = LOP3_LUT_rc;
 		break;
@@ -373,6 +378,30 @@ static void emit_iadd3(jb *b, const xinsn *i)
 		set_pred(b, pv, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntUGE, carry, splat64(b, 2), "")));
 	}
 	set_row(b, &i->o[IADD3_rd], 0, lo32(b, s));
+}
+
+/* LEA{.HI}{.X} (sem_alu.c): Rb + (Ra << shift), .HI the high word of
+ * (Rc:Ra) << shift, .X plus Pp; Pu the carry out */
+static void emit_lea(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[LEA_ra], 0, true), sh;
+	const unsigned n = (unsigned)i->in->shift & 31u;
+	if (i->in->hi == ISA_ShfHi_HI) {
+		LLVMValueRef c = src(b, &i->o[LEA_rc], 0, true);
+		LLVMValueRef ca = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, c), splat64(b, 32), ""), zext64(b, a), "");
+		sh = hi32(b, LLVMBuildShl(b->b, ca, splat64(b, n), ""));
+	} else {
+		sh = LLVMBuildShl(b->b, a, splat32(b, n), "");
+	}
+	LLVMValueRef r = LLVMBuildAdd(b->b, zext64(b, src(b, &i->o[LEA_b], 0, true)), zext64(b, sh), "");
+	if (i->in->x == ISA_AddX_X)
+		r = LLVMBuildAdd(b->b, r,
+				 LLVMBuildZExt(b->b, LLVMBuildBitCast(b->b, pred_src(b, &i->o[LEA_pp]), b->vb, ""), b->v64, ""),
+				 "");
+	if (i->o[LEA_pu].row != 7)
+		set_pred(b, &i->o[LEA_pu],
+			 lane_mask(b, LLVMBuildICmp(b->b, LLVMIntNE, LLVMBuildLShr(b->b, r, splat64(b, 32), ""), splat64(b, 0), "")));
+	set_row(b, &i->o[LEA_rd], 0, lo32(b, r));
 }
 
 static void emit_imad(jb *b, const xinsn *i)
@@ -669,6 +698,7 @@ static void emit_insn(jb *b, const xinsn *i)
 		break;
 	case ISA_OPT_IADD3: emit_iadd3(b, i); break;
 	case ISA_OPT_IMAD: emit_imad(b, i); break;
+	case ISA_OPT_LEA: emit_lea(b, i); break;
 	case ISA_OPT_IMAD_WIDE: emit_imad_wide(b, i); break;
 	case ISA_OPT_ISETP: emit_isetp(b, i); break;
 	case ISA_OPT_LOP3_LUT: emit_lop3(b, i); break;
