@@ -23,6 +23,9 @@
  *            every window unguarded), 64-bit accesses, two lanes storing
  *            one word, lanes in two allocations (a side exit);
  *   strong   a strong store stays interpreted (it splits the block);
+ *   narrow   loads of 8 and 16 bits and the shared ATOMS.ADD compiled
+ *            (lanes in order and out of it, shared bins, old values, a
+ *            guard) as interpreted, and their faults the interpreter's;
  *   warpfn   the warp function (a warp alone, its branches compiled):
  *            divergent loops and branches through every BSYNC path,
  *            YIELD, partial EXIT, loads and stores under partial masks,
@@ -850,6 +853,138 @@ START_TEST(warpfn_stops)
 }
 END_TEST
 
+/* Loads of 8 and 16 bits (zero- and sign-extended; lanes at
+ * consecutive bytes and halves, and lanes out of order: rt->lanes) and
+ * the shared ATOMS.ADD (bins that lanes of a warp share, old values in
+ * Rd, an RZ destination, a guard), global and shared, against the
+ * interpreter.  Thread c[0x0][0x10] gets a bad address: c[0x0][0x14]
+ * added to its 16-bit load's (misaligned), c[0x0][0x18] to its ATOMS's
+ * (outside the window): the side exit, the interpreter's report. */
+static const char narrow_text[] =
+	".kernel narrow\n"
+	".param ptr out\n" /* 0x0: 8 words per thread */
+	".param ptr in\n"  /* 0x8: bytes */
+	".param u32 bad\n" /* 0x10 */
+	".param u32 mis\n" /* 0x14 */
+	".param u32 far\n" /* 0x18 */
+	".shared 1024\n"
+	GTID_R3
+	"        ISETP.EQ.U32.AND P2, PT, R3, c[0x0][0x10], PT ;\n"
+	"        LOP3.LUT R4, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R4, RZ, PT ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IADD3 R12, P0, R10, R3, RZ ;\n"
+	"        IADD3.X R13, R11, RZ, RZ, P0, !PT ;\n"
+	"        LDG.U8 R14, [R12.64] ;\n"
+	"        LDG.S8 R15, [R12.64+0x1] ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R3, 0x2, R[10:11] ;\n"
+	"   @P2  IADD3 R16, R16, c[0x0][0x14], RZ ;\n"
+	"        LDG.U16 R18, [R16.64] ;\n"
+	"   @P1  LDG.S16 R19, [R16.64+0x2] ;\n"
+	"        LOP3.LUT R20, R0, 0x1f, RZ, 0x3c, !PT ;\n"
+	"        IMAD R20, R20, 0x3, R3 ;\n"
+	"        IADD3 R21, P0, R10, R20, RZ ;\n"
+	"        IADD3.X R22, R11, RZ, RZ, P0, !PT ;\n"
+	"        LDG.S8 R23, [R21.64] ;\n"
+	"        SHF.L.U32 R24, R0, 0x2, RZ ;\n"
+	"        STS [R24], R3 ;\n"
+	"        LDS.U16 R28, [R24+0x2] ;\n"
+	"        LDS.S8 R29, [R24+0x1] ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        STS [R24], RZ ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LOP3.LUT R25, R14, 0x7, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R25, R25, 0x2, RZ ;\n"
+	"   @P2  IADD3 R25, R25, c[0x0][0x18], RZ ;\n"
+	"        ATOMS.ADD R26, [R25], R15 ;\n"
+	"        ATOMS.ADD RZ, [R25+0x20], R0 ;\n"
+	"        MOV R27, 0x77 ;\n"
+	"   @P1  ATOMS.ADD R27, [R25+0x40], R23 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LOP3.LUT R30, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R30, R30, 0x2, RZ ;\n"
+	"        LDS R30, [R30] ;\n"
+	"        LOP3.LUT R28, R28, R29, RZ, 0x96, !PT ;\n"
+	"        IADD3 R30, R30, R28, RZ ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[32:33], R3, 0x20, R[10:11] ;\n"
+	"        STG [R32.64], R14 ;\n"
+	"        STG [R32.64+0x4], R15 ;\n"
+	"        STG [R32.64+0x8], R18 ;\n"
+	"        STG [R32.64+0xc], R19 ;\n"
+	"        STG [R32.64+0x10], R23 ;\n"
+	"        STG [R32.64+0x14], R26 ;\n"
+	"        STG [R32.64+0x18], R27 ;\n"
+	"        STG [R32.64+0x1c], R30 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+/* everything but the three BAR.SYNCs and the EXIT */
+#define NARROW_COMPILED 58u
+#define NARROW_CTAS 3u
+#define NARROW_THREADS (NARROW_CTAS * 128u)
+
+static void narrow_load(th_kernel *t, uint32_t bad, uint32_t mis, uint32_t far)
+{
+	th_load(t, narrow_text, "narrow", "narrow");
+	const size_t bytes = NARROW_THREADS * 3 + 64;
+	uint8_t *in = th_xmalloc(bytes);
+	th_rng_seed(29);
+	for (size_t k = 0; k < bytes; k++)
+		in[k] = (uint8_t)th_rng();
+	th_buf_new(t, "out", NULL, NARROW_THREADS * 32, 0xa5);
+	th_buf_new(t, "in", in, bytes, 0);
+	free(in);
+	th_u32(t, "bad", bad);
+	th_u32(t, "mis", mis);
+	th_u32(t, "far", far);
+}
+
+START_TEST(narrow)
+{
+	th_kernel t;
+	narrow_load(&t, UINT32_MAX, 0, 0);
+	we_launch_config c;
+	th_run ref;
+	interp_ref(&t, NARROW_CTAS, 128, 1, &ref, &c);
+	/* the bytes and halves as loaded */
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	const uint8_t *in = t.bufs[1].init;
+	for (uint32_t g = 0; g < NARROW_THREADS; g++) {
+		const uint32_t *o = out + 8 * g;
+		/* (R20: the lanes of a warp in reverse order, 3 bytes apart) */
+		const uint32_t rev = ((g % 128u) ^ 31u) * 3u + g;
+		CHECK(o[0] == in[g] && o[1] == (uint32_t)(int32_t)(int8_t)in[g + 1] &&
+			      o[2] == (uint32_t)(in[2 * g] | in[2 * g + 1] << 8) &&
+			      o[4] == (uint32_t)(int32_t)(int8_t)in[rev],
+		      "jit off: thread %u loaded %#x %#x %#x %#x", g, o[0], o[1], o[2], o[4]);
+	}
+	expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, NARROW_COMPILED);
+	th_run_free(&ref);
+	th_close(&t);
+	/* the bad addresses: the interpreter's faults */
+	for (unsigned kind = 0; kind < 2; kind++) {
+		narrow_load(&t, 128 + 37, kind == 0 ? 1 : 0, kind == 1 ? 0x10000 : 0);
+		we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, NARROW_CTAS, 128);
+		d.timeout = WALL_TIMEOUT_S;
+		d.jit = WE_JIT_OFF;
+		th_run_launch(&t, &d, &ref);
+		CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC"),
+		      "kind %u, jit off: %s\n%s", kind, we_status_name(ref.st), ref.err);
+		if (we_jit_available()) {
+			th_run r;
+			d.jit = WE_JIT_ON;
+			th_run_launch(&t, &d, &r);
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY, "jit off", kind ? "far ATOMS, jit on" : "misaligned LDG.U16, jit on");
+			th_run_free(&r);
+		}
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
 /* A strong store (another thread's flag) is not compiled: it splits
  * the run around it into two blocks, S2R .. STG and IADD3 .. STG. */
 static const char strong_text[] =
@@ -1326,6 +1461,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
 	tcase_add_test(tc, strong);
+	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, warpfn);
 	tcase_add_test(tc, warpfn_stops);
 	tcase_add_test(tc, s2r);

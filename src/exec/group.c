@@ -239,7 +239,11 @@ static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32
 	for (; pm; pm &= pm - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(pm);
 		void *p = (void *)(uintptr_t)(base + off[l]);
-		if (op == XJIT_STORE) {
+		if (op == XJIT_8) {
+			lo[l] = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED);
+		} else if (op == XJIT_16) {
+			lo[l] = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
+		} else if (op == XJIT_STORE) {
 			__atomic_store_n((uint32_t *)p, lo[l], __ATOMIC_RELAXED);
 		} else if (op == (XJIT_STORE | XJIT_64)) {
 			__atomic_store_n((uint64_t *)p, (uint64_t)hi[l] << 32 | lo[l], __ATOMIC_RELAXED);

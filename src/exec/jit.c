@@ -60,18 +60,28 @@ static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 }
 
 /* The loads and stores jit.c compiles: global and shared, 32 and 64
- * bits, weak (the widths of the kernels; the others, local and generic
- * addresses, strong accesses and the atomics stay interpreted). */
+ * bits, loads of 8 and 16 bits too, weak, and the shared ATOMS.ADD of 32
+ * bits (a histogram's; local and generic addresses, strong accesses and
+ * the other atomics stay interpreted). */
 static bool is_mem(const xinsn *i)
 {
 	return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG || i->optype == ISA_OPT_LDS ||
-	       i->optype == ISA_OPT_STS;
+	       i->optype == ISA_OPT_STS || i->optype == ISA_OPT_ATOMS;
 }
 
 static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 {
+	if (i->optype == ISA_OPT_ATOMS)
+		/* ATOMS.ADD of 32 bits: lane by lane, a plain add (a CTA's
+		 * shared memory is one host thread's: the scheduler engine) */
+		return i->in->op == ISA_AtomOp_ADD &&
+		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
+		       i->o[ATOM_addr].kind == XO_MEM && opd_ok(L, &i->o[ATOM_rb], 1);
 	const int size = i->in->size;
-	if (size != ISA_MemSize_32 && size != ISA_MemSize_64)
+	const bool load = i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS;
+	if (size != ISA_MemSize_32 && size != ISA_MemSize_64 &&
+	    !(load && (size == ISA_MemSize_U8 || size == ISA_MemSize_S8 || size == ISA_MemSize_U16 ||
+		       size == ISA_MemSize_S16)))
 		return false;
 	/* a strong access is another thread's hand-off (a flag): the
 	 * interpreter's single relaxed atomics, not compiled code's plain
@@ -167,8 +177,8 @@ typedef struct jb {
 	/* the memory instructions' intrinsics: vector reductions over
 	 * <32 x i32>, and masked loads and stores of <32 x i32> and
 	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
-	LLVMValueRef umin, umax, vor, cttz, mload[2], mstore[2];
-	LLVMTypeRef red_t, cttz_t, mload_t[2], mstore_t[2];
+	LLVMValueRef umin, umax, vor, cttz, mload[4], mstore[2];
+	LLVMTypeRef red_t, cttz_t, mload_t[4], mstore_t[2];
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
@@ -229,6 +239,16 @@ static LLVMValueRef field_ptr(jb *b, LLVMValueRef base, uint64_t off, LLVMTypeRe
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, base, &idx, 1, "");
 	return LLVMBuildBitCast(b->b, p, LLVMPointerType(t, 0), "");
 }
+
+/* The vector of a memory access's 32 lanes: [0] 32 bits, [1] 64, [2] 8,
+ * [3] 16 (mem_vkind). */
+static LLVMTypeRef mem_vtype(jb *b, unsigned k)
+{
+	return k == 0 ? b->v32 : k == 1 ? b->v64 : LLVMVectorType(k == 2 ? b->i8 : LLVMInt16TypeInContext(b->cx), XLANES);
+}
+
+/* A new basic block of the current function. */
+static LLVMBasicBlockRef wblock(jb *b, const char *name) { return LLVMAppendBasicBlockInContext(b->cx, b->fn, name); }
 
 static LLVMValueRef row_ptr(jb *b, unsigned row)
 {
@@ -733,12 +753,38 @@ static void set_guard(jb *b, const xinsn *i, bool count)
 }
 
 static bool is_load(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS; }
+static bool is_narrow(const xinsn *i)
+{
+	const int sz = is_mem(i) && i->optype != ISA_OPT_ATOMS ? i->in->size : ISA_MemSize_32;
+	return sz == ISA_MemSize_U8 || sz == ISA_MemSize_S8 || sz == ISA_MemSize_U16 || sz == ISA_MemSize_S16;
+}
 static bool is_global(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG; }
-static unsigned mem_bytes(const xinsn *i) { return i->in->size == ISA_MemSize_64 ? 8u : 4u; }
+static unsigned mem_bytes(const xinsn *i)
+{
+	if (i->optype == ISA_OPT_ATOMS)
+		return 4u;
+	switch (i->in->size) {
+	case ISA_MemSize_64: return 8u;
+	case ISA_MemSize_U8:
+	case ISA_MemSize_S8: return 1u;
+	case ISA_MemSize_U16:
+	case ISA_MemSize_S16: return 2u;
+	default: return 4u;
+	}
+}
+/* mem_vtype's index of i's access */
+static unsigned mem_vkind(const xinsn *i)
+{
+	const unsigned n = mem_bytes(i);
+	return n == 8 ? 1u : n == 1 ? 2u : n == 2 ? 3u : 0u;
+}
 
 /* The address operand of memory instruction i: [Ra + off], Ra the pair
  * R[a:a+1] for global memory (translate(), sem_mem.c). */
-static const xopd *mem_opd(const xinsn *i) { return &i->o[is_load(i) ? LD_addr : ST_addr]; }
+static const xopd *mem_opd(const xinsn *i)
+{
+	return &i->o[i->optype == ISA_OPT_ATOMS ? ATOM_addr : is_load(i) ? LD_addr : ST_addr];
+}
 
 static LLVMValueRef rt_field(jb *b, size_t off, LLVMTypeRef t)
 {
@@ -924,11 +970,17 @@ static void emit_mem_check(jb *b, const xinsn *i)
  * otherwise rt->lanes takes the lanes one by one in lane order, as the
  * interpreter (two lanes storing to one word: the higher lane's value
  * stays). */
+static void emit_atoms_add(jb *b, const xinsn *i);
+static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v);
 static void emit_mem_access(jb *b, const xinsn *i)
 {
+	if (i->optype == ISA_OPT_ATOMS) {
+		emit_atoms_add(b, i);
+		return;
+	}
 	set_guard(b, i, true);
-	const unsigned size = mem_bytes(i), w64 = size == 8;
-	LLVMTypeRef vt = w64 ? b->v64 : b->v32;
+	const unsigned size = mem_bytes(i), w64 = size == 8, vk = mem_vkind(i);
+	LLVMTypeRef vt = mem_vtype(b, vk), pt = w64 ? b->v64 : b->v32;
 	LLVMValueRef lo = get_row(b, mem_opd(i)->row);
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
 	LLVMValueRef first = first_lane(b);
@@ -968,7 +1020,9 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMPositionBuilderAtEnd(b->b, vec);
 	if (is_load(i)) {
 		LLVMValueRef args[4] = { p0, c32(b, size), on, LLVMGetUndef(vt) };
-		got[0] = LLVMBuildCall2(b->b, b->mload_t[w64], b->mload[w64], args, 4, "");
+		got[0] = LLVMBuildCall2(b->b, b->mload_t[vk], b->mload[vk], args, 4, "");
+		if (is_narrow(i))
+			got[0] = narrow_ext(b, i, got[0]);
 	} else {
 		LLVMValueRef args[4] = { val, p0, c32(b, size), on };
 		LLVMBuildCall2(b->b, b->mstore_t[w64], b->mstore[w64], args, 4, "");
@@ -988,7 +1042,8 @@ static void emit_mem_access(jb *b, const xinsn *i)
 		LLVMTypeRef args_t[6] = { b->i64, pi32, b->i32, b->i32, pi32, pi32 };
 		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 6, false);
 		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, lanes), LLVMPointerType(ft, 0));
-		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u);
+		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u) |
+				    (size == 1 ? XJIT_8 : size == 2 ? XJIT_16 : 0u);
 		LLVMValueRef args[6] = { d,
 					 LLVMBuildBitCast(b->b, b->loff, pi32, ""),
 					 b->pm ? b->pm : c32(b, 0xffffffffu),
@@ -999,7 +1054,7 @@ static void emit_mem_access(jb *b, const xinsn *i)
 		if (is_load(i)) {
 			LLVMValueRef vlo = LLVMBuildLoad2(b->b, b->v32, b->llo, "");
 			LLVMSetAlignment(vlo, 4);
-			got[1] = vlo;
+			got[1] = is_narrow(i) ? narrow_ext(b, i, LLVMBuildTrunc(b->b, vlo, vt, "")) : vlo;
 			if (w64) {
 				LLVMValueRef vhi = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
 				LLVMSetAlignment(vhi, 4);
@@ -1017,14 +1072,68 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	if (!is_load(i))
 		return;
 	/* (an idle warp's value: any, set_row keeps every lane's row) */
-	LLVMValueRef v = LLVMBuildPhi(b->b, vt, "");
+	LLVMValueRef v = LLVMBuildPhi(b->b, pt, "");
 	LLVMBasicBlockRef from[3] = { vec, lanes, idle };
-	LLVMValueRef vals[3] = { got[0], got[1], LLVMGetUndef(vt) };
+	LLVMValueRef vals[3] = { got[0], got[1], LLVMGetUndef(pt) };
 	LLVMAddIncoming(v, vals, from, idle ? 3 : 2);
 	const xopd *od = &i->o[LD_rd];
 	set_row(b, od, 0, w64 ? lo32(b, v) : v);
 	if (w64)
 		set_row(b, od, 1, hi32(b, v));
+}
+
+/* A load of 8 or 16 bits to 32 (mem_read): zero- or sign-extended. */
+static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v)
+{
+	const bool sgn = i->in->size == ISA_MemSize_S8 || i->in->size == ISA_MemSize_S16;
+	return sgn ? LLVMBuildSExt(b->b, v, b->v32, "") : LLVMBuildZExt(b->b, v, b->v32, "");
+}
+
+/* ATOMS.ADD of 32 bits for the current warp, its check passed (do_atom's
+ * add for shared memory that one host thread runs): lane by lane in lane
+ * order under the guard, a plain add to the word at delta + the lane's
+ * low word; Rd the old values. */
+static void emit_atoms_add(jb *b, const xinsn *i)
+{
+	set_guard(b, i, true);
+	const xopd *od = &i->o[ATOM_rd];
+	LLVMValueRef lo = get_row(b, mem_opd(i)->row), val = src(b, &i->o[ATOM_rb], 0, false);
+	if (od->reg != 255)
+		get_row(b, od->row);
+	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
+	LLVMSetAlignment(LLVMBuildStore(b->b, lo, b->loff), 4);
+	LLVMSetAlignment(LLVMBuildStore(b->b, val, b->llo), 4);
+	LLVMValueRef pm0 = b->pm ? b->pm : c32(b, 0xffffffffu);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b), head = wblock(b, "atom"), body = wblock(b, "atom_lane"),
+			  done = wblock(b, "atom_done");
+	LLVMBuildBr(b->b, head);
+	LLVMPositionBuilderAtEnd(b->b, head);
+	LLVMValueRef m = LLVMBuildPhi(b->b, b->i32, "");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, m, c32(b, 0), ""), done, body);
+	LLVMPositionBuilderAtEnd(b->b, body);
+	LLVMValueRef args[2] = { m, LLVMConstInt(b->i1, 1, false) };
+	LLVMValueRef l = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), b->i64, "");
+	LLVMValueRef idx[2] = { c64(b, 0), l };
+	LLVMTypeRef at = LLVMArrayType(b->i32, XLANES);
+	LLVMValueRef off = LLVMBuildLoad2(b->b, b->i32, LLVMBuildInBoundsGEP2(b->b, at, b->loff, idx, 2, ""), "");
+	LLVMValueRef v = LLVMBuildLoad2(b->b, b->i32, LLVMBuildInBoundsGEP2(b->b, at, b->llo, idx, 2, ""), "");
+	LLVMValueRef p = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, LLVMBuildZExt(b->b, off, b->i64, ""), ""),
+					   LLVMPointerType(b->i32, 0), "");
+	LLVMValueRef old = LLVMBuildLoad2(b->b, b->i32, p, "");
+	LLVMSetAlignment(old, 4);
+	LLVMSetAlignment(LLVMBuildStore(b->b, LLVMBuildAdd(b->b, old, v, ""), p), 4);
+	LLVMBuildStore(b->b, old, LLVMBuildInBoundsGEP2(b->b, at, b->lhi, idx, 2, ""));
+	LLVMValueRef next = LLVMBuildAnd(b->b, m, LLVMBuildSub(b->b, m, c32(b, 1), ""), "");
+	LLVMBuildBr(b->b, head);
+	LLVMBasicBlockRef from[2] = { pre, body };
+	LLVMValueRef in[2] = { pm0, next };
+	LLVMAddIncoming(m, in, from, 2);
+	LLVMPositionBuilderAtEnd(b->b, done);
+	if (od->reg == 255)
+		return;
+	LLVMValueRef res = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
+	LLVMSetAlignment(res, 4);
+	set_row(b, od, 0, res);
 }
 
 /* No row or predicate value known (a new warp, or code that other code
@@ -1119,6 +1228,16 @@ static const xinsn *loop_guard(const xinsn *pending, const xinsn *code, uint32_t
  * the PC and counters and returns what it ran. */
 static void wside_exit(jb *b, uint32_t m);
 
+/* No allocation in the global window yet: [UINT64_MAX, 0). */
+static void win_none(jb *b)
+{
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+	LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, ""));
+	LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""));
+	LLVMBuildStore(b->b, c64(b, 0), b->wdelta);
+}
+
 /* The instructions code[0..len) of a block for the warps of the
  * function: one loop over the warps per memory instruction, plus one: a
  * loop runs the access of the previous memory instruction, the ALU
@@ -1136,14 +1255,10 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 			m++;
 		if (m < len)
 			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
-		if (m < len && is_global(&code[m])) {
-			/* no allocation yet: [UINT64_MAX, 0) */
-			LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-			LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-			LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, ""));
-			LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""));
-			LLVMBuildStore(b->b, c64(b, 0), b->wdelta);
-		}
+		/* (the warp function's one warp keeps its window from run to
+		 * run: win_none at its start) */
+		if (m < len && is_global(&code[m]) && !b->single)
+			win_none(b);
 		loop_begin(b, loop_guard(pending, code, k, m, len));
 		if (pending)
 			emit_mem_access(b, pending);
@@ -1317,7 +1432,6 @@ static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
 	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v64), LLVMConstNull(b->v32), "");
 }
 
-static LLVMBasicBlockRef wblock(jb *b, const char *name) { return LLVMAppendBasicBlockInContext(b->cx, b->fn, name); }
 
 /* BSSY (bru_bssy): breg |= guard & ActiveMask */
 static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
@@ -1576,6 +1690,7 @@ static void emit_warp_fn(jb *b, const uint8_t *kind, const bool *lab, uint32_t n
 	fn_slots(b);
 	b->done = LLVMBuildAlloca(b->b, b->i64, "done");
 	LLVMBuildStore(b->b, c64(b, 0), b->done);
+	win_none(b);
 	b->w = b->w0;
 	b->n = c64(b, 1);
 	b->r0 = wload(b, offsetof(we_warp, r), pi32);
@@ -1676,13 +1791,15 @@ static void jb_types(jb *b)
 	b->cttz_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
 	const unsigned lid = LLVMLookupIntrinsicID("llvm.masked.load", 16);
 	const unsigned stid = LLVMLookupIntrinsicID("llvm.masked.store", 17);
-	for (unsigned w = 0; w < 2; w++) {
-		LLVMTypeRef vt = w ? b->v64 : b->v32;
+	for (unsigned w = 0; w < 4; w++) {
+		LLVMTypeRef vt = mem_vtype(b, w);
 		LLVMTypeRef ly[2] = { vt, LLVMPointerType(vt, 0) };
 		b->mload[w] = LLVMGetIntrinsicDeclaration(b->mod, lid, ly, 2);
 		b->mload_t[w] = LLVMIntrinsicGetType(b->cx, lid, ly, 2);
-		b->mstore[w] = LLVMGetIntrinsicDeclaration(b->mod, stid, ly, 2);
-		b->mstore_t[w] = LLVMIntrinsicGetType(b->cx, stid, ly, 2);
+		if (w < 2) {
+			b->mstore[w] = LLVMGetIntrinsicDeclaration(b->mod, stid, ly, 2);
+			b->mstore_t[w] = LLVMIntrinsicGetType(b->cx, stid, ly, 2);
+		}
 	}
 }
 

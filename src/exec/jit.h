@@ -49,14 +49,17 @@ typedef struct xjit_rt {
 	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2]);
 	/* the lanes of pm of an access that is not at consecutive addresses,
 	 * one by one in lane order as do_load/do_store: base + off[l] the
-	 * lane's host address; op XJIT_STORE (else a load) | XJIT_64 (else
-	 * 32 bits); the words loaded into, or stored from, lo[l] (and hi[l]) */
+	 * lane's host address; op XJIT_STORE (else a load) | XJIT_64,
+	 * XJIT_8 or XJIT_16 (else 32 bits); the words loaded into, or stored
+	 * from, lo[l] (and hi[l]) */
 	void (*lanes)(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
 		      uint32_t hi[32]);
 	uint64_t shared_bytes;
 } xjit_rt;
 #define XJIT_STORE 1u
 #define XJIT_64 2u
+#define XJIT_8 4u  /* loads only: the byte, zero-extended into lo[l] */
+#define XJIT_16 8u /* loads only: 16 bits, zero-extended */
 /* (the library's: exec/group.c) rt for a launch's warps */
 void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);
 
