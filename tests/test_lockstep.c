@@ -2579,6 +2579,81 @@ START_TEST(registers_start_at_zero)
 }
 END_TEST
 
+/* CTA batches of one-warp CTAs whose warps stop (a YIELD) with lanes
+ * inactive, every CTA of the batch at one PC: such a warp must not join a
+ * lockstep group across CTAs, which runs its instructions in every lane
+ * (src/engine/sched.c, batch_joins).  tests/data/batch_partial.we: lanes
+ * 16..31 YIELD inside a divergent if (the inactive lanes ran the other
+ * side too), and lanes 16..31 EXIT before a YIELD (exited lanes stored);
+ * against the host.  tests/data/batch_yield.we: divergent loops, BSSY/
+ * BSYNC, a BRA straight to its BSYNC and a guarded YIELD inside a
+ * divergent branch (its loop counter ran twice in some lanes).  Each on
+ * every engine and group setting, plus CTA batches of 3 on one worker
+ * (lockstep 2 and 32), against lockstep 1; grids of 3 and 8 CTAs. */
+static void batch_compare(th_kernel *t, we_launch_config c, const char *label, const th_run *ref)
+{
+	static const unsigned lockstep[] = { 2, 32 };
+	char what[200];
+	for (unsigned k = 0; k < 2; k++) {
+		th_run r;
+		c.lockstep = lockstep[k];
+		c.batch = 3;
+		c.threads = 1;
+		lk_run(t, &c, &r);
+		snprintf(what, sizeof what, "%s, lockstep %u, batch 3, 1 thread", label, lockstep[k]);
+		expect_same(t, ref, &r, what);
+		th_run_free(&r);
+	}
+	c.lockstep = c.batch = c.threads = 0;
+	compare_engines(t, c, label, ref);
+}
+
+START_TEST(batch_partial_masks)
+{
+	static const char *const kernels[2] = { "yield_mid_if", "yield_after_exit" };
+	static const unsigned grids[2] = { 3, 8 };
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned gi = 0; gi < 2; gi++) {
+			const uint32_t n = grids[gi] * 32;
+			th_kernel t;
+			th_file(&t, "tests/data/batch_partial.we", kernels[k]);
+			th_buf_new(&t, "out", NULL, n * 4, 0xa5);
+			we_launch_config c = { .grid = th_dim3(grids[gi], 1, 1), .block = th_dim3(32, 1, 1) };
+			char label[120];
+			snprintf(label, sizeof label, "%s, grid %u", kernels[k], grids[gi]);
+			th_run ref;
+			run_ref(&t, c, label, &ref, NULL);
+			const uint32_t *out = (const uint32_t *)(const void *)ref.mem;
+			for (uint32_t g = 0; g < n; g++) {
+				const uint32_t want = g % 32 < 16 ? (k ? 7u : 3u) : k ? 0xa5a5a5a5u : 0u;
+				CHECK(out[g] == want, "%s: out[%u] = 0x%08x, want 0x%08x", label, g, out[g], want);
+			}
+			batch_compare(&t, c, label, &ref);
+			th_run_free(&ref);
+			th_close(&t);
+		}
+	for (unsigned gi = 0; gi < 2; gi++) {
+		const uint32_t n = grids[gi] * 32;
+		uint32_t *in = th_xmalloc(n * 4);
+		for (uint32_t g = 0; g < n; g++)
+			in[g] = 12345u + 7u * g;
+		th_kernel t;
+		th_file(&t, "tests/data/batch_yield.we", "wfn");
+		th_buf_new(&t, "out", NULL, n * 16, 0);
+		th_buf_new(&t, "in", in, n * 4, 0);
+		free(in);
+		we_launch_config c = { .grid = th_dim3(grids[gi], 1, 1), .block = th_dim3(32, 1, 1) };
+		char label[120];
+		snprintf(label, sizeof label, "batch_yield.we, grid %u", grids[gi]);
+		th_run ref;
+		run_ref(&t, c, label, &ref, NULL);
+		batch_compare(&t, c, label, &ref);
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
 static Suite *lockstep_suite(void)
 {
 	Suite *s = suite_create("lockstep");
@@ -2615,6 +2690,7 @@ static Suite *lockstep_suite(void)
 	tcase_add_test(x, lowest_fault_wins);
 	tcase_add_test(x, registers_start_at_zero);
 	tcase_add_test(x, partial_shared_blocks);
+	tcase_add_test(x, batch_partial_masks);
 	suite_add_tcase(s, x);
 	TCase *l = tcase_create("limits");
 	tcase_set_timeout(l, 120);

@@ -24,21 +24,30 @@ typedef struct sworker {
 	bool started;
 } sworker;
 
+/* Warp w can be part of a lockstep group: exec_group runs a group's
+ * instructions in every lane of every warp (its guards ignore
+ * ActiveMask) and runs no sleep timer, so every lane must be active and
+ * none asleep. */
+static inline bool group_member(const we_warp *w)
+{
+	return w->active == 0xffffffffu && !w->sleep;
+}
+
 /* The lockstep group that warp wi starts: it and the ready warps after
  * it at its PC with every lane active, at most L->lockstep of them, each
  * with *budget instructions left under --max-instructions (else *budget
- * shrinks or the group ends before it). */
+ * shrinks or the group ends before it).  1 both for a warp that starts
+ * no group and for a group of one. */
 static uint32_t group_of(const we_cta *c, uint32_t wi, uint64_t *budget)
 {
 	const we_warp *w = &c->warps[wi];
 	const uint64_t max = c->L->max_instructions;
-	if (c->L->lockstep < 2 || w->active != 0xffffffffu || w->sleep)
+	if (c->L->lockstep < 2 || !group_member(w))
 		return 1;
 	uint32_t n = 1;
 	while (n < c->L->lockstep && wi + n < c->nwarps) {
 		const we_warp *v = &w[n];
-		if (!((c->ready >> (wi + n)) & 1u) || v->active_pc != w->active_pc ||
-		    v->active != 0xffffffffu || v->sleep)
+		if (!((c->ready >> (wi + n)) & 1u) || v->active_pc != w->active_pc || !group_member(v))
 			break;
 		if (max) {
 			if (v->insns >= max)
@@ -120,11 +129,15 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 
 /* CTA c of a batch as the next part of a group spanning CTAs at pc: every
  * warp ready, at pc, with every lane active and none asleep, and the
- * watchdogs content (*budget shrinks to its warps' --max-instructions). */
+ * watchdogs content (*budget shrinks to its warps' --max-instructions).
+ * Warp 0 is tested here: group_of's count cannot tell a one-warp CTA
+ * whose warp starts no group (stopped mid-divergence by a YIELD, say)
+ * from a group of one, and exec_group would run such a warp's inactive
+ * lanes. */
 static bool batch_joins(we_cta *c, uint64_t pc, uint64_t *budget)
 {
 	const uint32_t all = c->nwarps == 32 ? ~0u : (1u << c->nwarps) - 1u;
-	if (c->ready != all || c->warps[0].active_pc != pc)
+	if (c->ready != all || c->warps[0].active_pc != pc || !group_member(&c->warps[0]))
 		return false;
 	uint64_t b = *budget;
 	if (!watchdog_ok(c, &c->warps[0], &b) || group_of(c, 0, &b) != c->nwarps)
