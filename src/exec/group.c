@@ -447,6 +447,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			pc += WE_INST_SIZE;
 			continue;
 		}
+		/* an instruction whose guard is false in every lane of every
+		 * warp runs nothing, of any form (fetch, retire): counted,
+		 * and the group goes on (also across CTAs: a bounds check's
+		 * @P0 EXIT) */
+		bool idle = false;
 		if (in_code && i->lockstep) {
 			if (i->pg == 7 && !i->pg_xor) {
 				full = true;
@@ -454,6 +459,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 				group_guard(&g, w, n, i);
 				full = g.full;
 			}
+		} else if (in_code && (i->pg != 7 || i->pg_xor)) {
+			group_guard(&g, w, n, i);
+			idle = g.none;
 		}
 		/* the guards stay known across plain lockstep forms that write
 		 * no predicate */
@@ -463,6 +471,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			r = group_full(cta, w, wi, n, nw, &gx, i, &pc, &pending, &guarded, who);
 			if (r != GROUP_GO_ON)
 				return (we_stop)r;
+			continue;
+		}
+		if (idle) {
+			guarded++;
+			pc += WE_INST_SIZE;
 			continue;
 		}
 		if (in_code && i->lockstep && (i->plain || g.none)) {
