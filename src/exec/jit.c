@@ -1342,8 +1342,11 @@ static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint
 		return W_BSYNC;
 	if (i->optype == ISA_OPT_BREAK)
 		return W_BREAK;
+	/* (an EXIT of every executing thread, unguarded, is the
+	 * interpreter's at once: no entry there) */
 	if (i->optype == ISA_OPT_EXIT)
-		return W_EXIT;
+		return i->pg == 7 && !i->pg_xor && i->o[EXIT_pp].row == 7 && !(i->o[EXIT_pp].flags & XF_NOT) ? W_OUT
+														 : W_EXIT;
 	if (i->optype == ISA_OPT_BRA && i->opcode != ISA_OP_BRA_U && i->in->cond == BRU_COND_NONE) {
 		const int64_t t = (int64_t)q + 1 + i->o[BRA_offset].imm;
 		return t >= 0 && t < (int64_t)ni ? W_BRA : W_OUT;

@@ -135,12 +135,13 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 	 * mid-launch: engine/sched.c) */
 	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
 	xjit_rt rt;
-	if (jit && jit->wfn)
-		xjit_rt_init(&rt, L);
-	else
+	rt.L = NULL; /* (set at the first entry: most turns that end at once, an EXIT, need none) */
+	if (jit && !jit->wfn)
 		jit = NULL;
 	for (uint64_t n = 0; n < budget; n++) {
 		if (jit && xjit_warp_at(jit, pc)) {
+			if (!rt.L)
+				xjit_rt_init(&rt, L);
 			n += jit->wfn(w, &rt, budget - n);
 			pc = w->active_pc;
 			if (n >= budget)
