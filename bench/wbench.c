@@ -622,7 +622,7 @@ static void matmul_cref(const inst *in, uint64_t c0, uint64_t c1)
 static const bench benches[] = {
 	{ "alu", "ALU-bound loop: 65536 threads, 7 integer ops + 3 loop control per trip",
 	  "bench/kernels/alu.we", "alu", "bench/opencl/alu.cl", "alu",
-	  "thread-trips", "trips per thread", 4096, 256, 4096, 256, 8, 2, true,
+	  "thread-trips", "trips per thread", 16384, 256, 4096, 256, 8, 2, true,
 	  alu_make, alu_cref },
 	{ "triad", "STREAM triad a = b + s*c (f32), one element per thread",
 	  "bench/kernels/triad.we", "triad", "bench/opencl/triad.cl", "triad",

@@ -72,9 +72,10 @@ static const struct th_group {
 
 /* The group settings run again with the compiled tier on (jit on:
  * src/exec/jit.h), where the library has it (we_jit_available()): a
- * group of two, CTA batches (groups across CTAs) and whole 32-warp
- * groups. */
-static const size_t th_compiled[] = { 0, 2, 3 };
+ * group of two, one CTA at a time (a CTA of one warp runs the compiled
+ * warp function from its start), CTA batches (groups across CTAs) and
+ * whole 32-warp groups. */
+static const size_t th_compiled[] = { 0, 1, 2, 3 };
 #define TH_NCOMPILED (sizeof th_compiled / sizeof th_compiled[0])
 
 /* Sets of configurations, for th_configs(). */

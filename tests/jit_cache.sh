@@ -72,7 +72,7 @@ same store
 [ "$(stat -c %a "$c")" = 700 ] && ok || bad "store: the directory's mode is $(stat -c %a "$c")"
 entry=$(field store entry)
 [ -f "$entry" ] && [ "$(dirname "$entry")" = "$c" ] && ok || bad "store: entry '$entry'"
-"$we" run $triad --jit on --jit-cache "$c" 2>&1 >/dev/null | grep -q "jit: [0-9]* blocks of [0-9]* instructions loaded in .* s from $entry\$" &&
+"$we" run $triad --jit on --jit-cache "$c" 2>&1 >/dev/null | grep -q "jit: [0-9]* blocks of [0-9]* instructions\( and a warp function of [0-9]* entries\)\? loaded in .* s from $entry\$" &&
 	ok || bad "the summary does not name the entry loaded"
 
 # another process loads it: nothing compiled, the same bytes

@@ -8,7 +8,7 @@
  *            per-lane predicates, carries, .X, .HI, WIDE, every SHF shape
  *            with per-lane counts, LOP3 with Pu, FADD/FMUL/FFMA with
  *            -/|x| on NaNs, infinities, zeros and subnormals, c[0x0][..]
- *            operands) is compiled whole (the stats count its
+ *            operands, LEA with .HI, .X and Pu) is compiled whole (the stats count its
  *            instructions exactly) and gives the interpreter's buffers
  *            and counters in every group setting;
  *   fault    a fault at the end of a compiled block: the same status, text
@@ -23,6 +23,16 @@
  *            every window unguarded), 64-bit accesses, two lanes storing
  *            one word, lanes in two allocations (a side exit);
  *   strong   a strong store stays interpreted (it splits the block);
+ *   narrow   loads of 8 and 16 bits and the shared ATOMS.ADD compiled
+ *            (lanes in order and out of it, shared bins, old values, a
+ *            guard) as interpreted, and their faults the interpreter's;
+ *   warpfn   the warp function (a warp alone, its branches compiled):
+ *            divergent loops and branches through every BSYNC path,
+ *            YIELD, partial EXIT, loads and stores under partial masks,
+ *            CTAs of one, three and two and a half warps, as interpreted;
+ *   warpfn_stops  a fault in divergent code, the watchdog's exact
+ *            instruction count and an intra-warp deadlock of two BSYNCs:
+ *            the interpreter's reports;
  *   s2r      every special register compiled (thread and CTA ids, sizes,
  *            lane masks, SRZ; guarded), in CTAs of shapes whose x is a
  *            multiple of 32 or not, over a 3-D grid, as interpreted;
@@ -66,7 +76,7 @@
 /* The block between the loads and the stores: OPS_BLOCK instructions,
  * all of forms jit.c compiles.  Inputs R4..R7 integers, R8..R11 floats;
  * results R12..R37. */
-#define OPS_BLOCK 39
+#define OPS_BLOCK 43
 static const char ops_text[] =
 	".kernel ops\n"
 	".param ptr out\n"        /* 0x0  */
@@ -127,6 +137,10 @@ static const char ops_text[] =
 	"        IADD3 R37, R4, R0, RZ ;\n"
 	"        SHF.R.U32.HI R37, RZ, 0x1, R37 ;\n"
 	"        IMAD R37, R37, R37, R36 ;\n"
+	"        LEA R37, P4, R37, R4, 0x5 ;\n"
+	"        LEA.HI.X R37, R5, R37, R6, 0x7, P4 ;\n"
+	"        LEA.X R37, P5, R37, c[0x0][0x10], 0x1f, !P4 ;\n"
+	"   @P5  IADD3 R37, R37, 0x9, RZ ;\n"
 	"        LOP3.LUT R37, R37, R12, R13, 0x1e, !PT ;\n"
 	/* the stores: R12..R37 */
 	"        MOV R62, c[0x0][0x0] ;\n"
@@ -607,6 +621,374 @@ START_TEST(guards)
 }
 END_TEST
 
+/* The warp function (jit.h, xjit_wfn): a warp alone runs its branches
+ * compiled.  Data-dependent loops and if/else under BSSY/BSYNC (full
+ * syncs, failed ones that switch groups, releases that run the lanes
+ * outside the B register first: the lanes that left the loop), a BRA
+ * straight to its BSYNC, a guarded BSYNC only some lanes run (the
+ * interpreter's), a YIELD in a branch (the yield mask the BSYNCs read),
+ * loads and stores under partial masks, an EXIT of some lanes, then more
+ * syncs over the valid lanes left and a loop left by BREAK.  in[t] bit 31 makes thread t store
+ * outside out in the odd branch: a fault inside divergent code. */
+static const char wfn_text[] =
+	".kernel wfn\n"
+	".param ptr out\n" /* 0x0: four words per thread */
+	".param ptr in\n"  /* 0x8: a word per thread */
+	GTID_R3
+	"        S2R R20, SR_LANEID ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
+	"        LDG R4, [R10.64] ;\n"
+	"        MOV R12, c[0x0][0x0] ;\n"
+	"        MOV R13, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x10, R[12:13] ;\n"
+	"        LOP3.LUT R5, R4, 0x1f, RZ, 0xc0, !PT ;\n"
+	"        SHF.R.U32.HI R21, RZ, 0x1f, R4 ;\n"
+	"        IMAD R21, R21, 0x40000000, RZ ;\n"
+	"        LOP3.LUT R4, R4, 0x7fffffff, RZ, 0xc0, !PT ;\n"
+	"        MOV R6, RZ ;\n"
+	"        MOV R7, RZ ;\n"
+	"        BSSY B0, `(.after) ;\n"
+	"        ISETP.EQ.U32.AND P0, PT, R5, RZ, PT ;\n"
+	"   @P0  BRA `(.done) ;\n"
+	".loop:\n"
+	"        LOP3.LUT R8, R4, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R8, RZ, PT ;\n"
+	"        BSSY B1, `(.join1) ;\n"
+	"   @P1  BRA `(.odd) ;\n"
+	"        SHF.R.U32.HI R4, RZ, 0x1, R4 ;\n"
+	"        LOP3.LUT R6, R6, R4, RZ, 0x3c, !PT ;\n"
+	"        LDG R9, [R10.64] ;\n"
+	"        IADD3 R6, R6, R9, RZ ;\n"
+	"        BRA `(.sync1) ;\n"
+	".odd:\n"
+	"        IMAD R4, R4, 0x3, RZ ;\n"
+	"        IADD3 R4, R4, 0x1, RZ ;\n"
+	"        IADD3 R6, R6, R4, RZ ;\n"
+	"        IADD3 R14, P5, R12, R21, RZ ;\n"
+	"        IADD3.X R15, R13, RZ, RZ, P5, !PT ;\n"
+	"        STG [R14.64+0x4], R4 ;\n"
+	"        LOP3.LUT R8, R4, 0x30, RZ, 0xc0, !PT ;\n"
+	"        ISETP.EQ.U32.AND P4, PT, R8, RZ, PT ;\n"
+	"   @P4  YIELD ;\n"
+	".sync1:\n"
+	"        BSYNC B1 ;\n"
+	".join1:\n"
+	"        LOP3.LUT R8, R4, 0x6, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P2, PT, R8, RZ, PT ;\n"
+	"        BSSY B2, `(.join2) ;\n"
+	"   @P2  BRA `(.sync2) ;\n"
+	"        IMAD R6, R6, 0x3, R7 ;\n"
+	".sync2:\n"
+	"        BSYNC B2 ;\n"
+	".join2:\n"
+	"        IADD3 R7, R7, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R7, R5, PT ;\n"
+	"   @P0  BRA `(.loop) ;\n"
+	".done:\n"
+	"        BSYNC B0 ;\n"
+	".after:\n"
+	"        ISETP.LT.U32.AND P3, PT, R20, 0x8, PT ;\n"
+	"        BSSY B3, `(.after3) ;\n"
+	"   @P3  BSYNC B3 ;\n"
+	"        IADD3 R6, R6, 0x5, RZ ;\n"
+	"        BSYNC B3 ;\n"
+	".after3:\n"
+	"        STG [R12.64], R6 ;\n"
+	"        LOP3.LUT R8, R6, 0x7, RZ, 0xc0, !PT ;\n"
+	"        ISETP.EQ.U32.AND P6, PT, R8, RZ, PT ;\n"
+	"   @P6  EXIT ;\n"
+	"        BSSY B4, `(.after4) ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R20, 0x10, PT ;\n"
+	"   @P0  BRA `(.hi) ;\n"
+	"        IADD3 R7, R7, 0x100, RZ ;\n"
+	"        BRA `(.sync4) ;\n"
+	".hi:\n"
+	"        IADD3 R7, R7, 0x200, RZ ;\n"
+	".sync4:\n"
+	"        BSYNC B4 ;\n"
+	".after4:\n"
+	"        MOV R9, RZ ;\n"
+	"        BSSY B5, `(.brk_after) ;\n"
+	".brk_loop:\n"
+	"        IADD3 R9, R9, 0x1, RZ ;\n"
+	"        ISETP.GE.U32.AND P0, PT, R9, R5, PT ;\n"
+	"   @P0  BREAK B5 ;\n"
+	"   @P0  BRA `(.brk_sync) ;\n"
+	"        BRA `(.brk_loop) ;\n"
+	".brk_sync:\n"
+	"        BSYNC B5 ;\n"
+	".brk_after:\n"
+	"        IMAD R7, R9, 0x10000, R7 ;\n"
+	"        STG [R12.64+0x8], R7 ;\n"
+	"        STG [R12.64+0xc], R20 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+static void wfn_inputs(th_kernel *t, uint32_t threads, uint32_t bad)
+{
+	uint32_t *in = th_xmalloc(threads * 4);
+	th_rng_seed(23);
+	for (uint32_t g = 0; g < threads; g++)
+		in[g] = (th_rng() & 0x7fffffffu) | (g == bad ? 0x80000001u : 0u);
+	th_buf_new(t, "out", NULL, threads * 16, 0xa5);
+	th_buf_new(t, "in", in, threads * 4, 0);
+	free(in);
+}
+
+START_TEST(warpfn)
+{
+	/* CTAs of one warp (the warp function from their start), of three,
+	 * and of two and a half */
+	static const uint32_t blocks[] = { 32, 96, 80 };
+	const uint32_t ctas = 5;
+	for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+		th_kernel t;
+		th_load(&t, wfn_text, "wfn", "wfn");
+		wfn_inputs(&t, ctas * blocks[k], UINT32_MAX);
+		we_launch_config c;
+		th_run ref;
+		interp_ref(&t, ctas, blocks[k], 1, &ref, &c);
+		/* the kernel ran what it should: some threads exited early,
+		 * the others stored their lane */
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		uint32_t early = 0;
+		for (uint32_t g = 0; g < ctas * blocks[k]; g++) {
+			const bool exited = (out[4 * g] & 7u) == 0;
+			early += exited;
+			CHECK(exited ? out[4 * g + 3] == 0xa5a5a5a5u : out[4 * g + 3] == g % blocks[k] % 32u,
+			      "block %u, thread %u: word 3 is %#x", blocks[k], g, out[4 * g + 3]);
+		}
+		CHECK(early > 0 && early < ctas * blocks[k], "block %u: %u threads exited early", blocks[k], early);
+		expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, 0);
+		if (we_jit_available()) {
+			we_launch_config on = c;
+			on.jit = WE_JIT_ON;
+			on.lockstep = 8;
+			on.batch = 1;
+			th_run r;
+			th_run_launch(&t, &on, &r);
+			th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off", "jit on, batch 1");
+			CHECK(r.s.jit_warp_entries >= 20, "block %u: the warp function has %u entries", blocks[k],
+			      r.s.jit_warp_entries);
+			th_run_free(&r);
+		}
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
+/* Lanes 0-15 wait at BSYNC B0 and lanes 16-31 at BSYNC B1, each for the
+ * other half: the warp switches between them for ever, which
+ * sem_sync_progress reports as an intra-warp deadlock (the warp function
+ * leaves that report to the interpreter). */
+static const char crossed_text[] =
+	".kernel crossed\n"
+	".param ptr out\n"
+	GTID_R3
+	"        S2R R4, SR_LANEID ;\n"
+	"        ISETP.GE.U32.AND P0, PT, R4, 0x10, PT ;\n"
+	"        BSSY B0, `(.j0) ;\n"
+	"        BSSY B1, `(.j1) ;\n"
+	"   @P0  BRA `(.other) ;\n"
+	"        BSYNC B0 ;\n"
+	"        BRA `(.j1) ;\n"
+	".other:\n"
+	"        BSYNC B1 ;\n"
+	".j1:\n"
+	"        NOP ;\n"
+	".j0:\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[20:21], R3, 0x4, R[20:21] ;\n"
+	"        STG [R20.64], R4 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+/* Where the warp function must give the interpreter's report: a fault
+ * of one lane in divergent code (a side exit), the watchdog stopping a
+ * warp at its exact instruction count (the budget: a run longer than
+ * what is left is the interpreter's), and crossed_text's deadlock.  CTAs of one warp,
+ * one at a time: the same order of turns jit on and off. */
+START_TEST(warpfn_stops)
+{
+	const uint32_t ctas = 4, block = 32;
+	for (unsigned kind = 0; kind < 3; kind++) {
+		th_kernel t;
+		if (kind < 2) {
+			th_load(&t, wfn_text, "wfn", "wfn");
+			wfn_inputs(&t, ctas * block, kind == 0 ? 2 * block + 5 : UINT32_MAX);
+		} else {
+			th_load(&t, crossed_text, "crossed", "crossed");
+			th_buf_new(&t, "out", NULL, ctas * block * 4, 0);
+		}
+		we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, ctas, block);
+		c.timeout = WALL_TIMEOUT_S;
+		c.lockstep = 8;
+		c.batch = 1;
+		c.threads = 1;
+		if (kind == 1)
+			c.max_instructions = 300;
+		c.jit = WE_JIT_OFF;
+		th_run ref, r;
+		th_run_launch(&t, &c, &ref);
+		static const char *const wants[3] = { "CTA (2,0,0) warp 0 lanes 5 PC", "--max-instructions",
+						      "wait at BSYNC/WARPSYNC/TBAR for each other" };
+		static const char *const names[3] = { "fault, jit on", "watchdog, jit on", "deadlock, jit on" };
+		const char *want = wants[kind];
+		CHECK(ref.st != WE_OK && strstr(ref.err, want), "kind %u, jit off: %s\n%s", kind,
+		      we_status_name(ref.st), ref.err);
+		if (we_jit_available()) {
+			c.jit = WE_JIT_ON;
+			th_run_launch(&t, &c, &r);
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY, "jit off", names[kind]);
+			CHECK(r.s.jit_warp_entries > 0, "kind %u: no warp function", kind);
+			th_run_free(&r);
+		}
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
+/* Loads of 8 and 16 bits (zero- and sign-extended; lanes at
+ * consecutive bytes and halves, and lanes out of order: rt->lanes) and
+ * the shared ATOMS.ADD (bins that lanes of a warp share, old values in
+ * Rd, an RZ destination, a guard; each warp its own bins, as the order
+ * of warps after a barrier is the schedule's), global and shared, against the
+ * interpreter.  Thread c[0x0][0x10] gets a bad address: c[0x0][0x14]
+ * added to its 16-bit load's (misaligned), c[0x0][0x18] to its ATOMS's
+ * (outside the window): the side exit, the interpreter's report. */
+static const char narrow_text[] =
+	".kernel narrow\n"
+	".param ptr out\n" /* 0x0: 8 words per thread */
+	".param ptr in\n"  /* 0x8: bytes */
+	".param u32 bad\n" /* 0x10 */
+	".param u32 mis\n" /* 0x14 */
+	".param u32 far\n" /* 0x18 */
+	".shared 1024\n"
+	GTID_R3
+	"        ISETP.EQ.U32.AND P2, PT, R3, c[0x0][0x10], PT ;\n"
+	"        LOP3.LUT R4, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R4, RZ, PT ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IADD3 R12, P0, R10, R3, RZ ;\n"
+	"        IADD3.X R13, R11, RZ, RZ, P0, !PT ;\n"
+	"        LDG.U8 R14, [R12.64] ;\n"
+	"        LDG.S8 R15, [R12.64+0x1] ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R3, 0x2, R[10:11] ;\n"
+	"   @P2  IADD3 R16, R16, c[0x0][0x14], RZ ;\n"
+	"        LDG.U16 R18, [R16.64] ;\n"
+	"   @P1  LDG.S16 R19, [R16.64+0x2] ;\n"
+	"        LOP3.LUT R20, R0, 0x1f, RZ, 0x3c, !PT ;\n"
+	"        IMAD R20, R20, 0x3, R3 ;\n"
+	"        IADD3 R21, P0, R10, R20, RZ ;\n"
+	"        IADD3.X R22, R11, RZ, RZ, P0, !PT ;\n"
+	"        LDG.S8 R23, [R21.64] ;\n"
+	"        SHF.L.U32 R24, R0, 0x2, RZ ;\n"
+	"        STS [R24], R3 ;\n"
+	"        LDS.U16 R28, [R24+0x2] ;\n"
+	"        LDS.S8 R29, [R24+0x1] ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        STS [R24], RZ ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LOP3.LUT R25, R14, 0x7, RZ, 0xc0, !PT ;\n"
+	"        SHF.R.U32.HI R31, RZ, 0x5, R0 ;\n"
+	"        IMAD R25, R31, 0x18, R25 ;\n"
+	"        SHF.L.U32 R25, R25, 0x2, RZ ;\n"
+	"   @P2  IADD3 R25, R25, c[0x0][0x18], RZ ;\n"
+	"        ATOMS.ADD R26, [R25], R15 ;\n"
+	"        ATOMS.ADD RZ, [R25+0x20], R0 ;\n"
+	"        MOV R27, 0x77 ;\n"
+	"   @P1  ATOMS.ADD R27, [R25+0x40], R23 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LDS R30, [R24] ;\n"
+	"        LOP3.LUT R28, R28, R29, RZ, 0x96, !PT ;\n"
+	"        IADD3 R30, R30, R28, RZ ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[32:33], R3, 0x20, R[10:11] ;\n"
+	"        STG [R32.64], R14 ;\n"
+	"        STG [R32.64+0x4], R15 ;\n"
+	"        STG [R32.64+0x8], R18 ;\n"
+	"        STG [R32.64+0xc], R19 ;\n"
+	"        STG [R32.64+0x10], R23 ;\n"
+	"        STG [R32.64+0x14], R26 ;\n"
+	"        STG [R32.64+0x18], R27 ;\n"
+	"        STG [R32.64+0x1c], R30 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+/* everything but the three BAR.SYNCs, the EXIT and the STS alone
+ * between two of them (a block of one instruction: XJIT_MIN_LEN) */
+#define NARROW_COMPILED 49u
+#define NARROW_CTAS 3u
+#define NARROW_THREADS (NARROW_CTAS * 128u)
+
+static void narrow_load(th_kernel *t, uint32_t bad, uint32_t mis, uint32_t far)
+{
+	th_load(t, narrow_text, "narrow", "narrow");
+	const size_t bytes = NARROW_THREADS * 3 + 64;
+	uint8_t *in = th_xmalloc(bytes);
+	th_rng_seed(29);
+	for (size_t k = 0; k < bytes; k++)
+		in[k] = (uint8_t)th_rng();
+	th_buf_new(t, "out", NULL, NARROW_THREADS * 32, 0xa5);
+	th_buf_new(t, "in", in, bytes, 0);
+	free(in);
+	th_u32(t, "bad", bad);
+	th_u32(t, "mis", mis);
+	th_u32(t, "far", far);
+}
+
+START_TEST(narrow)
+{
+	th_kernel t;
+	narrow_load(&t, UINT32_MAX, 0, 0);
+	we_launch_config c;
+	th_run ref;
+	interp_ref(&t, NARROW_CTAS, 128, 1, &ref, &c);
+	/* the bytes and halves as loaded */
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	const uint8_t *in = t.b[1].init;
+	for (uint32_t g = 0; g < NARROW_THREADS; g++) {
+		const uint32_t *o = out + 8 * g;
+		/* (R20: the lanes of a warp in reverse order, 3 bytes apart) */
+		const uint32_t rev = ((g % 128u) ^ 31u) * 3u + g;
+		CHECK(o[0] == in[g] && o[1] == (uint32_t)(int32_t)(int8_t)in[g + 1] &&
+			      o[2] == (uint32_t)(in[2 * g] | in[2 * g + 1] << 8) &&
+			      o[4] == (uint32_t)(int32_t)(int8_t)in[rev],
+		      "jit off: thread %u loaded %#x %#x %#x %#x", g, o[0], o[1], o[2], o[4]);
+	}
+	expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, NARROW_COMPILED);
+	th_run_free(&ref);
+	th_close(&t);
+	/* the bad addresses: the interpreter's faults */
+	for (unsigned kind = 0; kind < 2; kind++) {
+		narrow_load(&t, 128 + 37, kind == 0 ? 1 : 0, kind == 1 ? 0x10000 : 0);
+		/* (CTA 1 the last: none after it runs on, or is cancelled,
+		 * at a point of its own) */
+		we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, 2, 128);
+		d.timeout = WALL_TIMEOUT_S;
+		d.jit = WE_JIT_OFF;
+		th_run_launch(&t, &d, &ref);
+		CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC"),
+		      "kind %u, jit off: %s\n%s", kind, we_status_name(ref.st), ref.err);
+		if (we_jit_available()) {
+			th_run r;
+			d.jit = WE_JIT_ON;
+			th_run_launch(&t, &d, &r);
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY, "jit off", kind ? "far ATOMS, jit on" : "misaligned LDG.U16, jit on");
+			th_run_free(&r);
+		}
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
 /* A strong store (another thread's flag) is not compiled: it splits
  * the run around it into two blocks, S2R .. STG and IADD3 .. STG. */
 static const char strong_text[] =
@@ -1083,6 +1465,9 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
 	tcase_add_test(tc, strong);
+	tcase_add_test(tc, narrow);
+	tcase_add_test(tc, warpfn);
+	tcase_add_test(tc, warpfn_stops);
 	tcase_add_test(tc, s2r);
 	tcase_add_test(tc, states);
 	tcase_add_test(tc, auto_rule);

@@ -2686,7 +2686,9 @@ END_TEST
  * (src/engine/sched.c, batch_joins).  tests/data/batch_partial.we: lanes
  * 16..31 YIELD inside a divergent if (the inactive lanes ran the other
  * side too), and lanes 16..31 EXIT before a YIELD (exited lanes stored);
- * against the host.  tests/data/batch_yield.we: divergent loops, BSSY/
+ * and instructions of every form under guards false in every lane (a
+ * group runs nothing of them and goes on: exec_group); against the
+ * host.  tests/data/batch_yield.we: divergent loops, BSSY/
  * BSYNC, a BRA straight to its BSYNC and a guarded YIELD inside a
  * divergent branch (its loop counter ran twice in some lanes).  Each on
  * every engine and group setting, plus CTA batches of 3 on one worker
@@ -2711,9 +2713,9 @@ static void batch_compare(th_kernel *t, we_launch_config c, const char *label, c
 
 START_TEST(batch_partial_masks)
 {
-	static const char *const kernels[2] = { "yield_mid_if", "yield_after_exit" };
+	static const char *const kernels[3] = { "yield_mid_if", "yield_after_exit", "idle_guards" };
 	static const unsigned grids[2] = { 3, 8 };
-	for (unsigned k = 0; k < 2; k++)
+	for (unsigned k = 0; k < 3; k++)
 		for (unsigned gi = 0; gi < 2; gi++) {
 			const uint32_t n = grids[gi] * 32;
 			th_kernel t;
@@ -2726,7 +2728,10 @@ START_TEST(batch_partial_masks)
 			run_ref(&t, c, label, &ref, NULL);
 			const uint32_t *out = (const uint32_t *)(const void *)ref.mem;
 			for (uint32_t g = 0; g < n; g++) {
-				const uint32_t want = g % 32 < 16 ? (k ? 7u : 3u) : k ? 0xa5a5a5a5u : 0u;
+				const uint32_t want = k == 2       ? 9u
+						      : g % 32 < 16 ? (k ? 7u : 3u)
+						      : k           ? 0xa5a5a5a5u
+								    : 0u;
 				CHECK(out[g] == want, "%s: out[%u] = 0x%08x, want 0x%08x", label, g, out[g], want);
 			}
 			batch_compare(&t, c, label, &ref);

@@ -314,6 +314,10 @@ typedef struct we_launch_stats {
 	double jit_load_seconds;
 	char jit_cache_key[40];
 	char jit_cache_note[256];
+	/* the compiled warp function's entries (0: none): the code that runs
+	 * a warp alone (divergent, or --lockstep groups broken up), the
+	 * branch unit's BRA, BSSY and BSYNC included */
+	uint32_t jit_warp_entries;
 } we_launch_stats;
 
 /* After a launch that failed with WE_ERR_EXCEPTION, WE_ERR_DEADLOCK or

@@ -115,9 +115,11 @@ X(BATCH, "batch", 0, "N", CLI_ONCE, CLI_RS, false, NULL, \
   "(default: as many as fill 32 warps, 1 = one CTA\n" \
   "at a time)") \
 X(JIT, "jit", 0, "MODE", CLI_ONCE, CLI_RS, true, NULL, \
-  "scheduler: compile runs of ALU instructions to host\n" \
-  "code for lockstep groups: auto (default: when the\n" \
-  "first CTAs predict it pays), on or off") \
+  "scheduler: compile the kernel to host code for\n" \
+  "lockstep groups (runs of ALU and memory\n" \
+  "instructions) and for warps alone (branches too):\n" \
+  "auto (default: when the first CTAs predict it\n" \
+  "pays), on or off") \
 X(JIT_CACHE, "jit-cache", 0, "DIR", CLI_ONCE, CLI_RS, true, NULL, \
   "the disk cache of compiled kernels (--jit), or\n" \
   "off (default: $WARPEMU_JIT_CACHE, else\n" \

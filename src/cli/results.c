@@ -34,13 +34,16 @@ static void print_jit(const run_ctx *c, const we_launch_stats *s)
 	char path[4200];
 	const char *cache = s->jit_cache ? s->jit_cache : "unused";
 	const bool entry = jit_entry(c, s, path, sizeof path);
+	char warp[64] = "";
+	if (s->jit_warp_entries)
+		snprintf(warp, sizeof warp, " and a warp function of %" PRIu32 " entries", s->jit_warp_entries);
 	if (s->jit_blocks && !strcmp(cache, "loaded"))
-		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions loaded in %.6f s from "
-			"%s\n", s->jit_blocks, s->jit_insns, s->jit_load_seconds, entry ? path : "the disk cache");
+		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions%s loaded in %.6f s from "
+			"%s\n", s->jit_blocks, s->jit_insns, warp, s->jit_load_seconds, entry ? path : "the disk cache");
 	else if (s->jit_blocks)
-		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions compiled in %.6f s%s%s\n",
-			s->jit_blocks, s->jit_insns, s->jit_seconds, entry && !strcmp(cache, "stored") ? ", stored in " : "",
-			entry && !strcmp(cache, "stored") ? path : "");
+		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions%s compiled in %.6f s%s%s\n",
+			s->jit_blocks, s->jit_insns, warp, s->jit_seconds,
+			entry && !strcmp(cache, "stored") ? ", stored in " : "", entry && !strcmp(cache, "stored") ? path : "");
 	if (s->jit_cache_note[0])
 		fprintf(stderr, PROG ": jit cache: %s\n", s->jit_cache_note);
 }
@@ -323,7 +326,7 @@ static int json_prints(jw *w, run_ctx *c)
 }
 
 /* The compiled tier of the launch: "jit": { "state", "blocks",
- * "instructions", "compile_seconds", "cache": { "state", "entry",
+ * "instructions", "warp_entries", "compile_seconds", "cache": { "state", "entry",
  * "load_seconds", "note" } } (doc/json.md). */
 static void json_jit(jw *w, const run_ctx *c, const we_launch_stats *s)
 {
@@ -332,6 +335,7 @@ static void json_jit(jw *w, const run_ctx *c, const we_launch_stats *s)
 	jw_str(w, "state", s->jit ? s->jit : "off");
 	jw_u64(w, "blocks", s->jit_blocks);
 	jw_u64(w, "instructions", s->jit_insns);
+	jw_u64(w, "warp_entries", s->jit_warp_entries);
 	jw_num(w, "compile_seconds", s->jit_seconds, true);
 	jw_object(w, "cache");
 	jw_str(w, "state", s->jit_cache ? s->jit_cache : "unused");

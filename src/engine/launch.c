@@ -243,7 +243,8 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		dev_notice(dev, msg);
 	}
 	const xjit *jit = atomic_load_explicit(&lc->L.jit, memory_order_relaxed);
-	const uint32_t jit_blocks = jit ? jit->blocks : 0, jit_insns = jit ? jit->insns : 0;
+	const uint32_t jit_blocks = jit ? jit->blocks : 0, jit_insns = jit ? jit->insns : 0,
+		       jit_wentries = jit ? jit->wentries : 0;
 	race_launch_finish(lc->race, &lc->checklog);
 	if (lc->prof) {
 		/* (the scheduler engine counts blocked time in scheduling
@@ -267,6 +268,7 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		stats->jit = lc->jit_note;
 		stats->jit_blocks = jit_blocks;
 		stats->jit_insns = jit_insns;
+		stats->jit_warp_entries = jit_wentries;
 		stats->jit_seconds = lc->jit_use.compile_seconds;
 		stats->jit_load_seconds = lc->jit_use.load_seconds;
 		stats->jit_cache = lc->jit_use.disk;

@@ -239,7 +239,11 @@ static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32
 	for (; pm; pm &= pm - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(pm);
 		void *p = (void *)(uintptr_t)(base + off[l]);
-		if (op == XJIT_STORE) {
+		if (op == XJIT_8) {
+			lo[l] = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED);
+		} else if (op == XJIT_16) {
+			lo[l] = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
+		} else if (op == XJIT_STORE) {
 			__atomic_store_n((uint32_t *)p, lo[l], __ATOMIC_RELAXED);
 		} else if (op == (XJIT_STORE | XJIT_64)) {
 			__atomic_store_n((uint64_t *)p, (uint64_t)hi[l] << 32 | lo[l], __ATOMIC_RELAXED);
@@ -251,6 +255,12 @@ static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32
 			lo[l] = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
 		}
 	}
+}
+
+void xjit_rt_init(xjit_rt *rt, const we_launch_ctx *L)
+{
+	*rt = (xjit_rt){ .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
+			 .shared_bytes = L->shared_bytes };
 }
 
 /* exec_group's loop goes on (GROUP_GO_ON) or returns the stop. */
@@ -408,8 +418,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	 * engine/sched.c) */
 	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
 	we_warp *w = &cta->warps[wi];
-	const xjit_rt rt = { .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
-			   .shared_bytes = L->shared_bytes };
+	xjit_rt rt;
+	xjit_rt_init(&rt, L);
 	/* a compiled block's side exit (jit.h): the instruction at side_pc
 	 * is interpreted, even where a block starts */
 	uint64_t side_pc = UINT64_MAX;
@@ -466,6 +476,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			pc += WE_INST_SIZE;
 			continue;
 		}
+		/* an instruction whose guard is false in every lane of every
+		 * warp runs nothing, of any form (fetch, retire): counted,
+		 * and the group goes on (also across CTAs: a bounds check's
+		 * @P0 EXIT) */
+		bool idle = false;
 		if (in_code && i->lockstep) {
 			if (i->pg == 7 && !i->pg_xor) {
 				full = true;
@@ -473,6 +488,9 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 				group_guard(&g, w, n, i);
 				full = g.full;
 			}
+		} else if (in_code && (i->pg != 7 || i->pg_xor)) {
+			group_guard(&g, w, n, i);
+			idle = g.none;
 		}
 		/* the guards stay known across plain lockstep forms that write
 		 * no predicate */
@@ -482,6 +500,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			r = group_full(cta, w, wi, n, nw, &gx, i, &pc, &pending, &guarded, who);
 			if (r != GROUP_GO_ON)
 				return (we_stop)r;
+			continue;
+		}
+		if (idle) {
+			guarded++;
+			pc += WE_INST_SIZE;
 			continue;
 		}
 		if (in_code && i->lockstep && (i->plain || g.none)) {

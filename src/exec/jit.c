@@ -36,6 +36,7 @@
 #include "exec/jit.h"
 #include "exec/sem.h"
 #include "exec/sem_float.h"
+#include "units/bru.h"
 
 /* ---- what compiles ---------------------------------------------------- */
 
@@ -59,18 +60,28 @@ static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 }
 
 /* The loads and stores jit.c compiles: global and shared, 32 and 64
- * bits, weak (the widths of the kernels; the others, local and generic
- * addresses, strong accesses and the atomics stay interpreted). */
+ * bits, loads of 8 and 16 bits too, weak, and the shared ATOMS.ADD of 32
+ * bits (a histogram's; local and generic addresses, strong accesses and
+ * the other atomics stay interpreted). */
 static bool is_mem(const xinsn *i)
 {
 	return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG || i->optype == ISA_OPT_LDS ||
-	       i->optype == ISA_OPT_STS;
+	       i->optype == ISA_OPT_STS || i->optype == ISA_OPT_ATOMS;
 }
 
 static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 {
+	if (i->optype == ISA_OPT_ATOMS)
+		/* ATOMS.ADD of 32 bits: lane by lane, a plain add (a CTA's
+		 * shared memory is one host thread's: the scheduler engine) */
+		return i->in->op == ISA_AtomOp_ADD &&
+		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
+		       i->o[ATOM_addr].kind == XO_MEM && opd_ok(L, &i->o[ATOM_rb], 1);
 	const int size = i->in->size;
-	if (size != ISA_MemSize_32 && size != ISA_MemSize_64)
+	const bool load = i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS;
+	if (size != ISA_MemSize_32 && size != ISA_MemSize_64 &&
+	    !(load && (size == ISA_MemSize_U8 || size == ISA_MemSize_S8 || size == ISA_MemSize_U16 ||
+		       size == ISA_MemSize_S16)))
 		return false;
 	/* a strong access is another thread's hand-off (a flag): the
 	 * interpreter's single relaxed atomics, not compiled code's plain
@@ -122,6 +133,11 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 	case ISA_OPT_ISETP:
 		srcs[ns++] = ISETP_ra, srcs[ns++] = ISETP_b;
 		break;
+	case ISA_OPT_LEA:
+		srcs[ns++] = LEA_ra, srcs[ns++] = LEA_b;
+		if (i->in->hi == ISA_ShfHi_HI)
+			srcs[ns++] = LEA_rc;
+		break;
 	case ISA_OPT_LOP3_LUT:
 		srcs[ns++] = LOP3_LUT_ra, srcs[ns++] = LOP3_LUT_b, srcs[ns++] = LOP3_LUT_rc;
 		break;
@@ -161,8 +177,8 @@ typedef struct jb {
 	/* the memory instructions' intrinsics: vector reductions over
 	 * <32 x i32>, and masked loads and stores of <32 x i32> and
 	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
-	LLVMValueRef umin, umax, vor, cttz, mload[2], mstore[2];
-	LLVMTypeRef red_t, cttz_t, mload_t[2], mstore_t[2];
+	LLVMValueRef umin, umax, vor, cttz, mload[4], mstore[2];
+	LLVMTypeRef red_t, cttz_t, mload_t[4], mstore_t[2];
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
@@ -187,6 +203,17 @@ typedef struct jb {
 	bool pdirty[WE_NUM_PREDS];
 	/* the instruction's guard: NULL when all ones */
 	LLVMValueRef pm;
+	/* the warp function (single): one warp, no loop over warps; act its
+	 * ActiveMask in the current run (ANDed into every guard: pm is never
+	 * NULL then), done the instructions run so far (an i64 slot), budget
+	 * its argument, lbl each instruction's entry block or NULL, base the
+	 * kernel's first instruction and q0 the current run's first (its
+	 * index from base) */
+	bool single;
+	LLVMValueRef act, done, budget, pc0;
+	LLVMBasicBlockRef *lbl, disp;
+	const xinsn *base;
+	uint32_t q0, ni;
 } jb;
 
 static LLVMValueRef c32(jb *b, uint32_t v) { return LLVMConstInt(b->i32, v, false); }
@@ -212,6 +239,16 @@ static LLVMValueRef field_ptr(jb *b, LLVMValueRef base, uint64_t off, LLVMTypeRe
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, base, &idx, 1, "");
 	return LLVMBuildBitCast(b->b, p, LLVMPointerType(t, 0), "");
 }
+
+/* The vector of a memory access's 32 lanes: [0] 32 bits, [1] 64, [2] 8,
+ * [3] 16 (mem_vkind). */
+static LLVMTypeRef mem_vtype(jb *b, unsigned k)
+{
+	return k == 0 ? b->v32 : k == 1 ? b->v64 : LLVMVectorType(k == 2 ? b->i8 : LLVMInt16TypeInContext(b->cx), XLANES);
+}
+
+/* A new basic block of the current function. */
+static LLVMBasicBlockRef wblock(jb *b, const char *name) { return LLVMAppendBasicBlockInContext(b->cx, b->fn, name); }
 
 static LLVMValueRef row_ptr(jb *b, unsigned row)
 {
@@ -361,6 +398,30 @@ static void emit_iadd3(jb *b, const xinsn *i)
 		set_pred(b, pv, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntUGE, carry, splat64(b, 2), "")));
 	}
 	set_row(b, &i->o[IADD3_rd], 0, lo32(b, s));
+}
+
+/* LEA{.HI}{.X} (sem_alu.c): Rb + (Ra << shift), .HI the high word of
+ * (Rc:Ra) << shift, .X plus Pp; Pu the carry out */
+static void emit_lea(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[LEA_ra], 0, true), sh;
+	const unsigned n = (unsigned)i->in->shift & 31u;
+	if (i->in->hi == ISA_ShfHi_HI) {
+		LLVMValueRef c = src(b, &i->o[LEA_rc], 0, true);
+		LLVMValueRef ca = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, c), splat64(b, 32), ""), zext64(b, a), "");
+		sh = hi32(b, LLVMBuildShl(b->b, ca, splat64(b, n), ""));
+	} else {
+		sh = LLVMBuildShl(b->b, a, splat32(b, n), "");
+	}
+	LLVMValueRef r = LLVMBuildAdd(b->b, zext64(b, src(b, &i->o[LEA_b], 0, true)), zext64(b, sh), "");
+	if (i->in->x == ISA_AddX_X)
+		r = LLVMBuildAdd(b->b, r,
+				 LLVMBuildZExt(b->b, LLVMBuildBitCast(b->b, pred_src(b, &i->o[LEA_pp]), b->vb, ""), b->v64, ""),
+				 "");
+	if (i->o[LEA_pu].row != 7)
+		set_pred(b, &i->o[LEA_pu],
+			 lane_mask(b, LLVMBuildICmp(b->b, LLVMIntNE, LLVMBuildLShr(b->b, r, splat64(b, 32), ""), splat64(b, 0), "")));
+	set_row(b, &i->o[LEA_rd], 0, lo32(b, r));
 }
 
 static void emit_imad(jb *b, const xinsn *i)
@@ -657,6 +718,7 @@ static void emit_insn(jb *b, const xinsn *i)
 		break;
 	case ISA_OPT_IADD3: emit_iadd3(b, i); break;
 	case ISA_OPT_IMAD: emit_imad(b, i); break;
+	case ISA_OPT_LEA: emit_lea(b, i); break;
 	case ISA_OPT_IMAD_WIDE: emit_imad_wide(b, i); break;
 	case ISA_OPT_ISETP: emit_isetp(b, i); break;
 	case ISA_OPT_LOP3_LUT: emit_lop3(b, i); break;
@@ -672,25 +734,57 @@ static void emit_insn(jb *b, const xinsn *i)
  * when count its thread count (count_insn). */
 static void set_guard(jb *b, const xinsn *i, bool count)
 {
-	if (i->pg == 7 && !i->pg_xor) {
+	if (i->pg == 7 && !i->pg_xor && !b->act) {
 		b->pm = NULL;
 		if (count)
 			b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
 		return;
 	}
-	LLVMValueRef g = get_pred(b, i->pg);
-	b->pm = i->pg_xor ? LLVMBuildNot(b->b, g, "") : g;
+	if (i->pg == 7 && !i->pg_xor) {
+		b->pm = b->act;
+	} else {
+		LLVMValueRef g = get_pred(b, i->pg);
+		b->pm = i->pg_xor ? LLVMBuildNot(b->b, g, "") : g;
+		if (b->act)
+			b->pm = LLVMBuildAnd(b->b, b->pm, b->act, "");
+	}
 	if (count)
 		b->count = LLVMBuildAdd(b->b, b->count, LLVMBuildCall2(b->b, b->ctpop_t, b->ctpop, &b->pm, 1, ""), "");
 }
 
 static bool is_load(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS; }
+static bool is_narrow(const xinsn *i)
+{
+	const int sz = is_mem(i) && i->optype != ISA_OPT_ATOMS ? i->in->size : ISA_MemSize_32;
+	return sz == ISA_MemSize_U8 || sz == ISA_MemSize_S8 || sz == ISA_MemSize_U16 || sz == ISA_MemSize_S16;
+}
 static bool is_global(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG; }
-static unsigned mem_bytes(const xinsn *i) { return i->in->size == ISA_MemSize_64 ? 8u : 4u; }
+static unsigned mem_bytes(const xinsn *i)
+{
+	if (i->optype == ISA_OPT_ATOMS)
+		return 4u;
+	switch (i->in->size) {
+	case ISA_MemSize_64: return 8u;
+	case ISA_MemSize_U8:
+	case ISA_MemSize_S8: return 1u;
+	case ISA_MemSize_U16:
+	case ISA_MemSize_S16: return 2u;
+	default: return 4u;
+	}
+}
+/* mem_vtype's index of i's access */
+static unsigned mem_vkind(const xinsn *i)
+{
+	const unsigned n = mem_bytes(i);
+	return n == 8 ? 1u : n == 1 ? 2u : n == 2 ? 3u : 0u;
+}
 
 /* The address operand of memory instruction i: [Ra + off], Ra the pair
  * R[a:a+1] for global memory (translate(), sem_mem.c). */
-static const xopd *mem_opd(const xinsn *i) { return &i->o[is_load(i) ? LD_addr : ST_addr]; }
+static const xopd *mem_opd(const xinsn *i)
+{
+	return &i->o[i->optype == ISA_OPT_ATOMS ? ATOM_addr : is_load(i) ? LD_addr : ST_addr];
+}
 
 static LLVMValueRef rt_field(jb *b, size_t off, LLVMTypeRef t)
 {
@@ -876,11 +970,17 @@ static void emit_mem_check(jb *b, const xinsn *i)
  * otherwise rt->lanes takes the lanes one by one in lane order, as the
  * interpreter (two lanes storing to one word: the higher lane's value
  * stays). */
+static void emit_atoms_add(jb *b, const xinsn *i);
+static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v);
 static void emit_mem_access(jb *b, const xinsn *i)
 {
+	if (i->optype == ISA_OPT_ATOMS) {
+		emit_atoms_add(b, i);
+		return;
+	}
 	set_guard(b, i, true);
-	const unsigned size = mem_bytes(i), w64 = size == 8;
-	LLVMTypeRef vt = w64 ? b->v64 : b->v32;
+	const unsigned size = mem_bytes(i), w64 = size == 8, vk = mem_vkind(i);
+	LLVMTypeRef vt = mem_vtype(b, vk), pt = w64 ? b->v64 : b->v32;
 	LLVMValueRef lo = get_row(b, mem_opd(i)->row);
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
 	LLVMValueRef first = first_lane(b);
@@ -920,7 +1020,9 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMPositionBuilderAtEnd(b->b, vec);
 	if (is_load(i)) {
 		LLVMValueRef args[4] = { p0, c32(b, size), on, LLVMGetUndef(vt) };
-		got[0] = LLVMBuildCall2(b->b, b->mload_t[w64], b->mload[w64], args, 4, "");
+		got[0] = LLVMBuildCall2(b->b, b->mload_t[vk], b->mload[vk], args, 4, "");
+		if (is_narrow(i))
+			got[0] = narrow_ext(b, i, got[0]);
 	} else {
 		LLVMValueRef args[4] = { val, p0, c32(b, size), on };
 		LLVMBuildCall2(b->b, b->mstore_t[w64], b->mstore[w64], args, 4, "");
@@ -940,7 +1042,8 @@ static void emit_mem_access(jb *b, const xinsn *i)
 		LLVMTypeRef args_t[6] = { b->i64, pi32, b->i32, b->i32, pi32, pi32 };
 		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 6, false);
 		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, lanes), LLVMPointerType(ft, 0));
-		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u);
+		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u) |
+				    (size == 1 ? XJIT_8 : size == 2 ? XJIT_16 : 0u);
 		LLVMValueRef args[6] = { d,
 					 LLVMBuildBitCast(b->b, b->loff, pi32, ""),
 					 b->pm ? b->pm : c32(b, 0xffffffffu),
@@ -951,7 +1054,7 @@ static void emit_mem_access(jb *b, const xinsn *i)
 		if (is_load(i)) {
 			LLVMValueRef vlo = LLVMBuildLoad2(b->b, b->v32, b->llo, "");
 			LLVMSetAlignment(vlo, 4);
-			got[1] = vlo;
+			got[1] = is_narrow(i) ? narrow_ext(b, i, LLVMBuildTrunc(b->b, vlo, vt, "")) : vlo;
 			if (w64) {
 				LLVMValueRef vhi = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
 				LLVMSetAlignment(vhi, 4);
@@ -969,14 +1072,78 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	if (!is_load(i))
 		return;
 	/* (an idle warp's value: any, set_row keeps every lane's row) */
-	LLVMValueRef v = LLVMBuildPhi(b->b, vt, "");
+	LLVMValueRef v = LLVMBuildPhi(b->b, pt, "");
 	LLVMBasicBlockRef from[3] = { vec, lanes, idle };
-	LLVMValueRef vals[3] = { got[0], got[1], LLVMGetUndef(vt) };
+	LLVMValueRef vals[3] = { got[0], got[1], LLVMGetUndef(pt) };
 	LLVMAddIncoming(v, vals, from, idle ? 3 : 2);
 	const xopd *od = &i->o[LD_rd];
 	set_row(b, od, 0, w64 ? lo32(b, v) : v);
 	if (w64)
 		set_row(b, od, 1, hi32(b, v));
+}
+
+/* A load of 8 or 16 bits to 32 (mem_read): zero- or sign-extended. */
+static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v)
+{
+	const bool sgn = i->in->size == ISA_MemSize_S8 || i->in->size == ISA_MemSize_S16;
+	return sgn ? LLVMBuildSExt(b->b, v, b->v32, "") : LLVMBuildZExt(b->b, v, b->v32, "");
+}
+
+/* ATOMS.ADD of 32 bits for the current warp, its check passed (do_atom's
+ * add for shared memory that one host thread runs): lane by lane in lane
+ * order under the guard, a plain add to the word at delta + the lane's
+ * low word; Rd the old values. */
+static void emit_atoms_add(jb *b, const xinsn *i)
+{
+	set_guard(b, i, true);
+	const xopd *od = &i->o[ATOM_rd];
+	LLVMValueRef lo = get_row(b, mem_opd(i)->row), val = src(b, &i->o[ATOM_rb], 0, false);
+	if (od->reg != 255)
+		get_row(b, od->row);
+	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
+	LLVMSetAlignment(LLVMBuildStore(b->b, lo, b->loff), 4);
+	LLVMSetAlignment(LLVMBuildStore(b->b, val, b->llo), 4);
+	LLVMValueRef pm0 = b->pm ? b->pm : c32(b, 0xffffffffu);
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b), head = wblock(b, "atom"), body = wblock(b, "atom_lane"),
+			  done = wblock(b, "atom_done");
+	LLVMBuildBr(b->b, head);
+	LLVMPositionBuilderAtEnd(b->b, head);
+	LLVMValueRef m = LLVMBuildPhi(b->b, b->i32, "");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, m, c32(b, 0), ""), done, body);
+	LLVMPositionBuilderAtEnd(b->b, body);
+	LLVMValueRef args[2] = { m, LLVMConstInt(b->i1, 1, false) };
+	LLVMValueRef l = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), b->i64, "");
+	LLVMValueRef idx[2] = { c64(b, 0), l };
+	LLVMTypeRef at = LLVMArrayType(b->i32, XLANES);
+	LLVMValueRef off = LLVMBuildLoad2(b->b, b->i32, LLVMBuildInBoundsGEP2(b->b, at, b->loff, idx, 2, ""), "");
+	LLVMValueRef v = LLVMBuildLoad2(b->b, b->i32, LLVMBuildInBoundsGEP2(b->b, at, b->llo, idx, 2, ""), "");
+	LLVMValueRef p = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, LLVMBuildZExt(b->b, off, b->i64, ""), ""),
+					   LLVMPointerType(b->i32, 0), "");
+	LLVMValueRef old = LLVMBuildLoad2(b->b, b->i32, p, "");
+	LLVMSetAlignment(old, 4);
+	LLVMSetAlignment(LLVMBuildStore(b->b, LLVMBuildAdd(b->b, old, v, ""), p), 4);
+	LLVMBuildStore(b->b, old, LLVMBuildInBoundsGEP2(b->b, at, b->lhi, idx, 2, ""));
+	LLVMValueRef next = LLVMBuildAnd(b->b, m, LLVMBuildSub(b->b, m, c32(b, 1), ""), "");
+	LLVMBuildBr(b->b, head);
+	LLVMBasicBlockRef from[2] = { pre, body };
+	LLVMValueRef in[2] = { pm0, next };
+	LLVMAddIncoming(m, in, from, 2);
+	LLVMPositionBuilderAtEnd(b->b, done);
+	if (od->reg == 255)
+		return;
+	LLVMValueRef res = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
+	LLVMSetAlignment(res, 4);
+	set_row(b, od, 0, res);
+}
+
+/* No row or predicate value known (a new warp, or code that other code
+ * than the block before it reaches). */
+static void cache_reset(jb *b)
+{
+	memset(b->row, 0, b->nrows * sizeof *b->row);
+	memset(b->dirty, 0, b->nrows * sizeof *b->dirty);
+	memset(b->pred, 0, sizeof b->pred);
+	memset(b->pdirty, 0, sizeof b->pdirty);
 }
 
 /* The loop over the warps: its first block, j, the warp's rows and
@@ -986,22 +1153,26 @@ static void emit_mem_access(jb *b, const xinsn *i)
  * runs, so none changes the guard). */
 static void loop_begin(jb *b, const xinsn *gi)
 {
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b);
-	b->head = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warp");
 	b->latch = LLVMAppendBasicBlockInContext(b->cx, b->fn, "next");
-	LLVMBuildBr(b->b, b->head);
-	LLVMPositionBuilderAtEnd(b->b, b->head);
-	b->j = LLVMBuildPhi(b->b, b->i64, "j");
-	LLVMValueRef zero = c64(b, 0);
-	LLVMAddIncoming(b->j, &zero, &pre, 1);
-	LLVMValueRef lanes = LLVMBuildMul(b->b, b->j, c64(b, XLANES), "");
-	b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, b->r0, &lanes, 1, "");
-	LLVMValueRef wo = LLVMBuildMul(b->b, b->j, c64(b, sizeof(we_warp)), "");
-	b->w = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &wo, 1, "");
-	memset(b->row, 0, b->nrows * sizeof *b->row);
-	memset(b->dirty, 0, b->nrows * sizeof *b->dirty);
-	memset(b->pred, 0, sizeof b->pred);
-	memset(b->pdirty, 0, sizeof b->pdirty);
+	if (b->single) {
+		/* (the warp function: its one warp, no loop) */
+		b->j = c64(b, 0);
+		b->r = b->r0;
+		b->w = b->w0;
+	} else {
+		LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b);
+		b->head = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warp");
+		LLVMBuildBr(b->b, b->head);
+		LLVMPositionBuilderAtEnd(b->b, b->head);
+		b->j = LLVMBuildPhi(b->b, b->i64, "j");
+		LLVMValueRef zero = c64(b, 0);
+		LLVMAddIncoming(b->j, &zero, &pre, 1);
+		LLVMValueRef lanes = LLVMBuildMul(b->b, b->j, c64(b, XLANES), "");
+		b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, b->r0, &lanes, 1, "");
+		LLVMValueRef wo = LLVMBuildMul(b->b, b->j, c64(b, sizeof(we_warp)), "");
+		b->w = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &wo, 1, "");
+	}
+	cache_reset(b);
 	b->count = c32(b, 0);
 	if (gi) {
 		set_guard(b, gi, false);
@@ -1029,6 +1200,8 @@ static void loop_end(jb *b)
 	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
 	LLVMBuildBr(b->b, b->latch);
 	LLVMPositionBuilderAtEnd(b->b, b->latch);
+	if (b->single)
+		return;
 	LLVMValueRef next = LLVMBuildAdd(b->b, b->j, c64(b, 1), "");
 	LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warps");
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, b->n, ""), b->head, after);
@@ -1050,14 +1223,83 @@ static const xinsn *loop_guard(const xinsn *pending, const xinsn *code, uint32_t
 	return g;
 }
 
-/* The function of the block of len instructions at code[0..len), named
- * name.  One loop over the n warps per memory instruction, plus one: a
+/* The side exit at memory instruction m of the run at code (emit_run):
+ * the block function returns m; the warp function (wside_exit) stores
+ * the PC and counters and returns what it ran. */
+static void wside_exit(jb *b, uint32_t m);
+
+/* No allocation in the global window yet: [UINT64_MAX, 0). */
+static void win_none(jb *b)
+{
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+	LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, ""));
+	LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""));
+	LLVMBuildStore(b->b, c64(b, 0), b->wdelta);
+}
+
+/* The instructions code[0..len) of a block for the warps of the
+ * function: one loop over the warps per memory instruction, plus one: a
  * loop runs the access of the previous memory instruction, the ALU
  * instructions up to the next, and that one's check, for each warp in
- * turn; after it, a failed check returns the memory instruction's index
- * (the side exit, jit.h).  So every warp's accesses of one memory
- * instruction come before any warp's of the next, in warp order, as in
- * exec_group; the ALU instructions touch only their own warp. */
+ * turn; after it, a failed check takes the side exit (jit.h).  So every
+ * warp's accesses of one memory instruction come before any warp's of
+ * the next, in warp order, as in exec_group; the ALU instructions touch
+ * only their own warp.  Ends where the run has completed. */
+static void emit_run(jb *b, const xinsn *code, uint32_t len)
+{
+	const xinsn *pending = NULL;
+	for (uint32_t k = 0;;) {
+		uint32_t m = k;
+		while (m < len && !is_mem(&code[m]))
+			m++;
+		if (m < len)
+			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
+		/* (the warp function's one warp keeps its window from run to
+		 * run: win_none at its start) */
+		if (m < len && is_global(&code[m]) && !b->single)
+			win_none(b);
+		loop_begin(b, loop_guard(pending, code, k, m, len));
+		if (pending)
+			emit_mem_access(b, pending);
+		for (uint32_t q = k; q < m; q++)
+			emit_insn(b, &code[q]);
+		if (m < len)
+			emit_mem_check(b, &code[m]);
+		loop_end(b);
+		if (m >= len)
+			return;
+		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");
+		LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(b->cx, b->fn, "checked");
+		LLVMBuildCondBr(b->b, LLVMBuildLoad2(b->b, b->i1, b->fail, ""), out, on);
+		LLVMPositionBuilderAtEnd(b->b, out);
+		if (b->single)
+			wside_exit(b, m);
+		else
+			LLVMBuildRet(b->b, c32(b, m));
+		LLVMPositionBuilderAtEnd(b->b, on);
+		pending = &code[m];
+		k = m + 1;
+	}
+}
+
+/* The scratch slots of a function, in its entry block: the memory
+ * instructions' (emit_run) and the parameters' pointer. */
+static void fn_slots(jb *b)
+{
+	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
+	b->delta = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
+	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
+	b->win = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
+	b->wdelta = LLVMBuildAlloca(b->b, b->i64, "wdelta");
+	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
+	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
+	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
+	b->params = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->rt, offsetof(xjit_rt, params), pi8), "");
+}
+
+/* The function of the block of len instructions at code[0..len), named
+ * name (xjit_fn): emit_run over its n warps. */
 static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 {
 	LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0), pi8 = LLVMPointerType(b->i8, 0);
@@ -1073,53 +1315,426 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	b->w0 = LLVMGetParam(b->fn, 3);
 	b->rt = LLVMGetParam(b->fn, 4);
 	LLVMPositionBuilderAtEnd(b->b, entry);
-	b->delta = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
-	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
-	b->win = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
-	b->wdelta = LLVMBuildAlloca(b->b, b->i64, "wdelta");
-	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
-	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
-	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
-	b->params = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->rt, offsetof(xjit_rt, params), pi8), "");
+	fn_slots(b);
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->n, c64(b, 0), ""), none, start);
 	LLVMPositionBuilderAtEnd(b->b, none);
 	LLVMBuildRet(b->b, c32(b, len));
 	LLVMPositionBuilderAtEnd(b->b, start);
-	const xinsn *pending = NULL;
-	for (uint32_t k = 0;;) {
-		uint32_t m = k;
-		while (m < len && !is_mem(&code[m]))
-			m++;
-		if (m < len)
-			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
-		if (m < len && is_global(&code[m])) {
-			/* no allocation yet: [UINT64_MAX, 0) */
-			LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-			LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-			LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, ""));
-			LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""));
-			LLVMBuildStore(b->b, c64(b, 0), b->wdelta);
-		}
-		loop_begin(b, loop_guard(pending, code, k, m, len));
-		if (pending)
-			emit_mem_access(b, pending);
-		for (uint32_t q = k; q < m; q++)
-			emit_insn(b, &code[q]);
-		if (m < len)
-			emit_mem_check(b, &code[m]);
-		loop_end(b);
-		if (m >= len)
-			break;
-		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");
-		LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(b->cx, b->fn, "checked");
-		LLVMBuildCondBr(b->b, LLVMBuildLoad2(b->b, b->i1, b->fail, ""), out, on);
-		LLVMPositionBuilderAtEnd(b->b, out);
-		LLVMBuildRet(b->b, c32(b, m));
-		LLVMPositionBuilderAtEnd(b->b, on);
-		pending = &code[m];
-		k = m + 1;
-	}
+	emit_run(b, code, len);
 	LLVMBuildRet(b->b, c32(b, len));
+}
+
+/* ---- the warp function (jit.h, xjit_wfn) ------------------------------ */
+
+/* What the warp function does with an instruction: runs it in a block's
+ * code (W_RUN, xjit_compilable), runs it inline (BSSY, BREAK; BRA
+ * without .U or a condition, to a target in the kernel; BSYNC; EXIT of
+ * some of the threads), or leaves it to the interpreter (W_OUT). */
+enum { W_OUT, W_RUN, W_BSSY, W_BRA, W_BSYNC, W_BREAK, W_EXIT };
+static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint32_t ni)
+{
+	const xinsn *i = &code[q];
+	if (xjit_compilable(L, i))
+		return W_RUN;
+	if (i->optype == ISA_OPT_BSSY)
+		return W_BSSY;
+	if (i->optype == ISA_OPT_BSYNC)
+		return W_BSYNC;
+	if (i->optype == ISA_OPT_BREAK)
+		return W_BREAK;
+	/* (an EXIT of every executing thread, unguarded, is the
+	 * interpreter's at once: no entry there) */
+	if (i->optype == ISA_OPT_EXIT)
+		return i->pg == 7 && !i->pg_xor && i->o[EXIT_pp].row == 7 && !(i->o[EXIT_pp].flags & XF_NOT) ? W_OUT
+														 : W_EXIT;
+	if (i->optype == ISA_OPT_BRA && i->opcode != ISA_OP_BRA_U && i->in->cond == BRU_COND_NONE) {
+		const int64_t t = (int64_t)q + 1 + i->o[BRA_offset].imm;
+		return t >= 0 && t < (int64_t)ni ? W_BRA : W_OUT;
+	}
+	return W_OUT;
+}
+
+/* The warp function's entries (lab[q]) from the kinds of L's kernel's
+ * instructions (kind[q]): the first instruction, every inline one and
+ * what follows it, a compiled one after one the interpreter runs (where
+ * exec_run comes back), and the targets of BRA.  Returns how many;
+ * computed again where an entry of the disk cache is loaded. */
+static uint32_t find_wlabels(const we_launch_ctx *L, uint8_t *kind, bool *lab)
+{
+	const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
+	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
+	for (uint32_t q = 0; q < ni; q++)
+		kind[q] = wkind(L, code, q, ni);
+	for (uint32_t q = 0; q < ni; q++)
+		lab[q] = kind[q] != W_OUT && (q == 0 || kind[q] != W_RUN || kind[q - 1] != W_RUN);
+	for (uint32_t q = 0; q < ni; q++)
+		if (kind[q] == W_BRA) {
+			const uint32_t t = (uint32_t)((int64_t)q + 1 + code[q].o[BRA_offset].imm);
+			lab[t] = kind[t] != W_OUT;
+		}
+	uint32_t n = 0;
+	for (uint32_t q = 0; q < ni; q++)
+		n += lab[q];
+	return n;
+}
+
+static LLVMValueRef wfield(jb *b, size_t off, LLVMTypeRef t) { return field_ptr(b, b->w0, off, t); }
+static LLVMValueRef wload(jb *b, size_t off, LLVMTypeRef t)
+{
+	return LLVMBuildLoad2(b->b, t, wfield(b, off, t), "");
+}
+static void wstore(jb *b, size_t off, LLVMValueRef v)
+{
+	LLVMBuildStore(b->b, v, wfield(b, off, LLVMTypeOf(v)));
+}
+static void wadd(jb *b, size_t off, LLVMValueRef v)
+{
+	wstore(b, off, LLVMBuildAdd(b->b, wload(b, off, LLVMTypeOf(v)), v, ""));
+}
+
+/* count_insn for n instructions (threads: their thread-instructions, or
+ * NULL when emit_run's loops counted them), and the function's total */
+static void wcount(jb *b, uint32_t n, LLVMValueRef threads)
+{
+	wadd(b, offsetof(we_warp, insns), c64(b, n));
+	wadd(b, offsetof(we_warp, clock), c64(b, n));
+	if (threads)
+		wadd(b, offsetof(we_warp, thread_insns), LLVMBuildZExt(b->b, threads, b->i64, ""));
+	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, b->done, ""), c64(b, n), ""), b->done);
+}
+
+static LLVMValueRef wpc(jb *b, uint32_t q) { return LLVMBuildAdd(b->b, b->pc0, c64(b, (uint64_t)q * WE_INST_SIZE), ""); }
+static void wret(jb *b) { LLVMBuildRet(b->b, LLVMBuildLoad2(b->b, b->i64, b->done, "")); }
+
+/* Go on at instruction t: its entry, or the interpreter there. */
+static void wgoto(jb *b, uint32_t t)
+{
+	if (t < b->ni && b->lbl[t]) {
+		LLVMBuildBr(b->b, b->lbl[t]);
+		return;
+	}
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, t));
+	wret(b);
+}
+
+static void wside_exit(jb *b, uint32_t m)
+{
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, b->q0 + m));
+	wcount(b, m, NULL);
+	wret(b);
+}
+
+static LLVMValueRef popc(jb *b, LLVMValueRef m) { return LLVMBuildCall2(b->b, b->ctpop_t, b->ctpop, &m, 1, ""); }
+
+/* RPC as <32 x i64> */
+static LLVMValueRef rpc_ptr(jb *b) { return wfield(b, offsetof(we_warp, rpc), b->v64); }
+
+static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
+{
+	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v64), s, c32(b, 0), "");
+	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v64), LLVMConstNull(b->v32), "");
+}
+
+
+/* BSSY (bru_bssy): breg |= guard & ActiveMask */
+static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BSSY_breg].imm & (WE_NUM_BREGS - 1u));
+	wstore(b, off, LLVMBuildOr(b->b, wload(b, off, b->i32), b->pm, ""));
+	wcount(b, 1, popc(b, b->pm));
+	wgoto(b, q + 1);
+}
+
+/* BREAK (bru_break): breg &= ~(guard & Pp & ActiveMask) */
+static void wemit_break(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BREAK_breg].imm & (WE_NUM_BREGS - 1u));
+	LLVMValueRef pm = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[BREAK_pp]), "");
+	wstore(b, off, LLVMBuildAnd(b->b, wload(b, off, b->i32), LLVMBuildNot(b->b, pm, ""), ""));
+	wcount(b, 1, popc(b, b->pm));
+	wgoto(b, q + 1);
+}
+
+/* EXIT (bru_exit) of some of the executing threads: they leave
+ * ValidMask and the others go on.  When every executing thread exits the
+ * warp exits or switches groups: the interpreter's (nothing changed or
+ * counted yet). */
+static void wemit_exit(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	LLVMValueRef pm = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[EXIT_pp]), "");
+	LLVMValueRef stay = LLVMBuildAnd(b->b, b->act, LLVMBuildNot(b->b, pm, ""), "");
+	LLVMBasicBlockRef some = wblock(b, "exit_some"), all = wblock(b, "exit_all");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, stay, c32(b, 0), ""), all, some);
+	LLVMPositionBuilderAtEnd(b->b, all);
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, q));
+	wret(b);
+	LLVMPositionBuilderAtEnd(b->b, some);
+	/* (no thread under the guard: nothing dispatched, nothing exits) */
+	wcount(b, 1, popc(b, b->pm));
+	LLVMValueRef valid = wload(b, offsetof(we_warp, valid), b->i32);
+	wstore(b, offsetof(we_warp, valid), LLVMBuildAnd(b->b, valid, LLVMBuildNot(b->b, pm, ""), ""));
+	wstore(b, offsetof(we_warp, active), stay);
+	wgoto(b, q + 1);
+}
+
+/* BRA without .U or a condition (sem_BRA, bru_bra_mask, bru_jump_uniform
+ * for one warp): the jump mask is guard & Pp & ActiveMask; none jumps:
+ * the next instruction; all: the target; some: they wait at the target
+ * (RPC) and the others go on (004's BRX algorithm). */
+static void wemit_bra(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	wcount(b, 1, popc(b, b->pm));
+	const uint32_t t = (uint32_t)((int64_t)q + 1 + i->o[BRA_offset].imm);
+	LLVMValueRef bj = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[BRA_pp]), "");
+	LLVMBasicBlockRef some = wblock(b, "bra_some"), all = wblock(b, "bra_all"), part = wblock(b, "bra_part"),
+			  fall = wblock(b, "bra_fall");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, bj, c32(b, 0), ""), fall, some);
+	LLVMPositionBuilderAtEnd(b->b, some);
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, bj, b->act, ""), all, part);
+	LLVMPositionBuilderAtEnd(b->b, all);
+	wgoto(b, t);
+	LLVMPositionBuilderAtEnd(b->b, part);
+	wstore(b, offsetof(we_warp, active), LLVMBuildAnd(b->b, b->act, LLVMBuildNot(b->b, bj, ""), ""));
+	LLVMValueRef old = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
+	LLVMSetAlignment(old, 8);
+	LLVMValueRef nv = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, bj, b->vb, ""), bcast64(b, wpc(b, t)), old, "");
+	LLVMSetAlignment(LLVMBuildStore(b->b, nv, rpc_ptr(b)), 8);
+	LLVMBuildBr(b->b, fall);
+	LLVMPositionBuilderAtEnd(b->b, fall);
+	wgoto(b, q + 1);
+}
+
+/* 004's switchPCByMask(m) over RPC values rpc: the new ActiveMask, and
+ * in *target the new ActivePC (the lowest thread of m's PC). */
+static LLVMValueRef wswitch_to(jb *b, LLVMValueRef m, LLVMValueRef rpc, LLVMValueRef *target)
+{
+	LLVMValueRef args[2] = { m, LLVMConstInt(b->i1, 0, false) };
+	*target = LLVMBuildExtractElement(b->b, rpc, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), "");
+	return LLVMBuildAnd(b->b, m, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast64(b, *target), "")), "");
+}
+
+/* BSYNC's release (bru_bsync's 让步放行, spec-reading's reading there)
+ * when none of the threads missing from its B register (missing) can
+ * run: every one of them has arrived, yields or sleeps.  The arrived
+ * threads go on after it; when valid threads outside the B register can
+ * run (cand & ~missing), the warp switches to them first and the
+ * arrived ones wait after the BSYNC.  sem_sync_progress: the executing
+ * threads went on, its run of failing syncs ends. */
+static void wemit_bsync_release(jb *b, uint32_t q, size_t off, LLVMValueRef rpc, LLVMValueRef arrive,
+				LLVMValueRef cand, LLVMValueRef missing)
+{
+	wcount(b, 1, popc(b, b->pm));
+	LLVMValueRef y = wload(b, offsetof(we_warp, yield), b->i32);
+	wstore(b, offsetof(we_warp, yield), LLVMBuildAnd(b->b, y, LLVMBuildNot(b->b, b->pm, ""), ""));
+	wstore(b, off, LLVMBuildAnd(b->b, missing, LLVMBuildNot(b->b, arrive, ""), ""));
+	wstore(b, offsetof(we_warp, sync_seen), c32(b, 0));
+	wstore(b, offsetof(we_warp, active), arrive);
+	LLVMValueRef other = LLVMBuildAnd(b->b, cand, LLVMBuildNot(b->b, missing, ""), "");
+	LLVMBasicBlockRef on = wblock(b, "bsync_released"), sw = wblock(b, "bsync_other");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, other, c32(b, 0), ""), on, sw);
+	LLVMPositionBuilderAtEnd(b->b, on);
+	wgoto(b, q + 1);
+	LLVMPositionBuilderAtEnd(b->b, sw);
+	/* RPC[ActiveMask] = ActivePC + INST_SIZE, then the switch */
+	rpc = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, arrive, b->vb, ""), bcast64(b, wpc(b, q + 1)), rpc, "");
+	LLVMSetAlignment(LLVMBuildStore(b->b, rpc, rpc_ptr(b)), 8);
+	LLVMValueRef target, nact = wswitch_to(b, other, rpc, &target);
+	wstore(b, offsetof(we_warp, active), nact);
+	wstore(b, offsetof(we_warp, active_pc), target);
+	LLVMBuildBr(b->b, b->disp);
+}
+
+/* BSYNC's failed sync (bru_bsync, sem_sync_progress): the executing
+ * threads park at it (RPC) and the warp switches to the lowest missing
+ * thread of the B register that does not yield, and the threads at its
+ * PC (004's switchPCByMask); on to that PC through the dispatch.  The
+ * interpreter's when no such thread is missing (the release paths), or
+ * when sem_sync_progress would find the run of failing syncs repeating
+ * (its deadlock report): nothing is stored before those tests. */
+static void wemit_bsync_fail(jb *b, uint32_t q, size_t off, LLVMValueRef valid, LLVMValueRef breg,
+			     LLVMValueRef missing, LLVMBasicBlockRef slow)
+{
+	LLVMValueRef pc = wpc(b, q), pcv = bcast64(b, pc);
+	LLVMValueRef rpc = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
+	LLVMSetAlignment(rpc, 8);
+	LLVMValueRef arrive = LLVMBuildOr(
+		b->b, b->act, LLVMBuildAnd(b->b, valid, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, pcv, "")), ""), "");
+	LLVMValueRef cand = LLVMBuildAnd(b->b, valid, LLVMBuildNot(b->b, arrive, ""), "");
+	cand = LLVMBuildAnd(b->b, cand, LLVMBuildNot(b->b, wload(b, offsetof(we_warp, yield), b->i32), ""), "");
+	LLVMValueRef nyb = LLVMBuildAnd(b->b, cand, missing, "");
+	LLVMBasicBlockRef sw = wblock(b, "bsync_switch"), commit = wblock(b, "bsync_switched"),
+			  rel = wblock(b, "bsync_release");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, nyb, c32(b, 0), ""), rel, sw);
+	LLVMPositionBuilderAtEnd(b->b, rel);
+	wemit_bsync_release(b, q, off, rpc, arrive, cand, missing);
+	LLVMPositionBuilderAtEnd(b->b, sw);
+	/* RPC[ActiveMask] = ActivePC; the lowest candidate's PC */
+	rpc = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, b->act, b->vb, ""), pcv, rpc, "");
+	LLVMValueRef target, nact = wswitch_to(b, nyb, rpc, &target);
+	/* sem_sync_progress: the lanes at this PC (none of the new group:
+	 * their RPC differs from it), the run of failing syncs */
+	LLVMValueRef here = LLVMBuildAnd(
+		b->b, LLVMBuildAnd(b->b, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, pcv, "")), valid, ""),
+		LLVMBuildNot(b->b, nact, ""), "");
+	LLVMValueRef insns = LLVMBuildAdd(b->b, wload(b, offsetof(we_warp, insns), b->i64), c64(b, 1), "");
+	LLVMValueRef fail_at = wload(b, offsetof(we_warp, sync_fail_at), b->i64);
+	LLVMValueRef run = LLVMBuildAnd(
+		b->b, LLVMBuildICmp(b->b, LLVMIntEQ, insns, LLVMBuildAdd(b->b, fail_at, c64(b, 1), ""), ""),
+		LLVMBuildICmp(b->b, LLVMIntEQ, missing, breg, ""), "");
+	LLVMValueRef seen = LLVMBuildSelect(b->b, run, wload(b, offsetof(we_warp, sync_seen), b->i32), c32(b, 0), "");
+	LLVMValueRef key = LLVMBuildAnd(b->b, here, LLVMBuildSub(b->b, c32(b, 0), here, ""), "");
+	/* (lanes that went on: not from here; a repeat: the report) */
+	LLVMValueRef odd = LLVMBuildOr(b->b, LLVMBuildAnd(b->b, b->act, LLVMBuildNot(b->b, here, ""), ""),
+				       LLVMBuildAnd(b->b, seen, key, ""), "");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, odd, c32(b, 0), ""), commit, slow);
+	LLVMPositionBuilderAtEnd(b->b, commit);
+	wcount(b, 1, popc(b, b->pm));
+	LLVMSetAlignment(LLVMBuildStore(b->b, rpc, rpc_ptr(b)), 8);
+	wstore(b, off, missing);
+	wstore(b, offsetof(we_warp, active), nact);
+	wstore(b, offsetof(we_warp, active_pc), target);
+	wstore(b, offsetof(we_warp, sync_fail_at), insns);
+	wstore(b, offsetof(we_warp, sync_seen), LLVMBuildOr(b->b, seen, key, ""));
+	LLVMBuildBr(b->b, b->disp);
+}
+
+/* BSYNC (bru_bsync, sem_sync_progress) when every executing thread runs
+ * it (else the interpreter's: nothing changed or counted yet): when no
+ * other thread of its B register is missing, 004's full sync (the
+ * threads parked at it, RPC, join), else wemit_bsync_fail. */
+static void wemit_bsync(jb *b, const xinsn *i, uint32_t q)
+{
+	set_guard(b, i, false);
+	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BSYNC_breg].imm & (WE_NUM_BREGS - 1u));
+	LLVMBasicBlockRef idle = wblock(b, "bsync_idle"), busy = wblock(b, "bsync"), all = wblock(b, "bsync_all"),
+			  slow = wblock(b, "bsync_slow"), done = wblock(b, "bsync_full"), fail = wblock(b, "bsync_fail");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), idle, busy);
+	LLVMPositionBuilderAtEnd(b->b, idle);
+	/* (no thread runs it: fetch counts it, nothing is dispatched) */
+	wcount(b, 1, c32(b, 0));
+	wgoto(b, q + 1);
+	LLVMPositionBuilderAtEnd(b->b, busy);
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->act, b->pm, ""), all, slow);
+	LLVMPositionBuilderAtEnd(b->b, slow);
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, q));
+	wret(b);
+	LLVMPositionBuilderAtEnd(b->b, all);
+	LLVMValueRef valid = wload(b, offsetof(we_warp, valid), b->i32), breg = wload(b, off, b->i32);
+	LLVMValueRef missing = LLVMBuildAnd(b->b, LLVMBuildAnd(b->b, breg, valid, ""), LLVMBuildNot(b->b, b->act, ""), "");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, missing, c32(b, 0), ""), done, fail);
+	LLVMPositionBuilderAtEnd(b->b, fail);
+	wemit_bsync_fail(b, q, off, valid, breg, missing, slow);
+	LLVMPositionBuilderAtEnd(b->b, done);
+	wcount(b, 1, popc(b, b->pm));
+	LLVMValueRef rpc = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
+	LLVMSetAlignment(rpc, 8);
+	LLVMValueRef here = lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast64(b, wpc(b, q)), ""));
+	LLVMValueRef arrive = LLVMBuildOr(b->b, b->act, LLVMBuildAnd(b->b, valid, here, ""), "");
+	wstore(b, offsetof(we_warp, active), arrive);
+	LLVMValueRef y = wload(b, offsetof(we_warp, yield), b->i32);
+	wstore(b, offsetof(we_warp, yield), LLVMBuildAnd(b->b, y, LLVMBuildNot(b->b, arrive, ""), ""));
+	wstore(b, off, c32(b, 0));
+	/* (the executing threads went on: sem_sync_progress's run of
+	 * failing syncs ends) */
+	wstore(b, offsetof(we_warp, sync_seen), c32(b, 0));
+	wgoto(b, q + 1);
+}
+
+/* The code at entry q of length len (1 for an inline instruction). */
+static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
+{
+	LLVMPositionBuilderAtEnd(b->b, b->lbl[q]);
+	cache_reset(b);
+	/* a run longer than the budget left is the interpreter's */
+	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, b->done, "");
+	LLVMBasicBlockRef stop = wblock(b, "budget"), go = wblock(b, "go");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, LLVMBuildSub(b->b, b->budget, d, ""), c64(b, len), ""),
+			stop, go);
+	LLVMPositionBuilderAtEnd(b->b, stop);
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, q));
+	LLVMBuildRet(b->b, d);
+	LLVMPositionBuilderAtEnd(b->b, go);
+	b->act = wload(b, offsetof(we_warp, active), b->i32);
+	const xinsn *i = &b->base[q];
+	switch (kind[q]) {
+	case W_RUN:
+		b->q0 = q;
+		emit_run(b, i, len);
+		wcount(b, len, NULL);
+		wgoto(b, q + len);
+		break;
+	case W_BSSY: wemit_bssy(b, i, q); break;
+	case W_BRA: wemit_bra(b, i, q); break;
+	case W_BREAK: wemit_break(b, i, q); break;
+	case W_EXIT: wemit_exit(b, i, q); break;
+	default: wemit_bsync(b, i, q); break;
+	}
+}
+
+/* The warp function "w" of L's kernel (entries lab[], kinds kind[]):
+ * from ActivePC through a switch to its entry; no lane may sleep (the
+ * timer is the interpreter's). */
+static void emit_warp_fn(jb *b, const uint8_t *kind, const bool *lab, uint32_t ni)
+{
+	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0), pi32 = LLVMPointerType(b->i32, 0);
+	LLVMTypeRef params[3] = { pi8, pi8, b->i64 };
+	b->fn = LLVMAddFunction(b->mod, "w", LLVMFunctionType(b->i64, params, 3, false));
+	b->w0 = LLVMGetParam(b->fn, 0);
+	b->rt = LLVMGetParam(b->fn, 1);
+	b->budget = LLVMGetParam(b->fn, 2);
+	b->single = true;
+	b->ni = ni;
+	b->base = b->L->mod->x + b->L->k->code_start / WE_INST_SIZE;
+	LLVMPositionBuilderAtEnd(b->b, wblock(b, "entry"));
+	fn_slots(b);
+	b->done = LLVMBuildAlloca(b->b, b->i64, "done");
+	LLVMBuildStore(b->b, c64(b, 0), b->done);
+	win_none(b);
+	b->w = b->w0;
+	b->n = c64(b, 1);
+	b->r0 = wload(b, offsetof(we_warp, r), pi32);
+	b->stride = LLVMBuildZExt(b->b, wload(b, offsetof(we_warp, rstride), b->i32), b->i64, "");
+	/* (the kernel's place in its module: not in the code, which the disk
+	 * cache shares between modules) */
+	LLVMValueRef kp = LLVMBuildLoad2(b->b, pi8, field_ptr(b, launch_ptr(b), offsetof(we_launch_ctx, k), pi8), "");
+	b->pc0 = LLVMBuildZExt(b->b, load_u32(b, kp, offsetof(we_kernel, code_start)), b->i64, "");
+	for (uint32_t q = 0; q < ni; q++)
+		b->lbl[q] = lab[q] ? wblock(b, "entry") : NULL;
+	LLVMBasicBlockRef out = wblock(b, "out"), disp = wblock(b, "dispatch"), at = wblock(b, "switch");
+	b->disp = disp;
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, wload(b, offsetof(we_warp, sleep), b->i32), c32(b, 0), ""),
+			disp, out);
+	LLVMPositionBuilderAtEnd(b->b, out);
+	wret(b);
+	/* (also where a BSYNC that switched groups goes on) */
+	LLVMPositionBuilderAtEnd(b->b, disp);
+	LLVMValueRef rel = LLVMBuildSub(b->b, wload(b, offsetof(we_warp, active_pc), b->i64), b->pc0, "");
+	LLVMBuildCondBr(b->b,
+			LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, rel, c64(b, WE_INST_SIZE - 1u), ""), c64(b, 0), ""),
+			at, out);
+	LLVMPositionBuilderAtEnd(b->b, at);
+	uint32_t n = 0;
+	for (uint32_t q = 0; q < ni; q++)
+		n += lab[q];
+	LLVMValueRef sw = LLVMBuildSwitch(b->b, LLVMBuildUDiv(b->b, rel, c64(b, WE_INST_SIZE), ""), out, n);
+	for (uint32_t q = 0; q < ni; q++)
+		if (lab[q])
+			LLVMAddCase(sw, c64(b, q), b->lbl[q]);
+	for (uint32_t q = 0; q < ni; q++) {
+		if (!lab[q])
+			continue;
+		uint32_t m = q + 1;
+		if (kind[q] == W_RUN)
+			while (m < ni && kind[m] == W_RUN && !lab[m])
+				m++;
+		wemit_entry(b, kind, q, m - q);
+	}
+	b->single = false;
+	b->act = NULL;
 }
 
 /* ---- compiling a kernel --------------------------------------------------- */
@@ -1179,13 +1794,15 @@ static void jb_types(jb *b)
 	b->cttz_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
 	const unsigned lid = LLVMLookupIntrinsicID("llvm.masked.load", 16);
 	const unsigned stid = LLVMLookupIntrinsicID("llvm.masked.store", 17);
-	for (unsigned w = 0; w < 2; w++) {
-		LLVMTypeRef vt = w ? b->v64 : b->v32;
+	for (unsigned w = 0; w < 4; w++) {
+		LLVMTypeRef vt = mem_vtype(b, w);
 		LLVMTypeRef ly[2] = { vt, LLVMPointerType(vt, 0) };
 		b->mload[w] = LLVMGetIntrinsicDeclaration(b->mod, lid, ly, 2);
 		b->mload_t[w] = LLVMIntrinsicGetType(b->cx, lid, ly, 2);
-		b->mstore[w] = LLVMGetIntrinsicDeclaration(b->mod, stid, ly, 2);
-		b->mstore_t[w] = LLVMIntrinsicGetType(b->cx, stid, ly, 2);
+		if (w < 2) {
+			b->mstore[w] = LLVMGetIntrinsicDeclaration(b->mod, stid, ly, 2);
+			b->mstore_t[w] = LLVMIntrinsicGetType(b->cx, stid, ly, 2);
+		}
 	}
 }
 
@@ -1226,10 +1843,33 @@ static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *
 	return nb;
 }
 
-/* The object file of the blocks (len[q] != 0), compiled for tm: *obj
- * (the caller disposes of it). */
-static bool build_object(const we_launch_ctx *L, const uint32_t *len, uint32_t ni, LLVMTargetMachineRef tm,
-			 LLVMMemoryBufferRef *obj, char *err, size_t errlen)
+/* The warp function's plan of L's kernel of ni instructions: its kinds
+ * and entries (find_wlabels), or NULL with *wl.ok false when memory
+ * runs out. */
+typedef struct wplan {
+	uint8_t *kind;
+	bool *lab;
+	uint32_t n;  /* entries: 0, no warp function */
+	bool ok;
+} wplan;
+static wplan wplan_of(const we_launch_ctx *L, uint32_t ni)
+{
+	wplan p = { .kind = malloc(ni ? ni : 1), .lab = malloc(ni ? ni : 1) };
+	p.ok = p.kind && p.lab;
+	if (p.ok)
+		p.n = find_wlabels(L, p.kind, p.lab);
+	return p;
+}
+static void wplan_free(wplan *p)
+{
+	free(p->kind);
+	free(p->lab);
+}
+
+/* The object file of the blocks (len[q] != 0) and of the warp function
+ * (when wp->n), compiled for tm: *obj (the caller disposes of it). */
+static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wplan *wp, uint32_t ni,
+			 LLVMTargetMachineRef tm, LLVMMemoryBufferRef *obj, char *err, size_t errlen)
 {
 	jb b = { .cx = LLVMContextCreate(), .L = L, .nrows = L->nrows };
 	b.mod = LLVMModuleCreateWithNameInContext("warpemu", b.cx);
@@ -1242,7 +1882,8 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, uint32_t n
 	b.b = LLVMCreateBuilderInContext(b.cx);
 	b.row = calloc(b.nrows, sizeof *b.row);
 	b.dirty = calloc(b.nrows, sizeof *b.dirty);
-	bool ok = b.row && b.dirty;
+	b.lbl = calloc(ni ? ni : 1, sizeof *b.lbl);
+	bool ok = b.row && b.dirty && b.lbl;
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
 	if (ok) {
@@ -1255,9 +1896,12 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, uint32_t n
 			snprintf(name, sizeof name, "b%u", q);
 			emit_block(&b, code + q, len[q], name);
 		}
+		if (wp->n)
+			emit_warp_fn(&b, wp->kind, wp->lab, ni);
 	}
 	free(b.row);
 	free(b.dirty);
+	free(b.lbl);
 	LLVMDisposeBuilder(b.b);
 	char *msg = NULL;
 	if (ok && LLVMVerifyModule(b.mod, LLVMReturnStatusAction, &msg)) {
@@ -1346,9 +1990,10 @@ static xjit *jit_new(const we_launch_ctx *L)
 }
 
 /* The object file obj (len bytes) of the blocks blk[nb] (first
- * instruction, length) linked into j by a JIT of its own. */
-static bool jit_link(xjit *j, const uint8_t *obj, size_t len, const uint32_t (*blk)[2], uint32_t nb, char *err,
-		     size_t errlen)
+ * instruction, length) and of the warp function of plan wp linked into j
+ * by a JIT of its own. */
+static bool jit_link(xjit *j, const uint8_t *obj, size_t len, const uint32_t (*blk)[2], uint32_t nb,
+		     const wplan *wp, char *err, size_t errlen)
 {
 	int e = pthread_once(&llvm_once, llvm_init);
 	if (e) {
@@ -1376,6 +2021,15 @@ static bool jit_link(xjit *j, const uint8_t *obj, size_t len, const uint32_t (*b
 		j->at[blk[k][0]].len = blk[k][1];
 		j->blocks++;
 		j->insns += blk[k][1];
+	}
+	if (nb && wp->n) {
+		LLVMOrcExecutorAddress addr = 0;
+		if (llvm_err(LLVMOrcLLJITLookup(jit, &addr, "w"), "LLVM", err, errlen))
+			return false;
+		j->wfn = (xjit_wfn)(uintptr_t)addr;
+		for (uint64_t q = 0; q < (j->end - j->start) / WE_INST_SIZE; q++)
+			j->at[q].warp = wp->lab[q];
+		j->wentries = wp->n;
 	}
 	return true;
 }
@@ -1409,16 +2063,18 @@ static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, xjit_image *i
 	LLVMMemoryBufferRef obj = NULL;
 	LLVMTargetMachineRef tm = NULL;
 	const uint32_t nb = j && len ? find_blocks(L, min_len, len) : UINT32_MAX;
-	bool ok = nb != UINT32_MAX && image_blocks(len, ni, nb, &im);
+	wplan wp = wplan_of(L, ni);
+	bool ok = nb != UINT32_MAX && wp.ok && image_blocks(len, ni, nb, &im);
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
 	if (ok && nb) {
 		int e = pthread_once(&llvm_once, llvm_init);
 		if (e)
 			snprintf(err, errlen, "pthread_once: %s", strerror(e));
-		ok = !e && (tm = create_tm(&im.host, err, errlen)) && build_object(L, len, ni, tm, &obj, err, errlen) &&
+		ok = !e && (tm = create_tm(&im.host, err, errlen)) &&
+		     build_object(L, len, &wp, ni, tm, &obj, err, errlen) &&
 		     jit_link(j, (const uint8_t *)LLVMGetBufferStart(obj), LLVMGetBufferSize(obj), im.block, im.nblocks,
-			      err, errlen);
+			      &wp, err, errlen);
 		im.objlen = ok ? LLVMGetBufferSize(obj) : 0;
 		if (ok && img && (im.obj = malloc(im.objlen)))
 			memcpy(im.obj, LLVMGetBufferStart(obj), im.objlen);
@@ -1436,6 +2092,7 @@ static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, xjit_image *i
 	if (tm)
 		LLVMDisposeTargetMachine(tm);
 	free(len);
+	wplan_free(&wp);
 	if (!ok) {
 		jit_free(j);
 		return NULL;
@@ -1464,11 +2121,17 @@ static xjit *jit_load(const we_launch_ctx *L, const xjit_image *img, char *err, 
 		return NULL;
 	}
 	xjit *j = jit_new(L);
-	if (!j) {
+	wplan wp = wplan_of(L, (L->k->code_end - L->k->code_start) / WE_INST_SIZE);
+	if (!j || !wp.ok) {
 		snprintf(err, errlen, "out of memory");
+		jit_free(j);
+		wplan_free(&wp);
 		return NULL;
 	}
-	if (!jit_link(j, img->obj, img->objlen, (const uint32_t(*)[2])img->block, img->nblocks, err, errlen)) {
+	const bool ok = jit_link(j, img->obj, img->objlen, (const uint32_t(*)[2])img->block, img->nblocks, &wp, err,
+				 errlen);
+	wplan_free(&wp);
+	if (!ok) {
 		jit_free(j);
 		return NULL;
 	}

@@ -49,14 +49,19 @@ typedef struct xjit_rt {
 	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2]);
 	/* the lanes of pm of an access that is not at consecutive addresses,
 	 * one by one in lane order as do_load/do_store: base + off[l] the
-	 * lane's host address; op XJIT_STORE (else a load) | XJIT_64 (else
-	 * 32 bits); the words loaded into, or stored from, lo[l] (and hi[l]) */
+	 * lane's host address; op XJIT_STORE (else a load) | XJIT_64,
+	 * XJIT_8 or XJIT_16 (else 32 bits); the words loaded into, or stored
+	 * from, lo[l] (and hi[l]) */
 	void (*lanes)(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
 		      uint32_t hi[32]);
 	uint64_t shared_bytes;
 } xjit_rt;
 #define XJIT_STORE 1u
 #define XJIT_64 2u
+#define XJIT_8 4u  /* loads only: the byte, zero-extended into lo[l] */
+#define XJIT_16 8u /* loads only: 16 bits, zero-extended */
+/* (the library's: exec/group.c) rt for a launch's warps */
+void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);
 
 /* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
  * n: warps, w: the first warp (the others follow it).  Returns the
@@ -69,15 +74,32 @@ typedef struct xjit_rt {
  * the interpreter's). */
 typedef uint32_t (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *w, const xjit_rt *rt);
 
+/* The warp function: one warp (ActiveMask any, no lane asleep) from its
+ * ActivePC, which must be one of its entries, with the kernel's branches
+ * compiled too: runs of the block instructions above, BSSY, BRA without
+ * .U or a condition (uniform, not taken, or divergent: 004's BRX
+ * algorithm for one target), and BSYNC when every thread of its B
+ * register has arrived (004's full sync); it returns to the interpreter
+ * at anything else (a BSYNC that must switch groups or release, EXIT,
+ * barriers, atomics ...), at a memory instruction's side exit, and
+ * before a run longer than the budget left.  It keeps every counter, the
+ * PC and the masks as exec_run would, and returns the instructions it
+ * ran (at most budget); the interpreter then runs the one at ActivePC.
+ * exec_run calls it where xjit_warp_at says it has an entry. */
+typedef uint64_t (*xjit_wfn)(we_warp *w, const xjit_rt *rt, uint64_t budget);
+
 typedef struct xjit_entry {
 	xjit_fn fn;        /* NULL: no block starts here                    */
 	uint32_t len;      /* instructions of the block                     */
+	bool warp;         /* the warp function has an entry here           */
 } xjit_entry;
 
 typedef struct xjit {
 	xjit_entry *at;    /* per instruction of [start, end)               */
 	uint64_t start, end;
-	uint32_t blocks;   /* functions compiled                            */
+	xjit_wfn wfn;      /* the warp function, or NULL                    */
+	uint32_t wentries; /* its entries                                   */
+	uint32_t blocks;   /* block functions compiled                      */
 	uint32_t insns;    /* instructions in some block                    */
 	double seconds;    /* building and compiling them                   */
 	void *impl;        /* the JIT that owns the code (jit.c)            */
@@ -90,6 +112,13 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
 		return NULL;
 	const xjit_entry *e = &j->at[(pc - j->start) / WE_INST_SIZE];
 	return e->fn ? e : NULL;
+}
+
+/* The warp function has an entry at pc. */
+static inline bool xjit_warp_at(const xjit *j, uint64_t pc)
+{
+	return j->wfn && pc >= j->start && pc < j->end && !(pc & (WE_INST_SIZE - 1)) &&
+	       j->at[(pc - j->start) / WE_INST_SIZE].warp;
 }
 
 /* --jit auto's rules (engine/tier.c applies them from sched.c's sample
@@ -178,12 +207,13 @@ static inline void xjit_image_free(xjit_image *img)
 
 /* the layouts the module and the library share, and the version of
  * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
- * exit; 0x1c: the plugin's load and images): a module of another build
+ * exit; 0x1c: the plugin's load and images; 0x1d: the warp function): a
+ * module of another build
  * is refused */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
 	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x1c) << 56)
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x1d) << 56)
 
 /* A launch's use of the caches: dir in, the rest out (its stats). */
 #define XJIT_NOTE 256

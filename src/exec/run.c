@@ -7,6 +7,7 @@
 
 #include "asm/asm.h"
 #include "exec/exec.h"
+#include "exec/jit.h"
 #include "exec/loop.h"
 #include "exec/observe.h"
 
@@ -128,7 +129,24 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 	const uint64_t start = L->k->code_start, end = L->k->code_end;
 	xctx xc = { .w = w, .cta = cta, .L = L }, *x = &xc;
 	uint64_t pc = w->active_pc;
+	/* the compiled warp function (jit.h), where it has an entry: it runs
+	 * until it meets what it leaves to the interpreter, which runs that
+	 * instruction (a launch under --jit auto publishes its code
+	 * mid-launch: engine/sched.c) */
+	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
+	xjit_rt rt;
+	rt.L = NULL; /* (set at the first entry: most turns that end at once, an EXIT, need none) */
+	if (jit && !jit->wfn)
+		jit = NULL;
 	for (uint64_t n = 0; n < budget; n++) {
+		if (jit && xjit_warp_at(jit, pc)) {
+			if (!rt.L)
+				xjit_rt_init(&rt, L);
+			n += jit->wfn(w, &rt, budget - n);
+			pc = w->active_pc;
+			if (n >= budget)
+				break;
+		}
 		const xinsn *i = fetch(x, code, pc, start, end);
 		if (!i)
 			return x->why;
