@@ -1435,7 +1435,6 @@ static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
 	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v64), LLVMConstNull(b->v32), "");
 }
 
-
 /* BSSY (bru_bssy): breg |= guard & ActiveMask */
 static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
 {
