@@ -807,6 +807,22 @@ static const char crossed_text[] =
 	"        EXIT ;\n"
 	".end\n";
 
+/* c with jit on (where the library has the tier) must give ref's
+ * status, reports and buffers, also of a stopped launch; *s its stats.
+ * false without the tier. */
+static bool jit_on_same(th_kernel *t, we_launch_config c, const th_run *ref, const char *what, we_launch_stats *s)
+{
+	if (!we_jit_available())
+		return false;
+	th_run r;
+	c.jit = WE_JIT_ON;
+	th_run_launch(t, &c, &r);
+	th_expect_same(t, ref, &r, TH_SAME_ALL_MEMORY, "jit off", what);
+	*s = r.s;
+	th_run_free(&r);
+	return true;
+}
+
 /* Where the warp function must give the interpreter's report: a fault
  * of one lane in divergent code (a side exit), the watchdog stopping a
  * warp at its exact instruction count (the budget: a run longer than
@@ -832,7 +848,7 @@ START_TEST(warpfn_stops)
 		if (kind == 1)
 			c.max_instructions = 300;
 		c.jit = WE_JIT_OFF;
-		th_run ref, r;
+		th_run ref;
 		th_run_launch(&t, &c, &ref);
 		static const char *const wants[3] = { "CTA (2,0,0) warp 0 lanes 5 PC", "--max-instructions",
 						      "wait at BSYNC/WARPSYNC/TBAR for each other" };
@@ -840,13 +856,9 @@ START_TEST(warpfn_stops)
 		const char *want = wants[kind];
 		CHECK(ref.st != WE_OK && strstr(ref.err, want), "kind %u, jit off: %s\n%s", kind,
 		      we_status_name(ref.st), ref.err);
-		if (we_jit_available()) {
-			c.jit = WE_JIT_ON;
-			th_run_launch(&t, &c, &r);
-			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY, "jit off", names[kind]);
-			CHECK(r.s.jit_warp_entries > 0, "kind %u: no warp function", kind);
-			th_run_free(&r);
-		}
+		we_launch_stats st;
+		if (jit_on_same(&t, c, &ref, names[kind], &st))
+			CHECK(st.jit_warp_entries > 0, "kind %u: no warp function", kind);
 		th_run_free(&ref);
 		th_close(&t);
 	}
@@ -976,13 +988,9 @@ START_TEST(narrow)
 		th_run_launch(&t, &d, &ref);
 		CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC"),
 		      "kind %u, jit off: %s\n%s", kind, we_status_name(ref.st), ref.err);
-		if (we_jit_available()) {
-			th_run r;
-			d.jit = WE_JIT_ON;
-			th_run_launch(&t, &d, &r);
-			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY, "jit off", kind ? "far ATOMS, jit on" : "misaligned LDG.U16, jit on");
-			th_run_free(&r);
-		}
+		we_launch_stats st;
+		if (jit_on_same(&t, d, &ref, kind ? "far ATOMS, jit on" : "misaligned LDG.U16, jit on", &st))
+			CHECK(!strcmp(st.jit, "compiled"), "kind %u: jit %s", kind, st.jit);
 		th_run_free(&ref);
 		th_close(&t);
 	}

@@ -216,53 +216,6 @@ static void group_per_cta(xctx *gx, const xinsn *i, uint32_t n, uint32_t nw, uin
 	gx->intact = gx->pc_set && intact;
 }
 
-/* The compiled blocks' translation of a global span (jit.h, xjit_rt):
- * the interpreter's, with warp w's allocation cache, which then holds
- * the allocation. */
-static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2])
-{
-	xctx x = { .w = w, .cta = w->cta, .L = L };
-	uint8_t *h = xglobal_span(&x, addr, span);
-	if (h) {
-		win[0] = w->gcache->base;
-		win[1] = w->gcache->base + w->gcache->size;
-	}
-	return h;
-}
-
-/* The compiled blocks' accesses lane by lane (jit.h, xjit_rt): single
- * relaxed atomics, as sem_mem.c's (other host threads may touch the
- * same global words). */
-static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
-		      uint32_t hi[32])
-{
-	for (; pm; pm &= pm - 1) {
-		const unsigned l = (unsigned)__builtin_ctz(pm);
-		void *p = (void *)(uintptr_t)(base + off[l]);
-		if (op == XJIT_8) {
-			lo[l] = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED);
-		} else if (op == XJIT_16) {
-			lo[l] = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
-		} else if (op == XJIT_STORE) {
-			__atomic_store_n((uint32_t *)p, lo[l], __ATOMIC_RELAXED);
-		} else if (op == (XJIT_STORE | XJIT_64)) {
-			__atomic_store_n((uint64_t *)p, (uint64_t)hi[l] << 32 | lo[l], __ATOMIC_RELAXED);
-		} else if (op == XJIT_64) {
-			const uint64_t v = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
-			lo[l] = (uint32_t)v;
-			hi[l] = (uint32_t)(v >> 32);
-		} else {
-			lo[l] = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
-		}
-	}
-}
-
-void xjit_rt_init(xjit_rt *rt, const we_launch_ctx *L)
-{
-	*rt = (xjit_rt){ .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
-			 .shared_bytes = L->shared_bytes };
-}
-
 /* exec_group's loop goes on (GROUP_GO_ON) or returns the stop. */
 #define GROUP_GO_ON (-1)
 
@@ -408,6 +361,44 @@ static we_stop group_exit(we_warp *w, uint32_t wi, uint32_t n, uint32_t *who, ui
 	return WE_STOP_EXITED;
 }
 
+/* A compiled block at *pc for the group (jit.h), where one starts and
+ * fits the budget left: its thread counts done, the rest of its counters
+ * wait as guarded ones do (*guarded), *pc and the loop's *k moved on (k
+ * wraps back when it ran none); a side exit after `ran` instructions
+ * leaves the next one to the interpreter (*side_pc).  false: no block. */
+static inline bool group_block(const struct xjit *jit, we_warp *w, uint32_t n, const xjit_rt *rt, uint64_t budget,
+			       uint64_t *k, uint64_t *pc, uint64_t *guarded, uint64_t *side_pc)
+{
+	const xjit_entry *e = xjit_at(jit, *pc);
+	if (!e || e->len > budget - *k)
+		return false;
+	const uint32_t ran = e->fn(w->r, w->rstride, n, w, rt);
+	*guarded += ran;
+	*pc += (uint64_t)ran * WE_INST_SIZE;
+	*k += (uint64_t)ran - 1u;
+	if (ran < e->len)
+		*side_pc = *pc;
+	return true;
+}
+
+/* Instruction i's guard over the group (g): *full when a lockstep form's
+ * is true in every lane of every warp; *idle when another form's is
+ * false in every lane of every warp (it runs nothing: fetch, retire, and
+ * the group goes on, also across CTAs: a bounds check's @P0 EXIT). */
+static inline void group_guard_state(gguard *g, const we_warp *w, uint32_t n, const xinsn *i, bool *full,
+				     bool *idle)
+{
+	if (i->pg == 7 && !i->pg_xor) {
+		*full = i->lockstep;
+		return;
+	}
+	group_guard(g, w, n, i);
+	if (i->lockstep)
+		*full = g->full;
+	else
+		*idle = g->none;
+}
+
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
 		   uint32_t *who, uint32_t *exited)
 {
@@ -443,24 +434,11 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
 		if (jit && in_code && pc == side_pc) {
 			side_pc = UINT64_MAX;
-		} else if (jit && in_code) {
-			/* a compiled block (jit.h): its thread counts done, the
-			 * rest of its counters wait as guarded ones do; a side
-			 * exit after `ran` instructions leaves the next one to
-			 * the interpreter (k wraps back when ran is 0) */
-			const xjit_entry *e = xjit_at(jit, pc);
-			if (e && e->len <= budget - k) {
-				const uint32_t ran = e->fn(w->r, w->rstride, n, w, &rt);
-				guarded += ran;
-				pc += (uint64_t)ran * WE_INST_SIZE;
-				k += (uint64_t)ran - 1u;
-				g.key = GUARD_NONE;
-				if (ran < e->len)
-					side_pc = pc;
-				continue;
-			}
+		} else if (jit && in_code && group_block(jit, w, n, &rt, budget, &k, &pc, &guarded, &side_pc)) {
+			g.key = GUARD_NONE;
+			continue;
 		}
-		bool full = false;
+		bool full = false, idle = false;
 		int r;
 		if (L->memcheck && in_code && observe_wants(i)) {
 			/* --check observes it: warp by warp, as the hooked loop */
@@ -476,22 +454,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			pc += WE_INST_SIZE;
 			continue;
 		}
-		/* an instruction whose guard is false in every lane of every
-		 * warp runs nothing, of any form (fetch, retire): counted,
-		 * and the group goes on (also across CTAs: a bounds check's
-		 * @P0 EXIT) */
-		bool idle = false;
-		if (in_code && i->lockstep) {
-			if (i->pg == 7 && !i->pg_xor) {
-				full = true;
-			} else {
-				group_guard(&g, w, n, i);
-				full = g.full;
-			}
-		} else if (in_code && (i->pg != 7 || i->pg_xor)) {
-			group_guard(&g, w, n, i);
-			idle = g.none;
-		}
+		if (in_code)
+			group_guard_state(&g, w, n, i, &full, &idle);
 		/* the guards stay known across plain lockstep forms that write
 		 * no predicate */
 		if (!in_code || !i->lockstep || !i->plain || i->writes_pred)
@@ -502,17 +466,12 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 				return (we_stop)r;
 			continue;
 		}
-		if (idle) {
-			guarded++;
-			pc += WE_INST_SIZE;
-			continue;
-		}
-		if (in_code && i->lockstep && (i->plain || g.none)) {
+		if (in_code && (idle || (i->lockstep && (i->plain || g.none)))) {
 			/* guards that differ between warps: a lockstep form reads
 			 * no counter and no other warp's ActivePC, so the group's
 			 * counts can wait (group_plain settles them on a fault).
 			 * A guard false in every lane of every warp runs nothing,
-			 * also of a branch or barrier (fetch, retire). */
+			 * of any form (fetch, retire: idle). */
 			if (!g.none) {
 				group_guard_bits(&g, n);
 				if (!group_plain(cta, w, n, i, pc, true, &g, pending, guarded, who))

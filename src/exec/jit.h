@@ -60,7 +60,7 @@ typedef struct xjit_rt {
 #define XJIT_64 2u
 #define XJIT_8 4u  /* loads only: the byte, zero-extended into lo[l] */
 #define XJIT_16 8u /* loads only: 16 bits, zero-extended */
-/* (the library's: exec/group.c) rt for a launch's warps */
+/* (the library's: exec/jit_rt.c) rt for a launch's warps */
 void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);
 
 /* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
