@@ -1,12 +1,14 @@
 /* jit.h — the compiled tier: runs of plain ALU instructions of a kernel
  * compiled to host code (jit.c, with LLVM's ORC JIT) for the scheduler
- * engine's lockstep groups.
+ * engine's lockstep groups, and a warp function that also runs the
+ * branch unit's common instructions for a warp alone (xjit_wfn below).
  *
  * A block is a run of consecutive instructions of xjit_compilable() form
  * (plain ALU forms, S2R of the thread and CTA ids, sizes and lane masks,
- * and 32- and 64-bit global and shared loads and stores; no branch or
- * barrier unit, no clock read: nothing that can block or read another
- * warp's state), guards included.  Its function
+ * 32- and 64-bit global and shared loads and stores, loads of 8 and 16
+ * bits, the shared ATOMS.ADD of 32 bits; no branch or barrier unit, no
+ * clock read: nothing that can block or read another warp's state),
+ * guards included.  Its function
  * runs every instruction of the run for each of n consecutive warps of a
  * lockstep group (ActiveMask all ones, rows consecutive: warp.h), in
  * registers, and adds each warp's thread-instructions (the popcount of
@@ -76,13 +78,15 @@ typedef uint32_t (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *
 
 /* The warp function: one warp (ActiveMask any, no lane asleep) from its
  * ActivePC, which must be one of its entries, with the kernel's branches
- * compiled too: runs of the block instructions above, BSSY, BRA without
- * .U or a condition (uniform, not taken, or divergent: 004's BRX
- * algorithm for one target), and BSYNC when every thread of its B
- * register has arrived (004's full sync); it returns to the interpreter
- * at anything else (a BSYNC that must switch groups or release, EXIT,
- * barriers, atomics ...), at a memory instruction's side exit, and
- * before a run longer than the budget left.  It keeps every counter, the
+ * compiled too: runs of the block instructions above, BSSY, BREAK, BRA
+ * without .U or a condition (uniform, not taken, or divergent: 004's BRX
+ * algorithm for one target), an EXIT of some of the executing threads,
+ * and BSYNC (004's full sync, the failed sync that switches groups, the
+ * release: bru_bsync); it returns to the interpreter at anything else (a
+ * BSYNC whose guard splits the executing threads or that would report a
+ * deadlock, an EXIT of every executing thread, barriers, YIELD, ...), at
+ * a memory instruction's side exit, and before a run longer than the
+ * budget left.  It keeps every counter, the
  * PC and the masks as exec_run would, and returns the instructions it
  * ran (at most budget); the interpreter then runs the one at ActivePC.
  * exec_run calls it where xjit_warp_at says it has an entry. */
