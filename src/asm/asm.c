@@ -599,6 +599,12 @@ static void dir_trap(pcur *p, const char *what, uint32_t col)
 		asm_err(c, c->nodes[e].col, "bad trap handler address");
 		return;
 	}
+	/* (as the module's loader checks it: an instruction of the module) */
+	if (c->pass == 2 && (uint64_t)v.v >= c->code_bytes) {
+		asm_err(c, c->nodes[e].col, "the trap handler 0x%llx is outside the code (0x%llx bytes)",
+			(unsigned long long)v.v, (unsigned long long)c->code_bytes);
+		return;
+	}
 	k->trap_handler = (int)v.v;
 }
 
@@ -918,6 +924,7 @@ we_status asm_assemble(const char *text, size_t len, const char *filename,
 		c.pass = 1;
 		reset_layout(&c);
 		run_pass(&c);
+		c.code_bytes = c.pc;
 		c.pass = 2;
 		reset_layout(&c);
 		c.m = module_new();

@@ -145,6 +145,7 @@ typedef struct asm_ctx {
 	unsigned bank;
 	uint64_t pc;           /* next code byte address                   */
 	uint64_t stmt_pc;      /* address of the current statement ('.')   */
+	uint64_t code_bytes;   /* the module's code, from pass 1 (pass 2)  */
 	uint32_t dsize[WE_NUM_CBANKS];
 	size_t dcap[WE_NUM_CBANKS];
 	uint8_t *data[WE_NUM_CBANKS];
