@@ -942,9 +942,14 @@ static void top_statement(pp *p)
 	if (ptx_tok_is(t, ".version")) {
 		adv(p);
 		const ptx_tok *v = cur(p);
-		if (v->kind == PT_FLT) {
-			double d;
+		double d = 0;
+		if (v->kind == PT_FLT)
 			memcpy(&d, &v->fbits, 8);
+		if (v->kind == PT_FLT && !(d >= 0 && d < 1e6)) {
+			/* (a version no PTX has: its conversion to an integer
+			 * would be undefined) */
+			perr(p, v, "%s", "bad version number");
+		} else if (v->kind == PT_FLT) {
 			m->version_major = (uint32_t)d;
 			m->version_minor = (uint32_t)((d - (double)(uint32_t)d) * 10.0 + 0.5);
 			adv(p);
