@@ -519,6 +519,84 @@ START_TEST(memfault)
 }
 END_TEST
 
+/* Lanes at consecutive words (the compiled check's fast case, from the
+ * first and the last lane under the guard) at the end of an allocation
+ * of 100 words: a tail warp whose unguarded lanes would read past it
+ * (n = 100: no fault), one lane more (n = 101: the fault of thread 100
+ * alone), and every lane unguarded (n = 128: lanes 4-31 of the last
+ * warp).  Each as the interpreter. */
+static const char edge_text[] =
+	".kernel edge\n"
+	".param ptr in\n"      /* 0x0  */
+	".param ptr out\n"     /* 0x8  */
+	".param u32 n\n"       /* 0x10 */
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R0, R1, R2, R0 ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R0, c[0x0][0x10], PT ;\n"
+	"        MOV R4, c[0x0][0x0] ;\n"
+	"        MOV R5, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[4:5], R0, 0x4, R[4:5] ;\n"
+	"        MOV R6, RZ ;\n"
+	"   @P0  LDG R6, [R4.64] ;\n"
+	"        IADD3 R6, R6, 0x1000, RZ ;\n"
+	"        MOV R8, c[0x0][0x8] ;\n"
+	"        MOV R9, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[8:9], R0, 0x4, R[8:9] ;\n"
+	"        STG [R8.64], R6 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(edge)
+{
+	static const uint32_t ns[3] = { 100, 101, 128 };
+	static const char *const lanes[3] = { NULL, "warp 1 lanes 4 PC", "warp 1 lanes 4-31 PC" };
+	th_kernel t;
+	th_load(&t, edge_text, "edge", "edge");
+	uint32_t in[100];
+	for (uint32_t g = 0; g < 100; g++)
+		in[g] = 3u * g;
+	th_buf_new(&t, "in", in, sizeof in, 0);
+	th_buf_new(&t, "out", NULL, 128 * 4, 0xa5);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (unsigned v = 0; v < 3; v++) {
+		th_u32(&t, "n", ns[v]);
+		for (size_t i = 0; i < n; i++) {
+			we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 2, 64);
+			c.timeout = WALL_TIMEOUT_S;
+			th_config_apply(&c, &cs[i]);
+			c.threads = 1;
+			char what_run[128];
+			snprintf(what_run, sizeof what_run, "%s, n %u", cs[i].name, ns[v]);
+			th_run ref, r;
+			c.jit = WE_JIT_OFF;
+			th_run_launch(&t, &c, &ref);
+			if (!lanes[v]) {
+				th_expect_ok(&ref, "jit off");
+				const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+				for (uint32_t g = 0; g < 128; g++)
+					CHECK(out[g] == (g < 100 ? 3u * g : 0u) + 0x1000u, "%s: out[%u] = %#x", what_run, g,
+					      out[g]);
+			} else {
+				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0)") && strstr(ref.err, lanes[v]),
+				      "%s, jit off: %s\n%s", what_run, we_status_name(ref.st), ref.err);
+			}
+			c.jit = WE_JIT_ON;
+			th_run_launch(&t, &c, &r);
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (lanes[v] ? 0u : TH_SAME_COUNTERS), "jit off",
+				       what_run);
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s, %u blocks", what_run, r.s.jit,
+			      r.s.jit_blocks);
+			th_run_free(&r);
+			th_run_free(&ref);
+		}
+	}
+	th_close(&t);
+}
+END_TEST
+
 /* Memory instructions under partial guards and at other addresses than
  * thread i at word i: 64-bit loads and stores, global and shared; loads
  * whose unguarded lanes' addresses are far outside every window (no
@@ -1472,6 +1550,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, order);
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
+	tcase_add_test(tc, edge);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, warpfn);
