@@ -32,21 +32,38 @@ static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_
 /* What a kernel's CTAs may leave in their warps besides the fields of
  * warp_clear_hot, which every CTA start clears (cta_start):
  * KERNEL_UREGS, the uniform registers (only the uniform unit writes
- * them: exec.h xset_ureg); KERNEL_UNITS, the rest of the seed-004 state
- * (B registers, RPC, sleep), the barrier units' per-warp state and the
- * trap handler's (only branch and barrier unit instructions write them,
- * and of those EXIT only ValidMask, ActiveMask and ActivePC). */
-enum { KERNEL_UREGS = 1, KERNEL_UNITS = 2 };
+ * them: exec.h xset_ureg); KERNEL_FLOW, the fields warp_clear_flow
+ * resets: the RPCs, which BRA writes, and the barrier unit's per-warp
+ * state, which BAR (SYNC, ARV, RED, SCAN, SYNCALL) writes; KERNEL_UNITS,
+ * the rest of the seed-004 state (B registers, sleep), named and
+ * per-thread barriers and the trap handler's (only branch and barrier
+ * unit instructions write them, and of those EXIT only ValidMask,
+ * ActiveMask and ActivePC, BRA those and the RPCs, BAR the barrier
+ * unit's fields). */
+enum { KERNEL_UREGS = 1, KERNEL_UNITS = 2, KERNEL_FLOW = 4 };
 static uint8_t kernel_leaves(const we_launch_ctx *L)
 {
 	uint8_t d = 0;
 	for (uint64_t pc = L->k->code_start; pc < L->k->code_end; pc += WE_INST_SIZE) {
 		const xinsn *i = &L->mod->x[pc / WE_INST_SIZE];
 		const unsigned u = isa_opcodes[i->opcode].unit_id;
-		if (u == ISA_UNIT_UNI)
+		if (u == ISA_UNIT_UNI) {
 			d |= KERNEL_UREGS;
-		else if ((u == ISA_UNIT_BRU || u == ISA_UNIT_BCU || u == ISA_UNIT_VISA) && i->optype != ISA_OPT_EXIT)
-			d |= KERNEL_UNITS;
+		} else if (u == ISA_UNIT_BRU || u == ISA_UNIT_BCU || u == ISA_UNIT_VISA) {
+			switch (i->optype) {
+			case ISA_OPT_EXIT:
+				break;
+			case ISA_OPT_BRA:
+			case ISA_OPT_BAR:
+			case ISA_OPT_BAR_RED:
+			case ISA_OPT_BAR_SCAN:
+			case ISA_OPT_BAR_SYNCALL:
+				d |= KERNEL_FLOW;
+				break;
+			default:
+				d |= KERNEL_UNITS;
+			}
+		}
 	}
 	return d;
 }
@@ -148,6 +165,8 @@ static inline __attribute__((always_inline)) void warp_start(cta_slot *s, const 
 	we_warp *w = &s->warps[wi];
 	if (s->primed) {
 		warp_clear_hot(w, s->leaves & KERNEL_UREGS);
+		if (s->leaves & KERNEL_FLOW)
+			warp_clear_flow(w, L->k->code_start);
 	} else {
 		warp_clear(w);
 		for (unsigned l = 0; l < 32; l++)

@@ -172,6 +172,27 @@ static inline void warp_clear_hot(we_warp *w, bool uregs)
 	w->clock_checks = 0;
 }
 
+/* The fields that BRA and the barrier unit's instructions (BAR, seed
+ * 000) may change beyond warp_clear_hot's, as a CTA start leaves them
+ * (warp_clear, engine/slot.c): the RPCs at the kernel's first
+ * instruction pc, no barrier waited on, the barrier state word and scan
+ * result, the sleep timer and the failing syncs' record.  With
+ * warp_clear_hot, the restart of a warp whose kernel has no other branch
+ * or barrier unit instruction but EXIT. */
+static inline void warp_clear_flow(we_warp *w, uint64_t pc)
+{
+	for (unsigned l = 0; l < WE_WARP_SIZE; l++)
+		w->rpc[l] = pc;
+	w->wake_time = 0;
+	w->sync_fail_at = 0;
+	w->sync_seen = 0;
+	w->bar_id = -1;
+	w->bar_phase = 0;
+	w->bar_waited = 0;
+	w->warp_bar_state = 0;
+	w->scan_unread = false;
+}
+
 static inline uint32_t *we_row(we_warp *w, unsigned row)
 {
 	return w->r + (uint64_t)row * w->rstride;
