@@ -1581,11 +1581,18 @@ static void wemit_bra(jb *b, const xinsn *i, uint32_t q)
 }
 
 /* 004's switchPCByMask(m) over RPC values rpc: the new ActiveMask, and
- * in *target the new ActivePC (the lowest thread of m's PC). */
+ * in *target the new ActivePC (the lowest thread of m's PC).  The
+ * callers' m holds no thread whose RPC they changed: that thread's RPC
+ * is read from the warp (a scalar load; an element of the vector at a
+ * variable index took four vector stores to the stack and a load). */
 static LLVMValueRef wswitch_to(jb *b, LLVMValueRef m, LLVMValueRef rpc, LLVMValueRef *target)
 {
 	LLVMValueRef args[2] = { m, LLVMConstInt(b->i1, 0, false) };
-	*target = LLVMBuildExtractElement(b->b, rpc, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), "");
+	LLVMValueRef lid = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), b->i64, "");
+	LLVMValueRef at = LLVMBuildAdd(b->b, c64(b, offsetof(we_warp, rpc)), LLVMBuildMul(b->b, lid, c64(b, 8), ""), "");
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w, &at, 1, "");
+	*target = LLVMBuildLoad2(b->b, b->i64, LLVMBuildBitCast(b->b, p, LLVMPointerType(b->i64, 0), ""), "");
+	LLVMSetAlignment(*target, 8);
 	return LLVMBuildAnd(b->b, m, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast64(b, *target), "")), "");
 }
 
