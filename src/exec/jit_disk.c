@@ -125,7 +125,7 @@ static void cpu_words(uint32_t w[CPU_WORDS])
 		if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d))
 			w[12] = a;
 	}
-	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000001u && __get_cpuid(0x80000001u, &a, &b, &c, &d))
+	if ((unsigned)__get_cpuid_max(0x80000000u, NULL) >= 0x80000001u && __get_cpuid(0x80000001u, &a, &b, &c, &d))
 		w[13] = c, w[14] = d;
 #elif defined(__linux__)
 	const unsigned long h1 = getauxval(AT_HWCAP), h2 = getauxval(AT_HWCAP2);

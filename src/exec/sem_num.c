@@ -241,7 +241,7 @@ XSEM(DSETP)
 	for_lanes(l) {
 		const double da = u2d(a[l]), db = u2d(b[l]);
 		const uint32_t lt = da < db, eq = da == db, gt = da > db;
-		const uint32_t un = (uint32_t)(nan_bits64(a[l]) | nan_bits64(b[l]));
+		const uint32_t un = (uint32_t)nan_bits64(a[l]) | (uint32_t)nan_bits64(b[l]);
 		r[l] = (lt & cmp) | (eq & (cmp >> 1)) | (gt & (cmp >> 2)) | (un & (cmp >> 3));
 	}
 	sem_setp(x, i, lanes_mask(r));

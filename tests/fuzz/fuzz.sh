@@ -102,8 +102,19 @@ mkdir -p "$obj" || exit 1
 # choice is kept.
 defs=
 grep -q '^#define WE_COMPUTED_GOTO 1' "$bld/config.h" 2>/dev/null && defs=-DWE_COMPUTED_GOTO=1
+# The compiled tier: when the build has LLVM and its module, the harnesses
+# load that module from the build directory, and fuzz_exec compares the
+# compiled code with the interpreter.
+dl=
+if grep -q '^#define WE_HAVE_LLVM 1' "$bld/config.h" 2>/dev/null && [ -f "$bld/src/.libs/warpemu-jit.so" ]; then
+	defs="$defs -DWE_HAVE_LLVM=1 -DWE_JIT_BUILD_DIR=\"$bld/src/.libs\" -DWE_JIT_INSTALL_DIR=\"$bld/src/.libs\""
+	dl=-ldl
+	lib_srcs="$lib_srcs src/exec/jit_load.c" # (CORE_SRCS's $(JIT_SRCS))
+	obj=$obj-jit # (objects of other defines)
+	mkdir -p "$obj" || exit 1
+fi
 cflags="-std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter -D_POSIX_C_SOURCE=200809L $defs -I$src/include -I$src/src -I$bld/src ${HWLOC_CFLAGS:-}"
-libs="${HWLOC_LIBS:--lhwloc} -pthread -lm"
+libs="${HWLOC_LIBS:--lhwloc} -pthread -lm $dl"
 
 # compile SRC OBJ [EXTRA CFLAGS...]: when OBJ is older than SRC or a header
 compile() {

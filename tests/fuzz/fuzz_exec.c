@@ -13,7 +13,10 @@
  *   byte 3   bits 0-1: static shared bytes (0, 64, 4 KiB, 64 KiB); bits 2-3:
  *            local bytes per thread (0, 16, 1 KiB, 64 KiB); bits 4-7: trap
  *            handler (0 = none, else at instruction (b >> 4) * 2 - 1 mod n)
- *   byte 4-7 schedule seed and fill pattern of the memories
+ *   byte 4-7 schedule seed and fill pattern of the memories; byte 6
+ *            bits 2-5 all set (and a build with the compiled tier): the
+ *            launch also runs compiled and interpreted, which must agree
+ *            (differential)
  *   then instructions, at most 256, each either
  *     0xff + 16 bytes   a raw word (lo, hi, little-endian); one that does not
  *                       decode or fails isa_check() becomes NOP
@@ -34,7 +37,8 @@
  * that parses; a seeded launch replayed must give the same status, report
  * and memory.  Crashes, hangs, leaks and sanitizer reports are bugs.
  *
- * FUZZ_EXEC_CONVERT=IN:OUT (environment) turns a binary module IN (warpemu
+ * FUZZ_EXEC_STATS=1 prints at exit how many differential launches ran
+ * compiled code.  FUZZ_EXEC_CONVERT=IN:OUT (environment) turns a binary module IN (warpemu
  * asm output) into a seed OUT for this harness and exits: the raw words of
  * its first kernel (tests/fuzz/mkcorpus.sh uses it).  FUZZ_EXEC_PRINT=1
  * prints each input's kernel (disassembled) and launch on stderr, to
@@ -291,6 +295,7 @@ static void trace_cb(void *ctx, const char *line)
 typedef struct result {
 	we_status st;
 	char *err, *json;
+	bool compiled; /* the compiled tier ran code: blocks or a warp function */
 } result;
 
 static void launch(const we_module *m, const we_launch_config *cfg, const uint8_t *params,
@@ -298,6 +303,7 @@ static void launch(const we_module *m, const we_launch_config *cfg, const uint8_
 {
 	FZ_CHECK(we_memset(dev, gbuf, fill, GBUF_BYTES) == WE_OK, "we_memset");
 	we_launch_stats stats;
+	memset(&stats, 0, sizeof stats);
 	we_status st = we_launch(dev, m, NULL, cfg, params, PARAM_BYTES, &stats);
 	const char *err = we_last_error(dev);
 	const char *json = we_last_report_json(dev);
@@ -316,6 +322,7 @@ static void launch(const we_module *m, const we_launch_config *cfg, const uint8_
 	FZ_CHECK(warn != NULL, "we_last_warnings returned NULL");
 	FZ_CHECK(we_memcpy_dtoh(dev, host, gbuf, GBUF_BYTES) == WE_OK, "we_memcpy_dtoh");
 	res->st = st;
+	res->compiled = stats.jit_blocks || stats.jit_warp_entries;
 	res->err = strdup(err ? err : "");
 	res->json = strdup(json ? json : "");
 	FZ_CHECK(res->err && res->json, "out of memory");
@@ -325,6 +332,48 @@ static void result_free(result *r)
 {
 	free(r->err);
 	free(r->json);
+}
+
+/* FUZZ_EXEC_STATS=1: at exit, how many differential runs compiled code
+ * (diff_runs[1]) and how many had nothing to compile (diff_runs[0]). */
+static unsigned long diff_runs[2];
+static void print_stats(void)
+{
+	fprintf(stderr, "fuzz_exec: %lu differential runs with compiled code, %lu with none\n", diff_runs[1],
+		diff_runs[0]);
+}
+
+/* The compiled tier against the interpreter: the launch of cfg on the
+ * scheduler engine with one worker (its order of warps fixed), without a
+ * check, trace or seeded schedule (which keep the interpreter), with
+ * --jit off and --jit on must give the same status, report, JSON report
+ * and memory; unless one of them hit the wall-clock watchdog.  (For a
+ * sixteenth of the inputs: each compiles its kernel, tens of
+ * milliseconds.) */
+static void differential(const we_module *m, const we_launch_config *cfg, const uint8_t *params, uint8_t fill)
+{
+	we_launch_config c = *cfg;
+	c.engine = WE_ENGINE_SCHEDULER;
+	c.threads = 1;
+	c.check = false;
+	c.schedule_seeded = false;
+	c.trace = NULL;
+	c.jit_cache = "off";
+	result a, b;
+	c.jit = WE_JIT_OFF;
+	launch(m, &c, params, fill, host_a, &a);
+	c.jit = WE_JIT_ON;
+	launch(m, &c, params, fill, host_b, &b);
+	diff_runs[b.compiled]++;
+	if (a.st != WE_ERR_TIMEOUT && b.st != WE_ERR_TIMEOUT) {
+		FZ_CHECK(a.st == b.st, "jit on: status %s, jit off: %s\n%s", we_status_name(b.st),
+			 we_status_name(a.st), b.st != WE_OK ? b.err : a.err);
+		FZ_CHECK(!strcmp(a.err, b.err), "jit on: report\n%s\njit off:\n%s", b.err, a.err);
+		FZ_CHECK(!strcmp(a.json, b.json), "jit on: JSON report\n%s\njit off:\n%s", b.json, a.json);
+		FZ_CHECK(!memcmp(host_a, host_b, GBUF_BYTES), "jit on: memory differs from jit off");
+	}
+	result_free(&a);
+	result_free(&b);
 }
 
 /* ---- the corpus converter ------------------------------------------------- */
@@ -392,6 +441,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	print_inputs = getenv("FUZZ_EXEC_PRINT") != NULL;
+	if (getenv("FUZZ_EXEC_STATS"))
+		atexit(print_stats);
 	const char *conv = getenv("FUZZ_EXEC_CONVERT");
 	if (conv)
 		convert(conv);
@@ -488,6 +539,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cfg.schedule_seeded ? " seeded" : "", cfg.trace ? " trace" : "",
 			(unsigned long long)cfg.schedule_seed);
 	}
+	if ((h[6] & 0x3cu) == 0x3cu && we_jit_available())
+		differential(wm, &cfg, params, h[5]);
 	for (unsigned e = 0; e < TH_NENGINES; e++) {
 		cfg.engine = th_id(e);
 		result a;
