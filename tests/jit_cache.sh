@@ -11,17 +11,13 @@
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bld=${top_builddir:-$src}
-we=$bld/src/warpemu
-"$we" info | grep -q '^Compiled tier: *LLVM' || { echo "jit_cache.sh: built without LLVM: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/lib.sh"
+jit_setup jit_cache.sh
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # (no entry anywhere but where a test puts it)
 unset XDG_CACHE_HOME
-WARPEMU_JIT_CACHE=off
-export WARPEMU_JIT_CACHE
 
 n=65536
 kargs="$src/bench/kernels/triad.we --block 256 --arg n=$n --arg s=1.5 --arg a=zeros:$((4 * n))

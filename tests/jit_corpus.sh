@@ -11,19 +11,15 @@
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bld=${top_builddir:-$src}
-we=$bld/src/warpemu
-"$we" info | grep -q '^Compiled tier: *LLVM' || { echo "jit_corpus.sh: built without LLVM: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-WARPEMU_JIT_CACHE=off
-export WARPEMU_JIT_CACHE
+. "$src/tests/lib.sh"
+jit_setup jit_corpus.sh
 pass=0 fail=0 wfn=0
 # (the launch's own lines: its time and what the compiled tier did)
 strip() { grep -v -e '^warpemu: [0-9.]* s, ' -e '^warpemu: jit' "$1"; }
 for f in "$src"/tests/deadlock/*.we; do
 	name=$(basename "$f" .we)
 	head=$(sed -n 's|^// launch: *||p' "$f" | head -n 1)
-	args= out=
+	args='' out=''
 	for w in $head; do
 		case $w in
 		grid=*) args="$args --grid ${w#grid=}" ;;
