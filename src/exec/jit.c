@@ -912,11 +912,8 @@ static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValue
 			    "");
 }
 
-/* The lowest and the highest low word lo of the lanes under the guard,
- * *amin and *amax (i64), and *anyb, a word whose low bits are clear
- * when theirs are (the alignment).  Consecutive lanes (consecutive())
- * take them from the first and the last lane; other lanes from
- * reductions over the vector.  At least one lane is under the guard. */
+/* lane_range by vector reductions over the lanes under the guard: *amin
+ * and *amax, and the OR of their low words (returned). */
 static LLVMValueRef lane_reduce(jb *b, LLVMValueRef lo, LLVMValueRef *amin, LLVMValueRef *amax)
 {
 	LLVMValueRef lmin = lo, lmax = lo;
@@ -972,9 +969,15 @@ static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LL
 	LLVMAddIncoming(*anyb, vor, in, 2);
 }
 
+/* A prefetch of the line at host address host (i64), for writing or
+ * reading, into every cache level (a hint: any address will do).  The
+ * check loop prefetches a global access's lines a loop ahead of the
+ * access (bench/README.md, "Memory stalls, consecutive lanes and CTA
+ * restarts"). */
 static void prefetch(jb *b, LLVMValueRef host, bool write)
 {
-	LLVMValueRef args[4] = { LLVMBuildIntToPtr(b->b, host, LLVMPointerType(b->i8, 0), ""), c32(b, write), c32(b, 3), c32(b, 1) };
+	LLVMValueRef args[4] = { LLVMBuildIntToPtr(b->b, host, LLVMPointerType(b->i8, 0), ""), c32(b, write),
+				 c32(b, 3), c32(b, 1) };
 	LLVMBuildCall2(b->b, b->pf_t, b->pf, args, 4, "");
 }
 
