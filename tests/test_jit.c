@@ -470,6 +470,22 @@ static const char memfault_text[] =
  * and from the LDG after it */
 #define MEMFAULT_COMPILED (3u + 22u + 3u)
 
+/* The launch of t on configuration cs (th_configs), grid CTAs of block
+ * threads, with one worker (which CTAs of other workers ran before a
+ * fault stopped them would vary): *ref with --jit off, *got with --jit
+ * on. */
+static void run_off_on(th_kernel *t, const th_config *cs, uint32_t grid, uint32_t block, th_run *ref, th_run *got)
+{
+	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, grid, block);
+	c.timeout = WALL_TIMEOUT_S;
+	th_config_apply(&c, cs);
+	c.threads = 1;
+	c.jit = WE_JIT_OFF;
+	th_run_launch(t, &c, ref);
+	c.jit = WE_JIT_ON;
+	th_run_launch(t, &c, got);
+}
+
 START_TEST(memfault)
 {
 	static const char *const where[5] = { NULL, "PC 0x0160", "PC 0x0160", "PC 0x0170", "PC 0x01a0" };
@@ -486,17 +502,10 @@ START_TEST(memfault)
 		 * setting (which warps ran before the fault stopped the launch
 		 * depends on the groups) */
 		for (size_t i = 0; i < n; i++) {
-			we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 4, 128);
-			c.timeout = WALL_TIMEOUT_S;
-			th_config_apply(&c, &cs[i]);
-			/* (one worker: which CTAs of other workers ran before the
-			 * fault stopped them would vary) */
-			c.threads = 1;
 			char what_run[128];
 			snprintf(what_run, sizeof what_run, "%s, kind %u", cs[i].name, kind);
 			th_run ref, r;
-			c.jit = WE_JIT_OFF;
-			th_run_launch(&t, &c, &ref);
+			run_off_on(&t, &cs[i], 4, 128, &ref, &r);
 			if (!kind) {
 				th_expect_ok(&ref, "jit off, no fault");
 			} else {
@@ -505,8 +514,6 @@ START_TEST(memfault)
 					      strstr(ref.err, what[kind]) && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC"),
 				      "%s, jit off: %s\n%s", what_run, we_status_name(ref.st), ref.err);
 			}
-			c.jit = WE_JIT_ON;
-			th_run_launch(&t, &c, &r);
 			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (kind ? 0u : TH_SAME_COUNTERS), "jit off",
 				       what_run);
 			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks == 2 && r.s.jit_insns == MEMFAULT_COMPILED,
@@ -564,15 +571,10 @@ START_TEST(edge)
 	for (unsigned v = 0; v < 3; v++) {
 		th_u32(&t, "n", ns[v]);
 		for (size_t i = 0; i < n; i++) {
-			we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 2, 64);
-			c.timeout = WALL_TIMEOUT_S;
-			th_config_apply(&c, &cs[i]);
-			c.threads = 1;
 			char what_run[128];
 			snprintf(what_run, sizeof what_run, "%s, n %u", cs[i].name, ns[v]);
 			th_run ref, r;
-			c.jit = WE_JIT_OFF;
-			th_run_launch(&t, &c, &ref);
+			run_off_on(&t, &cs[i], 2, 64, &ref, &r);
 			if (!lanes[v]) {
 				th_expect_ok(&ref, "jit off");
 				const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
@@ -583,8 +585,6 @@ START_TEST(edge)
 				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0)") && strstr(ref.err, lanes[v]),
 				      "%s, jit off: %s\n%s", what_run, we_status_name(ref.st), ref.err);
 			}
-			c.jit = WE_JIT_ON;
-			th_run_launch(&t, &c, &r);
 			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (lanes[v] ? 0u : TH_SAME_COUNTERS), "jit off",
 				       what_run);
 			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s, %u blocks", what_run, r.s.jit,
