@@ -175,8 +175,8 @@ typedef struct jb {
 	LLVMValueRef fma, ctpop;
 	LLVMTypeRef fma_t, ctpop_t;
 	/* the memory instructions' intrinsics: vector reductions over
-	 * <32 x i32>, and masked loads and stores of <32 x i32> and
-	 * <32 x i64> ([0]: 32 bits, [1]: 64) */
+	 * <32 x i32>, masked loads and stores of <32 x i32> and <32 x i64>
+	 * ([0]: 32 bits, [1]: 64), and the prefetch (pf) */
 	LLVMValueRef umin, umax, vor, cttz, mload[4], mstore[2], pf;
 	LLVMTypeRef red_t, cttz_t, mload_t[4], mstore_t[2], pf_t;
 	const we_launch_ctx *L;
