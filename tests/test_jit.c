@@ -76,7 +76,7 @@
 /* The block between the loads and the stores: OPS_BLOCK instructions,
  * all of forms jit.c compiles.  Inputs R4..R7 integers, R8..R11 floats;
  * results R12..R37. */
-#define OPS_BLOCK 43
+#define OPS_BLOCK 51
 static const char ops_text[] =
 	".kernel ops\n"
 	".param ptr out\n"        /* 0x0  */
@@ -142,6 +142,16 @@ static const char ops_text[] =
 	"        LEA.X R37, P5, R37, c[0x0][0x10], 0x1f, !P4 ;\n"
 	"   @P5  IADD3 R37, R37, 0x9, RZ ;\n"
 	"        LOP3.LUT R37, R37, R12, R13, 0x1e, !PT ;\n"
+	/* IMAD.WIDE by 2^sh (a shift in 32-bit lanes, jit.c): signed and
+	 * unsigned, sh 0, 4 and 30, a carry into the high word */
+	"        IMAD.WIDE R[38:39], R4, 0x10, R[6:7] ;\n"
+	"        IMAD.WIDE.U32 R[40:41], R5, 0x1, R[6:7] ;\n"
+	"        IMAD.WIDE R[42:43], R6, 0x1, R[4:5] ;\n"
+	"   @P1  IMAD.WIDE.U32 R[44:45], R7, 0x40000000, R[4:5] ;\n"
+	"        LOP3.LUT R37, R37, R38, R39, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R40, R41, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R42, R43, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R44, R45, 0x96, !PT ;\n"
 	/* the stores: R12..R37 */
 	"        MOV R62, c[0x0][0x0] ;\n"
 	"        MOV R63, c[0x0][0x4] ;\n"

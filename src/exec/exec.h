@@ -204,6 +204,15 @@ XV_INLINE uint32_t ximm_word(const xopd *o, unsigned k)
 {
 	return k ? (uint32_t)((uint64_t)o->imm >> 32) : (uint32_t)o->imm;
 }
+/* sh when o is a plain immediate 2^sh below 2^31 (positive as S32 too:
+ * an address's scale, IMAD.WIDE's b), else -1 */
+XV_INLINE int ximm_log2(const xopd *o)
+{
+	if (o->kind != XO_IMM || (o->flags & XF_INT_MODS))
+		return -1;
+	const uint32_t v = ximm_word(o, 0);
+	return v && !(v & (v - 1u)) && v < 0x80000000u ? __builtin_ctz(v) : -1;
+}
 /* xsrc_scalar, with a plain immediate read without a call */
 XV_INLINE uint32_t xsrc_word(xctx *x, const xopd *o, unsigned k, bool int_mods)
 {

@@ -449,6 +449,23 @@ static void emit_imad_wide(jb *b, const xinsn *i)
 	LLVMValueRef c0 = src(b, &i->o[IMAD_WIDE_c], 0, true);
 	LLVMValueRef c1 = src(b, &i->o[IMAD_WIDE_c], 1, false);
 	const bool u = i->in->sign == ISA_Signedness_U32;
+	const int sh = ximm_log2(&i->o[IMAD_WIDE_b]);
+	if (sh >= 0) {
+		/* b = 2^sh (an address's scale): in 32-bit lanes, as
+		 * sem_alu.c's chunks, a << sh with the bits shifted out (for
+		 * S32 the sign too) as the high word, plus c with the low
+		 * word's carry.  In 64-bit lanes LLVM does each step on four
+		 * vectors and splits the words after. */
+		LLVMValueRef plo = sh ? LLVMBuildShl(b->b, a, splat32(b, (uint32_t)sh), "") : a;
+		LLVMValueRef phi = sh ? (u ? LLVMBuildLShr(b->b, a, splat32(b, 32u - (uint32_t)sh), "")
+					   : LLVMBuildAShr(b->b, a, splat32(b, 32u - (uint32_t)sh), ""))
+				      : (u ? splat32(b, 0) : LLVMBuildAShr(b->b, a, splat32(b, 31), ""));
+		LLVMValueRef lo = LLVMBuildAdd(b->b, plo, c0, "");
+		LLVMValueRef carry = LLVMBuildZExt(b->b, LLVMBuildICmp(b->b, LLVMIntULT, lo, c0, ""), b->v32, "");
+		set_row(b, &i->o[IMAD_WIDE_rd], 0, lo);
+		set_row(b, &i->o[IMAD_WIDE_rd], 1, LLVMBuildAdd(b->b, LLVMBuildAdd(b->b, phi, c1, ""), carry, ""));
+		return;
+	}
 	LLVMValueRef p = u ? LLVMBuildMul(b->b, zext64(b, a), zext64(b, bb), "")
 			   : LLVMBuildMul(b->b, sext64(b, a), sext64(b, bb), "");
 	LLVMValueRef c = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, c1), splat64(b, 32), ""), zext64(b, c0), "");

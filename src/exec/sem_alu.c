@@ -172,12 +172,7 @@ XSEM(IMAD_WIDE)
 		_Static_assert(XV_W == 8, "IMAD.WIDE's chunks are XV_W lanes");
 		/* b an immediate 2^sh (0 <= sh < 31: positive as S32 too: an
 		 * address), a shift instead of a 64 x 64-bit vector product */
-		int sh = -1;
-		if (i->o[IMAD_WIDE_b].kind == XO_IMM && !(i->o[IMAD_WIDE_b].flags & XF_INT_MODS)) {
-			const uint32_t bi = ximm_word(&i->o[IMAD_WIDE_b], 0);
-			if (bi && !(bi & (bi - 1)) && bi < 0x80000000u)
-				sh = __builtin_ctz(bi);
-		}
+		const int sh = ximm_log2(&i->o[IMAD_WIDE_b]);
 		if (sh >= 0) {
 			/* in 32-bit lanes: a << sh with the bits shifted out
 			 * (and for S32 the sign) as the high word, plus c with
