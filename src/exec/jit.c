@@ -177,8 +177,8 @@ typedef struct jb {
 	/* the memory instructions' intrinsics: vector reductions over
 	 * <32 x i32>, masked loads and stores of <32 x i32> and <32 x i64>
 	 * ([0]: 32 bits, [1]: 64), and the prefetch (pf) */
-	LLVMValueRef umin, umax, vor, cttz, mload[4], mstore[2], pf;
-	LLVMTypeRef red_t, cttz_t, mload_t[4], mstore_t[2], pf_t;
+	LLVMValueRef umin, umax, vor, cttz, ctlz, mload[4], mstore[2], pf;
+	LLVMTypeRef red_t, cttz_t, ctlz_t, mload_t[4], mstore_t[2], pf_t;
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
@@ -910,12 +910,13 @@ static LLVMBasicBlockRef skip_idle(jb *b)
 
 /* The lanes under the guard at consecutive addresses: lane l's low word
  * lo is lane 0's, *start (i64), plus l * size, with no low word wrapping
- * (a tree reduction's first lanes, thread l at element l). */
-static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValueRef *start)
+ * (a tree reduction's first lanes, thread l at element l); *lo0 the
+ * first such lane's low word. */
+static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValueRef *start, LLVMValueRef *lo0)
 {
 	LLVMValueRef first = first_lane(b);
-	LLVMValueRef lo0 = LLVMBuildExtractElement(b->b, lo, first, "");
-	*start = LLVMBuildSub(b->b, LLVMBuildZExt(b->b, lo0, b->i64, ""),
+	*lo0 = LLVMBuildExtractElement(b->b, lo, first, "");
+	*start = LLVMBuildSub(b->b, LLVMBuildZExt(b->b, *lo0, b->i64, ""),
 			      LLVMBuildMul(b->b, LLVMBuildZExt(b->b, first, b->i64, ""), c64(b, size), ""), "");
 	LLVMValueRef step[XLANES];
 	for (unsigned l = 0; l < XLANES; l++)
@@ -926,6 +927,63 @@ static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValue
 	return LLVMBuildAnd(b->b, fast,
 			    LLVMBuildICmp(b->b, LLVMIntULE, *start, c64(b, (uint64_t)UINT32_MAX + 1u - size * XLANES), ""),
 			    "");
+}
+
+/* lane_range by vector reductions over the lanes under the guard: *amin
+ * and *amax, and the OR of their low words (returned). */
+static LLVMValueRef lane_reduce(jb *b, LLVMValueRef lo, LLVMValueRef *amin, LLVMValueRef *amax)
+{
+	LLVMValueRef lmin = lo, lmax = lo;
+	if (b->pm) {
+		LLVMValueRef on = pm_lanes(b);
+		lmin = LLVMBuildSelect(b->b, on, lo, splat32(b, UINT32_MAX), "");
+		lmax = LLVMBuildSelect(b->b, on, lo, splat32(b, 0), "");
+	}
+	*amin = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->red_t, b->umin, &lmin, 1, ""), b->i64, "");
+	*amax = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->red_t, b->umax, &lmax, 1, ""), b->i64, "");
+	return LLVMBuildCall2(b->b, b->red_t, b->vor, &lmax, 1, "");
+}
+
+/* The lowest and the highest low word lo of the lanes under the guard,
+ * *amin and *amax (i64), and *anyb, a word whose low bits are clear
+ * when theirs are (the alignment).  Consecutive lanes (consecutive())
+ * take them from the first and the last lane, unless the instruction's
+ * lanes are scattered by nature (ATOMS: a histogram's bins); other lanes
+ * from reductions over the vector.  At least one lane is under the
+ * guard. */
+static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LLVMValueRef *amin, LLVMValueRef *amax,
+		       LLVMValueRef *anyb)
+{
+	if (scattered) {
+		*anyb = lane_reduce(b, lo, amin, amax);
+		return;
+	}
+	LLVMValueRef start, lo0;
+	LLVMValueRef fast = consecutive(b, lo, size, &start, &lo0);
+	LLVMValueRef last = c64(b, XLANES - 1u);
+	if (b->pm) {
+		LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
+		LLVMValueRef lz = LLVMBuildCall2(b->b, b->ctlz_t, b->ctlz, args, 2, "");
+		last = LLVMBuildZExt(b->b, LLVMBuildSub(b->b, c32(b, XLANES - 1u), lz, ""), b->i64, "");
+	}
+	LLVMValueRef fmax = LLVMBuildAdd(b->b, start, LLVMBuildMul(b->b, last, c64(b, size), ""), "");
+	LLVMValueRef fmin = LLVMBuildZExt(b->b, lo0, b->i64, "");
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
+	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(b->cx, b->fn, "scattered");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "ranged");
+	LLVMBuildCondBr(b->b, fast, join, slow);
+	LLVMPositionBuilderAtEnd(b->b, slow);
+	LLVMValueRef smin, smax, sor = lane_reduce(b, lo, &smin, &smax);
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+	LLVMBasicBlockRef in[2] = { from, slow };
+	LLVMValueRef vmin[2] = { fmin, smin }, vmax[2] = { fmax, smax }, vor[2] = { lo0, sor };
+	*amin = LLVMBuildPhi(b->b, b->i64, "");
+	LLVMAddIncoming(*amin, vmin, in, 2);
+	*amax = LLVMBuildPhi(b->b, b->i64, "");
+	LLVMAddIncoming(*amax, vmax, in, 2);
+	*anyb = LLVMBuildPhi(b->b, b->i32, "");
+	LLVMAddIncoming(*anyb, vor, in, 2);
 }
 
 /* A prefetch of the line at host address host (i64), for writing or
@@ -956,18 +1014,12 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	set_guard(b, i, false);
 	const xopd *om = mem_opd(i);
 	const uint64_t size = mem_bytes(i);
-	LLVMValueRef lo = get_row(b, om->row), lmin = lo, lmax = lo;
+	LLVMValueRef lo = get_row(b, om->row);
 	if (is_global(i))
 		get_row(b, om->row + 1u);
 	LLVMBasicBlockRef idle = skip_idle(b);
-	if (b->pm) {
-		LLVMValueRef on = pm_lanes(b);
-		lmin = LLVMBuildSelect(b->b, on, lo, splat32(b, UINT32_MAX), "");
-		lmax = LLVMBuildSelect(b->b, on, lo, splat32(b, 0), "");
-	}
-	LLVMValueRef amin = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->red_t, b->umin, &lmin, 1, ""), b->i64, "");
-	LLVMValueRef amax = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->red_t, b->umax, &lmax, 1, ""), b->i64, "");
-	LLVMValueRef anyb = LLVMBuildCall2(b->b, b->red_t, b->vor, &lmax, 1, "");
+	LLVMValueRef amin, amax, anyb;
+	lane_range(b, lo, (unsigned)size, i->optype == ISA_OPT_ATOMS, &amin, &amax, &anyb);
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
 	/* (the offset's low bits are known: an offset off alignment fails
 	 * every lane) */
@@ -1034,8 +1086,8 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMTypeRef vt = mem_vtype(b, vk), pt = w64 ? b->v64 : b->v32;
 	LLVMValueRef lo = get_row(b, mem_opd(i)->row);
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
-	LLVMValueRef start;
-	LLVMValueRef fast = consecutive(b, lo, size, &start);
+	LLVMValueRef start, lo0;
+	LLVMValueRef fast = consecutive(b, lo, size, &start, &lo0);
 	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
 	LLVMValueRef val = NULL;
 	if (!is_load(i)) {
@@ -1839,6 +1891,9 @@ static void jb_types(jb *b)
 	id = LLVMLookupIntrinsicID("llvm.cttz", 9);
 	b->cttz = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
 	b->cttz_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
+	id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
+	b->ctlz = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
+	b->ctlz_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
 	id = LLVMLookupIntrinsicID("llvm.prefetch", 13);
 	b->pf = LLVMGetIntrinsicDeclaration(b->mod, id, &pi8, 1);
