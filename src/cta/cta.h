@@ -213,6 +213,8 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
  * (one host thread, no --check; bar_arrive_all), else false and nothing
  * changed (the caller arrives them one by one). */
 bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n);
+/* cta_bar_arrive_group would complete the barrier (nothing changes). */
+bool cta_bar_group_ok(const we_cta *c, const bar_arrival *a, uint32_t n);
 /* NBARRIER.signal / NBARRIER.wait (units/nbar.c): CTA_PASSED, CTA_BLOCKED
  * (wait) or CTA_FAULT. */
 cta_arrive cta_nbar_signal(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, uint32_t type,

@@ -101,11 +101,16 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 	return CTA_BLOCKED;
 }
 
-bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
+bool cta_bar_group_ok(const we_cta *c, const bar_arrival *a, uint32_t n)
 {
 	/* one host thread (no lock, no other thread), and no --check hazards
 	 * to look for on the way */
-	if (c->sync || c->L->check || c->race || c->prof || !bar_arrive_all(&c->bars, n, a))
+	return !c->sync && !c->L->check && !c->race && !c->prof && bar_arrive_all_ok(&c->bars, n, a);
+}
+
+bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
+{
+	if (!cta_bar_group_ok(c, a, n) || !bar_arrive_all(&c->bars, n, a))
 		return false;
 	/* (scan_unread, which a BAR.SYNC clears, is read only by --check,
 	 * which never comes here) */

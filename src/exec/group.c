@@ -13,6 +13,8 @@
 #include "exec/jit.h"
 #include "exec/loop.h"
 #include "exec/observe.h"
+#include "units/bar.h"
+#include "units/bru.h"
 
 /* The guards of a group (ActiveMasks all ones): each warp's lanes of one
  * guard predicate, and whether they are all true or all false.  A guard
@@ -381,6 +383,49 @@ static inline bool group_block(const struct xjit *jit, we_warp *w, uint32_t n, c
 	return true;
 }
 
+/* Branch and barrier instructions that a full group (guard true in every
+ * lane of every warp: every warp's ActiveMask is all ones) runs as a
+ * whole, its PCs and counters deferred like a plain instruction's
+ * (group_settle counts it in every lane of every warp, as count_insn
+ * does): *pc becomes the group's next PC.  false: not such a case,
+ * nothing done (group_full runs it).
+ *
+ * BRA without .U or a condition whose predicate is PT: every active
+ * thread of every warp branches (sem_BRA's plain jump: ActivePC = the
+ * target, masks unchanged).
+ *
+ * BAR.SYNC or .ARV of immediates, in a group of whole CTAs of nw >= 2
+ * warps each: sem_BAR's group step for every CTA, each CTA's warps the
+ * arrivals that complete its barrier (cta_bar_arrive_group: the barrier
+ * unit and the CTA's count; no warp state changes).  Every CTA is
+ * checked before any arrives. */
+static inline bool group_whole(const we_warp *w, uint32_t n, uint32_t nw, const xinsn *i, uint64_t *pc)
+{
+	if (i->optype == ISA_OPT_BRA) {
+		const xopd *pp = &i->o[BRA_pp];
+		if (i->opcode == ISA_OP_BRA_U || i->in->cond != BRU_COND_NONE || pp->row != 7 || (pp->flags & XF_NOT))
+			return false;
+		*pc += WE_INST_SIZE + (uint64_t)i->o[BRA_offset].imm * WE_INST_SIZE;
+		return true;
+	}
+	if (i->optype != ISA_OPT_BAR || nw < 2 || n % nw)
+		return false;
+	const xopd *oi = &i->o[BAR_id], *oc = &i->o[BAR_cnt];
+	if (oi->kind != XO_IMM || oc->kind != XO_IMM || ((oi->flags | oc->flags) & XF_INT_MODS) ||
+	    w->cta->L->k->trap_handler >= 0)
+		return false;
+	const bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
+				.id = ximm_word(oi, 0) & 0xfu, .cnt = ximm_word(oc, 0) & 0xfffu,
+				.lanes = 0xffffffffu, .pc = *pc };
+	for (uint32_t c = 0; c < n; c += nw)
+		if (!cta_bar_group_ok(w[c].cta, &a, nw))
+			return false;
+	for (uint32_t c = 0; c < n; c += nw)
+		(void)cta_bar_arrive_group(w[c].cta, &a, nw);
+	*pc += WE_INST_SIZE;
+	return true;
+}
+
 /* Instruction i's guard over the group (g): *full when a lockstep form's
  * is true in every lane of every warp; *idle when another form's is
  * false in every lane of every warp (it runs nothing: fetch, retire, and
@@ -460,6 +505,10 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		 * no predicate */
 		if (!in_code || !i->lockstep || !i->plain || i->writes_pred)
 			g.key = GUARD_NONE;
+		if (full && group_whole(w, n, nw, i, &pc)) {
+			pending++;
+			continue;
+		}
 		if (full) {
 			r = group_full(cta, w, wi, n, nw, &gx, i, &pc, &pending, &guarded, who);
 			if (r != GROUP_GO_ON)

@@ -127,17 +127,23 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 	return BAR_PASSED;
 }
 
-bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a)
+bool bar_arrive_all_ok(const bar_unit *u, uint32_t n, const bar_arrival *a)
 {
 	if (a->id >= WE_NUM_BARRIERS || a->kind != BAR_KIND_SYNC || a->scan || a->cnt % 32u ||
 	    (!a->wait && a->cnt == 0))
 		return false;
-	bar_state *b = &u->b[a->id];
+	const bar_state *b = &u->b[a->id];
 	/* an empty phase with nobody waiting (R2B may have emptied one that
 	 * had waiters), and these arrivals are exactly the ones it needs:
 	 * the first n - 1 would wait, the last complete it and wake them */
-	if (!n || b->count || b->waiters || 32u * n != (a->cnt ? a->cnt : u->all_count))
+	return n && !b->count && !b->waiters && 32u * n == (a->cnt ? a->cnt : u->all_count);
+}
+
+bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a)
+{
+	if (!bar_arrive_all_ok(u, n, a))
 		return false;
+	bar_state *b = &u->b[a->id];
 	u->dirty |= 1u << a->id;
 	/* what bar_release leaves (R2B may have left other fields set) */
 	uint32_t wake, red_done, red_word;

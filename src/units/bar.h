@@ -93,6 +93,8 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
  * calls of bar_arrive would leave it, no warp blocked or woken.  false,
  * nothing changed, otherwise (the caller then arrives them one by one). */
 bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a);
+/* bar_arrive_all would complete the phase (it changes nothing). */
+bool bar_arrive_all_ok(const bar_unit *u, uint32_t n, const bar_arrival *a);
 
 /* Warp `warp` exited completely: cnt = 0 barriers may complete.  Returns
  * the warps to release; *ncompleted counts the barriers that completed;
