@@ -1777,14 +1777,11 @@ static char *mask_warp(const char *s, unsigned *warp)
  * warps go on as one group (eng_barrier), and warp 0 faults first.  So
  * the reports agree in everything but the warp: the kind, message, CTA,
  * lanes, PC and instruction, and the warp is one of the CTA's. */
-START_TEST(fault_after_barrier)
+/* A fault after a barrier, and after a loop of barriers and a branch
+ * every thread takes (which a group of whole CTAs runs without writing
+ * its warps' PCs: exec_group's group_whole): the report of lockstep 1. */
+static void fault_after_barrier_in(const char *text, const char *pc)
 {
-	static const char text[] = ".param u32 k\n"
-				   "        S2R R0, SR_TID.X ;\n"
-				   "        IADD3 R1, R0, 0x1, RZ ;\n"
-				   "        BAR.SYNC 0x0 ;\n"
-				   "        MOV R3, c[0x0][0x40] ;\n"
-				   "        EXIT ;\n";
 	th_kernel t;
 	th_load(&t, text, "stop.we", NULL);
 	th_u32(&t, "k", 7);
@@ -1792,7 +1789,7 @@ START_TEST(fault_after_barrier)
 	th_run ref;
 	lk_run(&t, &c, &ref);
 	CHECK(ref.st == WE_ERR_EXCEPTION, "lockstep 1: status %s\n%s", we_status_name(ref.st), ref.err);
-	CHECK(strstr(ref.err, "c[0x0][0x40]") && strstr(ref.err, "lanes 0-31 PC 0x0030"), "lockstep 1: %s", ref.err);
+	CHECK(strstr(ref.err, "c[0x0][0x40]") && strstr(ref.err, pc), "lockstep 1: %s", ref.err);
 	unsigned w0 = 99, j0 = 99;
 	char *err0 = mask_warp(ref.err, &w0), *json0 = mask_warp(ref.json, &j0);
 	CHECK(w0 < 8 && j0 == w0, "lockstep 1: warp %u / %u", w0, j0);
@@ -1818,6 +1815,32 @@ START_TEST(fault_after_barrier)
 	free(json0);
 	th_run_free(&ref);
 	th_close(&t);
+}
+
+START_TEST(fault_after_barrier)
+{
+	fault_after_barrier_in(".param u32 k\n"
+			       "        S2R R0, SR_TID.X ;\n"
+			       "        IADD3 R1, R0, 0x1, RZ ;\n"
+			       "        BAR.SYNC 0x0 ;\n"
+			       "        MOV R3, c[0x0][0x40] ;\n"
+			       "        EXIT ;\n",
+			       "lanes 0-31 PC 0x0030");
+	fault_after_barrier_in(".param u32 k\n"
+			       "        S2R R0, SR_TID.X ;\n"
+			       "        MOV R1, RZ ;\n"
+			       ".loop:\n"
+			       "        BAR.SYNC 0x0 ;\n"
+			       "        IADD3 R1, R1, 0x1, RZ ;\n"
+			       "        BAR.SYNC 0x1, 0x100 ;\n"
+			       "        ISETP.LT.U32.AND P0, PT, R1, 0x5, PT ;\n"
+			       "   @P0  BRA `(.loop) ;\n"
+			       "        BRA `(.out) ;\n"
+			       "        EXIT ;\n"
+			       ".out:\n"
+			       "        MOV R3, c[0x0][0x40] ;\n"
+			       "        EXIT ;\n",
+			       "lanes 0-31 PC 0x0090");
 }
 END_TEST
 

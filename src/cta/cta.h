@@ -215,6 +215,8 @@ cta_arrive cta_bar_arrive(we_cta *c, we_warp *w, uint32_t pmask, const bar_arriv
 bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n);
 /* cta_bar_arrive_group would complete the barrier (nothing changes). */
 bool cta_bar_group_ok(const we_cta *c, const bar_arrival *a, uint32_t n);
+/* cta_bar_arrive_group's completion, where cta_bar_group_ok holds. */
+void cta_bar_complete_group(we_cta *c, const bar_arrival *a);
 /* NBARRIER.signal / NBARRIER.wait (units/nbar.c): CTA_PASSED, CTA_BLOCKED
  * (wait) or CTA_FAULT. */
 cta_arrive cta_nbar_signal(we_cta *c, we_warp *w, uint64_t pc, uint32_t id, uint32_t type,

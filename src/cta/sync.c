@@ -110,12 +110,18 @@ bool cta_bar_group_ok(const we_cta *c, const bar_arrival *a, uint32_t n)
 
 bool cta_bar_arrive_group(we_cta *c, const bar_arrival *a, uint32_t n)
 {
-	if (!cta_bar_group_ok(c, a, n) || !bar_arrive_all(&c->bars, n, a))
+	if (!cta_bar_group_ok(c, a, n))
 		return false;
+	cta_bar_complete_group(c, a);
+	return true;
+}
+
+void cta_bar_complete_group(we_cta *c, const bar_arrival *a)
+{
+	bar_arrive_all_now(&c->bars, a);
 	/* (scan_unread, which a BAR.SYNC clears, is read only by --check,
 	 * which never comes here) */
 	c->barriers_completed++;
-	return true;
 }
 
 void cta_warp_exited_hooked(we_cta *c, uint32_t wi)

@@ -421,7 +421,7 @@ static inline bool group_whole(const we_warp *w, uint32_t n, uint32_t nw, const 
 		if (!cta_bar_group_ok(w[c].cta, &a, nw))
 			return false;
 	for (uint32_t c = 0; c < n; c += nw)
-		(void)cta_bar_arrive_group(w[c].cta, &a, nw);
+		cta_bar_complete_group(w[c].cta, &a);
 	*pc += WE_INST_SIZE;
 	return true;
 }

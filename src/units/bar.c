@@ -143,13 +143,18 @@ bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a)
 {
 	if (!bar_arrive_all_ok(u, n, a))
 		return false;
+	bar_arrive_all_now(u, a);
+	return true;
+}
+
+void bar_arrive_all_now(bar_unit *u, const bar_arrival *a)
+{
 	bar_state *b = &u->b[a->id];
 	u->dirty |= 1u << a->id;
 	/* what bar_release leaves (R2B may have left other fields set) */
 	uint32_t wake, red_done, red_word;
 	wake = bar_release(b, &red_done, &red_word);
 	(void)wake, (void)red_done, (void)red_word;
-	return true;
 }
 
 uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,

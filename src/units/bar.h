@@ -95,6 +95,8 @@ bar_result bar_arrive(bar_unit *u, uint32_t warp, const bar_arrival *a,
 bool bar_arrive_all(bar_unit *u, uint32_t n, const bar_arrival *a);
 /* bar_arrive_all would complete the phase (it changes nothing). */
 bool bar_arrive_all_ok(const bar_unit *u, uint32_t n, const bar_arrival *a);
+/* bar_arrive_all's completion, where bar_arrive_all_ok holds. */
+void bar_arrive_all_now(bar_unit *u, const bar_arrival *a);
 
 /* Warp `warp` exited completely: cnt = 0 barriers may complete.  Returns
  * the warps to release; *ncompleted counts the barriers that completed;
