@@ -1776,10 +1776,10 @@ static char *mask_warp(const char *s, unsigned *warp)
  * 7); with lockstep groups it hands its turn back so that the released
  * warps go on as one group (eng_barrier), and warp 0 faults first.  So
  * the reports agree in everything but the warp: the kind, message, CTA,
- * lanes, PC and instruction, and the warp is one of the CTA's. */
-/* A fault after a barrier, and after a loop of barriers and a branch
- * every thread takes (which a group of whole CTAs runs without writing
- * its warps' PCs: exec_group's group_whole): the report of lockstep 1. */
+ * lanes, PC and instruction, and the warp is one of the CTA's.  Also
+ * after a loop of barriers and a branch every thread takes, which a
+ * group of whole CTAs runs without writing its warps' PCs (exec_group's
+ * group_whole). */
 static void fault_after_barrier_in(const char *text, const char *pc)
 {
 	th_kernel t;
