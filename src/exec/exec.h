@@ -213,6 +213,20 @@ XV_INLINE int ximm_log2(const xopd *o)
 	const uint32_t v = ximm_word(o, 0);
 	return v && !(v & (v - 1u)) && v < 0x80000000u ? __builtin_ctz(v) : -1;
 }
+/* The arrival of BAR.SYNC or BAR.ARV i by `lanes` at pc when its id and
+ * count are plain immediates (the same arrival for every warp of a
+ * group: sem_bcu.c's group step, group.c's whole-group barrier), else
+ * false (each warp's own operands, sem_bcu.c id_count). */
+XV_INLINE bool xbar_imm_arrival(const xinsn *i, uint64_t pc, uint32_t lanes, bar_arrival *a)
+{
+	const xopd *oi = &i->o[BAR_id], *oc = &i->o[BAR_cnt];
+	if (oi->kind != XO_IMM || oc->kind != XO_IMM || ((oi->flags | oc->flags) & XF_INT_MODS))
+		return false;
+	*a = (bar_arrival){ .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
+			    .id = ximm_word(oi, 0) & 0xfu, .cnt = ximm_word(oc, 0) & 0xfffu,
+			    .lanes = lanes, .pc = pc };
+	return true;
+}
 /* xsrc_scalar, with a plain immediate read without a call */
 XV_INLINE uint32_t xsrc_word(xctx *x, const xopd *o, unsigned k, bool int_mods)
 {

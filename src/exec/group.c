@@ -410,13 +410,9 @@ static inline bool group_whole(const we_warp *w, uint32_t n, uint32_t nw, const 
 	}
 	if (i->optype != ISA_OPT_BAR || nw < 2 || n % nw)
 		return false;
-	const xopd *oi = &i->o[BAR_id], *oc = &i->o[BAR_cnt];
-	if (oi->kind != XO_IMM || oc->kind != XO_IMM || ((oi->flags | oc->flags) & XF_INT_MODS) ||
-	    w->cta->L->k->trap_handler >= 0)
+	bar_arrival a;
+	if (w->cta->L->k->trap_handler >= 0 || !xbar_imm_arrival(i, *pc, 0xffffffffu, &a))
 		return false;
-	const bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
-				.id = ximm_word(oi, 0) & 0xfu, .cnt = ximm_word(oc, 0) & 0xfffu,
-				.lanes = 0xffffffffu, .pc = *pc };
 	for (uint32_t c = 0; c < n; c += nw)
 		if (!cta_bar_group_ok(w[c].cta, &a, nw))
 			return false;

@@ -445,7 +445,6 @@ static void emit_imad(jb *b, const xinsn *i)
 static void emit_imad_wide(jb *b, const xinsn *i)
 {
 	LLVMValueRef a = src(b, &i->o[IMAD_WIDE_ra], 0, true);
-	LLVMValueRef bb = src(b, &i->o[IMAD_WIDE_b], 0, true);
 	LLVMValueRef c0 = src(b, &i->o[IMAD_WIDE_c], 0, true);
 	LLVMValueRef c1 = src(b, &i->o[IMAD_WIDE_c], 1, false);
 	const bool u = i->in->sign == ISA_Signedness_U32;
@@ -466,6 +465,7 @@ static void emit_imad_wide(jb *b, const xinsn *i)
 		set_row(b, &i->o[IMAD_WIDE_rd], 1, LLVMBuildAdd(b->b, LLVMBuildAdd(b->b, phi, c1, ""), carry, ""));
 		return;
 	}
+	LLVMValueRef bb = src(b, &i->o[IMAD_WIDE_b], 0, true);
 	LLVMValueRef p = u ? LLVMBuildMul(b->b, zext64(b, a), zext64(b, bb), "")
 			   : LLVMBuildMul(b->b, sext64(b, a), sext64(b, bb), "");
 	LLVMValueRef c = LLVMBuildOr(b->b, LLVMBuildShl(b->b, zext64(b, c1), splat64(b, 32), ""), zext64(b, c0), "");

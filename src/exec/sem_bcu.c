@@ -105,12 +105,8 @@ XSEM(BAR)
 	/* a lockstep group (sem_lockstep_form) whose arrivals alone complete
 	 * the barrier: one step, when no warp is in the trap handler and the
 	 * id and count are immediates (else each warp's own lowest lane's) */
-	if (i->o[BAR_id].kind == XO_IMM && i->o[BAR_cnt].kind == XO_IMM) {
-		/* (inline: of two immediates, id_count reads them without a
-		 * call) */
-		bar_arrival a = { .kind = BAR_KIND_SYNC, .wait = i->in->mode == ISA_BARMode_SYNC,
-				  .lanes = x->pmask, .pc = x->pc };
-		id_count(x, i, &a.id, &a.cnt);
+	bar_arrival a;
+	if (xbar_imm_arrival(i, x->pc, x->pmask, &a)) {
 		/* (the usual miss first: a group of some of the CTA's warps; a
 		 * warp can be in the trap handler only if the kernel has one) */
 		bool one_by_one = 32u * (x->group + 1) != (a.cnt ? a.cnt : x->cta->bars.all_count);
