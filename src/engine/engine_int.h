@@ -46,6 +46,7 @@ typedef struct cta_batch {
 	we_warp *warps;
 	uint32_t *regs;
 	uint8_t *shared, *local;
+	uint32_t clock_turns;          /* its worker's watchdog_ok calls    */
 } cta_batch;
 
 typedef struct launch {
@@ -107,13 +108,15 @@ static inline int sched_next(we_cta *c, uint64_t *budget)
 /* Charge the watchdogs (max-instructions, interrupt, wall clock) before a
  * turn of `*budget` instructions; false after recording a WATCHDOG or
  * INTERRUPTED fault.  The wall clock is read on every 64th turn of the
- * warp (a warp switch can come at every barrier: clock_gettime there
- * would cost more than the barrier); a turn is at most QUANTUM
- * instructions.  Inline for the usual turn with nothing to check. */
+ * host thread that counts *turns (its own: a warp switch can come at
+ * every barrier, and a grid of small CTAs starts a warp every few
+ * instructions: clock_gettime per warp or CTA cost tiny.we as much as its
+ * instructions, bench/README.md); a turn is at most QUANTUM instructions.
+ * Inline for the usual turn with nothing to check. */
 bool watchdog_check(we_cta *c, we_warp *w, uint64_t *budget, bool clock_turn);
-static inline bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget)
+static inline bool watchdog_ok(we_cta *c, we_warp *w, uint64_t *budget, uint32_t *turns)
 {
-	const bool clock_turn = c->L->deadline > 0 && (w->clock_checks++ & 63u) == 0;
+	const bool clock_turn = c->L->deadline > 0 && ((*turns)++ & 63u) == 0;
 	if (!c->L->max_instructions && !clock_turn &&
 	    !atomic_load_explicit(&c->L->dev->interrupted, memory_order_relaxed) &&
 	    c->linear_id < atomic_load_explicit(&c->L->dev->cancel_from, memory_order_relaxed))

@@ -73,7 +73,7 @@ static void profile_round(we_cta *c)
  * stops.  false when the CTA has ended (every warp exited, or a fault:
  * also one a watchdog recorded while the CTA waited to join a group,
  * batch_joins). */
-static bool cta_turn(we_cta *c, uint32_t *live)
+static bool cta_turn(we_cta *c, uint32_t *live, uint32_t *clock_turns)
 {
 	if (c->faulted)
 		return false;
@@ -87,7 +87,7 @@ static bool cta_turn(we_cta *c, uint32_t *live)
 		return false;
 	}
 	we_warp *w = &c->warps[wi];
-	if (!watchdog_ok(c, w, &budget))
+	if (!watchdog_ok(c, w, &budget, clock_turns))
 		return false;
 	uint32_t n = group_of(c, (uint32_t)wi, &budget);
 	uint32_t exited = 1u << wi;
@@ -145,12 +145,12 @@ static bool watchdogs_quiet(const we_launch_ctx *L, uint64_t end)
  * whose warp starts no group (stopped mid-divergence by a YIELD, say)
  * from a group of one, and exec_group would run such a warp's inactive
  * lanes; for a one-warp CTA group_of adds nothing. */
-static bool batch_joins(we_cta *c, uint64_t pc, uint32_t all, bool quiet, uint64_t *budget)
+static bool batch_joins(we_cta *c, uint64_t pc, uint32_t all, bool quiet, uint64_t *budget, uint32_t *clock_turns)
 {
 	if (c->ready != all || c->warps[0].active_pc != pc || !group_member(&c->warps[0]))
 		return false;
 	uint64_t b = *budget;
-	if (!(quiet || watchdog_ok(c, &c->warps[0], &b)) || (c->nwarps > 1 && group_of(c, 0, &b) != c->nwarps))
+	if (!(quiet || watchdog_ok(c, &c->warps[0], &b, clock_turns)) || (c->nwarps > 1 && group_of(c, 0, &b) != c->nwarps))
 		return false;
 	*budget = b;
 	return true;
@@ -190,9 +190,17 @@ static void batch_run(cta_batch *b, uint32_t n)
 		uint64_t budget = QUANTUM;
 		if (n > 1 && c->L->lockstep > 1) {
 			const bool quiet = watchdogs_quiet(c->L, b->slot[n - 1].cta.linear_id + 1);
-			while (c0 + m < n && !((ended >> (c0 + m)) & 1u) &&
-			       batch_joins(&b->slot[c0 + m].cta, c->warps[0].active_pc, warps, quiet, &budget))
+			while (c0 + m < n && !((ended >> (c0 + m)) & 1u)) {
+				we_cta *cm = &b->slot[c0 + m].cta;
+				if (!batch_joins(cm, c->warps[0].active_pc, warps, quiet, &budget, &b->clock_turns)) {
+					/* (a watchdog's fault ends it: the CTAs before
+					 * it may go on as a group without it) */
+					if (cm->faulted)
+						ended |= 1u << (c0 + m);
+					break;
+				}
 				m++;
+			}
 		}
 		if (m >= 2) {
 			uint32_t who, exited = 0;
@@ -210,7 +218,7 @@ static void batch_run(cta_batch *b, uint32_t n)
 			 * CTAs after them, as when each CTA ran it alone) */
 		}
 		for (uint32_t k = c0; k < n; k++)
-			if (!((ended >> k) & 1u) && !cta_turn(&b->slot[k].cta, &live[k]))
+			if (!((ended >> k) & 1u) && !cta_turn(&b->slot[k].cta, &live[k], &b->clock_turns))
 				ended |= 1u << k;
 	}
 }

@@ -60,6 +60,7 @@ typedef struct wthread {
 	unsigned warp;
 	pthread_t tid;
 	bool started;
+	uint32_t clock_turns;       /* its watchdog_ok calls                */
 } wthread;
 
 static void lock(pthread_mutex_t *m)
@@ -144,7 +145,7 @@ static bool wait_released(we_cta *c, we_warp *w, unsigned spin)
 /* Drive warp wi of CTA c on this host thread until it exits, faults, or
  * the CTA aborts.  In serialised mode the warp runs only while it holds
  * the baton, and hands it on as the scheduler decides. */
-static void run_warp(we_cta *c, uint32_t wi, unsigned spin)
+static void run_warp(we_cta *c, uint32_t wi, unsigned spin, uint32_t *clock_turns)
 {
 	cta_sync *sy = c->sync;
 	we_warp *w = &c->warps[wi];
@@ -168,7 +169,7 @@ static void run_warp(we_cta *c, uint32_t wi, unsigned spin)
 		}
 		if (atomic_load_explicit(&sy->abort, memory_order_acquire))
 			return;
-		if (!watchdog_ok(c, w, &budget))
+		if (!watchdog_ok(c, w, &budget, clock_turns))
 			return;
 		if (blocked_at >= 0) {
 			/* (the warp-threads engine's blocked time: wall clock) */
@@ -268,7 +269,7 @@ static void *wthread_main(void *arg)
 		seen = s->gen;
 		unlock(&s->m);
 
-		run_warp(&s->slot.cta, t->warp, s->spin);
+		run_warp(&s->slot.cta, t->warp, s->spin, &t->clock_turns);
 
 		lock(&s->m);
 		s->finished++;

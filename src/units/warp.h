@@ -88,7 +88,6 @@ typedef struct we_warp {
 
 	/* ---- scheduling (the rest) ------------------------------------ */
 	uint64_t wake_time;           /* clock at which SleepMask clears    */
-	uint32_t clock_checks;        /* watchdog_ok calls (the clock: 1 in 64) */
 	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
 	uint32_t sync_seen;           /* groups (lowest lane) parked by the
 					 failing syncs in a row (sem_bru.c) */
@@ -154,10 +153,10 @@ static inline void warp_clear(we_warp *w)
  * every kernel's instructions may change: the first two cache lines (the
  * seed-004 masks and PC, predicates, clock, counters), the uniform
  * predicates, the uniform registers when `uregs` (only uniform-unit
- * instructions write them), the global allocation cache and the
- * watchdog's clock turns.  A warp whose other fields still hold a CTA
- * start's values (engine/slot.c: the kernel has no branch or barrier
- * unit instruction but EXIT) starts again with this. */
+ * instructions write them) and the global allocation cache.  A warp
+ * whose other fields still hold a CTA start's values (engine/slot.c: the
+ * kernel has no branch or barrier unit instruction but EXIT) starts
+ * again with this. */
 static inline void warp_clear_hot(we_warp *w, bool uregs)
 {
 	_Static_assert(offsetof(we_warp, r) < offsetof(we_warp, up) &&
@@ -169,7 +168,6 @@ static inline void warp_clear_hot(we_warp *w, bool uregs)
 	if (uregs)
 		zero_const(w->ur, sizeof w->ur);
 	w->gcache = NULL;
-	w->clock_checks = 0;
 }
 
 /* The fields that BRA and the barrier unit's instructions (BAR, seed
