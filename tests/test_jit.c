@@ -607,6 +607,167 @@ START_TEST(edge)
 }
 END_TEST
 
+/* A straight kernel (src/exec/straight.c): one block to an EXIT of every
+ * thread, run for batches of CTAs in one call, the slots restarted
+ * between batches with only what the block changes reset.  Each CTA
+ * must start as the interpreter starts it: P0, guard of the first
+ * instruction and set by the block for most lanes, false (R5 stays
+ * zero); shared memory zero (the LDS before the STS).  In CTA `bad`, in
+ * a batch after the first, the load takes the block's side exit: its
+ * odd lanes read `alt`, its even ones `in` (two allocations: the
+ * interpreter runs it, no fault; counters as interpreted), and with
+ * `far` both far outside every allocation (the interpreter's report,
+ * every CTA before it as interpreted).  The bounds check's EXIT is a
+ * second block's start, and in a tail (n below the threads) some threads
+ * exit there: the interpreter's too.  One- and two-warp CTAs, every
+ * group setting. */
+static const char straight_text[] =
+	".kernel straight\n"
+	".param ptr out\n" /* 0x0: 3 words per thread */
+	".param ptr in\n"  /* 0x8: a word per thread  */
+	".param u32 bad\n" /* 0x10                    */
+	".param u32 far\n" /* 0x14                    */
+	".param ptr alt\n" /* 0x18: a word per thread */
+	".param u32 n\n"   /* 0x20: threads that run */
+	".shared 256\n"
+	"   @P0  IADD3 R5, RZ, 0x7, RZ ;\n"
+	GTID_R3
+	"        ISETP.GE.U32.AND P3, PT, R3, c[0x0][0x20], PT ;\n"
+	"   @P3  EXIT ;\n"
+	"        SHF.L.U32 R4, R0, 0x2, RZ ;\n"
+	"        LDS R6, [R4] ;\n"
+	"        IADD3 R7, R1, 0x1, RZ ;\n"
+	"        STS [R4], R7 ;\n"
+	"        ISETP.EQ.U32.AND P2, PT, R1, c[0x0][0x10], PT ;\n"
+	"        LOP3.LUT R11, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R11, RZ, P2 ;\n"
+	"        MOV R8, c[0x0][0x8] ;\n"
+	"        MOV R9, c[0x0][0xc] ;\n"
+	"   @P1  MOV R8, c[0x0][0x18] ;\n"
+	"   @P1  MOV R9, c[0x0][0x1c] ;\n"
+	"        IMAD.WIDE.U32 R[8:9], R3, 0x4, R[8:9] ;\n"
+	"   @P2  IADD3 R9, R9, c[0x0][0x14], RZ ;\n"
+	"        LDG R10, [R8.64] ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R0, RZ, PT ;\n"
+	"        MOV R12, c[0x0][0x0] ;\n"
+	"        MOV R13, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0xc, R[12:13] ;\n"
+	"        IADD3 R10, R10, R5, RZ ;\n"
+	"        STG [R12.64], R10 ;\n"
+	"        STG [R12.64+0x4], R6 ;\n"
+	"        STG [R12.64+0x8], R7 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define STRAIGHT_THREADS 6400u
+
+/* The interpreter's words of a straight run without a fault, bad CTA
+ * `bad` (the odd lanes' word from alt), threads from `tail` on none. */
+static void straight_values(th_kernel *t, const th_run *ref, uint32_t block, uint32_t bad, uint32_t tail,
+			    const char *what)
+{
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(t, ref->mem, "out");
+	const uint32_t *in = (const uint32_t *)(const void *)th_view(t, ref->mem, "in");
+	const uint32_t *alt = (const uint32_t *)(const void *)th_view(t, ref->mem, "alt");
+	for (uint32_t g = 0, wrong = 0; g < STRAIGHT_THREADS && wrong < 3; g++) {
+		const uint32_t want = g / block == bad && (g & 1u) ? alt[g] : in[g];
+		if (g >= tail ? out[3 * g] != 0xa5a5a5a5u
+			      : out[3 * g] != want || out[3 * g + 1] || out[3 * g + 2] != g / block + 1) {
+			wrong++;
+			CHECK(0, "%s: thread %u: %#x %#x %#x", what, g, out[3 * g], out[3 * g + 1], out[3 * g + 2]);
+		}
+	}
+}
+
+START_TEST(straight)
+{
+	/* (block, bad CTA): CTA 150 of 200 (batches of 32 one-warp CTAs),
+	 * CTA 70 of 100 (batches of 16) */
+	static const uint32_t blocks[2] = { 32, 64 }, bads[2] = { 150, 70 };
+	static const char *const kinds[4] = { "", ", two allocations", ", a fault", ", a tail" };
+	th_kernel t;
+	th_load(&t, straight_text, "straight", "straight");
+	uint32_t *in = malloc(STRAIGHT_THREADS * 4);
+	ck_assert_ptr_nonnull(in);
+	for (uint32_t g = 0; g < STRAIGHT_THREADS; g++)
+		in[g] = g * 2654435761u;
+	th_buf_new(&t, "out", NULL, STRAIGHT_THREADS * 12, 0xa5);
+	th_buf_new(&t, "in", in, STRAIGHT_THREADS * 4, 0);
+	for (uint32_t g = 0; g < STRAIGHT_THREADS; g++)
+		in[g] = ~g;
+	th_buf_new(&t, "alt", in, STRAIGHT_THREADS * 4, 0);
+	free(in);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (unsigned v = 0; v < 2; v++) {
+		const uint32_t grid = STRAIGHT_THREADS / blocks[v];
+		for (unsigned kind = 0; kind < 4; kind++) {
+			const uint32_t tail = kind == 3 ? STRAIGHT_THREADS - 40u : STRAIGHT_THREADS;
+			th_u32(&t, "bad", kind == 1 || kind == 2 ? bads[v] : 0xffffffffu);
+			th_u32(&t, "far", kind == 2 ? 0x100000u : 0);
+			th_u32(&t, "n", tail);
+			for (size_t i = 0; i < n; i++) {
+				char what_run[160];
+				snprintf(what_run, sizeof what_run, "%u-warp CTAs, %s%s", blocks[v] / 32, cs[i].name,
+					 kinds[kind]);
+				th_run ref, r;
+				run_off_on(&t, &cs[i], grid, blocks[v], &ref, &r);
+				if (kind != 2) {
+					th_expect_ok(&ref, "jit off");
+					straight_values(&t, &ref, blocks[v], kind == 1 ? bads[v] : UINT32_MAX, tail,
+							what_run);
+					/* (the batch of the side exit runs on as usual) */
+					CHECK(kind ? r.s.jit_straight_ctas < grid && r.s.jit_straight_ctas >= grid / 2
+						   : r.s.jit_straight_ctas == grid,
+					      "%s: %llu CTAs of %u straight", what_run,
+					      (unsigned long long)r.s.jit_straight_ctas, grid);
+				} else {
+					char cta[32];
+					snprintf(cta, sizeof cta, "CTA (%u,0,0) warp 0 lanes 0-31", bads[v]);
+					CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, cta) && strstr(ref.err, "LDG R10"),
+					      "%s, jit off: %s\n%s", what_run, we_status_name(ref.st), ref.err);
+					CHECK(r.s.jit_straight_ctas <= bads[v], "%s: %llu CTAs straight", what_run,
+					      (unsigned long long)r.s.jit_straight_ctas);
+				}
+				th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (kind != 2 ? TH_SAME_COUNTERS : 0u),
+					       "jit off", what_run);
+				th_run_free(&r);
+				th_run_free(&ref);
+			}
+		}
+	}
+	th_close(&t);
+}
+END_TEST
+
+/* A straight kernel's batches honour --timeout: a grid of 2^31 - 1 CTAs
+ * stops at the wall-clock limit with the watchdog's report, after some
+ * of them ran straight. */
+START_TEST(straight_timeout)
+{
+	if (!we_jit_available())
+		return;
+	th_kernel t;
+	th_load(&t,
+		".kernel spin\n"
+		GTID_R3
+		"        IMAD R4, R3, 0x3, R1 ;\n"
+		"        EXIT ;\n"
+		".end\n",
+		"spin", "spin");
+	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 2147483647u, 32);
+	c.grid = (we_dim3){ 2147483647u, 1, 1 };
+	c.timeout = 1.0;
+	c.jit = WE_JIT_ON;
+	th_run r;
+	th_run_launch(&t, &c, &r);
+	CHECK(r.st == WE_ERR_TIMEOUT && strstr(r.err, "wall-clock limit") && r.s.jit_straight_ctas > 0 &&
+		      r.s.jit_straight_ctas < 2147483647u,
+	      "%s, %llu CTAs straight\n%s", we_status_name(r.st), (unsigned long long)r.s.jit_straight_ctas, r.err);
+	th_run_free(&r);
+	th_close(&t);
+}
+END_TEST
+
 /* Memory instructions under partial guards and at other addresses than
  * thread i at word i: 64-bit loads and stores, global and shared; loads
  * whose unguarded lanes' addresses are far outside every window (no
@@ -1561,6 +1722,8 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
 	tcase_add_test(tc, edge);
+	tcase_add_test(tc, straight);
+	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, warpfn);

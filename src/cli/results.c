@@ -44,6 +44,9 @@ static void print_jit(const run_ctx *c, const we_launch_stats *s)
 		fprintf(stderr, PROG ": jit: %" PRIu32 " blocks of %" PRIu32 " instructions%s compiled in %.6f s%s%s\n",
 			s->jit_blocks, s->jit_insns, warp, s->jit_seconds,
 			entry && !strcmp(cache, "stored") ? ", stored in " : "", entry && !strcmp(cache, "stored") ? path : "");
+	if (s->jit_straight_ctas)
+		fprintf(stderr, PROG ": jit: %" PRIu64 " of %" PRIu64 " CTAs ran straight (the first block to the EXIT "
+			"in one call per batch)\n", s->jit_straight_ctas, s->ctas);
 	if (s->jit_cache_note[0])
 		fprintf(stderr, PROG ": jit cache: %s\n", s->jit_cache_note);
 }
@@ -326,7 +329,7 @@ static int json_prints(jw *w, run_ctx *c)
 }
 
 /* The compiled tier of the launch: "jit": { "state", "blocks",
- * "instructions", "warp_entries", "compile_seconds", "cache": { "state", "entry",
+ * "instructions", "warp_entries", "straight_ctas", "compile_seconds", "cache": { "state", "entry",
  * "load_seconds", "note" } } (doc/json.md). */
 static void json_jit(jw *w, const run_ctx *c, const we_launch_stats *s)
 {
@@ -336,6 +339,7 @@ static void json_jit(jw *w, const run_ctx *c, const we_launch_stats *s)
 	jw_u64(w, "blocks", s->jit_blocks);
 	jw_u64(w, "instructions", s->jit_insns);
 	jw_u64(w, "warp_entries", s->jit_warp_entries);
+	jw_u64(w, "straight_ctas", s->jit_straight_ctas);
 	jw_num(w, "compile_seconds", s->jit_seconds, true);
 	jw_object(w, "cache");
 	jw_str(w, "state", s->jit_cache ? s->jit_cache : "unused");

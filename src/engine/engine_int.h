@@ -29,6 +29,7 @@ typedef struct cta_slot {
 	race_cta *race;                /* --check races/uninit state, or NULL */
 	prof *prof;                    /* --profile counters, or NULL        */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
+	uint64_t straight;             /* of ctas, those batch_retire ended  */
 	uint8_t leaves;                /* what the kernel's CTAs may leave in
 					  their warps besides warp_clear_hot's
 					  fields (slot.c, KERNEL_*)          */
@@ -47,6 +48,9 @@ typedef struct cta_batch {
 	uint32_t *regs;
 	uint8_t *shared, *local;
 	uint32_t clock_turns;          /* its worker's watchdog_ok calls    */
+	uint32_t fresh;                /* slots [0, fresh) hold a CTA start's
+					  state, or a straight kernel's end
+					  (batch_retire)                    */
 } cta_batch;
 
 typedef struct launch {
@@ -158,6 +162,16 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
 /* cta_start for n CTAs from id in batch b's slots (its registers zeroed
  * at once, cta_zero_rows). */
 void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
+/* The next n CTAs from id in batch b's slots [0, n), which hold a CTA
+ * start's state (b->fresh) but for what a straight kernel's block
+ * changes (exec.h, exec_straight): its ids, zeroed registers of the
+ * kernel's zero_rows, predicates P0-P6, shared and local memory. */
+void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
+/* The end of the n CTAs of batch b that exec_straight ran, `insns`
+ * instructions per warp (xstraight.insns): the EXITs' counts and the
+ * CTAs' into the slots' (the warps' thread counts back to 0); their
+ * warps stay as they are, for batch_restart. */
+void batch_retire(cta_batch *b, uint32_t n, uint32_t insns);
 /* Zero the registers of the kernel's zero_rows: `lanes` words from regs
  * in each row (rows rstride words apart). */
 void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_t lanes);

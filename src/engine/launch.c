@@ -278,6 +278,7 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 		stats->warp_insns = lc->stats.warp_insns;
 		stats->thread_insns = lc->stats.thread_insns;
 		stats->barriers = lc->stats.barriers;
+		stats->jit_straight_ctas = lc->stats.jit_straight_ctas;
 		stats->warnings = lc->checklog.count;
 	}
 	free(lc);

@@ -22,6 +22,10 @@ typedef struct sworker {
 	cta_batch batch;
 	pthread_t tid;
 	bool started;
+	bool straight;              /* the launch may run batches straight
+				       (sched_straight_ok)                */
+	const struct xjit *jit;     /* the compiled blocks `plan` is of   */
+	xstraight plan;             /* exec_straight_plan of them         */
 } sworker;
 
 /* Warp w can be part of a lockstep group: exec_group runs a group's
@@ -294,6 +298,60 @@ static void sched_tier(launch *lc, tier_sample *ts, double seconds, uint32_t n, 
 		launch_jit_decide(lc, xjit_auto_predict(ts->seconds, ts->ctas, left, lc->nthreads));
 }
 
+/* A launch whose batches may run as a straight kernel's (exec.h,
+ * exec_straight) once its blocks are compiled: nothing observes the
+ * warps one by one (no hooks, --check, memory checks, seeded schedule or
+ * instruction limit), lockstep groups allowed, every lane of every warp
+ * valid, and the kernel's CTAs leave nothing in their warps but what
+ * every CTA start resets (slot.c, KERNEL_*: its only branch or barrier
+ * unit instruction is EXIT, no uniform one). */
+static bool sched_straight_ok(const launch *lc, const cta_batch *b)
+{
+	const we_launch_ctx *L = &lc->L;
+	return !L->hooked && !L->check && !L->memcheck && !L->seeded && !L->max_instructions && L->lockstep > 1 &&
+	       L->threads_per_cta % WE_WARP_SIZE == 0 && b->slot[0].leaves == 0;
+}
+
+/* Batch b's next n CTAs from id, run straight when they can be: the
+ * kernel is straight with the blocks compiled so far, no watchdog has
+ * anything to say (the wall clock read on 1 batch in 64, as watchdog_ok
+ * reads it on 1 turn in 64), and the slots start from a CTA start's
+ * state (b->fresh).  false: nothing done.  A side exit leaves the batch
+ * to batch_run. */
+static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
+{
+	launch *lc = wk->lc;
+	const we_launch_ctx *L = &lc->L;
+	cta_batch *b = &wk->batch;
+	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
+	if (!wk->straight || !jit)
+		return false;
+	if (jit != wk->jit) {
+		wk->jit = jit;
+		(void)exec_straight_plan(L, jit, &wk->plan);
+	}
+	if (!wk->plan.n || atomic_load_explicit(&L->dev->interrupted, memory_order_relaxed) ||
+	    id + n > atomic_load_explicit(&L->dev->cancel_from, memory_order_relaxed))
+		return false;
+	if (L->deadline > 0 && (b->clock_turns++ & 63u) == 0 && engine_now() > L->deadline) {
+		/* batch_run's watchdogs report it (within 64 turns) */
+		wk->straight = false;
+		return false;
+	}
+	if (n <= b->fresh)
+		batch_restart(b, lc, id, n);
+	else
+		batch_start(b, lc, id, n);
+	if (exec_straight(L, jit, &wk->plan, b->warps, n * L->warps_per_cta)) {
+		batch_retire(b, n, wk->plan.insns);
+		return true;
+	}
+	b->fresh = 0;
+	batch_run(b, n);
+	batch_finish(b, lc, n);
+	return true;
+}
+
 static void *sworker_main(void *arg)
 {
 	sworker *wk = arg;
@@ -303,6 +361,7 @@ static void *sworker_main(void *arg)
 	uint64_t id = 0, end = 0;
 	/* --jit auto: worker 0 decides after its sample of batches */
 	tier_sample ts = { .on = lc->jit_auto && wk->index == 0 };
+	wk->straight = sched_straight_ok(lc, b);
 	for (;;) {
 		/* after a fault the rest of the chunk still runs up to the
 		 * lowest faulting CTA (cta_finish: every lower CTA runs, so the
@@ -320,8 +379,13 @@ static void *sworker_main(void *arg)
 		}
 		/* the next b->n CTAs of the chunk (fewer at its end) */
 		const uint32_t n = end - id < b->n ? (uint32_t)(end - id) : b->n;
+		if (batch_straight(wk, id, n)) {
+			id += n;
+			continue;
+		}
 		batch_start(b, lc, id, n);
 		const double t0 = ts.on ? engine_now() : 0;
+		b->fresh = 0;
 		batch_run(b, n);
 		batch_finish(b, lc, n);
 		id += n;

@@ -190,6 +190,22 @@ static inline __attribute__((always_inline)) void warp_start(cta_slot *s, const 
 	cta_warp_state(&s->cta, w, WE_WS_READY);
 }
 
+/* CTA c is the grid's CTA id: its ids and its seeded schedule's state. */
+static inline __attribute__((always_inline)) void cta_ids(we_cta *c, const we_launch_ctx *L, uint64_t id)
+{
+	c->linear_id = id;
+	if (L->grid.y == 1 && L->grid.z == 1) {
+		/* (a one-dimensional grid: no divisions) */
+		c->ctaid[0] = (uint32_t)id;
+		c->ctaid[1] = c->ctaid[2] = 0;
+	} else {
+		c->ctaid[0] = (uint32_t)(id % L->grid.x);
+		c->ctaid[1] = (uint32_t)((id / L->grid.x) % L->grid.y);
+		c->ctaid[2] = (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y));
+	}
+	c->rng = L->seed ^ (id * UINT64_C(0xd1b54a32d192ed03));
+}
+
 /* (inline: batch_start starts a batch's CTAs in one loop) */
 static inline __attribute__((always_inline)) void start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync,
 							 bool regs_clear)
@@ -205,20 +221,10 @@ static inline __attribute__((always_inline)) void start(cta_slot *s, const launc
 	c->ready = 0;
 	c->L = L;
 	c->sync = sync;
-	c->linear_id = id;
-	if (L->grid.y == 1 && L->grid.z == 1) {
-		/* (a one-dimensional grid: no divisions) */
-		c->ctaid[0] = (uint32_t)id;
-		c->ctaid[1] = c->ctaid[2] = 0;
-	} else {
-		c->ctaid[0] = (uint32_t)(id % L->grid.x);
-		c->ctaid[1] = (uint32_t)((id / L->grid.x) % L->grid.y);
-		c->ctaid[2] = (uint32_t)(id / ((uint64_t)L->grid.x * L->grid.y));
-	}
+	cta_ids(c, L, id);
 	c->nwarps = L->warps_per_cta;
 	c->warps = s->warps;
 	c->shared = s->shared;
-	c->rng = L->seed ^ (id * UINT64_C(0xd1b54a32d192ed03));
 	cta_sync_start(c);
 	if (L->shared_bytes)
 		memset(s->shared, 0, L->shared_bytes);
@@ -251,6 +257,24 @@ void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
 	cta_zero_rows(&lc->L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
 	for (uint32_t k = 0; k < n; k++)
 		start(&b->slot[k], lc, id + k, NULL, true);
+	b->fresh = n;
+}
+
+void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
+{
+	const we_launch_ctx *L = &lc->L;
+	cta_zero_rows(L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
+	for (uint32_t k = 0; k < n; k++) {
+		cta_slot *s = &b->slot[k];
+		cta_ids(&s->cta, L, id + k);
+		if (L->shared_bytes)
+			memset(s->shared, 0, L->shared_bytes);
+		if (L->local_bytes)
+			memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * s->cta.nwarps);
+		/* (P0..P6: PT stays all ones) */
+		for (uint32_t wi = 0; wi < s->cta.nwarps; wi++)
+			memset(s->warps[wi].p, 0, sizeof s->warps[wi].p - sizeof s->warps[wi].p[7]);
+	}
 }
 
 /* A faulted CTA's report: the launch's if its CTA is the lowest that
@@ -311,12 +335,28 @@ void batch_finish(cta_batch *b, launch *lc, uint32_t n)
 		finish(&b->slot[k], lc);
 }
 
+void batch_retire(cta_batch *b, uint32_t n, uint32_t insns)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		cta_slot *s = &b->slot[k];
+		for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
+			/* the blocks' threads, and the last EXIT's */
+			s->thread_insns += s->warps[wi].thread_insns + WE_WARP_SIZE;
+			s->warps[wi].thread_insns = 0;
+		}
+		s->warp_insns += (uint64_t)s->cta.nwarps * insns;
+		s->ctas++;
+		s->straight++;
+	}
+}
+
 void slot_stats(launch *lc, const cta_slot *s)
 {
 	lc->stats.ctas += s->ctas;
 	lc->stats.warp_insns += s->warp_insns;
 	lc->stats.thread_insns += s->thread_insns;
 	lc->stats.barriers += s->barriers;
+	lc->stats.jit_straight_ctas += s->straight;
 	if (lc->prof && s->prof)
 		prof_add(lc->prof, s->prof);
 }

@@ -166,6 +166,38 @@ we_stop exec_checked(we_warp *w, uint32_t n, uint64_t pc, uint32_t *j);
  * nw == n it is one CTA's group. */
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
 		   uint32_t *who, uint32_t *exited);
+/* Straight kernels (straight.c): compiled blocks (jit.h) from the
+ * kernel's first instruction, each ended by an EXIT of predicate PT, the
+ * last one's guard PT, the others' guards meant to be false for every
+ * thread (a bounds check's @P0 EXIT).  exec_straight_plan: *p, the
+ * blocks of jit; false when L's kernel is not straight with them.
+ * exec_straight: warps w[0..n) of whole CTAs (a batch's, consecutive,
+ * rows consecutive), every lane valid and active, in a CTA start's state
+ * at the kernel's first instruction, run the blocks, one call each: true
+ * when all of them reached the last EXIT, no thread meeting another's
+ * guard.  Then only their registers, predicates, thread counts (the
+ * blocks') and memory changed: the engine counts the EXITs (p->insns in
+ * all) and retires the CTAs itself, and their slots can start their next
+ * CTAs from this state.  false at a side exit (an instruction a block
+ * leaves to the interpreter, jit.h) or at an EXIT whose guard some
+ * thread meets: the warps are where exec_group would have left them, at
+ * that instruction with its counters, for the engine to run on as
+ * usual. */
+#define XSTRAIGHT_BLOCKS 4u
+typedef struct xstraight_block {
+	uint64_t pc;     /* the block's first instruction                 */
+	uint32_t len;    /* its instructions, then the EXIT               */
+	uint32_t pg_xor; /* the EXIT's guard                              */
+	uint8_t pg;
+} xstraight_block;
+typedef struct xstraight {
+	uint32_t n;      /* blocks, 0: not straight                       */
+	uint32_t insns;  /* a warp's instructions to the last EXIT's end  */
+	xstraight_block block[XSTRAIGHT_BLOCKS];
+} xstraight;
+struct xjit;
+bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p);
+bool exec_straight(const we_launch_ctx *L, const struct xjit *jit, const xstraight *p, we_warp *w, uint32_t n);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no
  * operand copied into a one-warp array, a form the handler vectorizes. */

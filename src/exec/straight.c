@@ -1,0 +1,82 @@
+/* straight.c — straight kernels (exec.h, exec_straight): compiled blocks
+ * from the kernel's first instruction to an EXIT that every thread runs,
+ * with only EXITs between them whose guard no thread meets (a bounds
+ * check's @P0 EXIT), for the warps of whole CTAs with one call per
+ * block.  A grid of small CTAs (bench/kernels/tiny.we) spent as much
+ * host time in starting, grouping, exiting and retiring each CTA's warps
+ * as in its block (bench/README.md); here the blocks' calls are all of
+ * it.
+ */
+#include "exec/exec.h"
+#include "exec/jit.h"
+
+/* i is an EXIT of predicate operand PT (its guard: the caller's) */
+static bool plain_exit(const xinsn *i)
+{
+	const xopd *pp = &i->o[EXIT_pp];
+	return i->optype == ISA_OPT_EXIT && pp->row == 7 && !(pp->flags & XF_NOT);
+}
+
+bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p)
+{
+	p->n = 0;
+	p->insns = 0;
+	if (!jit || L->k->trap_handler >= 0)
+		return false;
+	for (uint64_t pc = L->k->code_start; p->n < XSTRAIGHT_BLOCKS;) {
+		const xjit_entry *e = xjit_at(jit, pc);
+		if (!e)
+			return false;
+		const uint64_t at = pc + (uint64_t)e->len * WE_INST_SIZE;
+		if (at >= L->k->code_end)
+			return false;
+		/* (a block ends where an instruction of another form is) */
+		const xinsn *i = &L->mod->x[at / WE_INST_SIZE];
+		if (!plain_exit(i))
+			return false;
+		p->block[p->n++] = (xstraight_block){ .pc = pc, .len = e->len, .pg = i->pg, .pg_xor = i->pg_xor };
+		p->insns += e->len + 1u;
+		if (i->pg == 7 && !i->pg_xor)
+			return true;
+		pc = at + WE_INST_SIZE;
+	}
+	p->n = 0;
+	return false;
+}
+
+/* The warps w[0..n) stop at pc after `done` instructions (their thread
+ * counts the blocks'): as exec_group's group_block and group_settle
+ * leave them. */
+static bool settle(we_warp *w, uint32_t n, uint64_t pc, uint32_t done)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		w[j].active_pc = pc;
+		w[j].insns += done;
+		w[j].clock += done;
+	}
+	return false;
+}
+
+bool exec_straight(const we_launch_ctx *L, const struct xjit *jit, const xstraight *p, we_warp *w, uint32_t n)
+{
+	xjit_rt rt;
+	xjit_rt_init(&rt, L);
+	uint32_t done = 0;
+	for (uint32_t b = 0; b < p->n; b++) {
+		const xstraight_block *s = &p->block[b];
+		const uint32_t ran = xjit_at(jit, s->pc)->fn(w->r, w->rstride, n, w, &rt);
+		done += ran;
+		if (ran < s->len)
+			/* a side exit */
+			return settle(w, n, s->pc + (uint64_t)ran * WE_INST_SIZE, done);
+		if (b + 1 == p->n)
+			return true;
+		/* an EXIT no thread runs (exec_group's idle instruction: it
+		 * counts, with no thread), else the interpreter's */
+		for (uint32_t j = 0; j < n; j++)
+			if (w[j].p[s->pg] ^ s->pg_xor)
+				return settle(w, n, s->pc + (uint64_t)s->len * WE_INST_SIZE, done);
+		done++;
+	}
+	return true;
+}
