@@ -131,14 +131,20 @@ static bool cta_turn(we_cta *c, uint32_t *live, uint32_t *clock_turns)
 	return *live != 0;
 }
 
+/* No interrupt of the launch, and no cancellation of a CTA below `end`
+ * (we_device_cancel_from), for now. */
+static bool uninterrupted(const we_launch_ctx *L, uint64_t end)
+{
+	return !atomic_load_explicit(&L->dev->interrupted, memory_order_relaxed) &&
+	       end <= atomic_load_explicit(&L->dev->cancel_from, memory_order_relaxed);
+}
+
 /* No watchdog has anything to say about a CTA below `end` for now
  * (watchdog_ok's first case, for a run of CTAs at once: no instruction
  * limit or wall clock, no interrupt or cancellation of them). */
 static bool watchdogs_quiet(const we_launch_ctx *L, uint64_t end)
 {
-	return !L->max_instructions && !(L->deadline > 0) &&
-	       !atomic_load_explicit(&L->dev->interrupted, memory_order_relaxed) &&
-	       end <= atomic_load_explicit(&L->dev->cancel_from, memory_order_relaxed);
+	return !L->max_instructions && !(L->deadline > 0) && uninterrupted(L, end);
 }
 
 /* CTA c of a batch as the next part of a group spanning CTAs at pc: every
@@ -187,6 +193,9 @@ static void batch_run(cta_batch *b, uint32_t n)
 	const uint32_t warps = nw == 32 ? ~0u : (1u << nw) - 1u;
 	for (uint32_t k = 0; k < n; k++)
 		live[k] = nw;
+	/* (the warps leave their start state: batch_straight restarts
+	 * none of them) */
+	b->fresh = 0;
 	while (ended != all) {
 		const uint32_t c0 = (uint32_t)__builtin_ctz(~ended);
 		we_cta *c = &b->slot[c0].cta;
@@ -330,8 +339,7 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 		wk->jit = jit;
 		(void)exec_straight_plan(L, jit, &wk->plan);
 	}
-	if (!wk->plan.n || atomic_load_explicit(&L->dev->interrupted, memory_order_relaxed) ||
-	    id + n > atomic_load_explicit(&L->dev->cancel_from, memory_order_relaxed))
+	if (!wk->plan.n || !uninterrupted(L, id + n))
 		return false;
 	if (L->deadline > 0 && (b->clock_turns++ & 63u) == 0 && engine_now() > L->deadline) {
 		/* batch_run's watchdogs report it (within 64 turns) */
@@ -342,11 +350,10 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 		batch_restart(b, lc, id, n);
 	else
 		batch_start(b, lc, id, n);
-	if (exec_straight(L, jit, &wk->plan, b->warps, n * L->warps_per_cta)) {
+	if (exec_straight(L, &wk->plan, b->warps, n * L->warps_per_cta)) {
 		batch_retire(b, n, wk->plan.insns);
 		return true;
 	}
-	b->fresh = 0;
 	batch_run(b, n);
 	batch_finish(b, lc, n);
 	return true;
@@ -385,7 +392,6 @@ static void *sworker_main(void *arg)
 		}
 		batch_start(b, lc, id, n);
 		const double t0 = ts.on ? engine_now() : 0;
-		b->fresh = 0;
 		batch_run(b, n);
 		batch_finish(b, lc, n);
 		id += n;

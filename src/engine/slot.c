@@ -206,6 +206,15 @@ static inline __attribute__((always_inline)) void cta_ids(we_cta *c, const we_la
 	c->rng = L->seed ^ (id * UINT64_C(0xd1b54a32d192ed03));
 }
 
+/* Slot s's shared and local memory as a CTA starts them: zero. */
+static inline __attribute__((always_inline)) void slot_memory_zero(cta_slot *s, const we_launch_ctx *L)
+{
+	if (L->shared_bytes)
+		memset(s->shared, 0, L->shared_bytes);
+	if (L->local_bytes)
+		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * L->warps_per_cta);
+}
+
 /* (inline: batch_start starts a batch's CTAs in one loop) */
 static inline __attribute__((always_inline)) void start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync,
 							 bool regs_clear)
@@ -226,15 +235,12 @@ static inline __attribute__((always_inline)) void start(cta_slot *s, const launc
 	c->warps = s->warps;
 	c->shared = s->shared;
 	cta_sync_start(c);
-	if (L->shared_bytes)
-		memset(s->shared, 0, L->shared_bytes);
+	slot_memory_zero(s, L);
 	/* R0.. start at zero, those a thread may read before it writes them
 	 * (we_kernel.zero_rows; the zero and sink rows after them need
 	 * nothing, buffers_alloc) */
 	if (!regs_clear)
 		cta_zero_rows(L, s->regs, s->rstride, (size_t)WE_WARP_SIZE * c->nwarps);
-	if (L->local_bytes)
-		memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * c->nwarps);
 	for (uint32_t wi = 0; wi < c->nwarps; wi++)
 		warp_start(s, L, wi);
 	/* the next CTA of the slot starts its warps from this one's ends
@@ -267,10 +273,7 @@ void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
 	for (uint32_t k = 0; k < n; k++) {
 		cta_slot *s = &b->slot[k];
 		cta_ids(&s->cta, L, id + k);
-		if (L->shared_bytes)
-			memset(s->shared, 0, L->shared_bytes);
-		if (L->local_bytes)
-			memset(s->local, 0, (size_t)L->local_bytes * WE_WARP_SIZE * s->cta.nwarps);
+		slot_memory_zero(s, L);
 		/* (P0..P6: PT stays all ones) */
 		for (uint32_t wi = 0; wi < s->cta.nwarps; wi++)
 			memset(s->warps[wi].p, 0, sizeof s->warps[wi].p - sizeof s->warps[wi].p[7]);

@@ -24,6 +24,7 @@
 #include "cta/cta.h"
 #include "isa/isa_gen.h"
 #include "asm/module.h"
+#include "exec/jit.h"
 #include "units/warp.h"
 
 /* The operand helpers handlers use in their lane loops are forced inline:
@@ -185,7 +186,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
  * usual. */
 #define XSTRAIGHT_BLOCKS 4u
 typedef struct xstraight_block {
-	uint64_t pc;     /* the block's first instruction                 */
+	xjit_fn fn;      /* the block's function                          */
+	uint64_t pc;     /* its first instruction                         */
 	uint32_t len;    /* its instructions, then the EXIT               */
 	uint32_t pg_xor; /* the EXIT's guard                              */
 	uint8_t pg;
@@ -195,9 +197,8 @@ typedef struct xstraight {
 	uint32_t insns;  /* a warp's instructions to the last EXIT's end  */
 	xstraight_block block[XSTRAIGHT_BLOCKS];
 } xstraight;
-struct xjit;
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p);
-bool exec_straight(const we_launch_ctx *L, const struct xjit *jit, const xstraight *p, we_warp *w, uint32_t n);
+bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no
  * operand copied into a one-warp array, a form the handler vectorizes. */

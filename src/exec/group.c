@@ -74,21 +74,6 @@ static inline void group_guard_bits(gguard *g, uint32_t n)
 	g->bits = true;
 }
 
-/* The counters and PC of the group instructions exec_group defers: `done`
- * run for the whole group (every lane of every warp) and `guarded` whose
- * thread counts group_plain added already.  Each warp gets what fetch()
- * and retire() would have given it. */
-static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t done, uint64_t guarded)
-{
-	for (uint32_t j = 0; j < n; j++) {
-		if (pc != UINT64_MAX)
-			w[j].active_pc = pc;
-		w[j].insns += done + guarded;
-		w[j].thread_insns += done * XLANES;
-		w[j].clock += done + guarded;
-	}
-}
-
 /* The group still shares w[0]'s PC and full masks, and is ready. */
 static inline bool group_intact(const we_warp *w, uint32_t n)
 {

@@ -52,6 +52,21 @@ static inline uint32_t warp_popc(we_warp *w, uint32_t pm)
 	return w->pm_count;
 }
 
+/* The counters and PC of the group instructions exec_group defers: `done`
+ * run for the whole group (every lane of every warp) and `guarded` whose
+ * thread counts group_plain (or a compiled block) added already.  Each warp gets what fetch()
+ * and retire() would have given it (group.c, straight.c). */
+static inline void group_settle(we_warp *w, uint32_t n, uint64_t pc, uint64_t done, uint64_t guarded)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (pc != UINT64_MAX)
+			w[j].active_pc = pc;
+		w[j].insns += done + guarded;
+		w[j].thread_insns += done * XLANES;
+		w[j].clock += done + guarded;
+	}
+}
+
 /* The counters of one executed warp-instruction with guard & ActiveMask
  * pmask (its emulated time is one per instruction). */
 static inline void count_insn(we_warp *w, uint32_t pmask)

@@ -9,6 +9,7 @@
  */
 #include "exec/exec.h"
 #include "exec/jit.h"
+#include "exec/loop.h"
 
 /* i is an EXIT of predicate operand PT (its guard: the caller's) */
 static bool plain_exit(const xinsn *i)
@@ -34,7 +35,8 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 		const xinsn *i = &L->mod->x[at / WE_INST_SIZE];
 		if (!plain_exit(i))
 			return false;
-		p->block[p->n++] = (xstraight_block){ .pc = pc, .len = e->len, .pg = i->pg, .pg_xor = i->pg_xor };
+		p->block[p->n++] = (xstraight_block){ .fn = e->fn, .pc = pc, .len = e->len, .pg = i->pg,
+						      .pg_xor = i->pg_xor };
 		p->insns += e->len + 1u;
 		if (i->pg == 7 && !i->pg_xor)
 			return true;
@@ -44,38 +46,31 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 	return false;
 }
 
-/* The warps w[0..n) stop at pc after `done` instructions (their thread
- * counts the blocks'): as exec_group's group_block and group_settle
- * leave them. */
-static bool settle(we_warp *w, uint32_t n, uint64_t pc, uint32_t done)
-{
-	for (uint32_t j = 0; j < n; j++) {
-		w[j].active_pc = pc;
-		w[j].insns += done;
-		w[j].clock += done;
-	}
-	return false;
-}
-
-bool exec_straight(const we_launch_ctx *L, const struct xjit *jit, const xstraight *p, we_warp *w, uint32_t n)
+bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n)
 {
 	xjit_rt rt;
 	xjit_rt_init(&rt, L);
 	uint32_t done = 0;
 	for (uint32_t b = 0; b < p->n; b++) {
 		const xstraight_block *s = &p->block[b];
-		const uint32_t ran = xjit_at(jit, s->pc)->fn(w->r, w->rstride, n, w, &rt);
+		const uint32_t ran = s->fn(w->r, w->rstride, n, w, &rt);
 		done += ran;
-		if (ran < s->len)
-			/* a side exit */
-			return settle(w, n, s->pc + (uint64_t)ran * WE_INST_SIZE, done);
+		/* (at a side exit, or at an EXIT some thread runs: the
+		 * warps as exec_group's group_block leaves them, the block's
+		 * thread counts added) */
+		if (ran < s->len) {
+			group_settle(w, n, s->pc + (uint64_t)ran * WE_INST_SIZE, 0, done);
+			return false;
+		}
 		if (b + 1 == p->n)
 			return true;
 		/* an EXIT no thread runs (exec_group's idle instruction: it
 		 * counts, with no thread), else the interpreter's */
 		for (uint32_t j = 0; j < n; j++)
-			if (w[j].p[s->pg] ^ s->pg_xor)
-				return settle(w, n, s->pc + (uint64_t)s->len * WE_INST_SIZE, done);
+			if (w[j].p[s->pg] ^ s->pg_xor) {
+				group_settle(w, n, s->pc + (uint64_t)s->len * WE_INST_SIZE, 0, done);
+				return false;
+			}
 		done++;
 	}
 	return true;
