@@ -772,13 +772,17 @@ END_TEST
  * thread i at word i: 64-bit loads and stores, global and shared; loads
  * whose unguarded lanes' addresses are far outside every window (no
  * fault); a shared store where two guarded lanes write one word (the
- * higher lane's value stays, as lane order); a partial load of a few
+ * higher lane's value stays, as lane order: compiled as a scatter, as
+ * are the global stores, 12 words apart); a partial load of a few
  * lanes; a load whose lanes address two allocations (not the fast case:
- * the side exit, then the interpreter).  The buffers and counters are
- * the interpreter's, and the first of them are asserted. */
+ * the side exit, then the interpreter); loads of lanes that are not
+ * consecutive (compiled as gathers): 32 bits at a stride, four lanes of
+ * one word, 64 bits of the neighbour's pair (shared) and in reverse
+ * lane order (global).  The buffers and counters are the interpreter's,
+ * and the first of them are asserted. */
 static const char guards_text[] =
 	".kernel guards\n"
-	".param ptr out\n"   /* 0x0: 8 words per thread  */
+	".param ptr out\n"   /* 0x0: 12 words per thread */
 	".param ptr in\n"    /* 0x8: 2 words per thread  */
 	".param ptr other\n" /* 0x10: a word per thread  */
 	".shared 1024\n"
@@ -800,6 +804,11 @@ static const char guards_text[] =
 	"   @P0  LDG.64 R[20:21], [R16.64] ;\n"
 	"        SHF.L.U32 R22, R0, 0x3, RZ ;\n"
 	"        STS.64 [R22], R[14:15] ;\n"
+	"        LOP3.LUT R36, R22, 0x8, RZ, 0x3c, !PT ;\n"
+	"        LDS.64 R[34:35], [R36] ;\n"
+	"        LOP3.LUT R37, R3, 0x1f, RZ, 0x3c, !PT ;\n"
+	"        IMAD.WIDE.U32 R[38:39], R37, 0x8, R[10:11] ;\n"
+	"        LDG.64 R[40:41], [R38.64] ;\n"
 	"        IADD3 R25, R0, 0x1, RZ ;\n"
 	"        LOP3.LUT R25, R25, 0xff, RZ, 0xc0, !PT ;\n"
 	"        SHF.L.U32 R25, R25, 0x2, RZ ;\n"
@@ -817,13 +826,15 @@ static const char guards_text[] =
 	"        LDG R30, [R28.64] ;\n"
 	"        MOV R10, c[0x0][0x0] ;\n"
 	"        MOV R11, c[0x0][0x4] ;\n"
-	"        IMAD.WIDE.U32 R[32:33], R3, 0x20, R[10:11] ;\n"
+	"        IMAD.WIDE.U32 R[32:33], R3, 0x30, R[10:11] ;\n"
 	"        STG.64 [R32.64], R[14:15] ;\n"
 	"        STG [R32.64+0x8], R18 ;\n"
 	"        STG [R32.64+0xc], R24 ;\n"
 	"        STG.64 [R32.64+0x10], R[20:21] ;\n"
 	"        STG [R32.64+0x18], R27 ;\n"
 	"        STG [R32.64+0x1c], R30 ;\n"
+	"        STG.64 [R32.64+0x20], R[34:35] ;\n"
+	"        STG.64 [R32.64+0x28], R[40:41] ;\n"
 	"        EXIT ;\n"
 	".end\n";
 #define GUARDS_CTAS 3u
@@ -838,7 +849,7 @@ START_TEST(guards)
 		in[g] = 0x10000u + g;
 	for (uint32_t g = 0; g < GUARDS_THREADS; g++)
 		other[g] = 0x70000u + g;
-	th_buf_new(&t, "out", NULL, GUARDS_THREADS * 32, 0xa5);
+	th_buf_new(&t, "out", NULL, GUARDS_THREADS * 48, 0xa5);
 	th_buf_new(&t, "in", in, GUARDS_THREADS * 8, 0);
 	th_buf_new(&t, "other", other, GUARDS_THREADS * 4, 0);
 	free(in);
@@ -848,20 +859,25 @@ START_TEST(guards)
 	interp_ref(&t, GUARDS_CTAS, 128, 1, &ref, &c);
 	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
 	for (uint32_t g = 0; g < GUARDS_THREADS; g++) {
-		const uint32_t tid = g % 128, odd = tid & 1u, *o = out + 8 * g;
+		const uint32_t tid = g % 128, odd = tid & 1u, *o = out + 12 * g;
 		/* word 3: shared word tid + 1 for the first 5 threads of each
 		 * CTA (half of the STS.64 of thread (tid + 1) / 2), word 6:
 		 * shared word tid / 4, which odd lanes 4k + 1 and 4k + 3 stored
-		 * (the higher lane's value stays) */
-		const uint32_t want[8] = { 0x10000u + 2 * g,
-					   0x10001u + 2 * g,
-					   odd ? 0x10001u + 2 * g : 0xdeadu,
-					   tid < 5 ? 0x10000u + 2 * (g - tid) + tid + 1 : 0x5a5au,
-					   odd ? 0x10000u + 2 * g : 0xbeefu,
-					   odd ? 0x10001u + 2 * g : 0xbeefu,
-					   (tid & ~3u) + 3,
-					   odd ? 0x70000u + g : 0x10000u + g };
-		for (unsigned k = 0; k < 8; k++)
+		 * (the higher lane's value stays); words 8-9: thread g ^ 1's
+		 * pair, 10-11: thread g ^ 31's */
+		const uint32_t want[12] = { 0x10000u + 2 * g,
+					    0x10001u + 2 * g,
+					    odd ? 0x10001u + 2 * g : 0xdeadu,
+					    tid < 5 ? 0x10000u + 2 * (g - tid) + tid + 1 : 0x5a5au,
+					    odd ? 0x10000u + 2 * g : 0xbeefu,
+					    odd ? 0x10001u + 2 * g : 0xbeefu,
+					    (tid & ~3u) + 3,
+					    odd ? 0x70000u + g : 0x10000u + g,
+					    0x10000u + 2 * (g ^ 1u),
+					    0x10001u + 2 * (g ^ 1u),
+					    0x10000u + 2 * (g ^ 31u),
+					    0x10001u + 2 * (g ^ 31u) };
+		for (unsigned k = 0; k < 12; k++)
 			CHECK(o[k] == want[k], "jit off: thread %u word %u is %#x, want %#x", g, k, o[k], want[k]);
 	}
 	expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, 0);

@@ -176,9 +176,10 @@ typedef struct jb {
 	LLVMTypeRef fma_t, ctpop_t;
 	/* the memory instructions' intrinsics: vector reductions over
 	 * <32 x i32>, masked loads and stores of <32 x i32> and <32 x i64>
-	 * ([0]: 32 bits, [1]: 64), and the prefetch (pf) */
-	LLVMValueRef umin, umax, vor, cttz, ctlz, mload[4], mstore[2], pf;
-	LLVMTypeRef red_t, cttz_t, ctlz_t, mload_t[4], mstore_t[2], pf_t;
+	 * ([0]: 32 bits, [1]: 64), masked gathers and scatters of them, and
+	 * the prefetch (pf) */
+	LLVMValueRef umin, umax, vor, cttz, ctlz, mload[4], mstore[2], gather[2], scatter[2], pf;
+	LLVMTypeRef red_t, cttz_t, ctlz_t, mload_t[4], mstore_t[2], gather_t[2], scatter_t[2], pf_t;
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
@@ -602,7 +603,7 @@ static LLVMValueRef load_u32(jb *b, LLVMValueRef p, size_t off)
 
 /* The launch's we_launch_ctx and the current warp's CTA (i8*). */
 static LLVMValueRef launch_ptr(jb *b);
-static LLVMValueRef bcast32(jb *b, LLVMValueRef s);
+static LLVMValueRef bcast(jb *b, LLVMValueRef s);
 static LLVMValueRef cta_ptr(jb *b)
 {
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
@@ -651,20 +652,20 @@ static LLVMValueRef emit_tid(jb *b, unsigned dim)
 	LLVMPositionBuilderAtEnd(b->b, row);
 	LLVMValueRef v0;
 	if (dim == 0)
-		v0 = LLVMBuildAdd(b->b, bcast32(b, LLVMBuildURem(b->b, t0, bx, "")), lanes, "");
+		v0 = LLVMBuildAdd(b->b, bcast(b, LLVMBuildURem(b->b, t0, bx, "")), lanes, "");
 	else if (dim == 1)
-		v0 = bcast32(b, LLVMBuildURem(b->b, LLVMBuildUDiv(b->b, t0, bx, ""), by, ""));
+		v0 = bcast(b, LLVMBuildURem(b->b, LLVMBuildUDiv(b->b, t0, bx, ""), by, ""));
 	else
-		v0 = bcast32(b, LLVMBuildUDiv(b->b, t0, bxy, ""));
+		v0 = bcast(b, LLVMBuildUDiv(b->b, t0, bxy, ""));
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, each);
-	LLVMValueRef t = LLVMBuildAdd(b->b, bcast32(b, t0), lanes, ""), v1;
+	LLVMValueRef t = LLVMBuildAdd(b->b, bcast(b, t0), lanes, ""), v1;
 	if (dim == 0)
-		v1 = LLVMBuildURem(b->b, t, bcast32(b, bx), "");
+		v1 = LLVMBuildURem(b->b, t, bcast(b, bx), "");
 	else if (dim == 1)
-		v1 = LLVMBuildURem(b->b, LLVMBuildUDiv(b->b, t, bcast32(b, bx), ""), bcast32(b, by), "");
+		v1 = LLVMBuildURem(b->b, LLVMBuildUDiv(b->b, t, bcast(b, bx), ""), bcast(b, by), "");
 	else
-		v1 = LLVMBuildUDiv(b->b, t, bcast32(b, bxy), "");
+		v1 = LLVMBuildUDiv(b->b, t, bcast(b, bxy), "");
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
 	LLVMValueRef v = LLVMBuildPhi(b->b, b->v32, "");
@@ -696,23 +697,23 @@ static void emit_s2r(jb *b, const xinsn *i)
 	case ISA_SReg_SR_CTAID_X:
 	case ISA_SReg_SR_CTAID_Y:
 	case ISA_SReg_SR_CTAID_Z:
-		v = bcast32(b, load_u32(b, cta_ptr(b), offsetof(we_cta, ctaid) + 4u * (sr - ISA_SReg_SR_CTAID_X)));
+		v = bcast(b, load_u32(b, cta_ptr(b), offsetof(we_cta, ctaid) + 4u * (sr - ISA_SReg_SR_CTAID_X)));
 		break;
 	case ISA_SReg_SR_NTID_X:
 	case ISA_SReg_SR_NTID_Y:
 	case ISA_SReg_SR_NTID_Z:
-		v = bcast32(b, load_u32(b, launch_ptr(b), offsetof(we_launch_ctx, block) + 4u * (sr - ISA_SReg_SR_NTID_X)));
+		v = bcast(b, load_u32(b, launch_ptr(b), offsetof(we_launch_ctx, block) + 4u * (sr - ISA_SReg_SR_NTID_X)));
 		break;
 	case ISA_SReg_SR_NCTAID_X:
 	case ISA_SReg_SR_NCTAID_Y:
 	case ISA_SReg_SR_NCTAID_Z:
-		v = bcast32(b, load_u32(b, launch_ptr(b), offsetof(we_launch_ctx, grid) + 4u * (sr - ISA_SReg_SR_NCTAID_X)));
+		v = bcast(b, load_u32(b, launch_ptr(b), offsetof(we_launch_ctx, grid) + 4u * (sr - ISA_SReg_SR_NCTAID_X)));
 		break;
 	case ISA_SReg_SR_WARPID:
-		v = bcast32(b, load_u32(b, b->w, offsetof(we_warp, id)));
+		v = bcast(b, load_u32(b, b->w, offsetof(we_warp, id)));
 		break;
 	case ISA_SReg_SR_NWARPS:
-		v = bcast32(b, load_u32(b, cta_ptr(b), offsetof(we_cta, nwarps)));
+		v = bcast(b, load_u32(b, cta_ptr(b), offsetof(we_cta, nwarps)));
 		break;
 	default: /* SRZ */
 		v = splat32(b, 0);
@@ -819,10 +820,11 @@ static LLVMValueRef delta_slot(jb *b)
 	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->delta, idx, 2, "");
 }
 
-static LLVMValueRef bcast32(jb *b, LLVMValueRef s)
+static LLVMValueRef bcast(jb *b, LLVMValueRef s)
 {
-	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v32), s, c32(b, 0), "");
-	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v32), LLVMConstNull(b->v32), "");
+	LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), XLANES);
+	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(vt), s, c32(b, 0), "");
+	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(vt), LLVMConstNull(b->v32), "");
 }
 
 /* The first lane under the guard (0 without a guard, and when no lane
@@ -921,7 +923,7 @@ static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValue
 	LLVMValueRef step[XLANES];
 	for (unsigned l = 0; l < XLANES; l++)
 		step[l] = c32(b, size * l);
-	LLVMValueRef want = LLVMBuildAdd(b->b, bcast32(b, LLVMBuildTrunc(b->b, *start, b->i32, "")),
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast(b, LLVMBuildTrunc(b->b, *start, b->i32, "")),
 					 LLVMConstVector(step, XLANES), "");
 	LLVMValueRef fast = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, lo, want, ""));
 	return LLVMBuildAnd(b->b, fast,
@@ -1031,7 +1033,7 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	if (is_global(i)) {
 		LLVMValueRef hi = get_row(b, om->row + 1u);
 		LLVMValueRef h0 = LLVMBuildExtractElement(b->b, hi, first_lane(b), "");
-		LLVMValueRef one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast32(b, h0), ""));
+		LLVMValueRef one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, h0), ""));
 		LLVMValueRef dev = LLVMBuildAdd(
 			b->b, LLVMBuildOr(b->b, LLVMBuildShl(b->b, LLVMBuildZExt(b->b, h0, b->i64, ""), c64(b, 32), ""), amin, ""),
 			imm, "");
@@ -1070,9 +1072,10 @@ static void emit_mem_check(jb *b, const xinsn *i)
  * with no low word wrapping, are one masked vector access (the same
  * single moves of aligned words on the host as the interpreter's relaxed
  * atomics, whose order between host threads nothing promises either);
- * otherwise rt->lanes takes the lanes one by one in lane order, as the
- * interpreter (two lanes storing to one word: the higher lane's value
- * stays). */
+ * otherwise a gather or a scatter of the lanes' words (a scatter in lane
+ * order, as the interpreter's: two lanes storing to one word, the higher
+ * lane's value stays), and for loads of 8 or 16 bits rt->lanes takes the
+ * lanes one by one. */
 static void emit_atoms_add(jb *b, const xinsn *i);
 static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v);
 static void emit_mem_access(jb *b, const xinsn *i)
@@ -1122,39 +1125,37 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	}
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, lanes);
-	{
+	if (!is_narrow(i)) {
+		/* words of 32 or 64 bits: one masked gather or scatter, each
+		 * lane's word one aligned access as the interpreter's (the check
+		 * passed for every lane under the guard); a scatter stores in
+		 * lane order where lanes share a word (LLVM's LangRef): the
+		 * higher lane's value stays */
+		LLVMValueRef host = LLVMBuildAdd(b->b, bcast(b, d), zext64(b, lo), "");
+		LLVMTypeRef et = LLVMPointerType(w64 ? b->i64 : b->i32, 0);
+		LLVMValueRef ptrs = LLVMBuildIntToPtr(b->b, host, LLVMVectorType(et, XLANES), "");
+		if (is_load(i)) {
+			LLVMValueRef args[4] = { ptrs, c32(b, size), on, LLVMGetUndef(pt) };
+			got[1] = LLVMBuildCall2(b->b, b->gather_t[w64], b->gather[w64], args, 4, "");
+		} else {
+			LLVMValueRef args[4] = { val, ptrs, c32(b, size), on };
+			LLVMBuildCall2(b->b, b->scatter_t[w64], b->scatter[w64], args, 4, "");
+		}
+	} else {
 		/* (a call: the IR of 32 lanes one by one would cost far more
 		 * compile time than the call costs at run time) */
 		LLVMSetAlignment(LLVMBuildStore(b->b, lo, b->loff), 4);
-		if (!is_load(i)) {
-			LLVMSetAlignment(LLVMBuildStore(b->b, w64 ? lo32(b, val) : val, b->llo), 4);
-			if (w64)
-				LLVMSetAlignment(LLVMBuildStore(b->b, hi32(b, val), b->lhi), 4);
-		}
 		LLVMTypeRef pi32 = LLVMPointerType(b->i32, 0);
-		LLVMTypeRef args_t[6] = { b->i64, pi32, b->i32, b->i32, pi32, pi32 };
-		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 6, false);
+		LLVMTypeRef args_t[5] = { b->i64, pi32, b->i32, b->i32, pi32 };
+		LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 5, false);
 		LLVMValueRef f = rt_field(b, offsetof(xjit_rt, lanes), LLVMPointerType(ft, 0));
-		const uint32_t op = (is_load(i) ? 0u : XJIT_STORE) | (w64 ? XJIT_64 : 0u) |
-				    (size == 1 ? XJIT_8 : size == 2 ? XJIT_16 : 0u);
-		LLVMValueRef args[6] = { d,
-					 LLVMBuildBitCast(b->b, b->loff, pi32, ""),
-					 b->pm ? b->pm : c32(b, 0xffffffffu),
-					 c32(b, op),
-					 LLVMBuildBitCast(b->b, b->llo, pi32, ""),
-					 LLVMBuildBitCast(b->b, b->lhi, pi32, "") };
-		LLVMBuildCall2(b->b, ft, f, args, 6, "");
-		if (is_load(i)) {
-			LLVMValueRef vlo = LLVMBuildLoad2(b->b, b->v32, b->llo, "");
-			LLVMSetAlignment(vlo, 4);
-			got[1] = is_narrow(i) ? narrow_ext(b, i, LLVMBuildTrunc(b->b, vlo, vt, "")) : vlo;
-			if (w64) {
-				LLVMValueRef vhi = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
-				LLVMSetAlignment(vhi, 4);
-				got[1] = LLVMBuildOr(b->b, zext64(b, vlo),
-						     LLVMBuildShl(b->b, zext64(b, vhi), splat64(b, 32), ""), "");
-			}
-		}
+		LLVMValueRef args[5] = { d, LLVMBuildBitCast(b->b, b->loff, pi32, ""),
+					 b->pm ? b->pm : c32(b, 0xffffffffu), c32(b, size),
+					 LLVMBuildBitCast(b->b, b->llo, pi32, "") };
+		LLVMBuildCall2(b->b, ft, f, args, 5, "");
+		LLVMValueRef vlo = LLVMBuildLoad2(b->b, b->v32, b->llo, "");
+		LLVMSetAlignment(vlo, 4);
+		got[1] = narrow_ext(b, i, LLVMBuildTrunc(b->b, vlo, vt, ""));
 	}
 	LLVMBuildBr(b->b, join);
 	if (idle) {
@@ -1900,6 +1901,8 @@ static void jb_types(jb *b)
 	b->pf_t = LLVMIntrinsicGetType(b->cx, id, &pi8, 1);
 	const unsigned lid = LLVMLookupIntrinsicID("llvm.masked.load", 16);
 	const unsigned stid = LLVMLookupIntrinsicID("llvm.masked.store", 17);
+	const unsigned gid = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
+	const unsigned sid = LLVMLookupIntrinsicID("llvm.masked.scatter", 19);
 	for (unsigned w = 0; w < 4; w++) {
 		LLVMTypeRef vt = mem_vtype(b, w);
 		LLVMTypeRef ly[2] = { vt, LLVMPointerType(vt, 0) };
@@ -1908,6 +1911,11 @@ static void jb_types(jb *b)
 		if (w < 2) {
 			b->mstore[w] = LLVMGetIntrinsicDeclaration(b->mod, stid, ly, 2);
 			b->mstore_t[w] = LLVMIntrinsicGetType(b->cx, stid, ly, 2);
+			LLVMTypeRef gy[2] = { vt, LLVMVectorType(LLVMPointerType(w ? b->i64 : b->i32, 0), XLANES) };
+			b->gather[w] = LLVMGetIntrinsicDeclaration(b->mod, gid, gy, 2);
+			b->gather_t[w] = LLVMIntrinsicGetType(b->cx, gid, gy, 2);
+			b->scatter[w] = LLVMGetIntrinsicDeclaration(b->mod, sid, gy, 2);
+			b->scatter_t[w] = LLVMIntrinsicGetType(b->cx, sid, gy, 2);
 		}
 	}
 }

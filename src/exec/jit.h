@@ -49,19 +49,14 @@ typedef struct xjit_rt {
 	const uint8_t *params;
 	const struct we_launch_ctx *L;
 	uint8_t *(*global)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2]);
-	/* the lanes of pm of an access that is not at consecutive addresses,
-	 * one by one in lane order as do_load/do_store: base + off[l] the
-	 * lane's host address; op XJIT_STORE (else a load) | XJIT_64,
-	 * XJIT_8 or XJIT_16 (else 32 bits); the words loaded into, or stored
-	 * from, lo[l] (and hi[l]) */
-	void (*lanes)(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
-		      uint32_t hi[32]);
+	/* the lanes of pm of a load of 8 or 16 bits (bytes) that are not at
+	 * consecutive addresses, one by one in lane order as do_load: base +
+	 * off[l] the lane's host address, the value zero-extended into lo[l]
+	 * (words of 32 and 64 bits are gathered and scattered in the compiled
+	 * code itself) */
+	void (*lanes)(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t bytes, uint32_t lo[32]);
 	uint64_t shared_bytes;
 } xjit_rt;
-#define XJIT_STORE 1u
-#define XJIT_64 2u
-#define XJIT_8 4u  /* loads only: the byte, zero-extended into lo[l] */
-#define XJIT_16 8u /* loads only: 16 bits, zero-extended */
 /* (the library's: exec/jit_rt.c) rt for a launch's warps */
 void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);
 
@@ -211,13 +206,14 @@ static inline void xjit_image_free(xjit_image *img)
 
 /* the layouts the module and the library share, and the version of
  * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
- * exit; 0x1c: the plugin's load and images; 0x1d: the warp function): a
- * module of another build
- * is refused */
+ * exit; 0x1c: the plugin's load and images; 0x1d: the warp function;
+ * 0x1e: consecutive lanes' range from the first and last lane; 0x1f:
+ * xjit_rt.lanes for narrow loads only): a module of another build is
+ * refused */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
 	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x1e) << 56)
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x1f) << 56)
 
 /* A launch's use of the caches: dir in, the rest out (its stats). */
 #define XJIT_NOTE 256

@@ -1,6 +1,6 @@
 /* jit_rt.c — what the compiled tier's code calls in the library
- * (jit.h, xjit_rt): the translation of a global span and the accesses of
- * lanes one by one, for the lockstep groups (group.c) and the warp
+ * (jit.h, xjit_rt): the translation of a global span and the narrow
+ * loads of lanes one by one, for the lockstep groups (group.c) and the warp
  * function (run.c).
  */
 #include <stdint.h>
@@ -23,30 +23,16 @@ static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, ui
 	return h;
 }
 
-/* The compiled code's accesses lane by lane (jit.h, xjit_rt): single
- * relaxed atomics, as sem_mem.c's (other host threads may touch the
- * same global words). */
-static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t op, uint32_t lo[32],
-		      uint32_t hi[32])
+/* The compiled code's loads of 8 or 16 bits lane by lane (jit.h,
+ * xjit_rt): single relaxed atomics, as sem_mem.c's (other host threads
+ * may touch the same global words). */
+static void jit_lanes(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t bytes, uint32_t lo[32])
 {
 	for (; pm; pm &= pm - 1) {
 		const unsigned l = (unsigned)__builtin_ctz(pm);
-		void *p = (void *)(uintptr_t)(base + off[l]);
-		if (op == XJIT_8) {
-			lo[l] = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED);
-		} else if (op == XJIT_16) {
-			lo[l] = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
-		} else if (op == XJIT_STORE) {
-			__atomic_store_n((uint32_t *)p, lo[l], __ATOMIC_RELAXED);
-		} else if (op == (XJIT_STORE | XJIT_64)) {
-			__atomic_store_n((uint64_t *)p, (uint64_t)hi[l] << 32 | lo[l], __ATOMIC_RELAXED);
-		} else if (op == XJIT_64) {
-			const uint64_t v = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
-			lo[l] = (uint32_t)v;
-			hi[l] = (uint32_t)(v >> 32);
-		} else {
-			lo[l] = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
-		}
+		const void *p = (const void *)(uintptr_t)(base + off[l]);
+		lo[l] = bytes == 1 ? __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED)
+				   : __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
 	}
 }
 
