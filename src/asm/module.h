@@ -82,6 +82,9 @@ typedef struct we_kernel {
 	uint64_t zero_rows[4];        /* registers a thread may read before it
 					 writes them (exec_prepare_module): the
 					 ones a CTA start sets to zero       */
+	bool paths_known;             /* its per-thread paths are known: no
+					 Indirect instruction, no trap handler
+					 (exec_prepare_module, exec/flow.h)  */
 	int trap_handler;             /* byte offset or -1 (issue 5)       */
 } we_kernel;
 

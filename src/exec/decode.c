@@ -12,6 +12,7 @@
 
 #include "asm/asm.h"
 #include "exec/exec.h"
+#include "exec/flow.h"
 #include "exec/jit.h"
 #include "exec/sem.h"
 
@@ -149,33 +150,15 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 
 /* A CTA starts with R0.. at zero, but a register that every thread writes
  * before it reads it needs no zero: its first value is the thread's own.
- * Per-thread paths follow the code (seed 004: each thread's RPC moves by
- * fallthrough or a branch of its own; BSYNC and WARPSYNC wait at their
- * PC, BREAK and BSSY only touch masks), so a register needs its zero when
- * some reachable instruction reads it while it is not written on every
- * path from the entry before it — a forward must-analysis of the
- * unconditional (unguarded) writes.  (SHFL reads other lanes, but only
- * lanes running that SHFL: on their paths too.)  Conservative where
- * paths are not known: a kernel with an Indirect instruction (BRX,
- * CALL, RET, TRAP, RTT: targets from registers or a handler) zeroes every
- * register. */
-typedef struct regset { uint64_t b[4]; } regset;
-
-static void regs_add(regset *s, const xopd *o)
-{
-	if (o->reg == ISA_REG_RZ)
-		return;
-	for (unsigned r = o->reg; r < (unsigned)o->reg + o->nregs && r < 256; r++)
-		s->b[r / 64] |= UINT64_C(1) << (r % 64);
-}
-
+ * A register needs its zero when some reachable instruction reads it
+ * while it is not written on every path from the entry before it — a
+ * forward must-analysis of the unconditional (unguarded) writes over the
+ * per-thread paths (flow.h); every register where they are not known. */
 static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 {
 	const uint32_t first = k->code_start / WE_INST_SIZE, n = (k->code_end - k->code_start) / WE_INST_SIZE;
 	memset(k->zero_rows, 0, sizeof k->zero_rows);
-	bool all = k->trap_handler >= 0 || n == 0;
-	for (uint32_t i = 0; i < n && !all; i++)
-		all = (isa_opcodes[m->x[first + i].opcode].flags & ISA_F_INDIRECT) != 0;
+	bool all = n == 0 || !k->paths_known;
 	regset *in = all ? NULL : malloc(n * sizeof *in);
 	uint32_t *work = all ? NULL : malloc(n * sizeof *work);
 	uint8_t *queued = all ? NULL : calloc(n, 1), *reached = all ? NULL : calloc(n, 1);
@@ -195,18 +178,11 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 		queued[i] = 0;
 		const xinsn *x = &m->x[first + i];
 		regset outs = in[i];
-		if (x->pg == 7 && !x->pg_xor)
-			for (unsigned o = 0; o < x->nopd; o++)
-				if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
-					regs_add(&outs, &x->o[o]);
-		/* successors: the next instruction (also after EXIT and
-		 * BRA: their guards, masks or UR may leave threads behind),
-		 * and a branch's target */
-		int64_t succ[2] = { (int64_t)i + 1, -1 };
-		if (x->optype == ISA_OPT_BRA)
-			succ[1] = (int64_t)i + 1 + x->o[x->opcode == ISA_OP_BRA_U ? BRA_U_offset : BRA_offset].imm;
+		xflow_defs(x, &outs);
+		int64_t succ[2];
+		xflow_succ(x, i, n, succ);
 		for (unsigned s = 0; s < 2; s++) {
-			if (succ[s] < 0 || succ[s] >= (int64_t)n)
+			if (succ[s] < 0)
 				continue;
 			const uint32_t t = (uint32_t)succ[s];
 			bool changed = !reached[t];
@@ -225,13 +201,8 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 	for (uint32_t i = 0; i < n; i++) {
 		if (!reached[i])
 			continue;
-		const xinsn *x = &m->x[first + i];
 		regset use = { { 0 } };
-		for (unsigned o = 0; o < x->nopd; o++) {
-			const xopd *d = &x->o[o];
-			if ((d->kind == XO_REG && !(d->flags & XF_OUT)) || d->kind == XO_MEM || d->kind == XO_CMEMIND)
-				regs_add(&use, d);
-		}
+		xflow_uses(&m->x[first + i], &use);
 		for (unsigned w = 0; w < 4; w++)
 			k->zero_rows[w] |= use.b[w] & ~in[i].b[w];
 	}
@@ -294,8 +265,12 @@ we_status exec_prepare_module(struct we_module *m, char *err, size_t errlen)
 	}
 	free(owner);
 	for (uint32_t k = 0; k < m->nkernels; k++) {
-		m->kernels[k].info.nregs = m->kernels[k].nregs;
-		kernel_zero_rows(m, &m->kernels[k]);
+		we_kernel *kk = &m->kernels[k];
+		kk->info.nregs = kk->nregs;
+		kk->paths_known = kk->trap_handler < 0;
+		for (uint32_t pc = kk->code_start; pc < kk->code_end && kk->paths_known; pc += WE_INST_SIZE)
+			kk->paths_known = !(isa_opcodes[m->x[pc / WE_INST_SIZE].opcode].flags & ISA_F_INDIRECT);
+		kernel_zero_rows(m, kk);
 	}
 	return WE_OK;
 }

@@ -33,6 +33,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "exec/exec.h"
+#include "exec/flow.h"
 #include "exec/jit.h"
 #include "exec/sem.h"
 #include "exec/sem_float.h"
@@ -202,6 +203,12 @@ typedef struct jb {
 	bool *dirty;
 	LLVMValueRef pred[WE_NUM_PREDS];
 	bool pdirty[WE_NUM_PREDS];
+	/* the registers live at each instruction of the kernel and after its
+	 * last (live_regs; NULL: all of them), and the instruction where the
+	 * current loop's warps go on (emit_run): a row written that is not
+	 * live there is not stored */
+	regset *live;
+	uint32_t after;
 	/* the instruction's guard: NULL when all ones */
 	LLVMValueRef pm;
 	/* the warp function (single): one warp, no loop over warps; act its
@@ -1276,12 +1283,19 @@ static void loop_begin(jb *b, const xinsn *gi)
 	}
 }
 
-/* The warp's stores (the rows and predicates written, its thread count)
- * and the next warp. */
+/* Row row may be read at instruction b->after or after it: a register
+ * live there, or a row past the registers (conservatively). */
+static bool row_live(const jb *b, uint32_t row)
+{
+	return !b->live || row >= b->L->k->nregs || regs_has(&b->live[b->after], row);
+}
+
+/* The warp's stores (the rows and predicates written that are live
+ * where it goes on, its thread count) and the next warp. */
 static void loop_end(jb *b)
 {
 	for (uint32_t row = 0; row < b->nrows; row++) {
-		if (!b->dirty[row])
+		if (!b->dirty[row] || !row_live(b, row))
 			continue;
 		LLVMValueRef st = LLVMBuildStore(b->b, b->row[row], row_ptr(b, row));
 		LLVMSetAlignment(st, 4);
@@ -1360,6 +1374,9 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 			emit_insn(b, &code[q]);
 		if (m < len)
 			emit_mem_check(b, &code[m]);
+		/* (a side exit and the next loop go on at m, the run's end
+		 * after the run) */
+		b->after = (uint32_t)(code - b->base) + m;
 		loop_end(b);
 		if (m >= len)
 			return;
@@ -1982,6 +1999,42 @@ static void wplan_free(wplan *p)
 
 /* The object file of the blocks (len[q] != 0) and of the warp function
  * (when wp->n), compiled for tm: *obj (the caller disposes of it). */
+/* The registers live at each of L's kernel's ni instructions, and after
+ * its last ([ni]: none): read there or on some per-thread path after it
+ * before an unguarded write (flow.h; a backward may-analysis, iterated
+ * to its fixed point).  NULL where the paths are not known (every
+ * register is live) or memory is short. */
+static regset *live_regs(const we_launch_ctx *L, uint32_t ni)
+{
+	const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
+	if (!L->k->paths_known)
+		return NULL;
+	regset *live = calloc((size_t)ni + 1, sizeof *live);
+	for (bool changed = live != NULL; changed;) {
+		changed = false;
+		for (uint32_t i = ni; i-- > 0;) {
+			int64_t succ[2];
+			xflow_succ(&code[i], i, ni, succ);
+			regset out = { { 0 } }, defs = { { 0 } };
+			for (unsigned s = 0; s < 2; s++) {
+				if (succ[s] < 0)
+					continue;
+				for (unsigned w = 0; w < 4; w++)
+					out.b[w] |= live[succ[s]].b[w];
+			}
+			xflow_defs(&code[i], &defs);
+			regset in = { { 0 } };
+			xflow_uses(&code[i], &in);
+			for (unsigned w = 0; w < 4; w++) {
+				in.b[w] |= out.b[w] & ~defs.b[w];
+				changed |= in.b[w] != live[i].b[w];
+				live[i].b[w] = in.b[w];
+			}
+		}
+	}
+	return live;
+}
+
 static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wplan *wp, uint32_t ni,
 			 LLVMTargetMachineRef tm, LLVMMemoryBufferRef *obj, char *err, size_t errlen)
 {
@@ -2003,6 +2056,8 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	if (ok) {
 		jb_types(&b);
 		const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
+		b.base = code;
+		b.live = live_regs(L, ni);
 		for (uint32_t q = 0; q < ni; q++) {
 			if (!len[q])
 				continue;
@@ -2016,6 +2071,7 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	free(b.row);
 	free(b.dirty);
 	free(b.lbl);
+	free(b.live);
 	LLVMDisposeBuilder(b.b);
 	char *msg = NULL;
 	if (ok && LLVMVerifyModule(b.mod, LLVMReturnStatusAction, &msg)) {
