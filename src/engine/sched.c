@@ -19,7 +19,9 @@
 typedef struct sworker {
 	launch *lc;
 	unsigned index;
-	cta_batch batch;
+	uint32_t per;               /* CTAs per batch (batch_size)        */
+	bool nomem;                 /* its batch could not be allocated   */
+	cta_batch batch;            /* allocated by the worker itself     */
 	pthread_t tid;
 	bool started;
 	bool straight;              /* the launch may run batches straight
@@ -365,6 +367,14 @@ static void *sworker_main(void *arg)
 	launch *lc = wk->lc;
 	cta_batch *b = &wk->batch;
 	place_thread(lc, wk->index);
+	/* (its slots in memory the worker touches first, on its own core,
+	 * from its own malloc arena: none shares a line with another
+	 * worker's) */
+	if (!batch_alloc(b, wk->per, lc)) {
+		wk->nomem = true;
+		atomic_store_explicit(&lc->stop, true, memory_order_release);
+		return NULL;
+	}
 	uint64_t id = 0, end = 0;
 	/* --jit auto: worker 0 decides after its sample of batches */
 	tier_sample ts = { .on = lc->jit_auto && wk->index == 0 };
@@ -429,11 +439,10 @@ static we_status run_scheduler(launch *lc)
 		return WE_ERR_NOMEM;
 	we_status st = WE_OK;
 	const uint32_t per = batch_size(lc, nw);
-	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
+	for (unsigned i = 0; i < nw; i++) {
 		ws[i].lc = lc;
 		ws[i].index = i;
-		if (!batch_alloc(&ws[i].batch, per, lc))
-			st = WE_ERR_NOMEM;
+		ws[i].per = per;
 	}
 	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
 		if (pthread_create(&ws[i].tid, NULL, sworker_main, &ws[i])) {
@@ -446,6 +455,8 @@ static we_status run_scheduler(launch *lc)
 	for (unsigned i = 0; i < nw; i++) {
 		if (ws[i].started && pthread_join(ws[i].tid, NULL) && st == WE_OK)
 			st = WE_ERR_INTERNAL;
+		if (ws[i].nomem && st == WE_OK)
+			st = WE_ERR_NOMEM;
 		for (uint32_t k = 0; k < ws[i].batch.n; k++)
 			slot_stats(lc, &ws[i].batch.slot[k]);
 		batch_free(&ws[i].batch);
