@@ -184,4 +184,21 @@ void batch_finish(cta_batch *b, launch *lc, uint32_t n);
 /* Bind the calling host thread to the PU of thread k (no-op for none). */
 void place_thread(launch *lc, unsigned k);
 
+/* A host thread's share of the grid's CTAs, [id, end): taken from
+ * lc->next a chunk at a time (guided, as OpenMP's schedule: an eighth of
+ * what is left per taker, in whole units of `per` CTAs, from one unit up
+ * to `most`).  One atomic add per CTA would be one on a line that every
+ * thread writes, per CTA, and would put neighbouring CTAs (whose results
+ * usually share cache lines: reduce's out[ctaid]) on different cores;
+ * the shrinking chunks keep the threads finishing together at the grid's
+ * end.  After the launch stopped, the rest of a chunk still runs up to
+ * the lowest CTA with a report (cta_finish: every lower CTA runs, so the
+ * report is the same whichever thread got which chunk). */
+typedef struct cta_chunk {
+	uint64_t id, end;
+} cta_chunk;
+/* The next CTAs of c for one of `takers` threads: *id and at most per of
+ * them (*n), or false when none is left. */
+bool chunk_take(launch *lc, cta_chunk *c, uint32_t per, uint32_t most, unsigned takers, uint64_t *id, uint32_t *n);
+
 #endif

@@ -238,34 +238,8 @@ static void batch_run(cta_batch *b, uint32_t n)
 	}
 }
 
-/* How many CTAs a worker takes from the grid at once (guided, as OpenMP's
- * schedule): an eighth of what is left per worker, in whole batches of
- * `per`, from one batch up to CHUNK_BATCHES.  Taking one batch at a time
- * costs an atomic add on a line every worker writes, per batch, and
- * neighbouring CTAs (whose results usually share cache lines: reduce's
- * out[ctaid]) on different cores; the shrinking chunks keep the workers
- * finishing together at the grid's end. */
+/* The scheduler's chunks of CTAs (chunk_take): up to this many batches */
 #define CHUNK_BATCHES 16u
-static uint64_t sched_chunk(launch *lc, uint32_t per)
-{
-	const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
-	const uint64_t left = next < lc->nctas ? lc->nctas - next : 0;
-	uint64_t batches = left / ((uint64_t)per * lc->nthreads * 8u);
-	if (batches > CHUNK_BATCHES)
-		batches = CHUNK_BATCHES;
-	return (batches ? batches : 1u) * per;
-}
-
-/* CTA id is below the lowest one with a report (the launch stopped). */
-static bool below_report(launch *lc, uint64_t id)
-{
-	if (pthread_mutex_lock(&lc->lock))
-		abort(); /* EINVAL/EDEADLK: a broken invariant */
-	const bool below = lc->status != WE_OK && id < lc->report_cta;
-	if (pthread_mutex_unlock(&lc->lock))
-		abort();
-	return below;
-}
 
 /* --jit auto (tier.c, exec/jit.h): from the time worker 0 took for its
  * sample of batches, the interpreter's remaining time (the CTAs no
@@ -375,38 +349,22 @@ static void *sworker_main(void *arg)
 		atomic_store_explicit(&lc->stop, true, memory_order_release);
 		return NULL;
 	}
-	uint64_t id = 0, end = 0;
+	cta_chunk ck = { 0, 0 };
 	/* --jit auto: worker 0 decides after its sample of batches */
 	tier_sample ts = { .on = lc->jit_auto && wk->index == 0 };
 	wk->straight = sched_straight_ok(lc, b);
-	for (;;) {
-		/* after a fault the rest of the chunk still runs up to the
-		 * lowest faulting CTA (cta_finish: every lower CTA runs, so the
-		 * report is the same whichever worker got which chunk) */
-		if (atomic_load_explicit(&lc->stop, memory_order_acquire) && (id >= end || !below_report(lc, id)))
-			break;
-		if (id >= end) {
-			/* the next chunk of CTAs: a share of what is left, in
-			 * whole batches, at most CHUNK_BATCHES of them */
-			const uint64_t chunk = sched_chunk(lc, b->n);
-			id = atomic_fetch_add_explicit(&lc->next, chunk, memory_order_relaxed);
-			if (id >= lc->nctas)
-				break;
-			end = lc->nctas - id < chunk ? lc->nctas : id + chunk;
-		}
-		/* the next b->n CTAs of the chunk (fewer at its end) */
-		const uint32_t n = end - id < b->n ? (uint32_t)(end - id) : b->n;
-		if (batch_straight(wk, id, n)) {
-			id += n;
+	uint64_t id;
+	uint32_t n;
+	/* the next b->n CTAs of the worker's chunk (fewer at its end) */
+	while (chunk_take(lc, &ck, b->n, CHUNK_BATCHES, lc->nthreads, &id, &n)) {
+		if (batch_straight(wk, id, n))
 			continue;
-		}
 		batch_start(b, lc, id, n);
 		const double t0 = ts.on ? engine_now() : 0;
 		batch_run(b, n);
 		batch_finish(b, lc, n);
-		id += n;
 		if (ts.on)
-			sched_tier(lc, &ts, engine_now() - t0, n, end - id);
+			sched_tier(lc, &ts, engine_now() - t0, n, ck.end - ck.id);
 	}
 	return NULL;
 }

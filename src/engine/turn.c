@@ -1,6 +1,6 @@
 /* turn.c — what both engines decide at each turn of a warp: which warp
  * runs next under a seeded schedule, and the watchdogs; where a host
- * thread runs (placement); the time. */
+ * thread runs (placement); which CTAs it takes next; the time. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,4 +80,39 @@ void place_thread(launch *lc, unsigned k)
 	}
 	if (pthread_mutex_unlock(&lc->lock))
 		abort();
+}
+
+/* CTA id is below the lowest one with a report (the launch stopped). */
+static bool below_report(launch *lc, uint64_t id)
+{
+	if (pthread_mutex_lock(&lc->lock))
+		abort(); /* EINVAL/EDEADLK: a broken invariant */
+	const bool below = lc->status != WE_OK && id < lc->report_cta;
+	if (pthread_mutex_unlock(&lc->lock))
+		abort();
+	return below;
+}
+
+bool chunk_take(launch *lc, cta_chunk *c, uint32_t per, uint32_t most, unsigned takers, uint64_t *id, uint32_t *n)
+{
+	if (atomic_load_explicit(&lc->stop, memory_order_acquire) && (c->id >= c->end || !below_report(lc, c->id)))
+		return false;
+	if (c->id >= c->end) {
+		const uint64_t next = atomic_load_explicit(&lc->next, memory_order_relaxed);
+		const uint64_t left = next < lc->nctas ? lc->nctas - next : 0;
+		uint64_t units = left / ((uint64_t)per * (takers ? takers : 1u) * 8u);
+		if (units > most)
+			units = most;
+		const uint64_t chunk = (units ? units : 1u) * per;
+		c->id = atomic_fetch_add_explicit(&lc->next, chunk, memory_order_relaxed);
+		if (c->id >= lc->nctas) {
+			c->end = c->id;
+			return false;
+		}
+		c->end = lc->nctas - c->id < chunk ? lc->nctas : c->id + chunk;
+	}
+	*id = c->id;
+	*n = c->end - c->id < per ? (uint32_t)(c->end - c->id) : per;
+	c->id += *n;
+	return true;
 }

@@ -4,8 +4,9 @@
  * The launch has `nthreads` CTA slots running at once; each slot owns
  * warps_per_cta threads, created once per launch and reused CTA after CTA
  * (thread w of a slot always runs warp w).  Warp 0's thread leads: it takes
- * the next CTA from the launch counter, sets the slot up and releases the
- * others, then waits until every warp has finished before the next CTA.
+ * the next CTA of the slot's chunk of the grid (chunk_take), sets the slot
+ * up and releases the others, then waits until every warp has finished
+ * before the next CTA.
  *
  * Barriers: the warp's BAR instruction arrives through the CTA layer
  * (cta/sync.c), which applies the rules of units/bar.c under the CTA lock;
@@ -51,6 +52,7 @@ typedef struct wslot {
 	pthread_cond_t done_cv;     /* warps -> leader: all warps finished */
 	uint64_t gen;
 	uint32_t finished;
+	cta_chunk ck;               /* its CTAs (chunk_take), its warp 0's */
 	bool done;
 	bool inited;                /* m, cvs and sync initialised         */
 } wslot;
@@ -224,6 +226,9 @@ static void run_warp(we_cta *c, uint32_t wi, unsigned spin, uint32_t *clock_turn
 	}
 }
 
+/* A slot's chunks of CTAs (chunk_take): up to this many */
+#define WT_CHUNK_CTAS 64u
+
 static void *wthread_main(void *arg)
 {
 	wthread *t = arg;
@@ -235,9 +240,9 @@ static void *wthread_main(void *arg)
 	for (;;) {
 		lock(&s->m);
 		if (t->warp == 0) {
-			uint64_t id = atomic_load_explicit(&lc->stop, memory_order_acquire)
-				? lc->nctas : atomic_fetch_add_explicit(&lc->next, 1, memory_order_relaxed);
-			if (id >= lc->nctas) {
+			uint64_t id;
+			uint32_t one;
+			if (!chunk_take(lc, &s->ck, 1, WT_CHUNK_CTAS, s->nslots, &id, &one)) {
 				s->done = true;
 				if (pthread_cond_broadcast(&s->start_cv))
 					abort();
