@@ -7,12 +7,12 @@
  * Per-thread paths follow the code (doc/spec-reading.md, branch unit
  * 10: each thread's RPC moves by fallthrough or a branch of its own;
  * BSYNC and WARPSYNC wait at their PC, BREAK and BSSY only touch
- * masks).  They are
- * not known in a kernel with an Indirect instruction (BRX, CALL, RET,
- * TRAP, RTT: targets from registers, a stack or a handler) or a trap
- * handler: we_kernel.paths_known says so (exec_prepare_module), and the
- * analyses then take every register.  (SHFL reads other lanes, but only lanes running that SHFL:
- * on their paths too.)
+ * masks).  They are not known in a kernel with an Indirect instruction
+ * (BRX, CALL, RET, TRAP, RTT: targets from registers, a stack or a
+ * handler) or a trap handler: we_kernel.paths_known says so
+ * (exec_prepare_module), and the analyses then take every register.
+ * (SHFL reads other lanes, but only lanes running that SHFL: on their
+ * paths too.)
  */
 #ifndef WE_EXEC_FLOW_H
 #define WE_EXEC_FLOW_H
