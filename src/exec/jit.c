@@ -827,6 +827,7 @@ static LLVMValueRef delta_slot(jb *b)
 	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->delta, idx, 2, "");
 }
 
+/* The scalar s (i32 or i64) in every lane */
 static LLVMValueRef bcast(jb *b, LLVMValueRef s)
 {
 	LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), XLANES);
@@ -1540,12 +1541,6 @@ static LLVMValueRef popc(jb *b, LLVMValueRef m) { return LLVMBuildCall2(b->b, b-
 /* RPC as <32 x i64> */
 static LLVMValueRef rpc_ptr(jb *b) { return wfield(b, offsetof(we_warp, rpc), b->v64); }
 
-static LLVMValueRef bcast64(jb *b, LLVMValueRef s)
-{
-	LLVMValueRef v = LLVMBuildInsertElement(b->b, LLVMGetUndef(b->v64), s, c32(b, 0), "");
-	return LLVMBuildShuffleVector(b->b, v, LLVMGetUndef(b->v64), LLVMConstNull(b->v32), "");
-}
-
 /* BSSY (bru_bssy): breg |= guard & ActiveMask */
 static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
 {
@@ -1611,7 +1606,7 @@ static void wemit_bra(jb *b, const xinsn *i, uint32_t q)
 	wstore(b, offsetof(we_warp, active), LLVMBuildAnd(b->b, b->act, LLVMBuildNot(b->b, bj, ""), ""));
 	LLVMValueRef old = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
 	LLVMSetAlignment(old, 8);
-	LLVMValueRef nv = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, bj, b->vb, ""), bcast64(b, wpc(b, t)), old, "");
+	LLVMValueRef nv = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, bj, b->vb, ""), bcast(b, wpc(b, t)), old, "");
 	LLVMSetAlignment(LLVMBuildStore(b->b, nv, rpc_ptr(b)), 8);
 	LLVMBuildBr(b->b, fall);
 	LLVMPositionBuilderAtEnd(b->b, fall);
@@ -1631,7 +1626,7 @@ static LLVMValueRef wswitch_to(jb *b, LLVMValueRef m, LLVMValueRef rpc, LLVMValu
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w, &at, 1, "");
 	*target = LLVMBuildLoad2(b->b, b->i64, LLVMBuildBitCast(b->b, p, LLVMPointerType(b->i64, 0), ""), "");
 	LLVMSetAlignment(*target, 8);
-	return LLVMBuildAnd(b->b, m, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast64(b, *target), "")), "");
+	return LLVMBuildAnd(b->b, m, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast(b, *target), "")), "");
 }
 
 /* BSYNC's release (bru_bsync's 让步放行, spec-reading's reading there)
@@ -1657,7 +1652,7 @@ static void wemit_bsync_release(jb *b, uint32_t q, size_t off, LLVMValueRef rpc,
 	wgoto(b, q + 1);
 	LLVMPositionBuilderAtEnd(b->b, sw);
 	/* RPC[ActiveMask] = ActivePC + INST_SIZE, then the switch */
-	rpc = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, arrive, b->vb, ""), bcast64(b, wpc(b, q + 1)), rpc, "");
+	rpc = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, arrive, b->vb, ""), bcast(b, wpc(b, q + 1)), rpc, "");
 	LLVMSetAlignment(LLVMBuildStore(b->b, rpc, rpc_ptr(b)), 8);
 	LLVMValueRef target, nact = wswitch_to(b, other, rpc, &target);
 	wstore(b, offsetof(we_warp, active), nact);
@@ -1675,7 +1670,7 @@ static void wemit_bsync_release(jb *b, uint32_t q, size_t off, LLVMValueRef rpc,
 static void wemit_bsync_fail(jb *b, uint32_t q, size_t off, LLVMValueRef valid, LLVMValueRef breg,
 			     LLVMValueRef missing, LLVMBasicBlockRef slow)
 {
-	LLVMValueRef pc = wpc(b, q), pcv = bcast64(b, pc);
+	LLVMValueRef pc = wpc(b, q), pcv = bcast(b, pc);
 	LLVMValueRef rpc = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
 	LLVMSetAlignment(rpc, 8);
 	LLVMValueRef arrive = LLVMBuildOr(
@@ -1749,7 +1744,7 @@ static void wemit_bsync(jb *b, const xinsn *i, uint32_t q)
 	wcount(b, 1, popc(b, b->pm));
 	LLVMValueRef rpc = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
 	LLVMSetAlignment(rpc, 8);
-	LLVMValueRef here = lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast64(b, wpc(b, q)), ""));
+	LLVMValueRef here = lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast(b, wpc(b, q)), ""));
 	LLVMValueRef arrive = LLVMBuildOr(b->b, b->act, LLVMBuildAnd(b->b, valid, here, ""), "");
 	wstore(b, offsetof(we_warp, active), arrive);
 	LLVMValueRef y = wload(b, offsetof(we_warp, yield), b->i32);
