@@ -640,7 +640,9 @@ static LLVMValueRef lane_consts(jb *b, unsigned sr)
  * thread t = id * 32 + l; tid.x = t % bx, tid.y = (t / bx) % by, tid.z =
  * t / (bx * by) (a dimension of 0 counts as 1).  When bx is a multiple of
  * 32 the warp lies in one row of x: x counts up from lane 0's, y and z are
- * lane 0's (three divisions per warp, as s2r_one); else lane by lane. */
+ * lane 0's (three divisions per warp, as s2r_one, and none when lane 0
+ * is in the first row: every warp of a one-dimensional CTA); else lane by
+ * lane. */
 static LLVMValueRef emit_tid(jb *b, unsigned dim)
 {
 	LLVMValueRef L = launch_ptr(b), zero = c32(b, 0), one = c32(b, 1);
@@ -654,8 +656,13 @@ static LLVMValueRef emit_tid(jb *b, unsigned dim)
 	LLVMBasicBlockRef row = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid_row");
 	LLVMBasicBlockRef each = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid_lanes");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid");
+	LLVMBasicBlockRef first = LLVMAppendBasicBlockInContext(b->cx, b->fn, "tid_first");
 	LLVMValueRef in_row = LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, bx, c32(b, XLANES - 1u), ""), zero, "");
-	LLVMBuildCondBr(b->b, in_row, row, each);
+	LLVMBuildCondBr(b->b, in_row, first, each);
+	/* lane 0 in the first row of x (for z: the first xy plane) */
+	LLVMPositionBuilderAtEnd(b->b, first);
+	LLVMValueRef vf = dim == 0 ? LLVMBuildAdd(b->b, bcast(b, t0), lanes, "") : splat32(b, 0);
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, t0, dim == 2 ? bxy : bx, ""), join, row);
 	LLVMPositionBuilderAtEnd(b->b, row);
 	LLVMValueRef v0;
 	if (dim == 0)
@@ -676,9 +683,9 @@ static LLVMValueRef emit_tid(jb *b, unsigned dim)
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
 	LLVMValueRef v = LLVMBuildPhi(b->b, b->v32, "");
-	LLVMValueRef vals[2] = { v0, v1 };
-	LLVMBasicBlockRef from[2] = { row, each };
-	LLVMAddIncoming(v, vals, from, 2);
+	LLVMValueRef vals[3] = { v0, v1, vf };
+	LLVMBasicBlockRef from[3] = { row, each, first };
+	LLVMAddIncoming(v, vals, from, 3);
 	return v;
 }
 
