@@ -165,12 +165,14 @@ void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
 /* The next n CTAs from id in batch b's slots [0, n), which hold a CTA
  * start's state (b->fresh) but for what a straight kernel's block
  * changes (exec.h, exec_straight): its ids, zeroed registers of the
- * kernel's zero_rows, predicates P0-P6, shared and local memory. */
-void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
+ * kernel's zero_rows, predicates P0-P6 where its blocks write some
+ * (preds, xstraight.preds), shared and local memory. */
+void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, bool preds);
 /* The end of the n CTAs of batch b that exec_straight ran, `insns`
  * instructions per warp (xstraight.insns): the EXITs' counts and the
- * CTAs' into the slots' (the warps' thread counts back to 0); their
- * warps stay as they are, for batch_restart. */
+ * CTAs' into the first slot's (slot_stats sums the slots; the warps'
+ * thread counts back to 0); their warps stay as they are, for
+ * batch_restart. */
 void batch_retire(cta_batch *b, uint32_t n, uint32_t insns);
 /* Zero the registers of the kernel's zero_rows: `lanes` words from regs
  * in each row (rows rstride words apart). */

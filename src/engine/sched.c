@@ -323,7 +323,7 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 		return false;
 	}
 	if (n <= b->fresh)
-		batch_restart(b, lc, id, n);
+		batch_restart(b, lc, id, n, wk->plan.preds);
 	else
 		batch_start(b, lc, id, n);
 	if (exec_straight(L, &wk->plan, b->warps, n * L->warps_per_cta)) {

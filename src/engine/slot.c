@@ -266,7 +266,7 @@ void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
 	b->fresh = n;
 }
 
-void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
+void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, bool preds)
 {
 	const we_launch_ctx *L = &lc->L;
 	cta_zero_rows(L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
@@ -275,7 +275,7 @@ void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
 		cta_ids(&s->cta, L, id + k);
 		slot_memory_zero(s, L);
 		/* (P0..P6: PT stays all ones) */
-		for (uint32_t wi = 0; wi < s->cta.nwarps; wi++)
+		for (uint32_t wi = 0; preds && wi < s->cta.nwarps; wi++)
 			memset(s->warps[wi].p, 0, sizeof s->warps[wi].p - sizeof s->warps[wi].p[7]);
 	}
 }
@@ -340,17 +340,19 @@ void batch_finish(cta_batch *b, launch *lc, uint32_t n)
 
 void batch_retire(cta_batch *b, uint32_t n, uint32_t insns)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		cta_slot *s = &b->slot[k];
-		for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
-			/* the blocks' threads, and the last EXIT's */
-			s->thread_insns += s->warps[wi].thread_insns + WE_WARP_SIZE;
-			s->warps[wi].thread_insns = 0;
-		}
-		s->warp_insns += (uint64_t)s->cta.nwarps * insns;
-		s->ctas++;
-		s->straight++;
+	/* (into one slot: the others' lines stay untouched) */
+	const uint64_t warps = (uint64_t)n * b->slot[0].cta.nwarps;
+	uint64_t threads = 0;
+	for (uint64_t j = 0; j < warps; j++) {
+		/* the blocks' threads, and the last EXIT's */
+		threads += b->warps[j].thread_insns + WE_WARP_SIZE;
+		b->warps[j].thread_insns = 0;
 	}
+	cta_slot *s = &b->slot[0];
+	s->thread_insns += threads;
+	s->warp_insns += warps * insns;
+	s->ctas += n;
+	s->straight += n;
 }
 
 void slot_stats(launch *lc, const cta_slot *s)

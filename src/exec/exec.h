@@ -195,6 +195,7 @@ typedef struct xstraight_block {
 typedef struct xstraight {
 	uint32_t n;      /* blocks, 0: not straight                       */
 	uint32_t insns;  /* a warp's instructions to the last EXIT's end  */
+	bool preds;      /* the blocks write a predicate of P0-P6         */
 	xstraight_block block[XSTRAIGHT_BLOCKS];
 } xstraight;
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p);

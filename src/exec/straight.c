@@ -22,6 +22,7 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 {
 	p->n = 0;
 	p->insns = 0;
+	p->preds = false;
 	if (!jit || L->k->trap_handler >= 0)
 		return false;
 	for (uint64_t pc = L->k->code_start; p->n < XSTRAIGHT_BLOCKS;) {
@@ -37,6 +38,8 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 			return false;
 		p->block[p->n++] = (xstraight_block){ .fn = e->fn, .pc = pc, .len = e->len, .pg = i->pg,
 						      .pg_xor = i->pg_xor };
+		for (uint32_t q = 0; q < e->len; q++)
+			p->preds |= L->mod->x[pc / WE_INST_SIZE + q].writes_pred;
 		p->insns += e->len + 1u;
 		if (i->pg == 7 && !i->pg_xor)
 			return true;
