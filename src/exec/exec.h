@@ -159,12 +159,13 @@ we_stop exec_checked(we_warp *w, uint32_t n, uint64_t pc, uint32_t *j);
  * ready with SleepMask 0 at the one PC.  A per_cta instruction then runs
  * CTA by CTA, and the group returns WE_STOP_YIELD, the instruction not
  * run, at one that it would run warp by warp (a branch or barrier unit
- * form that is not lockstep: divergence, EXIT, ...): the CTAs go on one
- * by one from there.  An EXIT that ends every lane of every warp of them
- * runs in the group: WE_STOP_EXITED, *exited the group's warps (bit j:
- * the group's warp j), every CTA ended.  *who indexes the warps from
- * cta's first.  With
- * nw == n it is one CTA's group. */
+ * form that is not lockstep: divergence, BSYNC, ...): the CTAs go on one
+ * by one from there.  An EXIT runs in the group, warp by warp where its
+ * guard differs: WE_STOP_EXITED when it ended some of the warps,
+ * *exited the group's warps that it ended (bit j: the group's warp j),
+ * for the driver to retire CTA by CTA; else, when it ended lanes only,
+ * WE_STOP_BUDGET.  *who indexes the warps from cta's first.  With nw ==
+ * n it is one CTA's group. */
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
 		   uint32_t *who, uint32_t *exited);
 /* Straight kernels (straight.c): compiled blocks (jit.h) from the

@@ -287,7 +287,7 @@ static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_
 	we_warp *w = &cta->warps[wi];
 	bool blocked = false;
 	for (uint32_t j = 0; j < n; j++) {
-		/* (a group spanning CTAs runs an EXIT here: group_exits) */
+		/* (of a group spanning CTAs, only an EXIT: exec_group) */
 		xctx xc = { .w = &w[j], .cta = w[j].cta, .L = L }, *x = &xc;
 		const xinsn *i = fetch(x, code, pc, start, end);
 		if (i) {
@@ -518,7 +518,12 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		 * engine/sched.c batch_run) */
 		if (in_code && i->optype == ISA_OPT_EXIT && group_exits(w, n, i))
 			return group_exit(w, wi, n, who, exited);
-		if (nw < n && !(in_code && i->plain))
+		/* (an EXIT of some of the lanes, or of some of the warps, is
+		 * each warp's own, in its group too: group_each; a group's
+		 * warps have every lane valid and active and none asleep, so
+		 * that bru_exit ends the warp or some of its lanes and never
+		 * switches or sleeps) */
+		if (nw < n && !(in_code && (i->plain || i->optype == ISA_OPT_EXIT)))
 			return WE_STOP_YIELD;
 		if (in_code && i->plain) {
 			if (!group_plain(cta, w, n, i, pc, true, NULL, 0, 0, who))
