@@ -1670,8 +1670,12 @@ static unsigned compute_targets(const bres *all, target *t, char why[][160])
 			/* the same work in C, serial / on every core: below 1
 			 * where the machine itself does not scale it */
 			const double c = worst->b->c_baseline ? slowdown(&worst->cser, &worst->cpt) : NAN;
-			snprintf(why[n], sizeof why[n], "%s; here %s, its C baseline measured the same way: %.3fx",
-				 t[n].rule, worst->b->name, c);
+			if (isnan(c))
+				snprintf(why[n], sizeof why[n], "%s; here %s, no C baseline", t[n].rule,
+					 worst->b->name);
+			else
+				snprintf(why[n], sizeof why[n], "%s; here %s, its C baseline measured the same way: %.3fx",
+					 t[n].rule, worst->b->name, c);
 			t[n].rule = why[n];
 		}
 	}
