@@ -276,10 +276,11 @@ static inline __attribute__((always_inline)) int group_full(we_cta *cta, we_warp
 	return GROUP_GO_ON;
 }
 
-/* One instruction of the group at pc warp by warp, as exec_run runs it:
- * GROUP_GO_ON when the group stays together (each warp's active_pc the
- * next), else the stop (*who, *exited as exec_group's). */
-static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_t *who, uint32_t *exited)
+/* One instruction of the group at pc warp by warp, as exec_run runs it
+ * (one CTA's group; an EXIT is group_exit's): GROUP_GO_ON when the group
+ * stays together (each warp's active_pc the next), else the stop (*who
+ * as exec_group's). */
+static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_t *who)
 {
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
@@ -287,7 +288,6 @@ static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_
 	we_warp *w = &cta->warps[wi];
 	bool blocked = false;
 	for (uint32_t j = 0; j < n; j++) {
-		/* (of a group spanning CTAs, only an EXIT: exec_group) */
 		xctx xc = { .w = &w[j], .cta = w[j].cta, .L = L }, *x = &xc;
 		const xinsn *i = fetch(x, code, pc, start, end);
 		if (i) {
@@ -298,54 +298,53 @@ static int group_each(we_cta *cta, uint32_t wi, uint32_t n, uint64_t pc, uint32_
 		/* a warp that blocks (on a barrier) or completes one needs
 		 * nothing of its driver: the others run the instruction
 		 * too, and when the barrier released them all the group
-		 * goes on; the others run an EXIT too (it touches nothing
-		 * of another warp's): the driver retires the exited warps
-		 * in order (*exited) */
+		 * goes on */
 		if (x->stop && x->why == WE_STOP_BLOCKED && !blocked) {
 			blocked = true;
 			*who = wi + j;
-		} else if (x->stop && x->why == WE_STOP_EXITED && i->optype == ISA_OPT_EXIT) {
-			*exited |= 1u << (wi + j);
 		} else if (x->stop && x->why != WE_STOP_BLOCKED && x->why != WE_STOP_RELEASED) {
 			*who = wi + j;
 			return x->why;
 		}
-	}
-	if (*exited) {
-		*who = wi + (uint32_t)__builtin_ctz(*exited >> wi);
-		return WE_STOP_EXITED;
 	}
 	if (!group_intact(w, n))
 		return blocked ? WE_STOP_BLOCKED : WE_STOP_BUDGET;
 	return GROUP_GO_ON;
 }
 
-/* EXIT i ends every warp of the group: its guard and its predicate
- * operand true and every lane valid in each warp (bru_exit's warpExit(),
- * no lane left to switch to). */
-static bool group_exits(const we_warp *w, uint32_t n, const xinsn *i)
+/* EXIT i at the group's PC pc, after group_settle: what group_each
+ * gives, without the dispatch.  Each warp counts it with the lanes of
+ * its guard (fetch); bru_exit runs it for a warp whose guard is true in
+ * some lane (sem_EXIT), and the ActivePC of one whose guard is false in
+ * every lane moves on (retire).  A group's warps have every lane valid
+ * and active and none asleep, so bru_exit ends the warp (BRU_EXIT) or
+ * some of its lanes (ActivePC moves on) and never switches lanes or
+ * sleeps.  The driver retires the warps that ended (*exited, as
+ * exec_group's); GROUP_GO_ON when the group stays together at pc's next
+ * (no lane exited). */
+static int group_exit(we_warp *w, const xinsn *i, uint64_t pc, uint32_t wi, uint32_t n, uint32_t *who,
+		      uint32_t *exited)
 {
-	for (uint32_t j = 0; j < n; j++)
-		if (((w[j].p[i->pg] ^ i->pg_xor) & wpred(&w[j], &i->o[EXIT_pp]) & w[j].active & w[j].valid) !=
-		    0xffffffffu)
-			return false;
-	return true;
-}
-
-/* Such an EXIT (group_exits) at the group's PC, after group_settle: what
- * group_each gives, without the dispatch: each warp counts it with every
- * lane (fetch) and bru_exit, with every lane's guard and predicate true,
- * leaves it no valid lane (BRU_EXIT: ActivePC stays, retire); the driver
- * retires the warps (*exited, as exec_group's). */
-static we_stop group_exit(we_warp *w, uint32_t wi, uint32_t n, uint32_t *who, uint32_t *exited)
-{
+	uint32_t ended = 0;
+	bool split = false;
 	for (uint32_t j = 0; j < n; j++) {
-		count_insn(&w[j], 0xffffffffu);
-		(void)bru_exit(&w[j], 0xffffffffu, 0xffffffffu);
+		const uint32_t pm = (w[j].p[i->pg] ^ i->pg_xor) & w[j].active;
+		count_insn(&w[j], pm);
+		if (!pm) {
+			w[j].active_pc = pc + WE_INST_SIZE;
+			continue;
+		}
+		if (bru_exit(&w[j], pm, wpred(&w[j], &i->o[EXIT_pp])) == BRU_EXIT)
+			ended |= 1u << j;
+		else
+			split |= w[j].active != 0xffffffffu;
 	}
-	*who = wi;
-	*exited = (n == 32 ? ~0u : (1u << n) - 1u) << wi;
-	return WE_STOP_EXITED;
+	if (ended) {
+		*exited = ended << wi;
+		*who = wi + (uint32_t)__builtin_ctz(ended);
+		return WE_STOP_EXITED;
+	}
+	return split ? WE_STOP_BUDGET : GROUP_GO_ON;
 }
 
 /* A compiled block at *pc for the group (jit.h), where one starts and
@@ -513,17 +512,18 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 		}
 		group_settle(w, n, pc, pending, guarded);
 		pending = guarded = 0;
-		/* an EXIT that ends every warp (also of a group spanning CTAs:
-		 * it ends their CTAs as their own turns would, one by one,
-		 * engine/sched.c batch_run) */
-		if (in_code && i->optype == ISA_OPT_EXIT && group_exits(w, n, i))
-			return group_exit(w, wi, n, who, exited);
-		/* (an EXIT of some of the lanes, or of some of the warps, is
-		 * each warp's own, in its group too: group_each; a group's
-		 * warps have every lane valid and active and none asleep, so
-		 * that bru_exit ends the warp or some of its lanes and never
-		 * switches or sleeps) */
-		if (nw < n && !(in_code && (i->plain || i->optype == ISA_OPT_EXIT)))
+		/* an EXIT, also of a group spanning CTAs: the warps it ends
+		 * end their CTAs as their own turns would, one by one
+		 * (engine/sched.c batch_run); an EXIT of some of the lanes or
+		 * of some of the warps is each warp's own, in its group too */
+		if (in_code && i->optype == ISA_OPT_EXIT) {
+			r = group_exit(w, i, pc, wi, n, who, exited);
+			if (r != GROUP_GO_ON)
+				return (we_stop)r;
+			pc += WE_INST_SIZE;
+			continue;
+		}
+		if (nw < n && !(in_code && i->plain))
 			return WE_STOP_YIELD;
 		if (in_code && i->plain) {
 			if (!group_plain(cta, w, n, i, pc, true, NULL, 0, 0, who))
@@ -532,7 +532,7 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			continue;
 		}
 		/* warp by warp, as exec_run runs it */
-		r = group_each(cta, wi, n, pc, who, exited);
+		r = group_each(cta, wi, n, pc, who);
 		if (r != GROUP_GO_ON)
 			return (we_stop)r;
 		pc = w->active_pc;
