@@ -661,9 +661,14 @@ static bru_result sim_run(sim *s, we_warp *w, unsigned max_steps)
 {
 	for (unsigned k = 0; k < max_steps; k++) {
 		bru_result r;
+		w->rpc_written = false;
 		we_warp before = *w;
 
 		r = sim_step(s, w);
+		/* (a CTA start refills the RPCs only where this says so:
+		 * units/warp.h warp_clear_flow) */
+		CHECK(w->rpc_written || !memcmp(before.rpc, w->rpc, sizeof w->rpc),
+		      "an RPC changed and rpc_written is not set");
 		if (r == BRU_FAULT) {
 			CHECK(same_state(&before, w), "fault changed the state");
 			return r;

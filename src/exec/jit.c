@@ -1547,6 +1547,13 @@ static LLVMValueRef popc(jb *b, LLVMValueRef m) { return LLVMBuildCall2(b->b, b-
 
 /* RPC as <32 x i64> */
 static LLVMValueRef rpc_ptr(jb *b) { return wfield(b, offsetof(we_warp, rpc), b->v64); }
+/* Store the RPCs rpc (and say so: we_warp.rpc_written) */
+static void wstore_rpc(jb *b, LLVMValueRef rpc)
+{
+	_Static_assert(sizeof(bool) == 1, "rpc_written is stored as an i8");
+	LLVMSetAlignment(LLVMBuildStore(b->b, rpc, rpc_ptr(b)), 8);
+	wstore(b, offsetof(we_warp, rpc_written), LLVMConstInt(b->i8, 1, false));
+}
 
 /* BSSY (bru_bssy): breg |= guard & ActiveMask */
 static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
@@ -1614,7 +1621,7 @@ static void wemit_bra(jb *b, const xinsn *i, uint32_t q)
 	LLVMValueRef old = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
 	LLVMSetAlignment(old, 8);
 	LLVMValueRef nv = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, bj, b->vb, ""), bcast(b, wpc(b, t)), old, "");
-	LLVMSetAlignment(LLVMBuildStore(b->b, nv, rpc_ptr(b)), 8);
+	wstore_rpc(b, nv);
 	LLVMBuildBr(b->b, fall);
 	LLVMPositionBuilderAtEnd(b->b, fall);
 	wgoto(b, q + 1);
@@ -1660,7 +1667,7 @@ static void wemit_bsync_release(jb *b, uint32_t q, size_t off, LLVMValueRef rpc,
 	LLVMPositionBuilderAtEnd(b->b, sw);
 	/* RPC[ActiveMask] = ActivePC + INST_SIZE, then the switch */
 	rpc = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, arrive, b->vb, ""), bcast(b, wpc(b, q + 1)), rpc, "");
-	LLVMSetAlignment(LLVMBuildStore(b->b, rpc, rpc_ptr(b)), 8);
+	wstore_rpc(b, rpc);
 	LLVMValueRef target, nact = wswitch_to(b, other, rpc, &target);
 	wstore(b, offsetof(we_warp, active), nact);
 	wstore(b, offsetof(we_warp, active_pc), target);
@@ -1712,7 +1719,7 @@ static void wemit_bsync_fail(jb *b, uint32_t q, size_t off, LLVMValueRef valid, 
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, odd, c32(b, 0), ""), commit, slow);
 	LLVMPositionBuilderAtEnd(b->b, commit);
 	wcount(b, 1, popc(b, b->pm));
-	LLVMSetAlignment(LLVMBuildStore(b->b, rpc, rpc_ptr(b)), 8);
+	wstore_rpc(b, rpc);
 	wstore(b, off, missing);
 	wstore(b, offsetof(we_warp, active), nact);
 	wstore(b, offsetof(we_warp, active_pc), target);

@@ -381,6 +381,7 @@ XSEM(RTT)
 	w->sleep = w->trap_save.sleep;
 	w->swmask = w->trap_save.swmask;
 	memcpy(w->rpc, w->trap_save.rpc, sizeof w->rpc);
+	w->rpc_written = true;
 	w->in_trap = false;
 	x->pc_set = true;
 	if (!w->active) {
@@ -417,6 +418,7 @@ XSEM(TRAP)
 	w->active = w->valid;
 	w->yield = w->sleep = w->swmask = 0;
 	for_lanes(l) w->rpc[l] = (uint64_t)handler;
+	w->rpc_written = true;
 	w->active_pc = (uint64_t)handler;
 	x->pc_set = true;
 }

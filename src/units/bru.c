@@ -45,6 +45,7 @@ static inline unsigned ffs32(uint32_t m)
 /* RPC[mask2array(m)] = pc */
 static inline void rpc_set(we_warp *w, uint32_t m, uint64_t pc)
 {
+	w->rpc_written = true;
 	while (m) {
 		unsigned l = ffs32(m);
 		RPC[l] = pc;
@@ -211,6 +212,7 @@ void bru_jump(we_warp *w, uint32_t bjump, const uint64_t target[32])
 		uint32_t same = 0;              /* array2mask(TargetPC == ActivePC) */
 
 		ActivePC = TargetPC[lid];
+		w->rpc_written = true;
 		/* Reading: 004's RPC[TargetPC!=ActivePC] = TargetPC[...] is
 		 * over the lanes of ActiveMask only: TargetPC of an inactive
 		 * lane is not a target, and its RPC is its real PC. */
@@ -228,6 +230,7 @@ void bru_jump(we_warp *w, uint32_t bjump, const uint64_t target[32])
 		 * stay a subset of the old ActiveMask (and of ValidMask), so
 		 * this is ActiveMask & ~b_jump: the non-jumping active lanes. */
 		ActiveMask = ActiveMask & ~b_jump;
+		w->rpc_written = true;
 		for (uint32_t m = b_jump; m; m &= m - 1) {
 			unsigned l = ffs32(m);
 			RPC[l] = TargetPC[l];   /* RPC[b_jump] = TargetPC[b_jump] */

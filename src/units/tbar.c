@@ -13,12 +13,14 @@
 /* RPC[mask2array(m)] += d (parked lanes resume after their own TBAR) */
 static void rpc_add(we_warp *w, uint32_t m, uint64_t d)
 {
+	w->rpc_written = true;
 	for (; m; m &= m - 1)
 		w->rpc[__builtin_ctz(m)] += d;
 }
 
 static void rpc_set(we_warp *w, uint32_t m, uint64_t pc)
 {
+	w->rpc_written = true;
 	for (; m; m &= m - 1)
 		w->rpc[__builtin_ctz(m)] = pc;
 }

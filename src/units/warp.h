@@ -80,6 +80,10 @@ typedef struct we_warp {
 	uint32_t id;                  /* warp index within the CTA         */
 	struct we_cta *cta;           /* its CTA                           */
 	uint8_t up;                   /* uniform predicates, bit i = UPi   */
+	bool rpc_written;             /* some RPC changed since the CTA's
+					 start (warp_clear_flow: every writer
+					 of rpc[] sets it; in the line that
+					 up shares, which a start writes)  */
 	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
 
 	/* ---- seed 004 state (the rest) -------------------------------- */
@@ -179,8 +183,12 @@ static inline void warp_clear_hot(we_warp *w, bool uregs)
  * or barrier unit instruction but EXIT. */
 static inline void warp_clear_flow(we_warp *w, uint64_t pc)
 {
-	for (unsigned l = 0; l < WE_WARP_SIZE; l++)
-		w->rpc[l] = pc;
+	/* (the RPCs are four lines that a kernel whose branches are all
+	 * uniform never touches: only those written) */
+	if (w->rpc_written)
+		for (unsigned l = 0; l < WE_WARP_SIZE; l++)
+			w->rpc[l] = pc;
+	w->rpc_written = false;
 	w->wake_time = 0;
 	w->sync_fail_at = 0;
 	w->sync_seen = 0;
