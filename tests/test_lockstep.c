@@ -2477,10 +2477,12 @@ END_TEST
 
 /* Registers read before they are written start at zero in every CTA,
  * also in a slot that ran another CTA before (a CTA start zeroes only
- * the registers some thread may read before writing, exec.c
+ * the registers some thread may read before writing, exec/decode.c
  * kernel_zero_rows): R2 written under a guard, R4 on one side of a
  * branch, R5 and R12 read in a loop before the write, R13 read by SHFL
- * from a lane that wrote it while the reader did not.  Which lanes write
+ * from a lane that wrote it while the reader did not; R15 read under the
+ * guard it was written under (it needs no zero), R17 under a guard whose
+ * predicate was written again in between (it does).  Which lanes write
  * alternates from CTA to CTA, so a register left from the previous CTA
  * in the slot would show.  Many CTAs per worker and batch, both engines;
  * against the host. */
@@ -2562,7 +2564,7 @@ START_TEST(registers_start_at_zero)
 				   "        MOV R10, c[0x0][0x0] ;\n"
 				   "        MOV R11, c[0x0][0x4] ;\n"
 				   "        IMAD R8, R1, 0x40, R0 ;\n"
-				   "        IMAD.WIDE.U32 R[10:11], R8, 0x14, R[10:11] ;\n"
+				   "        IMAD.WIDE.U32 R[10:11], R8, 0x1c, R[10:11] ;\n"
 				   "        IADD3 R3, R0, R1, RZ ;\n"
 				   "        LOP3.LUT R3, R3, 0x1, RZ, 0xc0, !PT ;\n"
 				   "        ISETP.NE.U32.AND P0, PT, R3, RZ, PT ;\n"
@@ -2579,16 +2581,23 @@ START_TEST(registers_start_at_zero)
 				   "        IADD3 R6, R6, -0x1, RZ ;\n"
 				   "        ISETP.NE.U32.AND P1, PT, R6, RZ, PT ;\n"
 				   "   @P1  BRA `(.loop) ;\n"
+				   "   @P0  IADD3 R15, R1, 0x500, RZ ;\n"
+				   "   @P0  IADD3 R16, R15, 0x1, RZ ;\n"
+				   "        ISETP.NE.U32.AND P2, PT, R3, RZ, PT ;\n"
+				   "   @P2  IADD3 R17, R1, 0x600, RZ ;\n"
+				   "        ISETP.EQ.U32.AND P2, PT, R1, R1, PT ;\n"
 				   "        STG [R10.64], R2 ;\n"
 				   "        STG [R10.64+0x4], R4 ;\n"
 				   "        STG [R10.64+0x8], R12 ;\n"
 				   "        STG [R10.64+0xc], R5 ;\n"
 				   "        STG [R10.64+0x10], R14 ;\n"
+				   "        STG [R10.64+0x14], R16 ;\n"
+				   "   @P2  STG [R10.64+0x18], R17 ;\n"
 				   "        EXIT ;\n";
 	const uint32_t grid = 40;
 	th_kernel t;
 	th_load(&t, text, "zero.we", NULL);
-	th_buf_new(&t, "out", NULL, grid * 64 * 20, 0xa5);
+	th_buf_new(&t, "out", NULL, grid * 64 * 28, 0xa5);
 	we_launch_config c = { .grid = th_dim3(grid, 1, 1), .block = th_dim3(64, 1, 1), .threads = 1 };
 	th_run ref;
 	run_ref(&t, c, "registers at zero", &ref, NULL);
@@ -2596,12 +2605,13 @@ START_TEST(registers_start_at_zero)
 	for (uint32_t cta = 0; cta < grid; cta++)
 		for (uint32_t i = 0; i < 64; i++) {
 			const bool odd = (i + cta) & 1;
-			const uint32_t want[5] = { odd ? cta + 0x100 : 0, odd ? 0 : cta + 0x200, 2 * (cta + 0x300),
-						   cta + 0x300, odd ? 0 : cta + 0x400 };
-			for (unsigned w = 0; w < 5; w++)
-				CHECK(out[(cta * 64 + i) * 5 + w] == want[w],
+			const uint32_t want[7] = { odd ? cta + 0x100 : 0, odd ? 0 : cta + 0x200, 2 * (cta + 0x300),
+						   cta + 0x300, odd ? 0 : cta + 0x400, odd ? cta + 0x501 : 0,
+						   odd ? cta + 0x600 : 0 };
+			for (unsigned w = 0; w < 7; w++)
+				CHECK(out[(cta * 64 + i) * 7 + w] == want[w],
 				      "CTA %u thread %u word %u: 0x%08x, want 0x%08x", cta, i, w,
-				      out[(cta * 64 + i) * 5 + w], want[w]);
+				      out[(cta * 64 + i) * 7 + w], want[w]);
 		}
 	compare_engines(&t, c, "registers at zero", &ref);
 	th_run_free(&ref);

@@ -152,14 +152,60 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
  * before it reads it needs no zero: its first value is the thread's own.
  * A register needs its zero when some reachable instruction reads it
  * while it is not written on every path from the entry before it — a
- * forward must-analysis of the unconditional (unguarded) writes over the
- * per-thread paths (flow.h); every register where they are not known. */
+ * forward must-analysis of the writes over the per-thread paths
+ * (flow.h); every register where they are not known.
+ *
+ * A guarded write counts for a read under the same guard (predicate and
+ * sense) when no instruction that may write a predicate came between
+ * them: a thread that runs the read has the guard true, so it had when
+ * it ran the write on its path.  (Every instruction reads registers of
+ * the lanes that run it only: SHFL, MATCH and REDUX read other lanes',
+ * of those that run it, exec/sem_warp.c and sem_ptx.c.) */
+#define ZGUARDS 14 /* P0..P6, either sense */
+typedef struct zstate {
+	regset all;         /* written unguarded                      */
+	regset g[ZGUARDS];  /* written under guard k (zguard)         */
+} zstate;
+
+/* x's guard as an index of zstate.g, or -1: none (PT) or !PT */
+static int zguard(const xinsn *x)
+{
+	return x->pg < 7 ? (int)x->pg * 2 + (x->pg_xor != 0) : -1;
+}
+
+/* *s after x */
+static void zstep(const xinsn *x, zstate *s)
+{
+	const int k = zguard(x);
+	if (k >= 0)
+		for (unsigned o = 0; o < x->nopd; o++)
+			if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
+				regs_add(&s->g[k], &x->o[o]);
+	xflow_defs(x, &s->all);
+	if (x->writes_pred)
+		memset(s->g, 0, sizeof s->g);
+}
+
+/* *t = *t & s; whether *t changed */
+static bool zmeet(zstate *t, const zstate *s)
+{
+	uint64_t *tw = (uint64_t *)(void *)t;
+	const uint64_t *sw = (const uint64_t *)(const void *)s;
+	bool changed = false;
+	for (size_t w = 0; w < sizeof *t / sizeof *tw; w++) {
+		const uint64_t v = tw[w] & sw[w];
+		changed |= v != tw[w];
+		tw[w] = v;
+	}
+	return changed;
+}
+
 static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 {
 	const uint32_t first = k->code_start / WE_INST_SIZE, n = (k->code_end - k->code_start) / WE_INST_SIZE;
 	memset(k->zero_rows, 0, sizeof k->zero_rows);
 	bool all = n == 0 || !k->paths_known;
-	regset *in = all ? NULL : malloc(n * sizeof *in);
+	zstate *in = all ? NULL : malloc(n * sizeof *in);
 	uint32_t *work = all ? NULL : malloc(n * sizeof *work);
 	uint8_t *queued = all ? NULL : calloc(n, 1), *reached = all ? NULL : calloc(n, 1);
 	if (!in || !work || !queued || !reached) {
@@ -177,8 +223,8 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 		const uint32_t i = work[--nw];
 		queued[i] = 0;
 		const xinsn *x = &m->x[first + i];
-		regset outs = in[i];
-		xflow_defs(x, &outs);
+		zstate outs = in[i];
+		zstep(x, &outs);
 		int64_t succ[2];
 		xflow_succ(x, i, n, succ);
 		for (unsigned s = 0; s < 2; s++) {
@@ -187,11 +233,7 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 			const uint32_t t = (uint32_t)succ[s];
 			bool changed = !reached[t];
 			reached[t] = 1;
-			for (unsigned w = 0; w < 4; w++) {
-				const uint64_t v = in[t].b[w] & outs.b[w];
-				changed |= v != in[t].b[w];
-				in[t].b[w] = v;
-			}
+			changed |= zmeet(&in[t], &outs);
 			if (changed && !queued[t]) {
 				queued[t] = 1;
 				work[nw++] = t;
@@ -201,10 +243,12 @@ static void kernel_zero_rows(const struct we_module *m, we_kernel *k)
 	for (uint32_t i = 0; i < n; i++) {
 		if (!reached[i])
 			continue;
+		const xinsn *x = &m->x[first + i];
 		regset use = { { 0 } };
-		xflow_uses(&m->x[first + i], &use);
+		xflow_uses(x, &use);
+		const int g = zguard(x);
 		for (unsigned w = 0; w < 4; w++)
-			k->zero_rows[w] |= use.b[w] & ~in[i].b[w];
+			k->zero_rows[w] |= use.b[w] & ~in[i].all.b[w] & (g >= 0 ? ~in[i].g[g].b[w] : ~UINT64_C(0));
 	}
 out:
 	if (all)
