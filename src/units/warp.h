@@ -80,34 +80,35 @@ typedef struct we_warp {
 	uint32_t id;                  /* warp index within the CTA         */
 	struct we_cta *cta;           /* its CTA                           */
 	uint8_t up;                   /* uniform predicates, bit i = UPi   */
+
+	/* ---- what a CTA start resets beyond warp_clear_hot's lines: the
+	 * rest of this line (warp_clear_flow, engine/slot.c warp_start) -- */
 	bool rpc_written;             /* some RPC changed since the CTA's
 					 start (warp_clear_flow: every writer
-					 of rpc[] sets it; in the line that
-					 up shares, which a start writes)  */
+					 of rpc[] sets it)                  */
+	/* scheduling (the rest) */
+	uint64_t wake_time;           /* clock at which SleepMask clears    */
+	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
+	uint32_t sync_seen;           /* groups (lowest lane) parked by the
+					 failing syncs in a row (sem_bru.c) */
+	/* the barrier unit, per warp (seed 000) */
+	int8_t bar_id;                /* barrier waited on, -1 if none     */
+	int8_t bar_waited;            /* the barrier it last blocked on, -1: a
+					 named barrier (the warp's own copy:
+					 whoever releases it clears bar_id) */
+	bool scan_unread;             /* a BAR.SCAN result not yet read    */
+	uint32_t bar_phase;           /* phase of that barrier when joined */
+	uint32_t warp_bar_state;      /* WarpBARState: the barrier state word
+					 (bar.h) of the last completed BAR.RED,
+					 holding its result; B2R.WARP / R2B.WARP
+					 / BAR.RESULT read and write it    */
+	const struct galloc *gcache;  /* last global allocation hit (exec/operand.c) */
+
 	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
 
 	/* ---- seed 004 state (the rest) -------------------------------- */
 	uint32_t breg[WE_NUM_BREGS];  /* B0..B15                           */
 	uint64_t rpc[WE_WARP_SIZE];   /* RPC: per-thread PC                */
-
-	/* ---- scheduling (the rest) ------------------------------------ */
-	uint64_t wake_time;           /* clock at which SleepMask clears    */
-	uint64_t sync_fail_at;        /* insns at the last failing BSYNC/WARPSYNC */
-	uint32_t sync_seen;           /* groups (lowest lane) parked by the
-					 failing syncs in a row (sem_bru.c) */
-
-	/* ---- barrier unit, per warp (seed 000) ------------------------ */
-	int8_t bar_id;                /* barrier waited on, -1 if none     */
-	uint32_t bar_phase;           /* phase of that barrier when joined */
-	int8_t bar_waited;            /* the barrier it last blocked on, -1: a
-					 named barrier (the warp's own copy:
-					 whoever releases it clears bar_id) */
-	uint32_t warp_bar_state;      /* WarpBARState: the barrier state word
-					 (bar.h) of the last completed BAR.RED,
-					 holding its result; B2R.WARP / R2B.WARP
-					 / BAR.RESULT read and write it    */
-
-	bool scan_unread;             /* a BAR.SCAN result not yet read    */
 
 	/* ---- trap handler (dialect sass, issue 5) --------------------- */
 	bool in_trap;                 /* executing the kernel's trap handler */
@@ -129,8 +130,6 @@ typedef struct we_warp {
 		uint8_t kind[16];     /* 0 none, TBAR_SYNC, TBAR_ARV, TBAR_RED */
 		uint32_t parked;      /* lanes waiting at a TBAR (RPC = it)   */
 	} tbar;
-
-	const struct galloc *gcache;  /* last global allocation hit (exec/operand.c) */
 
 	/* per-thread local memory: local_size bytes per lane */
 	uint8_t *local;
