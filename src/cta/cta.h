@@ -229,10 +229,11 @@ void cta_bar_set(we_cta *c, unsigned id, uint32_t word);
 void cta_warp_exited_hooked(we_cta *c, uint32_t wi);
 static inline void cta_warp_exited(we_cta *c, uint32_t wi)
 {
-	if (!c->sync && !c->bars.dirty && !c->L->check && !c->race) {
-		/* no barrier was touched (only such a one can complete: bar.h),
-		 * so none to count, profile or wake, and no thread to tell: the
-		 * usual end of a warp of a CTA that one host thread runs */
+	if (!c->sync && !c->L->check && !c->race && !bar_waiting(&c->bars)) {
+		/* no barrier has an arrival waiting (only such a one can
+		 * complete: bar.h), so none to count, profile or wake, and no
+		 * thread to tell: the usual end of a warp of a CTA that one host
+		 * thread runs, also after its barriers */
 		cta_warp_state(c, &c->warps[wi], WE_WS_EXITED);
 		bar_warp_exited_idle(&c->bars, wi);
 		return;

@@ -103,8 +103,8 @@ void bar_arrive_all_now(bar_unit *u, const bar_arrival *a);
  * warps in *red_done get red_words[warp] as their WarpBARState. */
 uint32_t bar_warp_exited(bar_unit *u, uint32_t warp, unsigned *ncompleted,
 			 uint32_t *red_done, uint32_t red_words[32]);
-/* What bar_warp_exited does when no barrier was touched since bar_reset
- * (dirty 0: none can complete): the exited warps and all_count, kept
+/* What bar_warp_exited does when no barrier has an arrival waiting
+ * (bar_waiting; none can complete): the exited warps and all_count, kept
  * without a popcount (no POPCNT in the baseline ISA; a CTA of small
  * warps ends every few instructions). */
 static inline void bar_warp_exited_idle(bar_unit *u, uint32_t warp)
@@ -113,6 +113,17 @@ static inline void bar_warp_exited_idle(bar_unit *u, uint32_t warp)
 		u->exited |= 1u << warp;
 		u->all_count -= 32u;
 	}
+}
+
+/* Some barrier has arrivals in its current phase: an exit may complete
+ * it (bar_warp_exited's test; only a barrier touched since bar_reset has
+ * any). */
+static inline bool bar_waiting(const bar_unit *u)
+{
+	for (uint32_t m = u->dirty; m; m &= m - 1)
+		if (u->b[__builtin_ctz(m)].count)
+			return true;
+	return false;
 }
 
 /* The barrier state word (spec-reading decision 8), see bar.c. */
