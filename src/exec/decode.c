@@ -158,9 +158,9 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
  * A guarded write counts for a read under the same guard (predicate and
  * sense) when no instruction that may write a predicate came between
  * them: a thread that runs the read has the guard true, so it had when
- * it ran the write on its path.  (Every instruction reads registers of
- * the lanes that run it only: SHFL, MATCH and REDUX read other lanes',
- * of those that run it, exec/sem_warp.c and sem_ptx.c.) */
+ * it ran the write on its path.  (An instruction reads registers only
+ * of the lanes that run it: SHFL, MATCH and REDUX read other lanes' too,
+ * but only lanes that run it; exec/sem_warp.c, exec/sem_ptx.c.) */
 #define ZGUARDS 14 /* P0..P6, either sense */
 typedef struct zstate {
 	regset all;         /* written unguarded                      */

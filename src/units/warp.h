@@ -81,8 +81,8 @@ typedef struct we_warp {
 	struct we_cta *cta;           /* its CTA                           */
 	uint8_t up;                   /* uniform predicates, bit i = UPi   */
 
-	/* ---- what a CTA start resets beyond warp_clear_hot's lines: the
-	 * rest of this line (warp_clear_flow, engine/slot.c warp_start) -- */
+	/* ---- the rest of this line: what a CTA start resets besides the
+	 * first two lines (warp_clear_flow; gcache: warp_clear_hot) ------ */
 	bool rpc_written;             /* some RPC changed since the CTA's
 					 start (warp_clear_flow: every writer
 					 of rpc[] sets it)                  */
