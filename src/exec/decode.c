@@ -178,10 +178,9 @@ static void zstep(const xinsn *x, zstate *s)
 {
 	const int k = zguard(x);
 	if (k >= 0)
-		for (unsigned o = 0; o < x->nopd; o++)
-			if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
-				regs_add(&s->g[k], &x->o[o]);
-	xflow_defs(x, &s->all);
+		xflow_outs(x, &s->g[k]);
+	else
+		xflow_defs(x, &s->all);
 	if (x->writes_pred)
 		memset(s->g, 0, sizeof s->g);
 }

@@ -51,15 +51,20 @@ static inline void xflow_uses(const xinsn *x, regset *use)
 	}
 }
 
+/* The registers x writes in the threads whose guard is true into *outs. */
+static inline void xflow_outs(const xinsn *x, regset *outs)
+{
+	for (unsigned o = 0; o < x->nopd; o++)
+		if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
+			regs_add(outs, &x->o[o]);
+}
+
 /* The registers x writes in every thread that runs it (unguarded: a
  * guard leaves the others' values) into *defs. */
 static inline void xflow_defs(const xinsn *x, regset *defs)
 {
-	if (x->pg != 7 || x->pg_xor)
-		return;
-	for (unsigned o = 0; o < x->nopd; o++)
-		if (x->o[o].kind == XO_REG && (x->o[o].flags & XF_OUT))
-			regs_add(defs, &x->o[o]);
+	if (x->pg == 7 && !x->pg_xor)
+		xflow_outs(x, defs);
 }
 
 /* The instructions a thread may run after instruction x, the i-th of n
