@@ -184,8 +184,10 @@ typedef struct jb {
 	const we_launch_ctx *L;
 	/* the function: its arguments, and per memory instruction checked
 	 * the host address minus the device address of each warp's window
-	 * (delta[32 x i64]) and whether some warp failed its check (fail) */
-	LLVMValueRef fn, r0, n, w0, rt, delta, fail;
+	 * (delta[32 x i64]), the lanes' first address when they are
+	 * consecutive (first[32 x i64], lane_range) and whether some warp
+	 * failed its check (fail) */
+	LLVMValueRef fn, r0, n, w0, rt, delta, first, fail;
 	/* a global memory instruction's last allocation, [win[0], win[1])
 	 * at host address + wdelta: the warps of a loop mostly hit it */
 	LLVMValueRef win, wdelta;
@@ -194,6 +196,14 @@ typedef struct jb {
 	LLVMValueRef j;            /* the warp of the current loop (i64)     */
 	LLVMBasicBlockRef head;    /* the current loop's first block         */
 	LLVMBasicBlockRef latch;   /* its last: the next warp                */
+	LLVMBasicBlockRef out;     /* the block after it                     */
+	/* the lists of warps (emit_run): wl[x] the indices of the warps whose
+	 * guard of the next loop (gnext) holds in some lane, nwl[x] their
+	 * number; the current loop reads list lin and writes list lout (-1:
+	 * none) */
+	LLVMValueRef wl[2], nwl[2], idx;
+	int lin, lout;
+	const xinsn *gnext;
 	/* per warp of the loop */
 	LLVMValueRef r, stride, w; /* its rows, the row stride, its we_warp */
 	LLVMValueRef params;       /* the launch's parameters (i8*)          */
@@ -828,11 +838,16 @@ static LLVMValueRef launch_ptr(jb *b)
 	return rt_field(b, offsetof(xjit_rt, L), LLVMPointerType(b->i8, 0));
 }
 
-static LLVMValueRef delta_slot(jb *b)
+static LLVMValueRef warp_slot(jb *b, LLVMValueRef slots)
 {
 	LLVMValueRef idx[2] = { c64(b, 0), b->j };
-	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->delta, idx, 2, "");
+	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), slots, idx, 2, "");
 }
+static LLVMValueRef delta_slot(jb *b) { return warp_slot(b, b->delta); }
+
+/* No first address: the lanes are not consecutive (a start is below
+ * 2^32). */
+#define NOT_CONSECUTIVE UINT64_MAX
 
 /* The scalar s (i32 or i64) in every lane */
 static LLVMValueRef bcast(jb *b, LLVMValueRef s)
@@ -967,7 +982,9 @@ static LLVMValueRef lane_reduce(jb *b, LLVMValueRef lo, LLVMValueRef *amin, LLVM
  * take them from the first and the last lane, unless the instruction's
  * lanes are scattered by nature (ATOMS: a histogram's bins); other lanes
  * from reductions over the vector.  At least one lane is under the
- * guard. */
+ * guard.  Records the first address of consecutive lanes, or
+ * NOT_CONSECUTIVE, in the warp's first[] for the access (emit_mem_access),
+ * unless scattered. */
 static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LLVMValueRef *amin, LLVMValueRef *amax,
 		       LLVMValueRef *anyb)
 {
@@ -977,6 +994,7 @@ static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LL
 	}
 	LLVMValueRef start, lo0;
 	LLVMValueRef fast = consecutive(b, lo, size, &start, &lo0);
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, fast, start, c64(b, NOT_CONSECUTIVE), ""), warp_slot(b, b->first));
 	LLVMValueRef last = c64(b, XLANES - 1u);
 	if (b->pm) {
 		LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
@@ -1090,7 +1108,7 @@ static void emit_mem_check(jb *b, const xinsn *i)
  * otherwise a gather or a scatter of the lanes' words (a scatter in lane
  * order, as the interpreter's: two lanes storing to one word, the higher
  * lane's value stays), and for loads of 8 or 16 bits rt->lanes takes the
- * lanes one by one. */
+ * lanes one by one.  The check told which (lane_range). */
 static void emit_atoms_add(jb *b, const xinsn *i);
 static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v);
 static void emit_mem_access(jb *b, const xinsn *i)
@@ -1103,9 +1121,6 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	const unsigned size = mem_bytes(i), w64 = size == 8, vk = mem_vkind(i);
 	LLVMTypeRef vt = mem_vtype(b, vk), pt = w64 ? b->v64 : b->v32;
 	LLVMValueRef lo = get_row(b, mem_opd(i)->row);
-	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
-	LLVMValueRef start, lo0;
-	LLVMValueRef fast = consecutive(b, lo, size, &start, &lo0);
 	LLVMValueRef on = b->pm ? pm_lanes(b) : LLVMConstAllOnes(b->vb);
 	LLVMValueRef val = NULL;
 	if (!is_load(i)) {
@@ -1115,7 +1130,6 @@ static void emit_mem_access(jb *b, const xinsn *i)
 			val = LLVMBuildOr(b->b, zext64(b, val),
 					  LLVMBuildShl(b->b, zext64(b, src(b, ob, 1, false)), splat64(b, 32), ""), "");
 	}
-	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
 	if (is_load(i)) {
 		/* (the destination's rows, read where every path sees them) */
 		get_row(b, i->o[LD_rd].row);
@@ -1123,6 +1137,12 @@ static void emit_mem_access(jb *b, const xinsn *i)
 			get_row(b, i->o[LD_rd].row + 1u);
 	}
 	LLVMBasicBlockRef idle = skip_idle(b);
+	/* (the check's delta and first address: a warp with some lane
+	 * under the guard stored them) */
+	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
+	LLVMValueRef start = LLVMBuildLoad2(b->b, b->i64, warp_slot(b, b->first), "");
+	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntNE, start, c64(b, NOT_CONSECUTIVE), "");
+	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "accessed");
@@ -1255,14 +1275,23 @@ static void cache_reset(jb *b)
 	memset(b->pdirty, 0, sizeof b->pdirty);
 }
 
+/* Slot k of list x of warps (emit_run). */
+static LLVMValueRef list_slot(jb *b, int x, LLVMValueRef k)
+{
+	LLVMValueRef idx[2] = { c64(b, 0), k };
+	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->wl[x], idx, 2, "");
+}
+
 /* The loop over the warps: its first block, j, the warp's rows and
- * we_warp, the caches of its values emptied.  With gi (every
- * instruction of the loop under gi's guard): a warp whose guard is false
- * in every lane goes straight to the next, as exec_group skips it (none
+ * we_warp, the caches of its values emptied.  It runs the warps 0 to
+ * n - 1, or those of list b->lin (emit_run), which holds only warps
+ * whose guard gi holds in some lane.  With gi (every instruction of the
+ * loop under gi's guard) and no list: a warp whose guard is false in
+ * every lane goes straight to the next, as exec_group skips it (none
  * runs, so none changes the guard). */
 static void loop_begin(jb *b, const xinsn *gi)
 {
-	b->latch = LLVMAppendBasicBlockInContext(b->cx, b->fn, "next");
+	b->latch = wblock(b, "next");
 	if (b->single) {
 		/* (the warp function: its one warp, no loop) */
 		b->j = c64(b, 0);
@@ -1270,12 +1299,20 @@ static void loop_begin(jb *b, const xinsn *gi)
 		b->w = b->w0;
 	} else {
 		LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b);
-		b->head = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warp");
-		LLVMBuildBr(b->b, b->head);
+		b->head = wblock(b, "warp");
+		b->out = wblock(b, "warps");
+		if (b->lin >= 0)
+			LLVMBuildCondBr(b->b,
+					LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildLoad2(b->b, b->i64, b->nwl[b->lin], ""),
+						      c64(b, 0), ""),
+					b->out, b->head);
+		else
+			LLVMBuildBr(b->b, b->head);
 		LLVMPositionBuilderAtEnd(b->b, b->head);
-		b->j = LLVMBuildPhi(b->b, b->i64, "j");
+		b->idx = LLVMBuildPhi(b->b, b->i64, "k");
 		LLVMValueRef zero = c64(b, 0);
-		LLVMAddIncoming(b->j, &zero, &pre, 1);
+		LLVMAddIncoming(b->idx, &zero, &pre, 1);
+		b->j = b->lin >= 0 ? LLVMBuildLoad2(b->b, b->i64, list_slot(b, b->lin, b->idx), "j") : b->idx;
 		LLVMValueRef lanes = LLVMBuildMul(b->b, b->j, c64(b, XLANES), "");
 		b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, b->r0, &lanes, 1, "");
 		LLVMValueRef wo = LLVMBuildMul(b->b, b->j, c64(b, sizeof(we_warp)), "");
@@ -1283,9 +1320,9 @@ static void loop_begin(jb *b, const xinsn *gi)
 	}
 	cache_reset(b);
 	b->count = c32(b, 0);
-	if (gi) {
+	if (gi && b->lin < 0) {
 		set_guard(b, gi, false);
-		LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(b->cx, b->fn, "some");
+		LLVMBasicBlockRef body = wblock(b, "some");
 		LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), b->latch, body);
 		LLVMPositionBuilderAtEnd(b->b, body);
 	}
@@ -1298,9 +1335,13 @@ static bool row_live(const jb *b, uint32_t row)
 	return !b->live || row >= b->L->k->nregs || regs_has(&b->live[b->after], row);
 }
 
-/* The warp's stores (the rows and predicates written that are live
- * where it goes on, its thread count) and the next warp. */
-static void loop_end(jb *b)
+static bool same_guard(const xinsn *a, const xinsn *c) { return a->pg == c->pg && a->pg_xor == c->pg_xor; }
+
+/* The end of the current warp's code (a path of it): its stores (the
+ * rows and predicates written that are live where it goes on, its
+ * thread count), the warp in list b->lout when the guard of the next
+ * loop holds in some lane (idle: known not to), and the next warp. */
+static void warp_end(jb *b, bool idle)
 {
 	for (uint32_t row = 0; row < b->nrows; row++) {
 		if (!b->dirty[row] || !row_live(b, row))
@@ -1314,15 +1355,46 @@ static void loop_end(jb *b)
 	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
 	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
 	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
+	if (b->lout >= 0 && !idle) {
+		set_guard(b, b->gnext, false);
+		LLVMValueRef nl = LLVMBuildLoad2(b->b, b->i64, b->nwl[b->lout], "");
+		LLVMBuildStore(b->b, b->j, list_slot(b, b->lout, nl));
+		LLVMValueRef some = LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "");
+		LLVMBuildStore(b->b, LLVMBuildAdd(b->b, nl, LLVMBuildZExt(b->b, some, b->i64, ""), ""), b->nwl[b->lout]);
+	}
 	LLVMBuildBr(b->b, b->latch);
+}
+
+/* The warp's end (warp_end) and the next warp. */
+static void loop_end(jb *b)
+{
+	warp_end(b, false);
 	LLVMPositionBuilderAtEnd(b->b, b->latch);
 	if (b->single)
 		return;
-	LLVMValueRef next = LLVMBuildAdd(b->b, b->j, c64(b, 1), "");
-	LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(b->cx, b->fn, "warps");
-	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, b->n, ""), b->head, after);
-	LLVMAddIncoming(b->j, &next, &b->latch, 1);
-	LLVMPositionBuilderAtEnd(b->b, after);
+	LLVMValueRef next = LLVMBuildAdd(b->b, b->idx, c64(b, 1), "");
+	LLVMValueRef lim = b->lin >= 0 ? LLVMBuildLoad2(b->b, b->i64, b->nwl[b->lin], "") : b->n;
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, lim, ""), b->head, b->out);
+	LLVMAddIncoming(b->idx, &next, &b->latch, 1);
+	LLVMPositionBuilderAtEnd(b->b, b->out);
+}
+
+/* A warp whose guard g is false in every lane skips the rest of its
+ * loop, all of it under g (emit_run): nothing there runs for it, so it
+ * ends (warp_end) with the values so far; the code after this runs for
+ * the other warps, with the values so far cached as before. */
+static void skip_rest(jb *b, const xinsn *g)
+{
+	set_guard(b, g, false);
+	LLVMBasicBlockRef idle = wblock(b, "rest_idle"), busy = wblock(b, "rest");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), idle, busy);
+	LLVMPositionBuilderAtEnd(b->b, idle);
+	/* (warp_end may read a predicate: the cache as it was after) */
+	LLVMValueRef pred[WE_NUM_PREDS];
+	memcpy(pred, b->pred, sizeof pred);
+	warp_end(b, b->gnext && same_guard(b->gnext, g));
+	memcpy(b->pred, pred, sizeof pred);
+	LLVMPositionBuilderAtEnd(b->b, busy);
 }
 
 /* The instruction whose guard every instruction of a loop shares
@@ -1334,9 +1406,33 @@ static const xinsn *loop_guard(const xinsn *pending, const xinsn *code, uint32_t
 	if (!g || (g->pg == 7 && !g->pg_xor))
 		return NULL;
 	for (uint32_t q = k; q <= m && q < len; q++)
-		if (code[q].pg != g->pg || code[q].pg_xor != g->pg_xor)
+		if (!same_guard(&code[q], g))
 			return NULL;
 	return g;
+}
+
+/* The first instruction of the rest of a loop (code[k..m), then the
+ * check of code[m] when m < len) that is all under one guard other than
+ * PT, or m when that rest holds no instruction before m. */
+static uint32_t rest_start(const xinsn *code, uint32_t k, uint32_t m, uint32_t len)
+{
+	if (m == k)
+		return m;
+	const uint32_t last = m < len ? m : m - 1u;
+	const xinsn *g = &code[last];
+	if (g->pg == 7 && !g->pg_xor)
+		return m;
+	uint32_t s = last;
+	while (s > k && same_guard(&code[s - 1u], g))
+		s--;
+	return s;
+}
+
+static uint32_t next_mem(const xinsn *code, uint32_t k, uint32_t len)
+{
+	while (k < len && !is_mem(&code[k]))
+		k++;
+	return k;
 }
 
 /* The side exit at memory instruction m of the run at code (emit_run):
@@ -1361,31 +1457,48 @@ static void win_none(jb *b)
  * turn; after it, a failed check takes the side exit (jit.h).  So every
  * warp's accesses of one memory instruction come before any warp's of
  * the next, in warp order, as in exec_group; the ALU instructions touch
- * only their own warp.  Ends where the run has completed. */
+ * only their own warp.  Ends where the run has completed.
+ *
+ * Warps that run nothing are passed over at the least cost: a loop all
+ * under one guard runs only the warps listed by the loop before, those
+ * whose guard held in some lane at its end (a warp that runs nothing
+ * changes nothing: the others stay off the list); and a warp whose
+ * guard is false in every lane skips the rest of a loop that is all
+ * under that guard (skip_rest: reduce's @P0 after its ISETP). */
 static void emit_run(jb *b, const xinsn *code, uint32_t len)
 {
 	const xinsn *pending = NULL;
+	b->lin = -1;
 	for (uint32_t k = 0;;) {
-		uint32_t m = k;
-		while (m < len && !is_mem(&code[m]))
-			m++;
+		const uint32_t m = next_mem(code, k, len);
+		const xinsn *gi = loop_guard(pending, code, k, m, len);
+		b->gnext = m < len && !b->single ? loop_guard(&code[m], code, m + 1u, next_mem(code, m + 1u, len), len)
+						 : NULL;
+		b->lout = b->gnext ? (b->lin == 0 ? 1 : 0) : -1;
+		if (b->lout >= 0)
+			LLVMBuildStore(b->b, c64(b, 0), b->nwl[b->lout]);
+		const uint32_t s = gi ? m : rest_start(code, k, m, len);
 		if (m < len)
 			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
 		/* (the warp function's one warp keeps its window from run to
 		 * run: win_none at its start) */
 		if (m < len && is_global(&code[m]) && !b->single)
 			win_none(b);
-		loop_begin(b, loop_guard(pending, code, k, m, len));
-		if (pending)
-			emit_mem_access(b, pending);
-		for (uint32_t q = k; q < m; q++)
-			emit_insn(b, &code[q]);
-		if (m < len)
-			emit_mem_check(b, &code[m]);
 		/* (a side exit and the next loop go on at m, the run's end
 		 * after the run) */
 		b->after = (uint32_t)(code - b->base) + m;
+		loop_begin(b, gi);
+		if (pending)
+			emit_mem_access(b, pending);
+		for (uint32_t q = k; q < m; q++) {
+			if (q == s)
+				skip_rest(b, &code[q]);
+			emit_insn(b, &code[q]);
+		}
+		if (m < len)
+			emit_mem_check(b, &code[m]);
 		loop_end(b);
+		b->lin = b->lout;
 		if (m >= len)
 			return;
 		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");
@@ -1408,12 +1521,17 @@ static void fn_slots(jb *b)
 {
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
 	b->delta = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
+	b->first = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
 	b->win = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
 	b->wdelta = LLVMBuildAlloca(b->b, b->i64, "wdelta");
 	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
 	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
 	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
+	for (int x = 0; x < 2; x++) {
+		b->wl[x] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "list");
+		b->nwl[x] = LLVMBuildAlloca(b->b, b->i64, "listed");
+	}
 	b->params = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->rt, offsetof(xjit_rt, params), pi8), "");
 }
 
