@@ -1130,6 +1130,120 @@ START_TEST(warpfn_stops)
 }
 END_TEST
 
+/* Warps that run nothing (jit.c emit_run): after an unguarded ISETP, a
+ * run all under @P0 (tid < bound) skips to the warp's end where P0 is
+ * false in every lane (skip_rest: R16, written before, is stored), and its loops after a memory
+ * instruction run only the warps the loop before listed; a run under
+ * @!P3 (P3 true in every lane) lists no warp at all.  A, B and C are
+ * shared words 0-127, 128-255 and 256-383 (tid & (ntid - 1): no word is
+ * written by one thread and read by another between the barriers); a
+ * lane tid == bad reads 1 MiB past R5 in the second loop of the run: a
+ * fault, through the side exit of a listed loop. */
+static const char idle_text[] =
+	".kernel idle\n"
+	".param ptr out\n" /* 0x0: 7 words per thread */
+	".param u32 bound\n" /* 0x8 */
+	".param u32 bad\n"   /* 0xc */
+	".shared 1536\n"
+	GTID_R3
+	"        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+	"        STS [R5], R3 ;\n"
+	"        MOV R6, 0xbbbb ;\n"
+	"        STS [R5+0x200], R6 ;\n"
+	"        MOV R6, 0xcccc ;\n"
+	"        STS [R5+0x400], R6 ;\n"
+	"        IADD3 R13, R2, 0xffffffff, RZ ;\n"
+	"        MOV R15, R5 ;\n"
+	"        ISETP.EQ.U32.AND P5, PT, R0, c[0x0][0xc], PT ;\n"
+	"   @P5  IADD3 R15, R5, 0x100000, RZ ;\n"
+	"        MOV R7, 0x77 ;\n"
+	"        MOV R8, 0x88 ;\n"
+	"        MOV R9, 0x99 ;\n"
+	"        MOV R10, 0x5678 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R0, c[0x0][0x8], PT ;\n"
+	"        IADD3 R16, R0, 0x3, RZ ;\n"
+	"   @P0  IADD3 R7, R0, 0x1, RZ ;\n"
+	"   @P0  LOP3.LUT R7, R7, R13, RZ, 0xc0, !PT ;\n"
+	"   @P0  SHF.L.U32 R7, R7, 0x2, RZ ;\n"
+	"   @P0  LDS R8, [R7] ;\n"
+	"   @P0  LDS R9, [R15] ;\n"
+	"   @P0  IADD3 R9, R9, R8, RZ ;\n"
+	"   @P0  STS [R5+0x200], R9 ;\n"
+	"        ISETP.LT.U32.AND P3, PT, R0, 0x10000, PT ;\n"
+	"  @!P3  IADD3 R12, R5, 0x400, RZ ;\n"
+	"  @!P3  LDS R10, [R12] ;\n"
+	"  @!P3  IADD3 R10, R10, 0x1, RZ ;\n"
+	"  @!P3  STS [R12], R10 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LDS R11, [R5+0x200] ;\n"
+	"        LDS R12, [R5+0x400] ;\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[20:21], R3, 0x1c, R[20:21] ;\n"
+	"        STG [R20.64], R7 ;\n"
+	"        STG [R20.64+0x4], R8 ;\n"
+	"        STG [R20.64+0x8], R9 ;\n"
+	"        STG [R20.64+0xc], R10 ;\n"
+	"        STG [R20.64+0x10], R11 ;\n"
+	"        STG [R20.64+0x14], R12 ;\n"
+	"        STG [R20.64+0x18], R16 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define IDLE_CTAS 5u
+
+START_TEST(idle_warps)
+{
+	/* CTAs of four warps: none, warp 0 and part of warp 1, or every
+	 * warp under @P0; CTAs of one warp (the warp function): none, some
+	 * lanes, all */
+	static const struct {
+		uint32_t block, bound;
+	} cases[6] = { { 128, 0 }, { 128, 40 }, { 128, 128 }, { 32, 0 }, { 32, 5 }, { 32, 32 } };
+	for (unsigned k = 0; k < 6; k++) {
+		const uint32_t block = cases[k].block, bound = cases[k].bound, threads = IDLE_CTAS * block;
+		th_kernel t;
+		th_load(&t, idle_text, "idle", "idle");
+		th_buf_new(&t, "out", NULL, threads * 28, 0xa5);
+		th_u32(&t, "bound", bound);
+		th_u32(&t, "bad", UINT32_MAX);
+		we_launch_config c;
+		th_run ref;
+		interp_ref(&t, IDLE_CTAS, block, 1, &ref, &c);
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		for (uint32_t g = 0; g < threads; g++) {
+			const uint32_t tid = g % block, on = tid < bound, nb = (tid + 1) & (block - 1u);
+			const uint32_t r8 = on ? g - tid + nb : 0x88u, r9 = on ? g + r8 : 0x99u;
+			const uint32_t want[7] = { on ? nb * 4 : 0x77u, r8, r9, 0x5678u, on ? r9 : 0xbbbbu, 0xccccu,
+						   tid + 3 };
+			for (unsigned w = 0; w < 7; w++)
+				CHECK(out[7 * g + w] == want[w], "block %u bound %u, jit off: thread %u word %u is %#x, want %#x",
+				      block, bound, g, w, out[7 * g + w], want[w]);
+		}
+		expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, 0);
+		th_run_free(&ref);
+		/* a lane of a listed warp out of shared memory: the
+		 * interpreter's fault, jit on too */
+		if (bound) {
+			th_u32(&t, "bad", bound - 1u);
+			we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, 1, block);
+			d.timeout = WALL_TIMEOUT_S;
+			d.jit = WE_JIT_OFF;
+			th_run_launch(&t, &d, &ref);
+			char lane[48];
+			snprintf(lane, sizeof lane, "lanes %u PC", (bound - 1u) % 32u);
+			CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, lane) && strstr(ref.err, "LDS R9"),
+			      "block %u bound %u, bad lane, jit off: %s\n%s", block, bound, we_status_name(ref.st), ref.err);
+			we_launch_stats st;
+			if (jit_on_same(&t, d, &ref, "bad lane, jit on", &st))
+				CHECK(!strcmp(st.jit, "compiled"), "block %u bound %u: jit %s", block, bound, st.jit);
+			th_run_free(&ref);
+		}
+		th_close(&t);
+	}
+}
+END_TEST
+
 /* Loads of 8 and 16 bits (zero- and sign-extended; lanes at
  * consecutive bytes and halves, and lanes out of order: rt->lanes) and
  * the shared ATOMS.ADD (bins that lanes of a warp share, old values in
@@ -1737,6 +1851,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, order);
 	tcase_add_test(tc, memfault);
 	tcase_add_test(tc, guards);
+	tcase_add_test(tc, idle_warps);
 	tcase_add_test(tc, edge);
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
