@@ -168,6 +168,10 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 
 /* ---- the IR of a block -------------------------------------------------- */
 
+/* The memory instructions one loop of a block checks at most (emit_run:
+ * a phase). */
+#define XJIT_PHASE 4
+
 typedef struct jb {
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
@@ -191,6 +195,12 @@ typedef struct jb {
 	/* a global memory instruction's last allocation, [win[0], win[1])
 	 * at host address + wdelta: the warps of a loop mostly hit it */
 	LLVMValueRef win, wdelta;
+	/* delta, first, win and wdelta of each memory instruction a loop
+	 * checks (the k-th of its phase uses slot k: use_slot) */
+	LLVMValueRef sdelta[XJIT_PHASE], sfirst[XJIT_PHASE], swin[XJIT_PHASE], swdelta[XJIT_PHASE];
+	/* a run's memory instructions (mem: indices into it) and its phases
+	 * (ph: indices into mem), emit_run's; room for a kernel's */
+	uint32_t *mem, *ph;
 	/* the arguments of rt->lanes: host addresses, low and high words */
 	LLVMValueRef loff, llo, lhi;
 	LLVMValueRef j;            /* the warp of the current loop (i64)     */
@@ -1397,42 +1407,102 @@ static void skip_rest(jb *b, const xinsn *g)
 	LLVMPositionBuilderAtEnd(b->b, busy);
 }
 
-/* The instruction whose guard every instruction of a loop shares
- * (loop_begin), or NULL: code[k..m), with the access of pending before
- * them and the check of code[m] (m < len) after. */
-static const xinsn *loop_guard(const xinsn *pending, const xinsn *code, uint32_t k, uint32_t m, uint32_t len)
+/* The memory instructions of the run code[0..len) into b->mem, in
+ * phases: phase p is b->mem[b->ph[p] .. b->ph[p + 1]); returns how many
+ * phases.  A phase is a memory instruction, and after a load the loads
+ * that follow it (LDG, LDS, up to XJIT_PHASE in all) whose address
+ * registers and guard no instruction from the phase's first on writes:
+ * their checks can all come before the phase's first access (emit_run).
+ * Loads of any warps in any order read what they read in warp order:
+ * between them nothing writes memory. */
+static uint32_t run_phases(jb *b, const xinsn *code, uint32_t len)
 {
-	const xinsn *g = pending ? pending : k < m ? &code[k] : m < len ? &code[m] : NULL;
-	if (!g || (g->pg == 7 && !g->pg_xor))
+	uint32_t nm = 0, np = 0;
+	for (uint32_t q = 0; q < len; q++)
+		if (is_mem(&code[q]))
+			b->mem[nm++] = q;
+	regset outs = { { 0 } };
+	bool preds = false;
+	for (uint32_t k = 0; k < nm; k++) {
+		const xinsn *x = &code[b->mem[k]];
+		bool joins = np && k - b->ph[np - 1] < XJIT_PHASE && is_load(x) && is_load(&code[b->mem[b->ph[np - 1]]]);
+		if (joins) {
+			for (uint32_t q = b->mem[k - 1]; q < b->mem[k]; q++) {
+				xflow_outs(&code[q], &outs);
+				preds |= code[q].writes_pred;
+			}
+			const xopd *a = mem_opd(x);
+			joins = !regs_has(&outs, a->reg) && !(is_global(x) && regs_has(&outs, a->reg + 1u)) &&
+				!(preds && (x->pg != 7 || x->pg_xor));
+		}
+		if (!joins) {
+			b->ph[np++] = k;
+			outs = (regset){ { 0 } };
+			preds = false;
+		}
+	}
+	b->ph[np] = nm;
+	return np;
+}
+
+/* Loop p of emit_run's np: the accesses of phase p - 1 with the
+ * instructions between them, code[*from..*to), then the checks of phase
+ * p's *nchk memory instructions (none after the last phase). */
+static void loop_span(const jb *b, uint32_t p, uint32_t np, uint32_t len, uint32_t *from, uint32_t *to,
+		      uint32_t *nchk)
+{
+	*from = p ? b->mem[b->ph[p - 1]] : 0;
+	*to = p < np ? b->mem[b->ph[p]] : len;
+	*nchk = p < np ? b->ph[p + 1] - b->ph[p] : 0;
+}
+
+static bool unguarded(const xinsn *i) { return i->pg == 7 && !i->pg_xor; }
+
+/* The instruction whose guard every instruction of loop p shares
+ * (loop_begin), or NULL. */
+static const xinsn *loop_guard(const jb *b, const xinsn *code, uint32_t p, uint32_t np, uint32_t len)
+{
+	uint32_t from, to, nchk;
+	loop_span(b, p, np, len, &from, &to, &nchk);
+	const xinsn *g = from < to ? &code[from] : nchk ? &code[b->mem[b->ph[p]]] : NULL;
+	if (!g || unguarded(g))
 		return NULL;
-	for (uint32_t q = k; q <= m && q < len; q++)
+	for (uint32_t q = from; q < to; q++)
 		if (!same_guard(&code[q], g))
+			return NULL;
+	for (uint32_t k = 0; k < nchk; k++)
+		if (!same_guard(&code[b->mem[b->ph[p] + k]], g))
 			return NULL;
 	return g;
 }
 
-/* The first instruction of the rest of a loop (code[k..m), then the
- * check of code[m] when m < len) that is all under one guard other than
- * PT, or m when that rest holds no instruction before m. */
-static uint32_t rest_start(const xinsn *code, uint32_t k, uint32_t m, uint32_t len)
+/* The first instruction of the rest of loop p (code[from..to), then its
+ * checks) that is all under one guard other than PT, or to when that
+ * rest holds no instruction before to. */
+static uint32_t rest_start(const jb *b, const xinsn *code, uint32_t p, uint32_t np, uint32_t len)
 {
-	if (m == k)
-		return m;
-	const uint32_t last = m < len ? m : m - 1u;
-	const xinsn *g = &code[last];
-	if (g->pg == 7 && !g->pg_xor)
-		return m;
-	uint32_t s = last;
-	while (s > k && same_guard(&code[s - 1u], g))
+	uint32_t from, to, nchk;
+	loop_span(b, p, np, len, &from, &to, &nchk);
+	const xinsn *g = nchk ? &code[b->mem[b->ph[p]]] : to > from ? &code[to - 1u] : NULL;
+	if (!g || unguarded(g))
+		return to;
+	for (uint32_t k = 0; k < nchk; k++)
+		if (!same_guard(&code[b->mem[b->ph[p] + k]], g))
+			return to;
+	uint32_t s = to;
+	while (s > from && same_guard(&code[s - 1u], g))
 		s--;
 	return s;
 }
 
-static uint32_t next_mem(const xinsn *code, uint32_t k, uint32_t len)
+/* The slots of the k-th memory instruction of a phase (emit_run): its
+ * check records there what its access reads. */
+static void use_slot(jb *b, unsigned k)
 {
-	while (k < len && !is_mem(&code[k]))
-		k++;
-	return k;
+	b->delta = b->sdelta[k];
+	b->first = b->sfirst[k];
+	b->win = b->swin[k];
+	b->wdelta = b->swdelta[k];
 }
 
 /* The side exit at memory instruction m of the run at code (emit_run):
@@ -1451,13 +1521,15 @@ static void win_none(jb *b)
 }
 
 /* The instructions code[0..len) of a block for the warps of the
- * function: one loop over the warps per memory instruction, plus one: a
- * loop runs the access of the previous memory instruction, the ALU
- * instructions up to the next, and that one's check, for each warp in
- * turn; after it, a failed check takes the side exit (jit.h).  So every
- * warp's accesses of one memory instruction come before any warp's of
- * the next, in warp order, as in exec_group; the ALU instructions touch
- * only their own warp.  Ends where the run has completed.
+ * function: one loop over the warps per phase of memory instructions
+ * (run_phases), plus one: a loop runs the accesses of the previous
+ * phase with the ALU instructions between and after them up to the next
+ * phase, and that phase's checks, for each warp in turn; after it, a
+ * failed check takes the side exit (jit.h) at the phase's first
+ * instruction.  So every warp's accesses of one phase come before any
+ * warp's of the next, in warp order, as in exec_group (within a phase,
+ * loads: the same values); the ALU instructions touch only their own
+ * warp.  Ends where the run has completed.
  *
  * Warps that run nothing are passed over at the least cost: a loop all
  * under one guard runs only the warps listed by the loop before, those
@@ -1467,51 +1539,57 @@ static void win_none(jb *b)
  * under that guard (skip_rest: reduce's @P0 after its ISETP). */
 static void emit_run(jb *b, const xinsn *code, uint32_t len)
 {
-	const xinsn *pending = NULL;
+	const uint32_t np = run_phases(b, code, len);
 	b->lin = -1;
-	for (uint32_t k = 0;;) {
-		const uint32_t m = next_mem(code, k, len);
-		const xinsn *gi = loop_guard(pending, code, k, m, len);
-		b->gnext = m < len && !b->single ? loop_guard(&code[m], code, m + 1u, next_mem(code, m + 1u, len), len)
-						 : NULL;
+	for (uint32_t p = 0;; p++) {
+		uint32_t from, to, nchk;
+		loop_span(b, p, np, len, &from, &to, &nchk);
+		const xinsn *gi = loop_guard(b, code, p, np, len);
+		b->gnext = p < np && !b->single ? loop_guard(b, code, p + 1u, np, len) : NULL;
 		b->lout = b->gnext ? (b->lin == 0 ? 1 : 0) : -1;
 		if (b->lout >= 0)
 			LLVMBuildStore(b->b, c64(b, 0), b->nwl[b->lout]);
-		const uint32_t s = gi ? m : rest_start(code, k, m, len);
-		if (m < len)
+		const uint32_t s = gi ? to : rest_start(b, code, p, np, len);
+		if (nchk)
 			LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->fail);
-		/* (the warp function's one warp keeps its window from run to
+		/* (the warp function's one warp keeps its windows from run to
 		 * run: win_none at its start) */
-		if (m < len && is_global(&code[m]) && !b->single)
-			win_none(b);
-		/* (a side exit and the next loop go on at m, the run's end
+		for (uint32_t k = 0; k < nchk && !b->single; k++) {
+			use_slot(b, k);
+			if (is_global(&code[b->mem[b->ph[p] + k]]))
+				win_none(b);
+		}
+		/* (a side exit and the next loop go on at to, the run's end
 		 * after the run) */
-		b->after = (uint32_t)(code - b->base) + m;
+		b->after = (uint32_t)(code - b->base) + to;
 		loop_begin(b, gi);
-		if (pending)
-			emit_mem_access(b, pending);
-		for (uint32_t q = k; q < m; q++) {
+		for (uint32_t q = from, k = 0; q < to; q++) {
 			if (q == s)
 				skip_rest(b, &code[q]);
-			emit_insn(b, &code[q]);
+			if (is_mem(&code[q])) {
+				use_slot(b, k++);
+				emit_mem_access(b, &code[q]);
+			} else {
+				emit_insn(b, &code[q]);
+			}
 		}
-		if (m < len)
-			emit_mem_check(b, &code[m]);
+		for (uint32_t k = 0; k < nchk; k++) {
+			use_slot(b, k);
+			emit_mem_check(b, &code[b->mem[b->ph[p] + k]]);
+		}
 		loop_end(b);
 		b->lin = b->lout;
-		if (m >= len)
+		if (p == np)
 			return;
 		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");
 		LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(b->cx, b->fn, "checked");
 		LLVMBuildCondBr(b->b, LLVMBuildLoad2(b->b, b->i1, b->fail, ""), out, on);
 		LLVMPositionBuilderAtEnd(b->b, out);
 		if (b->single)
-			wside_exit(b, m);
+			wside_exit(b, to);
 		else
-			LLVMBuildRet(b->b, c32(b, m));
+			LLVMBuildRet(b->b, c32(b, to));
 		LLVMPositionBuilderAtEnd(b->b, on);
-		pending = &code[m];
-		k = m + 1;
 	}
 }
 
@@ -1520,11 +1598,13 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 static void fn_slots(jb *b)
 {
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
-	b->delta = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
-	b->first = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
+	for (unsigned k = 0; k < XJIT_PHASE; k++) {
+		b->sdelta[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
+		b->sfirst[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
+		b->swin[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
+		b->swdelta[k] = LLVMBuildAlloca(b->b, b->i64, "wdelta");
+	}
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
-	b->win = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
-	b->wdelta = LLVMBuildAlloca(b->b, b->i64, "wdelta");
 	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
 	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
 	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
@@ -1937,7 +2017,10 @@ static void emit_warp_fn(jb *b, const uint8_t *kind, const bool *lab, uint32_t n
 	fn_slots(b);
 	b->done = LLVMBuildAlloca(b->b, b->i64, "done");
 	LLVMBuildStore(b->b, c64(b, 0), b->done);
-	win_none(b);
+	for (unsigned k = 0; k < XJIT_PHASE; k++) {
+		use_slot(b, k);
+		win_none(b);
+	}
 	b->w = b->w0;
 	b->n = c64(b, 1);
 	b->r0 = wload(b, offsetof(we_warp, r), pi32);
@@ -2177,7 +2260,9 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	b.row = calloc(b.nrows, sizeof *b.row);
 	b.dirty = calloc(b.nrows, sizeof *b.dirty);
 	b.lbl = calloc(ni ? ni : 1, sizeof *b.lbl);
-	bool ok = b.row && b.dirty && b.lbl;
+	b.mem = calloc((size_t)ni + 1, sizeof *b.mem);
+	b.ph = calloc((size_t)ni + 2, sizeof *b.ph);
+	bool ok = b.row && b.dirty && b.lbl && b.mem && b.ph;
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
 	if (ok) {
@@ -2198,6 +2283,8 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	free(b.row);
 	free(b.dirty);
 	free(b.lbl);
+	free(b.mem);
+	free(b.ph);
 	free(b.live);
 	LLVMDisposeBuilder(b.b);
 	char *msg = NULL;

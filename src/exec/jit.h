@@ -63,9 +63,10 @@ void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);
 /* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
  * n: warps, w: the first warp (the others follow it).  Returns the
  * instructions run for every warp: the block's length, or the index of a
- * memory instruction whose addresses are not the fast case (a lane
- * outside the window or allocation, misaligned, lanes in two
- * allocations): a side exit, no warp has run it and every warp has run
+ * memory instruction whose addresses, or those of a load after it checked
+ * with it (jit.c emit_run), are not the fast case (a lane outside the
+ * window or allocation, misaligned, lanes in two allocations): a side
+ * exit, no warp has run it and every warp has run
  * the instructions before it (their registers, predicates and thread
  * counts stored), and the interpreter runs it from there (its faults are
  * the interpreter's). */
