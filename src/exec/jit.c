@@ -1399,7 +1399,8 @@ static void skip_rest(jb *b, const xinsn *g)
 	LLVMBasicBlockRef idle = wblock(b, "rest_idle"), busy = wblock(b, "rest");
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), idle, busy);
 	LLVMPositionBuilderAtEnd(b->b, idle);
-	/* (warp_end may read a predicate: the cache as it was after) */
+	/* (warp_end may load a predicate, on this path only: the cache
+	 * as it was for the code after) */
 	LLVMValueRef pred[WE_NUM_PREDS];
 	memcpy(pred, b->pred, sizeof pred);
 	warp_end(b, b->gnext && same_guard(b->gnext, g));
