@@ -1132,13 +1132,14 @@ END_TEST
 
 /* Warps that run nothing (jit.c emit_run): after an unguarded ISETP, a
  * run all under @P0 (tid < bound) skips to the warp's end where P0 is
- * false in every lane (skip_rest: R16, written before, is stored), and its loops after a memory
- * instruction run only the warps the loop before listed; a run under
- * @!P3 (P3 true in every lane) lists no warp at all.  A, B and C are
- * shared words 0-127, 128-255 and 256-383 (tid & (ntid - 1): no word is
- * written by one thread and read by another between the barriers); a
- * lane tid == bad reads 1 MiB past R5 in the second loop of the run: a
- * fault, through the side exit of a listed loop. */
+ * false in every lane (skip_rest: R16, written before, is stored), and
+ * its loops after a memory instruction run only the warps the loop
+ * before listed; a run under @!P3 (P3 true in every lane) lists no warp
+ * at all.  A, B and C are shared words 0-127, 128-255 and 256-383
+ * (tid & (ntid - 1): no word is written by one thread and read by
+ * another between the barriers); a lane tid == bad reads 1 MiB past R5
+ * in the second load of a phase (run_phases): a fault, through the side
+ * exit of the loop that checks both loads. */
 static const char idle_text[] =
 	".kernel idle\n"
 	".param ptr out\n" /* 0x0: 7 words per thread */
