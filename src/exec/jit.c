@@ -186,18 +186,18 @@ typedef struct jb {
 	LLVMValueRef umin, umax, vor, cttz, ctlz, mload[4], mstore[2], gather[2], scatter[2], pf;
 	LLVMTypeRef red_t, cttz_t, ctlz_t, mload_t[4], mstore_t[2], gather_t[2], scatter_t[2], pf_t;
 	const we_launch_ctx *L;
-	/* the function: its arguments, and per memory instruction checked
-	 * the host address minus the device address of each warp's window
-	 * (delta[32 x i64]), the lanes' first address when they are
-	 * consecutive (first[32 x i64], lane_range) and whether some warp
-	 * failed its check (fail) */
-	LLVMValueRef fn, r0, n, w0, rt, delta, first, fail;
-	/* a global memory instruction's last allocation, [win[0], win[1])
-	 * at host address + wdelta: the warps of a loop mostly hit it */
-	LLVMValueRef win, wdelta;
-	/* delta, first, win and wdelta of each memory instruction a loop
-	 * checks (the k-th of its phase uses slot k: use_slot) */
-	LLVMValueRef sdelta[XJIT_PHASE], sfirst[XJIT_PHASE], swin[XJIT_PHASE], swdelta[XJIT_PHASE];
+	/* the function: its arguments, and whether some warp failed its
+	 * check (fail) */
+	LLVMValueRef fn, r0, n, w0, rt, fail;
+	/* per memory instruction a loop checks, the k-th of its phase in
+	 * slot k (the current one: slot): the host address minus the device
+	 * address of each warp's window (delta[32 x i64]), the lanes' first
+	 * address when they are consecutive (first[32 x i64], lane_range),
+	 * and a global memory instruction's last allocation, [win[0],
+	 * win[1]) at host address + wdelta: the warps of a loop mostly hit
+	 * it */
+	LLVMValueRef delta[XJIT_PHASE], first[XJIT_PHASE], win[XJIT_PHASE], wdelta[XJIT_PHASE];
+	unsigned slot;
 	/* a run's memory instructions (mem: indices into it) and its phases
 	 * (ph: indices into mem), emit_run's; room for a kernel's */
 	uint32_t *mem, *ph;
@@ -782,17 +782,21 @@ static void emit_insn(jb *b, const xinsn *i)
 
 /* ---- loads and stores ------------------------------------------------------ */
 
+/* i has no guard (PT); a and c have the same one */
+static bool unguarded(const xinsn *i) { return i->pg == 7 && !i->pg_xor; }
+static bool same_guard(const xinsn *a, const xinsn *c) { return a->pg == c->pg && a->pg_xor == c->pg_xor; }
+
 /* The guard of i for the current warp in b->pm (NULL: all ones), and
  * when count its thread count (count_insn). */
 static void set_guard(jb *b, const xinsn *i, bool count)
 {
-	if (i->pg == 7 && !i->pg_xor && !b->act) {
+	if (unguarded(i) && !b->act) {
 		b->pm = NULL;
 		if (count)
 			b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
 		return;
 	}
-	if (i->pg == 7 && !i->pg_xor) {
+	if (unguarded(i)) {
 		b->pm = b->act;
 	} else {
 		LLVMValueRef g = get_pred(b, i->pg);
@@ -848,12 +852,15 @@ static LLVMValueRef launch_ptr(jb *b)
 	return rt_field(b, offsetof(xjit_rt, L), LLVMPointerType(b->i8, 0));
 }
 
-static LLVMValueRef warp_slot(jb *b, LLVMValueRef slots)
+/* Element k (i64) of arr, an array [32 x i64] */
+static LLVMValueRef lane_word(jb *b, LLVMValueRef arr, LLVMValueRef k)
 {
-	LLVMValueRef idx[2] = { c64(b, 0), b->j };
-	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), slots, idx, 2, "");
+	LLVMValueRef idx[2] = { c64(b, 0), k };
+	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), arr, idx, 2, "");
 }
-static LLVMValueRef delta_slot(jb *b) { return warp_slot(b, b->delta); }
+/* The current warp's delta and first address in the current slot */
+static LLVMValueRef delta_slot(jb *b) { return lane_word(b, b->delta[b->slot], b->j); }
+static LLVMValueRef first_slot(jb *b) { return lane_word(b, b->first[b->slot], b->j); }
 
 /* No first address: the lanes are not consecutive (a start is below
  * 2^32). */
@@ -894,11 +901,11 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 				 LLVMValueRef *ok)
 {
 	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-	LLVMValueRef wlo_p = LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, "");
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) }, win = b->win[b->slot];
+	LLVMValueRef wlo_p = LLVMBuildInBoundsGEP2(b->b, wt, win, i0, 2, "");
 	LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, wlo_p, "");
-	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""), "");
-	LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta, "");
+	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, win, i1, 2, ""), "");
+	LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta[b->slot], "");
 	LLVMValueRef inside = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntUGE, dev, wlo, ""),
 					   LLVMBuildICmp(b->b, LLVMIntULT, dev, whi, ""), "");
 	inside = LLVMBuildAnd(b->b, inside,
@@ -920,7 +927,7 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 5, "");
 	LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
 	LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), dev, "");
-	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta);
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta[b->slot]);
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
 	/* not translated: ok when no lane is under the guard */
@@ -1004,7 +1011,7 @@ static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LL
 	}
 	LLVMValueRef start, lo0;
 	LLVMValueRef fast = consecutive(b, lo, size, &start, &lo0);
-	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, fast, start, c64(b, NOT_CONSECUTIVE), ""), warp_slot(b, b->first));
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, fast, start, c64(b, NOT_CONSECUTIVE), ""), first_slot(b));
 	LLVMValueRef last = c64(b, XLANES - 1u);
 	if (b->pm) {
 		LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
@@ -1150,7 +1157,7 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	/* (the check's delta and first address: a warp with some lane
 	 * under the guard stored them) */
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
-	LLVMValueRef start = LLVMBuildLoad2(b->b, b->i64, warp_slot(b, b->first), "");
+	LLVMValueRef start = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
 	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntNE, start, c64(b, NOT_CONSECUTIVE), "");
 	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
@@ -1285,13 +1292,6 @@ static void cache_reset(jb *b)
 	memset(b->pdirty, 0, sizeof b->pdirty);
 }
 
-/* Slot k of list x of warps (emit_run). */
-static LLVMValueRef list_slot(jb *b, int x, LLVMValueRef k)
-{
-	LLVMValueRef idx[2] = { c64(b, 0), k };
-	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, XLANES), b->wl[x], idx, 2, "");
-}
-
 /* The loop over the warps: its first block, j, the warp's rows and
  * we_warp, the caches of its values emptied.  It runs the warps 0 to
  * n - 1, or those of list b->lin (emit_run), which holds only warps
@@ -1322,7 +1322,7 @@ static void loop_begin(jb *b, const xinsn *gi)
 		b->idx = LLVMBuildPhi(b->b, b->i64, "k");
 		LLVMValueRef zero = c64(b, 0);
 		LLVMAddIncoming(b->idx, &zero, &pre, 1);
-		b->j = b->lin >= 0 ? LLVMBuildLoad2(b->b, b->i64, list_slot(b, b->lin, b->idx), "j") : b->idx;
+		b->j = b->lin >= 0 ? LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->wl[b->lin], b->idx), "j") : b->idx;
 		LLVMValueRef lanes = LLVMBuildMul(b->b, b->j, c64(b, XLANES), "");
 		b->r = LLVMBuildInBoundsGEP2(b->b, b->i32, b->r0, &lanes, 1, "");
 		LLVMValueRef wo = LLVMBuildMul(b->b, b->j, c64(b, sizeof(we_warp)), "");
@@ -1345,8 +1345,6 @@ static bool row_live(const jb *b, uint32_t row)
 	return !b->live || row >= b->L->k->nregs || regs_has(&b->live[b->after], row);
 }
 
-static bool same_guard(const xinsn *a, const xinsn *c) { return a->pg == c->pg && a->pg_xor == c->pg_xor; }
-
 /* The end of the current warp's code (a path of it): its stores (the
  * rows and predicates written that are live where it goes on, its
  * thread count), the warp in list b->lout when the guard of the next
@@ -1368,7 +1366,7 @@ static void warp_end(jb *b, bool idle)
 	if (b->lout >= 0 && !idle) {
 		set_guard(b, b->gnext, false);
 		LLVMValueRef nl = LLVMBuildLoad2(b->b, b->i64, b->nwl[b->lout], "");
-		LLVMBuildStore(b->b, b->j, list_slot(b, b->lout, nl));
+		LLVMBuildStore(b->b, b->j, lane_word(b, b->wl[b->lout], nl));
 		LLVMValueRef some = LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "");
 		LLVMBuildStore(b->b, LLVMBuildAdd(b->b, nl, LLVMBuildZExt(b->b, some, b->i64, ""), ""), b->nwl[b->lout]);
 	}
@@ -1434,7 +1432,7 @@ static uint32_t run_phases(jb *b, const xinsn *code, uint32_t len)
 			}
 			const xopd *a = mem_opd(x);
 			joins = !regs_has(&outs, a->reg) && !(is_global(x) && regs_has(&outs, a->reg + 1u)) &&
-				!(preds && (x->pg != 7 || x->pg_xor));
+				!(preds && !unguarded(x));
 		}
 		if (!joins) {
 			b->ph[np++] = k;
@@ -1457,7 +1455,15 @@ static void loop_span(const jb *b, uint32_t p, uint32_t np, uint32_t len, uint32
 	*nchk = p < np ? b->ph[p + 1] - b->ph[p] : 0;
 }
 
-static bool unguarded(const xinsn *i) { return i->pg == 7 && !i->pg_xor; }
+/* Every memory instruction phase p checks (nchk of them) is under g's
+ * guard. */
+static bool checks_under(const jb *b, const xinsn *code, uint32_t p, uint32_t nchk, const xinsn *g)
+{
+	for (uint32_t k = 0; k < nchk; k++)
+		if (!same_guard(&code[b->mem[b->ph[p] + k]], g))
+			return false;
+	return true;
+}
 
 /* The instruction whose guard every instruction of loop p shares
  * (loop_begin), or NULL. */
@@ -1471,10 +1477,7 @@ static const xinsn *loop_guard(const jb *b, const xinsn *code, uint32_t p, uint3
 	for (uint32_t q = from; q < to; q++)
 		if (!same_guard(&code[q], g))
 			return NULL;
-	for (uint32_t k = 0; k < nchk; k++)
-		if (!same_guard(&code[b->mem[b->ph[p] + k]], g))
-			return NULL;
-	return g;
+	return checks_under(b, code, p, nchk, g) ? g : NULL;
 }
 
 /* The first instruction of the rest of loop p (code[from..to), then its
@@ -1485,25 +1488,12 @@ static uint32_t rest_start(const jb *b, const xinsn *code, uint32_t p, uint32_t 
 	uint32_t from, to, nchk;
 	loop_span(b, p, np, len, &from, &to, &nchk);
 	const xinsn *g = nchk ? &code[b->mem[b->ph[p]]] : to > from ? &code[to - 1u] : NULL;
-	if (!g || unguarded(g))
+	if (!g || unguarded(g) || !checks_under(b, code, p, nchk, g))
 		return to;
-	for (uint32_t k = 0; k < nchk; k++)
-		if (!same_guard(&code[b->mem[b->ph[p] + k]], g))
-			return to;
 	uint32_t s = to;
 	while (s > from && same_guard(&code[s - 1u], g))
 		s--;
 	return s;
-}
-
-/* The slots of the k-th memory instruction of a phase (emit_run): its
- * check records there what its access reads. */
-static void use_slot(jb *b, unsigned k)
-{
-	b->delta = b->sdelta[k];
-	b->first = b->sfirst[k];
-	b->win = b->swin[k];
-	b->wdelta = b->swdelta[k];
 }
 
 /* The side exit at memory instruction m of the run at code (emit_run):
@@ -1516,9 +1506,9 @@ static void win_none(jb *b)
 {
 	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
 	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i0, 2, ""));
-	LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win, i1, 2, ""));
-	LLVMBuildStore(b->b, c64(b, 0), b->wdelta);
+	LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""));
+	LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""));
+	LLVMBuildStore(b->b, c64(b, 0), b->wdelta[b->slot]);
 }
 
 /* The instructions code[0..len) of a block for the warps of the
@@ -1556,7 +1546,7 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		/* (the warp function's one warp keeps its windows from run to
 		 * run: win_none at its start) */
 		for (uint32_t k = 0; k < nchk && !b->single; k++) {
-			use_slot(b, k);
+			b->slot = k;
 			if (is_global(&code[b->mem[b->ph[p] + k]]))
 				win_none(b);
 		}
@@ -1568,14 +1558,14 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 			if (q == s)
 				skip_rest(b, &code[q]);
 			if (is_mem(&code[q])) {
-				use_slot(b, k++);
+				b->slot = k++;
 				emit_mem_access(b, &code[q]);
 			} else {
 				emit_insn(b, &code[q]);
 			}
 		}
 		for (uint32_t k = 0; k < nchk; k++) {
-			use_slot(b, k);
+			b->slot = k;
 			emit_mem_check(b, &code[b->mem[b->ph[p] + k]]);
 		}
 		loop_end(b);
@@ -1600,10 +1590,10 @@ static void fn_slots(jb *b)
 {
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
 	for (unsigned k = 0; k < XJIT_PHASE; k++) {
-		b->sdelta[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
-		b->sfirst[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
-		b->swin[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
-		b->swdelta[k] = LLVMBuildAlloca(b->b, b->i64, "wdelta");
+		b->delta[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "delta");
+		b->first[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
+		b->win[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
+		b->wdelta[k] = LLVMBuildAlloca(b->b, b->i64, "wdelta");
 	}
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
 	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
@@ -1663,8 +1653,7 @@ static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint
 	/* (an EXIT of every executing thread, unguarded, is the
 	 * interpreter's at once: no entry there) */
 	if (i->optype == ISA_OPT_EXIT)
-		return i->pg == 7 && !i->pg_xor && i->o[EXIT_pp].row == 7 && !(i->o[EXIT_pp].flags & XF_NOT) ? W_OUT
-														 : W_EXIT;
+		return unguarded(i) && i->o[EXIT_pp].row == 7 && !(i->o[EXIT_pp].flags & XF_NOT) ? W_OUT : W_EXIT;
 	if (i->optype == ISA_OPT_BRA && i->opcode != ISA_OP_BRA_U && i->in->cond == BRU_COND_NONE) {
 		const int64_t t = (int64_t)q + 1 + i->o[BRA_offset].imm;
 		return t >= 0 && t < (int64_t)ni ? W_BRA : W_OUT;
@@ -2019,7 +2008,7 @@ static void emit_warp_fn(jb *b, const uint8_t *kind, const bool *lab, uint32_t n
 	b->done = LLVMBuildAlloca(b->b, b->i64, "done");
 	LLVMBuildStore(b->b, c64(b, 0), b->done);
 	for (unsigned k = 0; k < XJIT_PHASE; k++) {
-		use_slot(b, k);
+		b->slot = k;
 		win_none(b);
 	}
 	b->w = b->w0;
