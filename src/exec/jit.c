@@ -242,6 +242,18 @@ typedef struct jb {
 	LLVMBasicBlockRef *lbl, disp;
 	const xinsn *base;
 	uint32_t q0, ni;
+	/* the warp function's own copies of its warp's fields (ws, nws of
+	 * them; none in a block function): allocas, which mem2reg makes
+	 * values in registers.  Each one used is loaded where the function
+	 * starts (the end of block wentry) and stored back where it returns
+	 * (leave): wslots */
+	struct wcopy {
+		size_t off;
+		LLVMValueRef p;
+		bool used;
+	} ws[40];
+	unsigned nws;
+	LLVMBasicBlockRef wentry, leave;
 } jb;
 
 static LLVMValueRef c32(jb *b, uint32_t v) { return LLVMConstInt(b->i32, v, false); }
@@ -260,9 +272,15 @@ static LLVMValueRef splat64(jb *b, uint64_t v)
 		e[l] = c64(b, v);
 	return LLVMConstVector(e, XLANES);
 }
-/* A pointer of type t* to byte offset off of base (an i8*). */
+/* A pointer of type t* to byte offset off of base (an i8*): in the warp
+ * function, the copy of its warp's field there if it keeps one. */
 static LLVMValueRef field_ptr(jb *b, LLVMValueRef base, uint64_t off, LLVMTypeRef t)
 {
+	for (unsigned k = 0; k < b->nws && base == b->w0; k++)
+		if (b->ws[k].off == off) {
+			b->ws[k].used = true;
+			return LLVMBuildBitCast(b->b, b->ws[k].p, LLVMPointerType(t, 0), "");
+		}
 	LLVMValueRef idx = c64(b, off);
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, base, &idx, 1, "");
 	return LLVMBuildBitCast(b->b, p, LLVMPointerType(t, 0), "");
@@ -1639,6 +1657,12 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
  * without .U or a condition, to a target in the kernel; BSYNC; EXIT of
  * some of the threads), or leaves it to the interpreter (W_OUT). */
 enum { W_OUT, W_RUN, W_BSSY, W_BRA, W_BSYNC, W_BREAK, W_EXIT };
+
+/* The target of BRA code[q] (W_BRA: inside the kernel). */
+static uint32_t bra_target(const xinsn *code, uint32_t q)
+{
+	return (uint32_t)((int64_t)q + 1 + code[q].o[BRA_offset].imm);
+}
 static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint32_t ni)
 {
 	const xinsn *i = &code[q];
@@ -1676,7 +1700,7 @@ static uint32_t find_wlabels(const we_launch_ctx *L, uint8_t *kind, bool *lab)
 		lab[q] = kind[q] != W_OUT && (q == 0 || kind[q] != W_RUN || kind[q - 1] != W_RUN);
 	for (uint32_t q = 0; q < ni; q++)
 		if (kind[q] == W_BRA) {
-			const uint32_t t = (uint32_t)((int64_t)q + 1 + code[q].o[BRA_offset].imm);
+			const uint32_t t = bra_target(code, q);
 			lab[t] = kind[t] != W_OUT;
 		}
 	uint32_t n = 0;
@@ -1711,7 +1735,8 @@ static void wcount(jb *b, uint32_t n, LLVMValueRef threads)
 }
 
 static LLVMValueRef wpc(jb *b, uint32_t q) { return LLVMBuildAdd(b->b, b->pc0, c64(b, (uint64_t)q * WE_INST_SIZE), ""); }
-static void wret(jb *b) { LLVMBuildRet(b->b, LLVMBuildLoad2(b->b, b->i64, b->done, "")); }
+/* Return what the function ran (through leave: wslots_end) */
+static void wret(jb *b) { LLVMBuildBr(b->b, b->leave); }
 
 /* Go on at instruction t: its entry, or the interpreter there. */
 static void wgoto(jb *b, uint32_t t)
@@ -1743,11 +1768,14 @@ static void wstore_rpc(jb *b, LLVMValueRef rpc)
 	wstore(b, offsetof(we_warp, rpc_written), LLVMConstInt(b->i8, 1, false));
 }
 
+/* The offset in we_warp of B register imm (BSSY's, BSYNC's, BREAK's). */
+static size_t breg_off(int64_t imm) { return offsetof(we_warp, breg) + 4u * ((unsigned)imm & (WE_NUM_BREGS - 1u)); }
+
 /* BSSY (bru_bssy): breg |= guard & ActiveMask */
 static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
 {
 	set_guard(b, i, false);
-	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BSSY_breg].imm & (WE_NUM_BREGS - 1u));
+	const size_t off = breg_off(i->o[BSSY_breg].imm);
 	wstore(b, off, LLVMBuildOr(b->b, wload(b, off, b->i32), b->pm, ""));
 	wcount(b, 1, popc(b, b->pm));
 	wgoto(b, q + 1);
@@ -1757,7 +1785,7 @@ static void wemit_bssy(jb *b, const xinsn *i, uint32_t q)
 static void wemit_break(jb *b, const xinsn *i, uint32_t q)
 {
 	set_guard(b, i, false);
-	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BREAK_breg].imm & (WE_NUM_BREGS - 1u));
+	const size_t off = breg_off(i->o[BREAK_breg].imm);
 	LLVMValueRef pm = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[BREAK_pp]), "");
 	wstore(b, off, LLVMBuildAnd(b->b, wload(b, off, b->i32), LLVMBuildNot(b->b, pm, ""), ""));
 	wcount(b, 1, popc(b, b->pm));
@@ -1795,7 +1823,7 @@ static void wemit_bra(jb *b, const xinsn *i, uint32_t q)
 {
 	set_guard(b, i, false);
 	wcount(b, 1, popc(b, b->pm));
-	const uint32_t t = (uint32_t)((int64_t)q + 1 + i->o[BRA_offset].imm);
+	const uint32_t t = bra_target(b->base, q);
 	LLVMValueRef bj = LLVMBuildAnd(b->b, b->pm, pred_src(b, &i->o[BRA_pp]), "");
 	LLVMBasicBlockRef some = wblock(b, "bra_some"), all = wblock(b, "bra_all"), part = wblock(b, "bra_part"),
 			  fall = wblock(b, "bra_fall");
@@ -1816,18 +1844,16 @@ static void wemit_bra(jb *b, const xinsn *i, uint32_t q)
 }
 
 /* 004's switchPCByMask(m) over RPC values rpc: the new ActiveMask, and
- * in *target the new ActivePC (the lowest thread of m's PC).  The
- * callers' m holds no thread whose RPC they changed: that thread's RPC
- * is read from the warp (a scalar load; an element of the vector at a
- * variable index took four vector stores to the stack and a load). */
+ * in *target the new ActivePC (the lowest thread of m's PC).  (The
+ * element at a variable index costs four vector stores to the stack and
+ * a load; a reduction over the lanes (vector.reduce.or of the one lane
+ * selected) ran diverge 13% slower, and a select among four quarters
+ * before the element as fast: bench/README.md.) */
 static LLVMValueRef wswitch_to(jb *b, LLVMValueRef m, LLVMValueRef rpc, LLVMValueRef *target)
 {
 	LLVMValueRef args[2] = { m, LLVMConstInt(b->i1, 0, false) };
-	LLVMValueRef lid = LLVMBuildZExt(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), b->i64, "");
-	LLVMValueRef at = LLVMBuildAdd(b->b, c64(b, offsetof(we_warp, rpc)), LLVMBuildMul(b->b, lid, c64(b, 8), ""), "");
-	LLVMValueRef p = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w, &at, 1, "");
-	*target = LLVMBuildLoad2(b->b, b->i64, LLVMBuildBitCast(b->b, p, LLVMPointerType(b->i64, 0), ""), "");
-	LLVMSetAlignment(*target, 8);
+	LLVMValueRef lid = LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, "");
+	*target = LLVMBuildExtractElement(b->b, rpc, lid, "");
 	return LLVMBuildAnd(b->b, m, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast(b, *target), "")), "");
 }
 
@@ -1923,7 +1949,7 @@ static void wemit_bsync_fail(jb *b, uint32_t q, size_t off, LLVMValueRef valid, 
 static void wemit_bsync(jb *b, const xinsn *i, uint32_t q)
 {
 	set_guard(b, i, false);
-	const size_t off = offsetof(we_warp, breg) + 4u * ((unsigned)i->o[BSYNC_breg].imm & (WE_NUM_BREGS - 1u));
+	const size_t off = breg_off(i->o[BSYNC_breg].imm);
 	LLVMBasicBlockRef idle = wblock(b, "bsync_idle"), busy = wblock(b, "bsync"), all = wblock(b, "bsync_all"),
 			  slow = wblock(b, "bsync_slow"), done = wblock(b, "bsync_full"), fail = wblock(b, "bsync_fail");
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->pm, c32(b, 0), ""), idle, busy);
@@ -1970,7 +1996,7 @@ static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 			stop, go);
 	LLVMPositionBuilderAtEnd(b->b, stop);
 	wstore(b, offsetof(we_warp, active_pc), wpc(b, q));
-	LLVMBuildRet(b->b, d);
+	wret(b);
 	LLVMPositionBuilderAtEnd(b->b, go);
 	b->act = wload(b, offsetof(we_warp, active), b->i32);
 	const xinsn *i = &b->base[q];
@@ -1989,6 +2015,69 @@ static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 	}
 }
 
+/* The fields of its warp that the warp function keeps copies of
+ * (jb.ws): allocas in its first block. */
+static void wslots(jb *b)
+{
+	static const struct {
+		size_t off;
+		uint8_t t; /* 0: i32, 1: i64, 2: i8, 3: the RPCs */
+	} f[] = {
+		{ offsetof(we_warp, active), 0 },       { offsetof(we_warp, valid), 0 },
+		{ offsetof(we_warp, yield), 0 },        { offsetof(we_warp, sync_seen), 0 },
+		{ offsetof(we_warp, sync_fail_at), 1 }, { offsetof(we_warp, insns), 1 },
+		{ offsetof(we_warp, clock), 1 },        { offsetof(we_warp, thread_insns), 1 },
+		{ offsetof(we_warp, active_pc), 1 },    { offsetof(we_warp, rpc_written), 2 },
+		{ offsetof(we_warp, rpc), 3 },
+	};
+	_Static_assert(sizeof f / sizeof f[0] + WE_NUM_BREGS + WE_NUM_PREDS - 1u <= sizeof b->ws / sizeof b->ws[0],
+		       "jb.ws holds them");
+	LLVMTypeRef t[4] = { b->i32, b->i64, b->i8, b->v64 };
+	b->nws = 0;
+	for (unsigned k = 0; k < sizeof f / sizeof f[0]; k++)
+		b->ws[b->nws++] = (struct wcopy){ f[k].off, LLVMBuildAlloca(b->b, t[f[k].t], ""), false };
+	for (unsigned k = 0; k < WE_NUM_BREGS; k++)
+		b->ws[b->nws++] =
+			(struct wcopy){ offsetof(we_warp, breg) + 4u * k, LLVMBuildAlloca(b->b, b->i32, ""), false };
+	for (unsigned k = 0; k + 1u < WE_NUM_PREDS; k++)
+		b->ws[b->nws++] = (struct wcopy){ offsetof(we_warp, p) + 4u * k, LLVMBuildAlloca(b->b, b->i32, ""), false };
+}
+
+/* Copy the value at from to to: a field of type t and its copy. */
+static void wcopy_value(jb *b, LLVMTypeRef t, LLVMValueRef from, LLVMValueRef to)
+{
+	/* (i8, i32: their own size; i64 and the RPCs: 8) */
+	const unsigned align = t == b->i8 ? 1 : t == b->i32 ? 4 : 8;
+	LLVMValueRef v = LLVMBuildLoad2(b->b, t, from, "");
+	LLVMSetAlignment(v, align);
+	LLVMSetAlignment(LLVMBuildStore(b->b, v, to), align);
+}
+
+/* The copies the function used: each loaded from its field at the end
+ * of the first block (before its branch), and stored back to it where
+ * the function returns (leave); then no copy is kept.  (Storing back
+ * only the copies stored into on the way, under a flag of each, left
+ * reduce, whose warps return at once, as it was: bench/README.md.) */
+static void wslots_end(jb *b)
+{
+	const unsigned nws = b->nws;
+	b->nws = 0;
+	LLVMValueRef mem[sizeof b->ws / sizeof b->ws[0]];
+	LLVMTypeRef t[sizeof b->ws / sizeof b->ws[0]];
+	LLVMPositionBuilderBefore(b->b, LLVMGetBasicBlockTerminator(b->wentry));
+	for (unsigned k = 0; k < nws; k++)
+		if (b->ws[k].used) {
+			t[k] = LLVMGetElementType(LLVMTypeOf(b->ws[k].p));
+			mem[k] = field_ptr(b, b->w0, b->ws[k].off, t[k]);
+			wcopy_value(b, t[k], mem[k], b->ws[k].p);
+		}
+	LLVMPositionBuilderAtEnd(b->b, b->leave);
+	for (unsigned k = 0; k < nws; k++)
+		if (b->ws[k].used)
+			wcopy_value(b, t[k], b->ws[k].p, mem[k]);
+	LLVMBuildRet(b->b, LLVMBuildLoad2(b->b, b->i64, b->done, ""));
+}
+
 /* The warp function "w" of L's kernel (entries lab[], kinds kind[]):
  * from ActivePC through a switch to its entry; no lane may sleep (the
  * timer is the interpreter's). */
@@ -2003,8 +2092,11 @@ static void emit_warp_fn(jb *b, const uint8_t *kind, const bool *lab, uint32_t n
 	b->single = true;
 	b->ni = ni;
 	b->base = b->L->mod->x + b->L->k->code_start / WE_INST_SIZE;
-	LLVMPositionBuilderAtEnd(b->b, wblock(b, "entry"));
+	b->wentry = wblock(b, "entry");
+	LLVMPositionBuilderAtEnd(b->b, b->wentry);
 	fn_slots(b);
+	wslots(b);
+	b->leave = wblock(b, "leave");
 	b->done = LLVMBuildAlloca(b->b, b->i64, "done");
 	LLVMBuildStore(b->b, c64(b, 0), b->done);
 	for (unsigned k = 0; k < XJIT_PHASE; k++) {
@@ -2050,6 +2142,7 @@ static void emit_warp_fn(jb *b, const uint8_t *kind, const bool *lab, uint32_t n
 				m++;
 		wemit_entry(b, kind, q, m - q);
 	}
+	wslots_end(b);
 	b->single = false;
 	b->act = NULL;
 }

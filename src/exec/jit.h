@@ -85,6 +85,9 @@ typedef uint32_t (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *
  * budget left.  It keeps every counter, the
  * PC and the masks as exec_run would, and returns the instructions it
  * ran (at most budget); the interpreter then runs the one at ActivePC.
+ * From its entry to its return it keeps the warp's masks, RPCs, B
+ * registers, predicates and counters in values of its own (stored back
+ * before it returns: nothing it calls reads them).
  * exec_run calls it where xjit_warp_at says it has an entry. */
 typedef uint64_t (*xjit_wfn)(we_warp *w, const xjit_rt *rt, uint64_t budget);
 
