@@ -33,6 +33,11 @@
  *   warpfn_stops  a fault in divergent code, the watchdog's exact
  *            instruction count and an intra-warp deadlock of two BSYNCs:
  *            the interpreter's reports;
+ *   ifelse   the if/else shapes the warp function runs in one pass, and
+ *            those it must not (a B register holding other threads,
+ *            threads that yield), in a loop whose threads leave it one
+ *            by one: a model's values, the interpreter's counters, and
+ *            the watchdog's report at each count of a stretch;
  *   s2r      every special register compiled (thread and CTA ids, sizes,
  *            lane masks, SRZ; guarded), in CTAs of shapes whose x is a
  *            multiple of 32 or not, over a 3-D grid, as interpreted;
@@ -58,6 +63,7 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1063,6 +1069,15 @@ static const char crossed_text[] =
 	".other:\n"
 	"        BSYNC B1 ;\n"
 	".j1:\n"
+	"        BSSY B7, `(.j7) ;\n"
+	"   @P5  BRA `(.x7) ;\n"
+	"        IADD3 R6, R6, 0x21, RZ ;\n"
+	"        BRA `(.s7) ;\n"
+	".x7:\n"
+	"        IADD3 R6, R6, 0x23, RZ ;\n"
+	".s7:\n"
+	"        BSYNC B7 ;\n"
+	".j7:\n"
 	"        NOP ;\n"
 	".j0:\n"
 	"        MOV R20, c[0x0][0x0] ;\n"
@@ -1127,6 +1142,279 @@ START_TEST(warpfn_stops)
 		th_run_free(&ref);
 		th_close(&t);
 	}
+}
+END_TEST
+
+/* If/else shapes the warp function runs in one pass (jit.c
+ * wemit_diamond), in a loop whose threads leave it one by one (they wait
+ * at .done: the release of an if-then switches to them and back): an
+ * if/else (B1, B7), an if-then (B2), threads that do not jump running
+ * on into the others' side (B3), an if-then whose others end in BRA
+ * (B4), an empty side (B5, whose other side writes a predicate); and
+ * shapes it must leave to 004's way: B6 holding threads outside the
+ * if/else (those of P3, waiting at .w6), threads that yield (P6: YIELD)
+ * among those that jump at B1 (in even trips).  In odd trips only
+ * threads that do not jump at B1 yield: the one pass, whose BSYNC ends
+ * their yield, as 004's; B7's threads that jump are those (P5), which
+ * must not yield there.  out: acc and x of each thread (ifelse_model). */
+static const char ifelse_text[] =
+	".kernel ifelse\n"
+	".param ptr out\n" /* 0x0: two words per thread */
+	".param ptr in\n"  /* 0x8: a word per thread */
+	GTID_R3
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
+	"        LDG R4, [R10.64] ;\n"
+	"        MOV R12, c[0x0][0x0] ;\n"
+	"        MOV R13, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x8, R[12:13] ;\n"
+	"        LOP3.LUT R5, R4, 0x7, RZ, 0xc0, !PT ;\n"
+	"        MOV R6, RZ ;\n"
+	"        MOV R7, RZ ;\n"
+	"        BSSY B0, `(.after) ;\n"
+	"        ISETP.EQ.U32.AND P0, PT, R5, RZ, PT ;\n"
+	"   @P0  BRA `(.done) ;\n"
+	".loop:\n"
+	"        IMAD R4, R4, 0x5, R7 ;\n"
+	"        SHF.R.U32.HI R8, RZ, 0x3, R4 ;\n"
+	"        LOP3.LUT R9, R8, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R9, RZ, PT ;\n"
+	"        LOP3.LUT R9, R8, 0x2, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P2, PT, R9, RZ, PT ;\n"
+	"        LOP3.LUT R9, R8, 0x4, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P3, PT, R9, RZ, PT ;\n"
+	"        LOP3.LUT R14, R7, 0x1, RZ, 0xc0, !PT ;\n"
+	"        LOP3.LUT R14, R14, 0x30, RZ, 0xfc, !PT ;\n"
+	"        LOP3.LUT R9, R8, R14, RZ, 0xc0, !PT ;\n"
+	"        ISETP.EQ.U32.AND P6, PT, R9, 0x30, PT ;\n"
+	"        LOP3.LUT R9, R8, 0x31, RZ, 0xc0, !PT ;\n"
+	"        ISETP.EQ.U32.AND P5, PT, R9, 0x30, PT ;\n"
+	"   @P6  YIELD ;\n"
+	"        BSSY B1, `(.j1) ;\n"
+	"   @P1  BRA `(.x1) ;\n"
+	"        IADD3 R6, R6, 0x3, RZ ;\n"
+	"        LOP3.LUT R6, R6, R4, RZ, 0x3c, !PT ;\n"
+	"        BRA `(.s1) ;\n"
+	".x1:\n"
+	"        IMAD R6, R6, 0x7, R4 ;\n"
+	".s1:\n"
+	"        BSYNC B1 ;\n"
+	".j1:\n"
+	"        BSSY B7, `(.j7) ;\n"
+	"   @P5  BRA `(.x7) ;\n"
+	"        IADD3 R6, R6, 0x21, RZ ;\n"
+	"        BRA `(.s7) ;\n"
+	".x7:\n"
+	"        IADD3 R6, R6, 0x23, RZ ;\n"
+	".s7:\n"
+	"        BSYNC B7 ;\n"
+	".j7:\n"
+	"        BSSY B2, `(.j2) ;\n"
+	"   @P2  BRA `(.s2) ;\n"
+	"        IADD3 R6, R6, 0x100, RZ ;\n"
+	".s2:\n"
+	"        BSYNC B2 ;\n"
+	".j2:\n"
+	"        BSSY B3, `(.j3) ;\n"
+	"  @!P3  BRA `(.x3) ;\n"
+	"        SHF.L.U32 R6, R6, 0x1, RZ ;\n"
+	".x3:\n"
+	"        IADD3 R6, R6, R7, RZ ;\n"
+	"        BSYNC B3 ;\n"
+	".j3:\n"
+	"        BSSY B4, `(.j4) ;\n"
+	"   @P1  BRA `(.s4) ;\n"
+	"        LOP3.LUT R6, R6, 0x55, RZ, 0x3c, !PT ;\n"
+	"        BRA `(.s4) ;\n"
+	".s4:\n"
+	"        BSYNC B4 ;\n"
+	".j4:\n"
+	"        BSSY B5, `(.j5) ;\n"
+	"  @!P2  BRA `(.x5) ;\n"
+	"        BRA `(.s5) ;\n"
+	".x5:\n"
+	"        IADD3 R6, R6, 0x9, RZ ;\n"
+	"        ISETP.GT.U32.AND P4, PT, R6, 0x10000, PT ;\n"
+	".s5:\n"
+	"        BSYNC B5 ;\n"
+	".j5:\n"
+	"   @P4  LOP3.LUT R6, R6, 0xffff, RZ, 0xc0, !PT ;\n"
+	"        BSSY B6, `(.j6) ;\n"
+	"   @P3  BRA `(.w6) ;\n"
+	"        BSSY B6, `(.w6) ;\n"
+	"   @P1  BRA `(.x6) ;\n"
+	"        IADD3 R6, R6, 0x11, RZ ;\n"
+	"        BRA `(.s6) ;\n"
+	".x6:\n"
+	"        IADD3 R6, R6, 0x13, RZ ;\n"
+	".s6:\n"
+	"        BSYNC B6 ;\n"
+	".w6:\n"
+	"        BSYNC B6 ;\n"
+	".j6:\n"
+	"        IADD3 R7, R7, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R7, R5, PT ;\n"
+	"   @P0  BRA `(.loop) ;\n"
+	".done:\n"
+	"        BSYNC B0 ;\n"
+	".after:\n"
+	"        STG [R12.64], R6 ;\n"
+	"        STG [R12.64+0x4], R4 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+/* What ifelse_text stores for a thread of input v: out[0] acc, out[1] x */
+static void ifelse_model(uint32_t v, uint32_t out[2])
+{
+	uint32_t x = v, acc = 0;
+	bool p4 = false;
+	for (uint32_t j = 0; j < (v & 7u); j++) {
+		x = x * 5u + j;
+		const uint32_t b = x >> 3;
+		acc = (b & 1u) ? acc * 7u + x : (acc + 3u) ^ x;
+		acc += (b & 0x31u) == 0x30u ? 0x23u : 0x21u;
+		if (!(b & 2u))
+			acc += 0x100u;
+		if (b & 4u)
+			acc <<= 1;
+		acc += j;
+		if (!(b & 1u))
+			acc ^= 0x55u;
+		if (!(b & 2u)) {
+			acc += 9u;
+			p4 = acc > 0x10000u;
+		}
+		if (p4)
+			acc &= 0xffffu;
+		if (!(b & 4u))
+			acc += (b & 1u) ? 0x13u : 0x11u;
+	}
+	out[0] = acc;
+	out[1] = x;
+}
+
+/* Threads that yield in an if/else the warp function runs in one pass:
+ * lanes 0-15 wait at .a; 24-31 wait at .p; 16-23 YIELD, all the
+ * threads running (004: they yield, their RPC .p, the warp switches to
+ * 0-15); 0-15 exit and the warp goes on with all of 16-31 at .p, 16-23
+ * yielding.  At B1 only some of those that do not jump yield: the BSYNC
+ * ends their yield (004's full sync); so B2, where just 16-23 jump, is
+ * one pass too (were they still yielding, 24-31 would go on past its
+ * BSYNC alone).  out: lane + 0x100 or 0x200 + 0x1000 or 0x2000, for
+ * lanes 16-31. */
+static const char yielded_text[] =
+	".kernel yielded\n"
+	".param ptr out\n"
+	GTID_R3
+	"        S2R R4, SR_LANEID ;\n"
+	"        MOV R6, R4 ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R4, 0x10, PT ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R4, 0x18, PT ;\n"
+	"        ISETP.GE.U32.AND P2, PT, R4, 0x1c, PT ;\n"
+	"        ISETP.GE.U32.AND P3, PT, R4, 0x10, P1 ;\n"
+	"   @P0  BRA `(.a) ;\n"
+	"  @!P1  BRA `(.p) ;\n"
+	"        YIELD ;\n"
+	".p:\n"
+	"        BSSY B1, `(.j1) ;\n"
+	"   @P2  BRA `(.x1) ;\n"
+	"        IADD3 R6, R6, 0x100, RZ ;\n"
+	"        BRA `(.s1) ;\n"
+	".x1:\n"
+	"        IADD3 R6, R6, 0x200, RZ ;\n"
+	".s1:\n"
+	"        BSYNC B1 ;\n"
+	".j1:\n"
+	"        BSSY B2, `(.j2) ;\n"
+	"   @P3  BRA `(.x2) ;\n"
+	"        IADD3 R6, R6, 0x1000, RZ ;\n"
+	"        BRA `(.s2) ;\n"
+	".x2:\n"
+	"        IADD3 R6, R6, 0x2000, RZ ;\n"
+	".s2:\n"
+	"        BSYNC B2 ;\n"
+	".j2:\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[20:21], R3, 0x4, R[20:21] ;\n"
+	"        STG [R20.64], R6 ;\n"
+	"        EXIT ;\n"
+	".a:\n"
+	"        EXIT ;\n"
+	".end\n";
+
+/* yielded_text in ctas CTAs of one warp: its stores, and jit on as
+ * interpreted (counters too) */
+static void ifelse_yielded(uint32_t ctas)
+{
+	th_kernel t;
+	th_load(&t, yielded_text, "yielded", "yielded");
+	th_buf_new(&t, "out", NULL, ctas * 32 * 4, 0xa5);
+	we_launch_config c;
+	th_run ref;
+	interp_ref(&t, ctas, 32, 1, &ref, &c);
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	for (uint32_t g = 0; g < ctas * 32; g++) {
+		const uint32_t l = g % 32, want = l < 16 ? 0xa5a5a5a5u
+							: l + (l >= 28 ? 0x200u : 0x100u) + (l < 24 ? 0x2000u : 0x1000u);
+		CHECK(out[g] == want, "yielded, thread %u: %#x, %#x expected", g, out[g], want);
+	}
+	expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, 0);
+	th_run_free(&ref);
+	th_close(&t);
+}
+
+START_TEST(ifelse)
+{
+	/* CTAs of one warp (the warp function from their start) and of three */
+	static const uint32_t blocks[] = { 32, 96 };
+	const uint32_t ctas = 4;
+	for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+		const uint32_t n = ctas * blocks[k];
+		th_kernel t;
+		th_load(&t, ifelse_text, "ifelse", "ifelse");
+		uint32_t *in = th_xmalloc(n * 4);
+		th_rng_seed(29);
+		for (uint32_t g = 0; g < n; g++)
+			in[g] = th_rng();
+		th_buf_new(&t, "out", NULL, n * 8, 0xa5);
+		th_buf_new(&t, "in", in, n * 4, 0);
+		we_launch_config c;
+		th_run ref;
+		interp_ref(&t, ctas, blocks[k], 1, &ref, &c);
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		for (uint32_t g = 0; g < n; g++) {
+			uint32_t want[2];
+			ifelse_model(in[g], want);
+			CHECK(out[2 * g] == want[0] && out[2 * g + 1] == want[1],
+			      "block %u, thread %u: %#x %#x, the model %#x %#x", blocks[k], g, out[2 * g], out[2 * g + 1],
+			      want[0], want[1]);
+		}
+		expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, 0);
+		/* the watchdog stopping the warps at each instruction count of
+		 * a stretch of them, inside the if/else shapes too (a budget
+		 * too small for one: 004's way as far as it reaches), one CTA
+		 * at a time in the same order of turns jit on and off */
+		c.lockstep = 8;
+		c.batch = 1;
+		c.threads = 1;
+		for (uint64_t m = 150; m < 230 && we_jit_available(); m++) {
+			c.max_instructions = m;
+			c.jit = WE_JIT_OFF;
+			th_run stop;
+			th_run_launch(&t, &c, &stop);
+			CHECK(stop.st != WE_OK && strstr(stop.err, "--max-instructions"), "block %u, %" PRIu64 ": %s",
+			      blocks[k], m, stop.err);
+			we_launch_stats st;
+			jit_on_same(&t, c, &stop, "watchdog, jit on", &st);
+			th_run_free(&stop);
+		}
+		free(in);
+		th_run_free(&ref);
+		th_close(&t);
+	}
+	ifelse_yielded(3);
 }
 END_TEST
 
@@ -1860,6 +2148,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, warpfn);
 	tcase_add_test(tc, warpfn_stops);
+	tcase_add_test(tc, ifelse);
 	tcase_add_test(tc, s2r);
 	tcase_add_test(tc, states);
 	tcase_add_test(tc, auto_rule);

@@ -1984,6 +1984,123 @@ static void wemit_bsync(jb *b, const xinsn *i, uint32_t q)
 	wgoto(b, q + 1);
 }
 
+/* An if/else from BSSY q (wdiamond): q + 1 is "@P BRA x"; the threads
+ * that do not jump run [q + 2, e), then "BRA s" when bra, else on into
+ * s; those that jump run [x, s) (none when x == s); s is the BSYNC of
+ * q's B register.  Every instruction of [q + 2, e) and [x, s) is one the
+ * compiled code runs, none of memory (no side exit). */
+typedef struct wdia {
+	uint32_t x, e, s;
+	bool bra;
+} wdia;
+
+/* Whether BSSY q begins an if/else the warp function runs in one pass
+ * (*d: its parts). */
+static bool wdiamond(const jb *b, const uint8_t *kind, uint32_t q, wdia *d)
+{
+	const xinsn *code = b->base;
+	if (q + 2u >= b->ni || !unguarded(&code[q]) || kind[q + 1] != W_BRA)
+		return false;
+	d->x = bra_target(code, q + 1);
+	uint32_t e = q + 2;
+	while (e < b->ni && kind[e] == W_RUN && !is_mem(&code[e]))
+		e++;
+	if (e >= b->ni || d->x <= q + 1u)
+		return false;
+	const xinsn *j = &code[e];
+	d->e = e;
+	d->bra = kind[e] == W_BRA && e < d->x && unguarded(j) && j->o[BRA_pp].row == 7 && !(j->o[BRA_pp].flags & XF_NOT);
+	d->s = d->bra ? bra_target(code, e) : e;
+	if (d->s >= b->ni || d->x > d->s || kind[d->s] != W_BSYNC || !unguarded(&code[d->s]) ||
+	    code[d->s].o[BSYNC_breg].imm != code[q].o[BSSY_breg].imm)
+		return false;
+	for (uint32_t m = d->x; m < d->s; m++)
+		if (kind[m] != W_RUN || is_mem(&code[m]))
+			return false;
+	return true;
+}
+
+/* The instructions [from, to) of a side of an if/else for the threads
+ * act (the count: none when empty). */
+static void wdia_side(jb *b, uint32_t from, uint32_t to, LLVMValueRef act)
+{
+	if (from == to)
+		return;
+	b->act = act;
+	b->q0 = from;
+	emit_run(b, &b->base[from], to - from);
+	wcount(b, to - from, NULL);
+}
+
+/* The if/else d from BSSY q in one pass, where the threads (ActiveMask
+ * A) split at its BRA, none of its B register outside A is valid, none
+ * outside A waits at its BSYNC (RPC), none of those that jump yields
+ * and the budget holds it all: the state and counts of 004's way
+ * (BSSY; BRA: those that jump wait at x; the others run to the BSYNC,
+ * which fails and switches to them; they run to it and it syncs all of
+ * A), with no switch.  When x is the BSYNC, those that jump wait at it
+ * and its release (wemit_bsync_release) goes on.  Otherwise, on to the
+ * BSSY itself. */
+static void wemit_diamond(jb *b, const wdia *d, uint32_t q)
+{
+	const xinsn *bra = &b->base[q + 1];
+	const size_t off = breg_off(b->base[q].o[BSSY_breg].imm);
+	const uint32_t nrun = d->e - (q + 2u) + d->bra, n = 3u + nrun + (d->x < d->s ? d->s - d->x + 1u : 0u);
+	LLVMValueRef A = b->act, valid = wload(b, offsetof(we_warp, valid), b->i32);
+	LLVMValueRef yield = wload(b, offsetof(we_warp, yield), b->i32), breg = wload(b, off, b->i32);
+	set_guard(b, bra, false);
+	LLVMValueRef pm = b->pm, bj = LLVMBuildAnd(b->b, pm, pred_src(b, &bra->o[BRA_pp]), "");
+	LLVMValueRef E = LLVMBuildAnd(b->b, A, LLVMBuildNot(b->b, bj, ""), "");
+	LLVMValueRef rpc = LLVMBuildLoad2(b->b, b->v64, rpc_ptr(b), "");
+	LLVMSetAlignment(rpc, 8);
+	LLVMValueRef spc = wpc(b, d->s), xpc = wpc(b, d->x);
+	LLVMValueRef parked = lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, rpc, bcast(b, spc), ""));
+	LLVMValueRef outside = LLVMBuildAnd(b->b, valid, LLVMBuildNot(b->b, A, ""), "");
+	/* (bad: what must be none) */
+	LLVMValueRef bad = LLVMBuildOr(b->b, LLVMBuildAnd(b->b, A, LLVMBuildNot(b->b, valid, ""), ""),
+				       LLVMBuildAnd(b->b, outside, LLVMBuildOr(b->b, breg, parked, ""), ""), "");
+	bad = LLVMBuildOr(b->b, bad, LLVMBuildAnd(b->b, bj, yield, ""), "");
+	LLVMValueRef go = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, bad, c32(b, 0), ""),
+				       LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntNE, bj, c32(b, 0), ""),
+						    LLVMBuildICmp(b->b, LLVMIntNE, E, c32(b, 0), ""), ""),
+				       "");
+	LLVMValueRef left = LLVMBuildSub(b->b, b->budget, LLVMBuildLoad2(b->b, b->i64, b->done, ""), "");
+	go = LLVMBuildAnd(b->b, go, LLVMBuildICmp(b->b, LLVMIntUGE, left, c64(b, n), ""), "");
+	LLVMBasicBlockRef fast = wblock(b, "ifelse"), slow = wblock(b, "bssy");
+	LLVMBuildCondBr(b->b, go, fast, slow);
+	LLVMPositionBuilderAtEnd(b->b, fast);
+	/* BSSY, BRA, the side of those that do not jump */
+	wcount(b, 1, popc(b, A));
+	wcount(b, 1, popc(b, pm));
+	wdia_side(b, q + 2u, d->e, E);
+	if (d->bra)
+		wcount(b, 1, popc(b, E));
+	b->pm = E;
+	if (d->x == d->s) {
+		LLVMValueRef r = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, bj, b->vb, ""), bcast(b, spc), rpc, "");
+		wstore_rpc(b, r);
+		LLVMValueRef cand = LLVMBuildAnd(b->b, outside, LLVMBuildNot(b->b, yield, ""), "");
+		wemit_bsync_release(b, d->s, off, r, A, cand, bj);
+	} else {
+		/* the failed BSYNC (wemit_bsync_fail), the other side, the
+		 * full BSYNC (wemit_bsync) */
+		wcount(b, 1, popc(b, E));
+		wstore(b, offsetof(we_warp, sync_fail_at), wload(b, offsetof(we_warp, insns), b->i64));
+		wdia_side(b, d->x, d->s, bj);
+		wcount(b, 1, popc(b, bj));
+		LLVMValueRef r = LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, E, b->vb, ""), bcast(b, spc), rpc, "");
+		wstore_rpc(b, LLVMBuildSelect(b->b, LLVMBuildBitCast(b->b, bj, b->vb, ""), bcast(b, xpc), r, ""));
+		wstore(b, offsetof(we_warp, active), A);
+		wstore(b, offsetof(we_warp, active_pc), xpc);
+		wstore(b, offsetof(we_warp, yield), LLVMBuildAnd(b->b, yield, LLVMBuildNot(b->b, A, ""), ""));
+		wstore(b, off, c32(b, 0));
+		wstore(b, offsetof(we_warp, sync_seen), c32(b, 0));
+		wgoto(b, d->s + 1u);
+	}
+	LLVMPositionBuilderAtEnd(b->b, slow);
+	b->act = A;
+}
+
 /* The code at entry q of length len (1 for an inline instruction). */
 static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 {
@@ -2007,7 +2124,13 @@ static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 		wcount(b, len, NULL);
 		wgoto(b, q + len);
 		break;
-	case W_BSSY: wemit_bssy(b, i, q); break;
+	case W_BSSY: {
+		wdia dia;
+		if (wdiamond(b, kind, q, &dia))
+			wemit_diamond(b, &dia, q);
+		wemit_bssy(b, i, q);
+		break;
+	}
 	case W_BRA: wemit_bra(b, i, q); break;
 	case W_BREAK: wemit_break(b, i, q); break;
 	case W_EXIT: wemit_exit(b, i, q); break;

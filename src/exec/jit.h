@@ -87,7 +87,10 @@ typedef uint32_t (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *
  * ran (at most budget); the interpreter then runs the one at ActivePC.
  * From its entry to its return it keeps the warp's masks, RPCs, B
  * registers, predicates and counters in values of its own (stored back
- * before it returns: nothing it calls reads them).
+ * before it returns: nothing it calls reads them).  An if/else whose
+ * sides are block instructions without memory runs in one pass when its
+ * threads split: both sides under their masks, and 004's end state of
+ * the switches it saves (jit.c wemit_diamond).
  * exec_run calls it where xjit_warp_at says it has an entry. */
 typedef uint64_t (*xjit_wfn)(we_warp *w, const xjit_rt *rt, uint64_t budget);
 
