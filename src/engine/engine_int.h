@@ -62,8 +62,10 @@ typedef struct launch {
 					  ids [first, nctas): the grid, or a
 					  part of it, eng_part)              */
 	uint64_t first;
-	_Atomic uint64_t next;         /* next CTA to hand out              */
-	_Atomic bool stop;             /* an exception: hand out no more    */
+	/* (next and stop on lines of their own: a worker's chunk_take
+	 * writes next, and every worker reads stop and L per batch) */
+	_Alignas(64) _Atomic uint64_t next; /* next CTA to hand out         */
+	_Alignas(64) _Atomic bool stop;     /* an exception: hand out no more */
 	pthread_mutex_t lock;          /* guards status/report/notice       */
 	we_status status;
 	char *report;

@@ -189,11 +189,14 @@ we_status engine_launch(struct we_device *dev, const struct we_module *m, const 
 	we_status st = engine_check_launch(dev, k, cfg, params_size);
 	if (st != WE_OK)
 		return st;
-	launch *lc = calloc(1, sizeof *lc);
+	/* (aligned: its counter of CTAs handed out has a line of its own) */
+	_Static_assert(sizeof(launch) % _Alignof(launch) == 0, "aligned_alloc's size");
+	launch *lc = aligned_alloc(_Alignof(launch), sizeof *lc);
 	if (!lc) {
 		dev_error(dev, "out of memory");
 		return WE_ERR_NOMEM;
 	}
+	memset(lc, 0, sizeof *lc);
 	lc->engine = engine_find(cfg->engine);
 	launch_ctx(lc, dev, m, k, cfg, params, params_size);
 	lc->timeout = cfg->timeout;

@@ -238,8 +238,10 @@ static void batch_run(cta_batch *b, uint32_t n)
 	}
 }
 
-/* The scheduler's chunks of CTAs (chunk_take): up to this many batches */
-#define CHUNK_BATCHES 16u
+/* The scheduler's chunks of CTAs (chunk_take): up to this many batches
+ * (16 took each worker to the shared counter every 512 one-warp CTAs of
+ * tiny: 64 ran it 6% faster on two workers, bench/README.md) */
+#define CHUNK_BATCHES 64u
 
 /* --jit auto (tier.c, exec/jit.h): from the time worker 0 took for its
  * sample of batches, the interpreter's remaining time (the CTAs no
