@@ -84,6 +84,11 @@ typedef struct xinsn {
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */
 } xinsn;
 
+/* i has no guard (@PT): every executing thread runs it */
+static inline bool xunguarded(const xinsn *i) { return i->pg == 7 && !i->pg_xor; }
+/* predicate operand o is PT (true in every lane) */
+static inline bool xopd_pt(const xopd *o) { return o->row == 7 && !(o->flags & XF_NOT); }
+
 /* ---- the execution context of one warp instruction ---------------- */
 
 /* Register rows: [0, nregs) = R0.., then 4 zero rows for RZ reads and 4

@@ -63,7 +63,7 @@ static inline void xflow_outs(const xinsn *x, regset *outs)
  * guard leaves the others' values) into *defs. */
 static inline void xflow_defs(const xinsn *x, regset *defs)
 {
-	if (x->pg == 7 && !x->pg_xor)
+	if (xunguarded(x))
 		xflow_outs(x, defs);
 }
 

@@ -413,7 +413,7 @@ static inline bool group_whole(const we_warp *w, uint32_t n, uint32_t nw, const 
 static inline void group_guard_state(gguard *g, const we_warp *w, uint32_t n, const xinsn *i, bool *full,
 				     bool *idle)
 {
-	if (i->pg == 7 && !i->pg_xor) {
+	if (xunguarded(i)) {
 		*full = i->lockstep;
 		return;
 	}

@@ -800,21 +800,20 @@ static void emit_insn(jb *b, const xinsn *i)
 
 /* ---- loads and stores ------------------------------------------------------ */
 
-/* i has no guard (PT); a and c have the same one */
-static bool unguarded(const xinsn *i) { return i->pg == 7 && !i->pg_xor; }
+/* a and c have the same guard */
 static bool same_guard(const xinsn *a, const xinsn *c) { return a->pg == c->pg && a->pg_xor == c->pg_xor; }
 
 /* The guard of i for the current warp in b->pm (NULL: all ones), and
  * when count its thread count (count_insn). */
 static void set_guard(jb *b, const xinsn *i, bool count)
 {
-	if (unguarded(i) && !b->act) {
+	if (xunguarded(i) && !b->act) {
 		b->pm = NULL;
 		if (count)
 			b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
 		return;
 	}
-	if (unguarded(i)) {
+	if (xunguarded(i)) {
 		b->pm = b->act;
 	} else {
 		LLVMValueRef g = get_pred(b, i->pg);
@@ -1450,7 +1449,7 @@ static uint32_t run_phases(jb *b, const xinsn *code, uint32_t len)
 			}
 			const xopd *a = mem_opd(x);
 			joins = !regs_has(&outs, a->reg) && !(is_global(x) && regs_has(&outs, a->reg + 1u)) &&
-				!(preds && !unguarded(x));
+				!(preds && !xunguarded(x));
 		}
 		if (!joins) {
 			b->ph[np++] = k;
@@ -1490,7 +1489,7 @@ static const xinsn *loop_guard(const jb *b, const xinsn *code, uint32_t p, uint3
 	uint32_t from, to, nchk;
 	loop_span(b, p, np, len, &from, &to, &nchk);
 	const xinsn *g = from < to ? &code[from] : nchk ? &code[b->mem[b->ph[p]]] : NULL;
-	if (!g || unguarded(g))
+	if (!g || xunguarded(g))
 		return NULL;
 	for (uint32_t q = from; q < to; q++)
 		if (!same_guard(&code[q], g))
@@ -1506,7 +1505,7 @@ static uint32_t rest_start(const jb *b, const xinsn *code, uint32_t p, uint32_t 
 	uint32_t from, to, nchk;
 	loop_span(b, p, np, len, &from, &to, &nchk);
 	const xinsn *g = nchk ? &code[b->mem[b->ph[p]]] : to > from ? &code[to - 1u] : NULL;
-	if (!g || unguarded(g) || !checks_under(b, code, p, nchk, g))
+	if (!g || xunguarded(g) || !checks_under(b, code, p, nchk, g))
 		return to;
 	uint32_t s = to;
 	while (s > from && same_guard(&code[s - 1u], g))
@@ -1677,7 +1676,7 @@ static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint
 	/* (an EXIT of every executing thread, unguarded, is the
 	 * interpreter's at once: no entry there) */
 	if (i->optype == ISA_OPT_EXIT)
-		return unguarded(i) && i->o[EXIT_pp].row == 7 && !(i->o[EXIT_pp].flags & XF_NOT) ? W_OUT : W_EXIT;
+		return xunguarded(i) && xopd_pt(&i->o[EXIT_pp]) ? W_OUT : W_EXIT;
 	if (i->optype == ISA_OPT_BRA && i->opcode != ISA_OP_BRA_U && i->in->cond == BRU_COND_NONE) {
 		const int64_t t = (int64_t)q + 1 + i->o[BRA_offset].imm;
 		return t >= 0 && t < (int64_t)ni ? W_BRA : W_OUT;
@@ -1999,7 +1998,7 @@ typedef struct wdia {
 static bool wdiamond(const jb *b, const uint8_t *kind, uint32_t q, wdia *d)
 {
 	const xinsn *code = b->base;
-	if (q + 2u >= b->ni || !unguarded(&code[q]) || kind[q + 1] != W_BRA)
+	if (q + 2u >= b->ni || !xunguarded(&code[q]) || kind[q + 1] != W_BRA)
 		return false;
 	d->x = bra_target(code, q + 1);
 	uint32_t e = q + 2;
@@ -2009,9 +2008,9 @@ static bool wdiamond(const jb *b, const uint8_t *kind, uint32_t q, wdia *d)
 		return false;
 	const xinsn *j = &code[e];
 	d->e = e;
-	d->bra = kind[e] == W_BRA && e < d->x && unguarded(j) && j->o[BRA_pp].row == 7 && !(j->o[BRA_pp].flags & XF_NOT);
+	d->bra = kind[e] == W_BRA && e < d->x && xunguarded(j) && xopd_pt(&j->o[BRA_pp]);
 	d->s = d->bra ? bra_target(code, e) : e;
-	if (d->s >= b->ni || d->x > d->s || kind[d->s] != W_BSYNC || !unguarded(&code[d->s]) ||
+	if (d->s >= b->ni || d->x > d->s || kind[d->s] != W_BSYNC || !xunguarded(&code[d->s]) ||
 	    code[d->s].o[BSYNC_breg].imm != code[q].o[BSSY_breg].imm)
 		return false;
 	for (uint32_t m = d->x; m < d->s; m++)

@@ -231,7 +231,7 @@ XSEM(IMAD_WIDE)
 static inline void isetp_group_preds(xctx *x, const xinsn *i, const uint32_t *tm)
 {
 	const xopd *pu = &i->o[ISETP_pu], *pv = &i->o[ISETP_pv], *pp = &i->o[ISETP_pp];
-	if (pp->row == 7 && !(pp->flags & XF_NOT) && pv->row == 7 && i->in->bop == ISA_BoolOp_AND) {
+	if (xopd_pt(pp) && pv->row == 7 && i->in->bop == ISA_BoolOp_AND) {
 		if (pu->row != 7)
 			for (size_t j = 0; j <= x->group; j++)
 				x->w[j].p[pu->row] = tm[j];

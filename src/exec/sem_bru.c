@@ -73,7 +73,7 @@ XSEM(BRA)
 	/* the usual BRA of a group: no .U/.DIV/... condition, guard true
 	 * everywhere, predicate PT (pg all ones without reading it per warp) */
 	const bool plain_jump = !has_ur && i->in->cond == BRU_COND_NONE;
-	const bool pt = x->pmask == 0xffffffffu && pp->row == 7 && !(pp->flags & XF_NOT);
+	const bool pt = x->pmask == 0xffffffffu && xopd_pt(pp);
 	/* warp by warp over a lockstep group (BRA without a uniform register) */
 	for (unsigned j = 0; j <= x->group; j++) {
 		we_warp *w = x->w + j;

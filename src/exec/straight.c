@@ -15,7 +15,7 @@
 static bool plain_exit(const xinsn *i)
 {
 	const xopd *pp = &i->o[EXIT_pp];
-	return i->optype == ISA_OPT_EXIT && pp->row == 7 && !(pp->flags & XF_NOT);
+	return i->optype == ISA_OPT_EXIT && xopd_pt(pp);
 }
 
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p)
@@ -41,7 +41,7 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 		for (uint32_t q = 0; q < e->len; q++)
 			p->preds |= L->mod->x[pc / WE_INST_SIZE + q].writes_pred;
 		p->insns += e->len + 1u;
-		if (i->pg == 7 && !i->pg_xor)
+		if (xunguarded(i))
 			return true;
 		pc = at + WE_INST_SIZE;
 	}
