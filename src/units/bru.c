@@ -42,17 +42,6 @@ static inline unsigned ffs32(uint32_t m)
 	return (unsigned)__builtin_ctz(m);
 }
 
-/* RPC[mask2array(m)] = pc */
-static inline void rpc_set(we_warp *w, uint32_t m, uint64_t pc)
-{
-	w->rpc_written = true;
-	while (m) {
-		unsigned l = ffs32(m);
-		RPC[l] = pc;
-		m &= m - 1;
-	}
-}
-
 /* The all-sleep test of 004 ("判断候选mask内是否都是sleep线程").
  * Reading: 004 writes `(cmask & SleepMask) ^ SleepMask == 0`, which in C
  * is `(cmask & SleepMask) ^ (SleepMask == 0)` and, with the precedence
@@ -251,7 +240,7 @@ void bru_jump_uniform(we_warp *w, uint32_t bjump, uint64_t target)
 	} else {                                /* 部分跳转，优先执行Fall through分支 */
 		ActivePC += INST_SIZE;
 		ActiveMask = ActiveMask & ~b_jump; /* Reading: see bru_jump */
-		rpc_set(w, b_jump, target);     /* RPC[b_jump] = TargetPC */
+		bru_rpc_set(w, b_jump, target);     /* RPC[b_jump] = TargetPC */
 	}
 }
 
@@ -353,7 +342,7 @@ bru_result bru_bsync(we_warp *w, uint32_t pgv, uint32_t ppv, unsigned breg)
 	mask_p = ActiveMask & pmask;
 
 	if (mask_np) {  /* pmask=false 的线程先 fall through，pmask 线程停在本指令 */
-		rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
+		bru_rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
 		ActiveMask = mask_np;
 		ActivePC += INST_SIZE;
 		*B = bmask;
@@ -395,7 +384,7 @@ bru_result bru_bsync(we_warp *w, uint32_t pgv, uint32_t ppv, unsigned breg)
 	mask_ny_b = cmask & bmask;      /* 未到达、非Yield、bmask内 */
 	mask_ny_nb = cmask & ~bmask;    /* 未到达、非Yield、bmask外 */
 
-	rpc_set(w, ActiveMask, ActivePC);       /* RPC[ActiveMask] = ActivePC */
+	bru_rpc_set(w, ActiveMask, ActivePC);       /* RPC[ActiveMask] = ActivePC */
 
 	if (mask_ny_b) {                /* 同步不成功：切换到需同步但未到达的非yield分支 */
 		*B = bmask;
@@ -420,7 +409,7 @@ bru_result bru_bsync(we_warp *w, uint32_t pgv, uint32_t ppv, unsigned breg)
 		 * read the comment's "可以让步放行" as granted: the arrived
 		 * threads are released (they resume after the BSYNC), and the
 		 * warp then switches to mask_ny_nb first, as 004 orders. */
-		rpc_set(w, ActiveMask, ActivePC);   /* released: resume at PC+16 */
+		bru_rpc_set(w, ActiveMask, ActivePC);   /* released: resume at PC+16 */
 		bru_switch_pc_by_mask(w, mask_ny_nb);
 	}
 	/* else: ValidMask中已经没有非Yield线程，让步放行当前BSYNC */
@@ -489,7 +478,7 @@ bru_result bru_yield(we_warp *w, uint32_t pgv, uint32_t ppv)
 	uint32_t mask_p = ActiveMask & pmask;
 
 	if (mask_np) {
-		rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
+		bru_rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
 		ActiveMask = mask_np;
 		ActivePC += INST_SIZE;
 		return BRU_CONT;
@@ -503,7 +492,7 @@ bru_result bru_yield(we_warp *w, uint32_t pgv, uint32_t ppv)
 	/* Reading: 004 switches away without saving where the yielding
 	 * threads resume; they resume after the YIELD:
 	 * RPC[ActiveMask] = ActivePC + INST_SIZE. */
-	rpc_set(w, ActiveMask, ActivePC + INST_SIZE);
+	bru_rpc_set(w, ActiveMask, ActivePC + INST_SIZE);
 
 	return switch_branch(w) ? BRU_SLEEP : BRU_YIELD;
 }
@@ -529,7 +518,7 @@ bru_result bru_nanosleep(we_warp *w, uint32_t pgv, uint32_t ppv,
 	uint64_t wake;
 
 	if (mask_np) {
-		rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
+		bru_rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
 		ActiveMask = mask_np;
 		ActivePC += INST_SIZE;
 		return BRU_CONT;
@@ -546,7 +535,7 @@ bru_result bru_nanosleep(we_warp *w, uint32_t pgv, uint32_t ppv,
 		return BRU_SLEEP;               /* warpSleep() */
 	}
 
-	rpc_set(w, ActiveMask, ActivePC + INST_SIZE);
+	bru_rpc_set(w, ActiveMask, ActivePC + INST_SIZE);
 
 	return switch_branch(w) ? BRU_SLEEP : BRU_CONT;
 }
@@ -587,7 +576,7 @@ bru_result bru_warpsync(we_warp *w, uint32_t pgv, uint32_t ppv, uint32_t mmask)
 	mask_p = ActiveMask & pmask;
 
 	if (mask_np) {
-		rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
+		bru_rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
 		ActiveMask = mask_np;
 		ActivePC += INST_SIZE;
 		return BRU_CONT;
@@ -614,7 +603,7 @@ bru_result bru_warpsync(we_warp *w, uint32_t pgv, uint32_t ppv, uint32_t mmask)
 	mask_m_ny = cmask & ~YieldMask;
 	mask_m_y = cmask & YieldMask;
 
-	rpc_set(w, ActiveMask, ActivePC);       /* RPC[ActiveMask] = ActivePC */
+	bru_rpc_set(w, ActiveMask, ActivePC);       /* RPC[ActiveMask] = ActivePC */
 
 	if (mask_m_ny)
 		bru_switch_pc_by_mask(w, mask_m_ny);
@@ -685,7 +674,7 @@ bru_result bru_warpsync_grouped(we_warp *w, uint32_t pgv, uint32_t ppv,
 	mask_p = ActiveMask & pmask;
 
 	if (mask_np) {
-		rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
+		bru_rpc_set(w, mask_p, ActivePC);   /* RPC[mask_p] = ActivePC */
 		ActiveMask = mask_np;
 		ActivePC += INST_SIZE;
 		return BRU_CONT;
@@ -708,7 +697,7 @@ bru_result bru_warpsync_grouped(we_warp *w, uint32_t pgv, uint32_t ppv,
 		lid = ffs32(warp_syncmask);
 		amask = mmask[lid];             /* contains lid: checked above */
 
-		rpc_set(w, ActiveMask ^ (ActiveMask & amask), ActivePC); /* 未放行线程 */
+		bru_rpc_set(w, ActiveMask ^ (ActiveMask & amask), ActivePC); /* 未放行线程 */
 		ActivePC += INST_SIZE;
 		ActiveMask = amask;
 		return BRU_CONT;
@@ -735,7 +724,7 @@ bru_result bru_warpsync_grouped(we_warp *w, uint32_t pgv, uint32_t ppv,
 	else
 		lid = ffs32(mask_y);
 
-	rpc_set(w, ActiveMask, ActivePC);       /* RPC[mask2array(ActiveMask)] = ActivePC */
+	bru_rpc_set(w, ActiveMask, ActivePC);       /* RPC[mask2array(ActiveMask)] = ActivePC */
 
 	ActivePC = RPC[lid];
 	ActiveMask = bru_rpc_eq(w, RPC[lid]) & ValidMask;

@@ -30,6 +30,15 @@ typedef enum bru_result {
 /* BRACond values, in the order of seed 004's __DefBitFieldType BRACond. */
 enum { BRU_COND_NONE = 0, BRU_COND_U = 1, BRU_COND_DIV = 2, BRU_COND_CONV = 3 };
 
+/* 004's RPC[mask2array(m)] = pc; it says so (rpc_written: every writer
+ * of the RPCs does, for warp_clear_flow) */
+static inline void bru_rpc_set(we_warp *w, uint32_t m, uint64_t pc)
+{
+	w->rpc_written = true;
+	for (; m; m &= m - 1)
+		w->rpc[__builtin_ctz(m)] = pc;
+}
+
 /* A thread's PC: ActivePC for an active lane, else its RPC (004). */
 static inline uint64_t bru_lane_pc(const we_warp *w, unsigned l)
 {

@@ -18,13 +18,6 @@ static void rpc_add(we_warp *w, uint32_t m, uint64_t d)
 		w->rpc[__builtin_ctz(m)] += d;
 }
 
-static void rpc_set(we_warp *w, uint32_t m, uint64_t pc)
-{
-	w->rpc_written = true;
-	for (; m; m &= m - 1)
-		w->rpc[__builtin_ctz(m)] = pc;
-}
-
 /* The arrival is legal: no lane arrives twice (001: a thread arrives once
  * per phase of the barrier), one count and one kind per warp arrival. */
 static bool legal(const we_warp *w, uint32_t pmask, unsigned id, unsigned cnt, int kind, char *msg, size_t msglen)
@@ -111,12 +104,12 @@ tbar_result tbar_arrive(we_warp *w, uint64_t pc, uint32_t pmask, unsigned id, un
 		 * is false in some lanes, those fall through first and the
 		 * arrived ones park (BSYNC's order) */
 		if (kind != TBAR_ARV) {
-			rpc_set(w, pmask, pc);
+			bru_rpc_set(w, pmask, pc);
 			w->active = mask_np;
 		}
 		w->active_pc = pc + INST_SIZE;
 		return TBAR_CONT;
 	}
-	rpc_set(w, w->active, pc);
+	bru_rpc_set(w, w->active, pc);
 	return switch_away(w);
 }
