@@ -339,6 +339,35 @@ END_TEST
 	"        S2R R2, SR_NTID.X ;\n"                                                               \
 	"        IMAD R3, R1, R2, R0 ;\n"
 
+/* R4 = in[R3] (in: parameter 0x8, a word per thread), R[12:13] = the
+ * address of thread R3's `bytes` bytes of out (parameter 0x0) */
+#define IN_R4_OUT_R12(bytes)                                                                         \
+	"        MOV R10, c[0x0][0x8] ;\n"                                                            \
+	"        MOV R11, c[0x0][0xc] ;\n"                                                            \
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"                                       \
+	"        LDG R4, [R10.64] ;\n"                                                                \
+	"        MOV R12, c[0x0][0x0] ;\n"                                                            \
+	"        MOV R13, c[0x0][0x4] ;\n"                                                            \
+	"        IMAD.WIDE.U32 R[12:13], R3, " bytes ", R[12:13] ;\n"
+
+/* A loop of R5 trips (R7 = 0, 1, ...: a thread's own count, none when
+ * R5 is 0) with R6 = 0 before it, its threads reconverging at B0 after
+ * it */
+#define LOOP_R5_BEGIN                                                                                \
+	"        MOV R6, RZ ;\n"                                                                      \
+	"        MOV R7, RZ ;\n"                                                                      \
+	"        BSSY B0, `(.after) ;\n"                                                              \
+	"        ISETP.EQ.U32.AND P0, PT, R5, RZ, PT ;\n"                                             \
+	"   @P0  BRA `(.done) ;\n"                                                                    \
+	".loop:\n"
+#define LOOP_R5_END                                                                                  \
+	"        IADD3 R7, R7, 0x1, RZ ;\n"                                                           \
+	"        ISETP.LT.U32.AND P0, PT, R7, R5, PT ;\n"                                             \
+	"   @P0  BRA `(.loop) ;\n"                                                                    \
+	".done:\n"                                                                                    \
+	"        BSYNC B0 ;\n"                                                                        \
+	".after:\n"
+
 /* The interpreter's run of t on the scheduler engine, ctas x block
  * threads in groups of lockstep warps, which must succeed: the reference
  * of the tests below. */
@@ -907,23 +936,12 @@ static const char wfn_text[] =
 	".param ptr in\n"  /* 0x8: a word per thread */
 	GTID_R3
 	"        S2R R20, SR_LANEID ;\n"
-	"        MOV R10, c[0x0][0x8] ;\n"
-	"        MOV R11, c[0x0][0xc] ;\n"
-	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
-	"        LDG R4, [R10.64] ;\n"
-	"        MOV R12, c[0x0][0x0] ;\n"
-	"        MOV R13, c[0x0][0x4] ;\n"
-	"        IMAD.WIDE.U32 R[12:13], R3, 0x10, R[12:13] ;\n"
+	IN_R4_OUT_R12("0x10")
 	"        LOP3.LUT R5, R4, 0x1f, RZ, 0xc0, !PT ;\n"
 	"        SHF.R.U32.HI R21, RZ, 0x1f, R4 ;\n"
 	"        IMAD R21, R21, 0x40000000, RZ ;\n"
 	"        LOP3.LUT R4, R4, 0x7fffffff, RZ, 0xc0, !PT ;\n"
-	"        MOV R6, RZ ;\n"
-	"        MOV R7, RZ ;\n"
-	"        BSSY B0, `(.after) ;\n"
-	"        ISETP.EQ.U32.AND P0, PT, R5, RZ, PT ;\n"
-	"   @P0  BRA `(.done) ;\n"
-	".loop:\n"
+	LOOP_R5_BEGIN
 	"        LOP3.LUT R8, R4, 0x1, RZ, 0xc0, !PT ;\n"
 	"        ISETP.NE.U32.AND P1, PT, R8, RZ, PT ;\n"
 	"        BSSY B1, `(.join1) ;\n"
@@ -954,12 +972,7 @@ static const char wfn_text[] =
 	".sync2:\n"
 	"        BSYNC B2 ;\n"
 	".join2:\n"
-	"        IADD3 R7, R7, 0x1, RZ ;\n"
-	"        ISETP.LT.U32.AND P0, PT, R7, R5, PT ;\n"
-	"   @P0  BRA `(.loop) ;\n"
-	".done:\n"
-	"        BSYNC B0 ;\n"
-	".after:\n"
+	LOOP_R5_END
 	"        ISETP.LT.U32.AND P3, PT, R20, 0x8, PT ;\n"
 	"        BSSY B3, `(.after3) ;\n"
 	"   @P3  BSYNC B3 ;\n"
@@ -1069,15 +1082,6 @@ static const char crossed_text[] =
 	".other:\n"
 	"        BSYNC B1 ;\n"
 	".j1:\n"
-	"        BSSY B7, `(.j7) ;\n"
-	"   @P5  BRA `(.x7) ;\n"
-	"        IADD3 R6, R6, 0x21, RZ ;\n"
-	"        BRA `(.s7) ;\n"
-	".x7:\n"
-	"        IADD3 R6, R6, 0x23, RZ ;\n"
-	".s7:\n"
-	"        BSYNC B7 ;\n"
-	".j7:\n"
 	"        NOP ;\n"
 	".j0:\n"
 	"        MOV R20, c[0x0][0x0] ;\n"
@@ -1162,20 +1166,9 @@ static const char ifelse_text[] =
 	".param ptr out\n" /* 0x0: two words per thread */
 	".param ptr in\n"  /* 0x8: a word per thread */
 	GTID_R3
-	"        MOV R10, c[0x0][0x8] ;\n"
-	"        MOV R11, c[0x0][0xc] ;\n"
-	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
-	"        LDG R4, [R10.64] ;\n"
-	"        MOV R12, c[0x0][0x0] ;\n"
-	"        MOV R13, c[0x0][0x4] ;\n"
-	"        IMAD.WIDE.U32 R[12:13], R3, 0x8, R[12:13] ;\n"
+	IN_R4_OUT_R12("0x8")
 	"        LOP3.LUT R5, R4, 0x7, RZ, 0xc0, !PT ;\n"
-	"        MOV R6, RZ ;\n"
-	"        MOV R7, RZ ;\n"
-	"        BSSY B0, `(.after) ;\n"
-	"        ISETP.EQ.U32.AND P0, PT, R5, RZ, PT ;\n"
-	"   @P0  BRA `(.done) ;\n"
-	".loop:\n"
+	LOOP_R5_BEGIN
 	"        IMAD R4, R4, 0x5, R7 ;\n"
 	"        SHF.R.U32.HI R8, RZ, 0x3, R4 ;\n"
 	"        LOP3.LUT R9, R8, 0x1, RZ, 0xc0, !PT ;\n"
@@ -1253,12 +1246,7 @@ static const char ifelse_text[] =
 	".w6:\n"
 	"        BSYNC B6 ;\n"
 	".j6:\n"
-	"        IADD3 R7, R7, 0x1, RZ ;\n"
-	"        ISETP.LT.U32.AND P0, PT, R7, R5, PT ;\n"
-	"   @P0  BRA `(.loop) ;\n"
-	".done:\n"
-	"        BSYNC B0 ;\n"
-	".after:\n"
+	LOOP_R5_END
 	"        STG [R12.64], R6 ;\n"
 	"        STG [R12.64+0x4], R4 ;\n"
 	"        EXIT ;\n"
