@@ -249,6 +249,7 @@ typedef struct jb {
 	 * (leave): wslots */
 	struct wcopy {
 		size_t off;
+		LLVMTypeRef t;
 		LLVMValueRef p;
 		bool used;
 	} ws[40];
@@ -2137,6 +2138,12 @@ static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 	}
 }
 
+/* A copy of the field of type t at off (an alloca here) */
+static void wslot(jb *b, size_t off, LLVMTypeRef t)
+{
+	b->ws[b->nws++] = (struct wcopy){ off, t, LLVMBuildAlloca(b->b, t, ""), false };
+}
+
 /* The fields of its warp that the warp function keeps copies of
  * (jb.ws): allocas in its first block. */
 static void wslots(jb *b)
@@ -2157,12 +2164,11 @@ static void wslots(jb *b)
 	LLVMTypeRef t[4] = { b->i32, b->i64, b->i8, b->v64 };
 	b->nws = 0;
 	for (unsigned k = 0; k < sizeof f / sizeof f[0]; k++)
-		b->ws[b->nws++] = (struct wcopy){ f[k].off, LLVMBuildAlloca(b->b, t[f[k].t], ""), false };
+		wslot(b, f[k].off, t[f[k].t]);
 	for (unsigned k = 0; k < WE_NUM_BREGS; k++)
-		b->ws[b->nws++] =
-			(struct wcopy){ offsetof(we_warp, breg) + 4u * k, LLVMBuildAlloca(b->b, b->i32, ""), false };
+		wslot(b, offsetof(we_warp, breg) + 4u * k, b->i32);
 	for (unsigned k = 0; k + 1u < WE_NUM_PREDS; k++)
-		b->ws[b->nws++] = (struct wcopy){ offsetof(we_warp, p) + 4u * k, LLVMBuildAlloca(b->b, b->i32, ""), false };
+		wslot(b, offsetof(we_warp, p) + 4u * k, b->i32);
 }
 
 /* Copy the value at from to to: a field of type t and its copy. */
@@ -2185,18 +2191,16 @@ static void wslots_end(jb *b)
 	const unsigned nws = b->nws;
 	b->nws = 0;
 	LLVMValueRef mem[sizeof b->ws / sizeof b->ws[0]];
-	LLVMTypeRef t[sizeof b->ws / sizeof b->ws[0]];
 	LLVMPositionBuilderBefore(b->b, LLVMGetBasicBlockTerminator(b->wentry));
 	for (unsigned k = 0; k < nws; k++)
 		if (b->ws[k].used) {
-			t[k] = LLVMGetElementType(LLVMTypeOf(b->ws[k].p));
-			mem[k] = field_ptr(b, b->w0, b->ws[k].off, t[k]);
-			wcopy_value(b, t[k], mem[k], b->ws[k].p);
+			mem[k] = field_ptr(b, b->w0, b->ws[k].off, b->ws[k].t);
+			wcopy_value(b, b->ws[k].t, mem[k], b->ws[k].p);
 		}
 	LLVMPositionBuilderAtEnd(b->b, b->leave);
 	for (unsigned k = 0; k < nws; k++)
 		if (b->ws[k].used)
-			wcopy_value(b, t[k], b->ws[k].p, mem[k]);
+			wcopy_value(b, b->ws[k].t, b->ws[k].p, mem[k]);
 	LLVMBuildRet(b->b, LLVMBuildLoad2(b->b, b->i64, b->done, ""));
 }
 
