@@ -333,13 +333,16 @@ static void set_row(jb *b, const xopd *o, unsigned k, LLVMValueRef v)
 	b->dirty[row] = true;
 }
 
+/* The offset in we_warp of predicate p */
+static size_t pred_off(unsigned p) { return offsetof(we_warp, p) + 4u * p; }
+
 static LLVMValueRef get_pred(jb *b, unsigned p)
 {
 	if (p == 7)
 		return c32(b, 0xffffffffu);
 	if (!b->pred[p]) {
 		LLVMValueRef v = LLVMBuildLoad2(b->b, b->i32,
-						field_ptr(b, b->w, offsetof(we_warp, p) + 4u * p, b->i32), "");
+						field_ptr(b, b->w, pred_off(p), b->i32), "");
 		b->pred[p] = v;
 	}
 	return b->pred[p];
@@ -1377,7 +1380,7 @@ static void warp_end(jb *b, bool idle)
 	}
 	for (unsigned p = 0; p < WE_NUM_PREDS; p++)
 		if (b->pdirty[p])
-			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, offsetof(we_warp, p) + 4u * p, b->i32));
+			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, pred_off(p), b->i32));
 	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
 	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
 	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
@@ -2166,9 +2169,9 @@ static void wslots(jb *b)
 	for (unsigned k = 0; k < sizeof f / sizeof f[0]; k++)
 		wslot(b, f[k].off, t[f[k].t]);
 	for (unsigned k = 0; k < WE_NUM_BREGS; k++)
-		wslot(b, offsetof(we_warp, breg) + 4u * k, b->i32);
+		wslot(b, breg_off(k), b->i32);
 	for (unsigned k = 0; k + 1u < WE_NUM_PREDS; k++)
-		wslot(b, offsetof(we_warp, p) + 4u * k, b->i32);
+		wslot(b, pred_off(k), b->i32);
 }
 
 /* Copy the value at from to to: a field of type t and its copy. */
