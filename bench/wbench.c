@@ -55,6 +55,7 @@ static struct {
 	bool no_pocl;
 	bool no_oclgrind;
 	unsigned reps;
+	unsigned rounds;          /* the suite this many times (--rounds) */
 	unsigned lockstep;        /* we_launch_config.lockstep of every launch */
 	unsigned batch;           /* we_launch_config.batch of every launch */
 	we_jit jit;               /* we_launch_config.jit of every launch */
@@ -68,7 +69,7 @@ static struct {
 	const char *worker;
 	uint64_t worker_scale;
 	int result_fd;
-} opt = { .srcdir = ".", .reps = 1, .timeout = 900, .result_fd = -1 };
+} opt = { .srcdir = ".", .reps = 1, .rounds = 1, .timeout = 900, .result_fd = -1 };
 
 static void die(const char *fmt, ...)
 {
@@ -1416,19 +1417,57 @@ static void progress(const char *fmt, ...)
 	fflush(stderr);
 }
 
-static void run_bench(bres *br)
+/* A later round's run of a configuration into the figures of the rounds
+ * before (--rounds): its time if better; its failure, said to be the
+ * round's, replaces them.  The rest (the compiled tier's first time,
+ * compile and load) stays the first round's. */
+static void merge_round(result *into, const result *r, unsigned round)
+{
+	if (into->status != RS_OK)
+		return;
+	if (r->status != RS_OK) {
+		*into = *r;
+		char was[sizeof into->note];
+		memcpy(was, into->note, sizeof was);
+		note(into, "round %u: %s", round + 1, was);
+		return;
+	}
+	if (r->seconds < into->seconds)
+		into->seconds = r->seconds;
+	if (r->rss_kib > into->rss_kib)
+		into->rss_kib = r->rss_kib;
+}
+
+/* Configuration rs of b in round `round` into *into (checked against
+ * the C reference unless it is the reference). */
+static void run_config(const bench *b, const runspec *rs, result *into, unsigned round, bool check)
+{
+	result r;
+	run_child(b, rs, round ? &r : into);
+	if (check)
+		verify(b, round ? &r : into);
+	if (round)
+		merge_round(into, &r, round);
+}
+
+/* Round `round` of benchmark br: every configuration once, one after
+ * the other; Oclgrind in the first round only (it takes the longest,
+ * and its ratio is far from any limit's edge). */
+static void run_bench(bres *br, unsigned round)
 {
 	const bench *b = br->b;
 	br->ran = true;
-	progress("wbench: %-13s", b->name);
+	if (opt.rounds > 1)
+		progress("wbench: %u/%u %-13s", round + 1, opt.rounds, b->name);
+	else
+		progress("wbench: %-13s", b->name);
 	runspec rs = { .k = K_CSERIAL, .cores = 1, .threads = 1, .scale = br->scale };
-	run_child(b, &rs, &br->cser);
-	if (nrefs < sizeof refs / sizeof refs[0])
+	run_config(b, &rs, &br->cser, round, round > 0);
+	if (round == 0 && nrefs < sizeof refs / sizeof refs[0])
 		refs[nrefs++] = (refent){ b, br->scale, br->cser.hash, br->cser.status };
 	progress(" C");
 	rs = (runspec){ .k = K_CPTHREADS, .cores = ncores, .threads = ncores, .scale = br->scale };
-	run_child(b, &rs, &br->cpt);
-	verify(b, &br->cpt);
+	run_config(b, &rs, &br->cpt, round, true);
 	progress(" Cpt");
 	for (unsigned i = 0; i < NEMU; i++) {
 		we_engine e = i < 2 ? WE_ENGINE_SCHEDULER : WE_ENGINE_WARP_THREADS;
@@ -1439,33 +1478,31 @@ static void run_bench(bres *br)
 			br->emu[i] = br->emu[i - 1];
 			continue;
 		}
-		run_child(b, &br->emu_spec[i], &br->emu[i]);
-		verify(b, &br->emu[i]);
+		run_config(b, &br->emu_spec[i], &br->emu[i], round, true);
 		progress(" %s/%u", e == WE_ENGINE_SCHEDULER ? "sched" : "wt", c);
 	}
 	if (!strcmp(b->name, "barrier")) {
 		/* beside warp-threads on one core: the same number of
 		 * 32-thread meetings */
 		rs = (runspec){ .k = K_HANDOFF, .cores = 1, .threads = HANDOFF_THREADS, .scale = br->wt_scale };
-		run_child(b, &rs, &br->handoff);
+		run_config(b, &rs, &br->handoff, round, false);
 		progress(" handoff");
 	} else {
 		br->handoff.status = RS_SKIP;
 	}
 	if (pocl_ok) {
 		rs = (runspec){ .k = K_POCL, .cores = ncores, .threads = ncores, .scale = br->scale };
-		run_child(b, &rs, &br->pocl);
-		verify(b, &br->pocl);
+		run_config(b, &rs, &br->pocl, round, true);
 		progress(" POCL");
 	} else {
 		br->pocl.status = RS_SKIP;
 		note(&br->pocl, "%s", pocl_why);
 	}
-	if (og_ok) {
+	if (og_ok && round == 0) {
 		rs = (runspec){ .k = K_OCLGRIND, .cores = ncores, .threads = ncores, .scale = br->og_scale };
 		run_child(b, &rs, &br->og);
 		progress(" Oclgrind");
-	} else {
+	} else if (!og_ok) {
 		br->og.status = RS_SKIP;
 		note(&br->og, "%s", og_why);
 	}
@@ -1752,8 +1789,8 @@ static void print_jit(const bres *all)
 	if (!we_jit_available() || opt.jit == WE_JIT_OFF)
 		return;
 	printf("\ncompiled tier, scheduler engine (--jit %s): the last repetition's state and disk cache, the "
-	       "first one's time, compile and load\n",
-	       jit_name(opt.jit));
+	       "first one's time, compile and load%s\n",
+	       jit_name(opt.jit), opt.rounds > 1 ? " (of the first round; best s: of all)" : "");
 	printf("%-13s %5s %-24s %-10s %9s %9s %9s %9s\n", "benchmark", "cores", "jit", "cache", "first s", "best s",
 	       "compile s", "load s");
 	for (unsigned i = 0; i < NBENCH; i++) {
@@ -1770,9 +1807,11 @@ static void print_jit(const bres *all)
 
 static void print_tables(const bres *all, const target *t, unsigned nt)
 {
-	printf("\nwarpemu %s on %u core%s, %s sizes, best of %u run%s; every run is a forked child\n",
-	       WE_VERSION_STRING, ncores, ncores == 1 ? "" : "s", opt.quick ? "quick" : "full", opt.reps,
-	       opt.reps == 1 ? "" : "s");
+	printf("\nwarpemu %s on %u core%s, %s sizes, best of %u run%s", WE_VERSION_STRING, ncores,
+	       ncores == 1 ? "" : "s", opt.quick ? "quick" : "full", opt.reps, opt.reps == 1 ? "" : "s");
+	if (opt.rounds > 1)
+		printf(" in each of %u rounds (Oclgrind: the first)", opt.rounds);
+	printf("; every run is a forked child\n");
 	if (opt.lockstep)
 		printf("scheduler engine: lockstep groups of up to %u warp%s (--lockstep)\n", opt.lockstep,
 		       opt.lockstep == 1 ? "" : "s");
@@ -1977,8 +2016,10 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 	jnum(f, load_after);
 	fprintf(f, "},\n \"sizes\": ");
 	jstr(f, opt.quick ? "quick" : "full");
-	fprintf(f, ",\n \"repetitions\": %u,\n \"lockstep\": %u,\n \"batch\": %u,\n \"jit\": \"%s\",\n \"pocl\": ",
-		opt.reps, opt.lockstep, opt.batch, jit_name(opt.jit));
+	fprintf(f,
+		",\n \"repetitions\": %u,\n \"rounds\": %u,\n \"lockstep\": %u,\n \"batch\": %u,\n \"jit\": \"%s\",\n"
+		" \"pocl\": ",
+		opt.reps, opt.rounds, opt.lockstep, opt.batch, jit_name(opt.jit));
 	jstr(f, pocl_ok ? pocl_dev : pocl_why);
 	fprintf(f, ",\n \"oclgrind\": ");
 	jstr(f, og_ok ? opt.oclgrind : og_why);
@@ -2112,6 +2153,9 @@ static void usage(FILE *f)
 		"  --size NAME=N      scale of benchmark NAME (see --list); also --wt-size, --og-size\n"
 		"                     for the warp-threads engine and for Oclgrind\n"
 		"  --reps N           best of N timed runs (default 1)\n"
+		"  --rounds N         the whole suite N times over, each configuration once in\n"
+		"                     each, keeping its best time (default 1): a stretch of\n"
+		"                     slow CPU time then skews no ratio alone\n"
 		"  --cores N          the all-cores runs use N threads (default: the CPUs this\n"
 		"                     process may use)\n"
 		"  --timeout S        give up on a run after S seconds (default 900)\n"
@@ -2262,6 +2306,8 @@ int main(int argc, char **argv)
 			add_override(NEXT(), 2);
 		else if (!strcmp(a, "--reps"))
 			opt.reps = (unsigned)parse_u64(NEXT(), "--reps");
+		else if (!strcmp(a, "--rounds"))
+			opt.rounds = (unsigned)parse_u64(NEXT(), "--rounds");
 		else if (!strcmp(a, "--lockstep"))
 			opt.lockstep = (unsigned)parse_u64(NEXT(), "--lockstep");
 		else if (!strcmp(a, "--batch"))
@@ -2366,13 +2412,14 @@ int main(int argc, char **argv)
 	double t0 = now();
 	for (unsigned i = 0; i < NBENCH; i++) {
 		all[i].b = &benches[i];
-		if (!selected(benches[i].name))
-			continue;
 		all[i].scale = scale_for(&benches[i], 0);
 		all[i].wt_scale = scale_for(&benches[i], 1);
 		all[i].og_scale = scale_for(&benches[i], 2);
-		run_bench(&all[i]);
 	}
+	for (unsigned round = 0; round < opt.rounds; round++)
+		for (unsigned i = 0; i < NBENCH; i++)
+			if (selected(benches[i].name))
+				run_bench(&all[i], round);
 	load_after = loadavg1();
 	target t[16];
 	char why[16][160];
