@@ -2296,6 +2296,23 @@ START_TEST(test_atomics_hand)
 	in.op = ISA_AtomOp_ADD;
 	run(sem_ATOMG, ALL);
 	for_lanes(l) expect_u32("ADD ticket", l, reg(8)[l], l);
+	/* ADD to one word from lanes that do not include lane 0, each adding
+	 * its number: each gets the word plus the numbers of the active lanes
+	 * below it; the idle lanes' registers stay */
+	const uint32_t some = 0xf0f0f0f0u;
+	uint32_t acc = 1000, w1;
+	we_memcpy_htod(dev, base + 4, &acc, 4);
+	for_lanes(l) reg(4)[l] = l;
+	fill_reg(8, 0x7777);
+	INSN(ATOMG_R, R(8), MEM64(2, 4), R(4), R(63));
+	in.op = ISA_AtomOp_ADD;
+	run(sem_ATOMG, some);
+	for_lanes(l) {
+		expect_u32("ADD, lane 0 idle", l, reg(8)[l], LANE_ON(some, l) ? acc : 0x7777u);
+		acc += LANE_ON(some, l) ? l : 0;
+	}
+	we_memcpy_dtoh(dev, &w1, base + 4, 4);
+	ck_assert_uint_eq(w1, acc);
 	/* CAS: lane l swaps l -> l+1 when the word is l: all succeed in lane order */
 	uint32_t zero = 0;
 	we_memcpy_htod(dev, base, &zero, 4);

@@ -590,6 +590,37 @@ DEF_ATOM(atom32, uint32_t, int32_t)
 DEF_ATOM(atom64, uint64_t, int64_t)
 #undef DEF_ATOM
 
+/* ATOM.ADD of 32 bits on words other host threads may touch, lane by
+ * lane in lane order; when every lane adds to one word (a counter), one
+ * host atomic of the lanes' sum, each lane getting the old value plus
+ * the values of the lanes below it: what the lanes one after the other
+ * in lane order get when no other thread comes between them
+ * (doc/spec-reading.md, "A warp's atomics").  (Lanes that share a word
+ * among others are not looked for: finding them cost a histogram more
+ * than the atomics it saved, bench/README.md.) */
+static void atom_add_lanes(uint8_t *const ptr[XLANES], const uint32_t v[XLANES], uint32_t old[XLANES])
+{
+	unsigned f = 0;
+	while (f < XLANES && !ptr[f])
+		f++;
+	if (f == XLANES)
+		return;
+	/* (a histogram's lanes leave at the second lane) */
+	for (unsigned l = f + 1; l < XLANES; l++)
+		if (ptr[l] && ptr[l] != ptr[f]) {
+			for_lanes(k) if (ptr[k]) old[k] = __atomic_fetch_add((uint32_t *)(void *)ptr[k], v[k],
+									     __ATOMIC_RELAXED);
+			return;
+		}
+	uint32_t below[XLANES], sum = 0;
+	for_lanes(l) {
+		below[l] = sum;
+		sum += ptr[l] ? v[l] : 0;
+	}
+	const uint32_t base = __atomic_fetch_add((uint32_t *)(void *)ptr[f], sum, __ATOMIC_RELAXED);
+	for_lanes(l) old[l] = base + below[l];
+}
+
 /* we_atomic_map's codes are the ISA's fields (warpemu.h) */
 _Static_assert(ISA_AtomOp_ADD == (int)WE_ATOM_ADD && ISA_AtomOp_MIN == (int)WE_ATOM_MIN &&
 	       ISA_AtomOp_MAX == (int)WE_ATOM_MAX && ISA_AtomOp_AND == (int)WE_ATOM_AND &&
@@ -649,8 +680,7 @@ static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *
 				memcpy(ptr[l], &v, 4);
 			}
 		} else {
-			for_lanes(l) if (ptr[l]) lo[l] = __atomic_fetch_add((uint32_t *)(void *)ptr[l], b0[l],
-									   __ATOMIC_RELAXED);
+			atom_add_lanes(ptr, b0, lo);
 		}
 		goto done;
 	}
