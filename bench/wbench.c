@@ -1347,6 +1347,100 @@ static double loadavg1(void)
 static char pocl_dev[160], pocl_why[600], og_why[600];
 static unsigned ncores;
 
+/* ---- the CPUs' speed: one fixed loop, timed on each CPU this process
+ * may use at the start of each round and after the last.  A VM's CPUs
+ * do not always run at one speed (here one of two ran 1.5x slower for
+ * minutes, bench/README.md): the all-cores figures then go with the
+ * slow one, and the table says so beside them. */
+#define PROBE_CPUS 64
+#define PROBE_STEPS (1u << 22)
+#define PROBE_SLOW 1.15 /* a CPU this much slower than the fastest: noticed */
+typedef struct cpu_probe {
+	unsigned n;
+	int cpu[PROBE_CPUS];
+	double ns[PROBE_CPUS]; /* per step of the loop, the best of three */
+} cpu_probe;
+static cpu_probe probes[65]; /* rounds, then the end (--rounds <= 64) */
+static unsigned nprobes;
+
+/* One timing of the loop: a chain of dependent multiplies, ns per step */
+static double probe_loop(void)
+{
+	uint64_t v = UINT64_C(0x9e3779b97f4a7c15);
+	const double t0 = now();
+	for (unsigned i = 0; i < PROBE_STEPS; i++) {
+		v ^= v >> 29;
+		v *= UINT64_C(0xbf58476d1ce4e5b9);
+	}
+	const double t = now() - t0;
+	volatile uint64_t keep = v; /* (the loop must run) */
+	(void)keep;
+	return t * 1e9 / PROBE_STEPS;
+}
+
+static void probe_cpus(cpu_probe *p)
+{
+	cpu_set_t all;
+	p->n = 0;
+	if (sched_getaffinity(0, sizeof all, &all))
+		die("sched_getaffinity: %s", strerror(errno));
+	for (int c = 0; c < CPU_SETSIZE && p->n < PROBE_CPUS; c++) {
+		if (!CPU_ISSET(c, &all))
+			continue;
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof one, &one))
+			die("sched_setaffinity (CPU %d): %s", c, strerror(errno));
+		double best = INFINITY;
+		for (int r = 0; r < 3; r++) {
+			const double t = probe_loop();
+			best = t < best ? t : best;
+		}
+		p->cpu[p->n] = c;
+		p->ns[p->n] = best;
+		p->n++;
+	}
+	if (sched_setaffinity(0, sizeof all, &all))
+		die("sched_setaffinity: %s", strerror(errno));
+}
+
+static double probe_fastest(const cpu_probe *p)
+{
+	double f = INFINITY;
+	for (unsigned k = 0; k < p->n; k++)
+		f = p->ns[k] < f ? p->ns[k] : f;
+	return f;
+}
+
+/* Probe k's name: "round N" or "end" */
+static void probe_name(unsigned k, char *buf, size_t len)
+{
+	if (k + 1 < nprobes)
+		snprintf(buf, len, "round %u", k + 1);
+	else
+		snprintf(buf, len, "end");
+}
+
+static void print_probes(void)
+{
+	printf("CPU speed: one fixed loop on each CPU, ns per step (x the fastest's time), at the start of "
+	       "each round and at the end\n");
+	for (unsigned k = 0; k < nprobes; k++) {
+		const cpu_probe *p = &probes[k];
+		const double f = probe_fastest(p);
+		char name[32];
+		probe_name(k, name, sizeof name);
+		printf("  %-9s", name);
+		bool slow = false;
+		for (unsigned j = 0; j < p->n; j++) {
+			printf(" CPU %d %.3f (%.2fx)", p->cpu[j], p->ns[j], p->ns[j] / f);
+			slow |= p->ns[j] > f * PROBE_SLOW;
+		}
+		printf("%s\n", slow ? "  a slow CPU: the all-cores figures are skewed" : "");
+	}
+}
+
 static const char *status_word(int s)
 {
 	return s == RS_OK ? "PASS" : s == RS_FAIL ? "FAIL" : s == RS_SKIP ? "n/a" : "ERROR";
@@ -1825,9 +1919,11 @@ static void print_tables(const bres *all, const target *t, unsigned nt)
 		       opt.jit_cache_fresh ? "a fresh directory for this bench run: a kernel's first run compiles "
 					     "or interprets, the others load or reuse its code"
 					   : opt.jit_cache);
-	printf("1-minute load average: %.2f before, %.2f after%s\n\n", load_before, load_after,
+	printf("1-minute load average: %.2f before, %.2f after%s\n", load_before, load_after,
 	       load_before > 0.5 || load_after > ncores + 0.5 ? " (other work was running: figures are skewed)"
 								     : "");
+	print_probes();
+	printf("\n");
 	printf("%-13s %-12s %5s %8s %9s %8s %8s %9s %11s %8s %-5s\n", "benchmark", "engine", "cores",
 	       "work", "wall s", "Gwi/s", "Gti/s", "Mbar/s", "CTAs/s", "RSS MiB", "check");
 	for (unsigned i = 0; i < NBENCH; i++) {
@@ -2014,6 +2110,18 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 	jnum(f, load_before);
 	fprintf(f, ", \"loadavg_after\": ");
 	jnum(f, load_after);
+	fprintf(f, ", \"cpu_probes\": [");
+	for (unsigned k = 0; k < nprobes; k++) {
+		char name[32];
+		probe_name(k, name, sizeof name);
+		fprintf(f, "%s{\"when\": \"%s\", \"ns_per_step\": {", k ? ", " : "", name);
+		for (unsigned j = 0; j < probes[k].n; j++) {
+			fprintf(f, "%s\"%d\": ", j ? ", " : "", probes[k].cpu[j]);
+			jnum(f, probes[k].ns[j]);
+		}
+		fprintf(f, "}}");
+	}
+	fprintf(f, "]");
 	fprintf(f, "},\n \"sizes\": ");
 	jstr(f, opt.quick ? "quick" : "full");
 	fprintf(f,
@@ -2306,8 +2414,11 @@ int main(int argc, char **argv)
 			add_override(NEXT(), 2);
 		else if (!strcmp(a, "--reps"))
 			opt.reps = (unsigned)parse_u64(NEXT(), "--reps");
-		else if (!strcmp(a, "--rounds"))
+		else if (!strcmp(a, "--rounds")) {
 			opt.rounds = (unsigned)parse_u64(NEXT(), "--rounds");
+			if (opt.rounds > 64)
+				die("--rounds: at most 64");
+		}
 		else if (!strcmp(a, "--lockstep"))
 			opt.lockstep = (unsigned)parse_u64(NEXT(), "--lockstep");
 		else if (!strcmp(a, "--batch"))
@@ -2416,10 +2527,13 @@ int main(int argc, char **argv)
 		all[i].wt_scale = scale_for(&benches[i], 1);
 		all[i].og_scale = scale_for(&benches[i], 2);
 	}
-	for (unsigned round = 0; round < opt.rounds; round++)
+	for (unsigned round = 0; round < opt.rounds; round++) {
+		probe_cpus(&probes[nprobes++]);
 		for (unsigned i = 0; i < NBENCH; i++)
 			if (selected(benches[i].name))
 				run_bench(&all[i], round);
+	}
+	probe_cpus(&probes[nprobes++]);
 	load_after = loadavg1();
 	target t[16];
 	char why[16][160];

@@ -3,8 +3,8 @@
 # instances: nvcc's PTX of bench/kernels/ptx_*.cu and reduce_smem give the
 # host reference's result under both engines on one and on all cores
 # (wbench exits 1 on a wrong result), in each of two rounds (--rounds),
-# and the 1.3x target against kernels/reduce.we gets a value.  Speed is
-# never asserted: PASS or MISS.
+# each with the CPUs' speed probed, and the 1.3x target against
+# kernels/reduce.we gets a value.  Speed is never asserted: PASS or MISS.
 set -u
 : "${top_builddir:=$(pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -28,6 +28,11 @@ grep -q ' FAIL *$' "$T/out" && fail "a run with a wrong result"
 n=$(grep -c '^wbench: 2/2 [a-z-]* *C Cpt sched/1 sched/2 wt/1 wt/2$' "$T/out")
 [ "$n" -eq 5 ] || fail "$n benchmarks ran a second round, 5 expected"
 grep -q 'best of 1 run in each of 2 rounds' "$T/out" || fail "no word of the rounds"
+for w in "round 1" "round 2" end; do
+	# (the fastest CPU is 1.00x, whichever it is)
+	grep -E "^  $w +CPU [0-9]+ [0-9.]+ \([0-9.]+x\)" "$T/out" | grep -q '(1\.00x)' ||
+		fail "no CPU speed at $w"
+done
 for b in ptx-reduce ptx-transpose ptx-matmul ptx-histogram; do
 	grep -q "^$b " "$T/out" || fail "no line for $b"
 done
