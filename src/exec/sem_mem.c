@@ -591,13 +591,13 @@ DEF_ATOM(atom64, uint64_t, int64_t)
 #undef DEF_ATOM
 
 /* ATOM.ADD of 32 bits on words other host threads may touch, lane by
- * lane in lane order; when every lane adds to one word (a counter), one
- * host atomic of the lanes' sum, each lane getting the old value plus
- * the values of the lanes below it: what the lanes one after the other
- * in lane order get when no other thread comes between them
- * (doc/spec-reading.md, "A warp's atomics").  (Lanes that share a word
- * among others are not looked for: finding them cost a histogram more
- * than the atomics it saved, bench/README.md.) */
+ * lane in lane order; when every active lane adds to one word (a
+ * counter), one host atomic of the lanes' sum, each lane getting the old
+ * value plus the values of the active lanes below it: what the lanes one
+ * after the other in lane order get when no other thread comes between
+ * them (doc/spec-reading.md, "A warp's atomics").  (Lanes that share a
+ * word among others are not looked for: finding them cost a histogram
+ * more than the atomics it saved, bench/README.md.) */
 static void atom_add_lanes(uint8_t *const ptr[XLANES], const uint32_t v[XLANES], uint32_t old[XLANES])
 {
 	unsigned f = 0;
