@@ -2387,7 +2387,9 @@ static int worker_main(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line into opt (--list and --help print and exit 0, a bad
+ * option exits 2); the --dat-dir given, or NULL. */
+static const char *parse_args(int argc, char **argv)
 {
 	const char *dat = NULL;
 	opt.oclgrind = "oclgrind";
@@ -2451,16 +2453,22 @@ int main(int argc, char **argv)
 				       benches[k].scale_is, (unsigned long long)benches[k].full,
 				       (unsigned long long)benches[k].quick, (unsigned long long)benches[k].wt_full,
 				       (unsigned long long)benches[k].og_full, benches[k].what);
-			return 0;
+			exit(0);
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			return 0;
+			exit(0);
 		} else {
 			usage(stderr);
-			return 2;
+			exit(2);
 		}
 #undef NEXT
 	}
+	return dat;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dat = parse_args(argc, argv);
 	if (opt.worker)
 		return worker_main();
 	if (opt.only)
