@@ -1536,10 +1536,10 @@ static void merge_round(result *into, const result *r, unsigned round)
  * the C reference unless it is the reference). */
 static void run_config(const bench *b, const runspec *rs, result *into, unsigned round, bool check)
 {
-	result r;
-	run_child(b, rs, round ? &r : into);
+	result r, *got = round ? &r : into;
+	run_child(b, rs, got);
 	if (check)
-		verify(b, round ? &r : into);
+		verify(b, got);
 	if (round)
 		merge_round(into, &r, round);
 }
