@@ -607,6 +607,278 @@ START_TEST(tall_grid_ctaids)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- */
+/* reductions a turn holds back (src/exec/red.h): what memory and the
+ * kernel's own reads show is what adding lane by lane shows, on every
+ * configuration (engines, groups, batches, compiled code)              */
+
+/* every configuration of every set (kernels_suite fills it) */
+static th_config held_cfg[TH_MAXCONFIGS];
+#define HELD_SETS (TH_DEFAULTS | TH_UNGROUPED | TH_GROUPED | TH_COMPILED)
+
+/* A launch of grid x block on configuration i. */
+static we_launch_config held_config(int i, uint32_t grid, uint32_t block)
+{
+	we_launch_config cfg = th_cfg1(held_cfg[i].eng->id, grid, block);
+	th_config_apply(&cfg, &held_cfg[i]);
+	return cfg;
+}
+
+/* Many CTAs add to 512 bins (words 1 KB apart share a slot of the
+ * table: red.h) and to a word of a second buffer, with RED.ADD and
+ * ATOMG.ADD to RZ by turns. */
+static const char held_tally[] =
+	".kernel tally\n"
+	".param ptr bins\n"
+	".param ptr other\n"
+	".param u32 iters\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        S2R R2, SR_NTID.X ;\n"
+	"        IMAD R3, R1, R2, R0 ;\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        MOV R22, c[0x0][0x8] ;\n"
+	"        MOV R23, c[0x0][0xc] ;\n"
+	"        LOP3.LUT R6, R3, 0x7, RZ, 0xc0, !PT ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R6, 0x4, R[22:23] ;\n"
+	"        MOV R8, 0x1 ;\n"
+	"        MOV R4, RZ ;\n"
+	".loop:\n"
+	"        IMAD R5, R4, 0xd, RZ ;\n"
+	"        IMAD R5, R3, 0x7, R5 ;\n"
+	"        LOP3.LUT R5, R5, 0x1ff, RZ, 0xc0, !PT ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R5, 0x4, R[20:21] ;\n"
+	"        IADD3 R7, R4, 0x1, RZ ;\n"
+	"        LOP3.LUT R9, R4, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R9, RZ, PT ;\n"
+	"   @!P0 RED.ADD [R10.64], R7 ;\n"
+	"   @P0  ATOMG.ADD RZ, [R10.64], R7 ;\n"
+	"        RED.ADD [R12.64], R8 ;\n"
+	"        IADD3 R4, R4, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R4, c[0x0][0x10], PT ;\n"
+	"   @P1  BRA `(.loop) ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(held_tally_sums)
+{
+	const uint32_t grid = 40, block = 96, iters = 50, n = grid * block;
+	we_launch_config cfg = held_config(_i, grid, block);
+	th_kernel t;
+	th_load(&t, held_tally, "tally.we", NULL);
+	we_devptr bins = th_buf_new(&t, "bins", NULL, 512 * 4, 0);
+	we_devptr other = th_buf_new(&t, "other", NULL, 8 * 4, 0);
+	th_u32(&t, "iters", iters);
+	th_launch_ok(&t, &cfg, NULL, held_cfg[_i].name);
+	uint32_t want[512] = { 0 }, want_o[8] = { 0 }, got[512], got_o[8];
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t k = 0; k < iters; k++)
+			want[(7 * i + 13 * k) & 511] += k + 1;
+		want_o[i & 7] += iters;
+	}
+	th_get(&t, got, bins, sizeof got);
+	th_get(&t, got_o, other, sizeof got_o);
+	for (unsigned b = 0; b < 512; b++)
+		ck_assert_msg(got[b] == want[b], "%s: bins[%u] = %u, want %u", held_cfg[_i].name, b, got[b],
+			      want[b]);
+	for (unsigned b = 0; b < 8; b++)
+		ck_assert_msg(got_o[b] == want_o[b], "%s: other[%u] = %u, want %u", held_cfg[_i].name, b,
+			      got_o[b], want_o[b]);
+	th_close(&t);
+}
+END_TEST
+
+/* One CTA of 4 warps, each adding to 64 words of its own: in each trip
+ * every lane reads its word back (LDG, compiled where the tier is on);
+ * then a fetching ATOMG.ADD on it, and after a BAR.SYNC the next warp's
+ * word: every read sees every add before it. */
+static const char held_own[] =
+	".kernel own\n"
+	".param ptr region\n"
+	".param ptr seen\n"
+	".param u32 iters\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
+	"        LOP3.LUT R3, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[20:21], R1, 0x100, R[20:21] ;\n"
+	"        IMAD.WIDE.U32 R[14:15], R3, 0x4, R[20:21] ;\n"
+	"        MOV R16, RZ ;\n"
+	"        MOV R4, RZ ;\n"
+	".loop:\n"
+	"        IMAD R5, R3, 0x3, R4 ;\n"
+	"        LOP3.LUT R5, R5, 0x3f, RZ, 0xc0, !PT ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R5, 0x4, R[20:21] ;\n"
+	"        IADD3 R7, R4, 0x1, RZ ;\n"
+	"        RED.ADD [R10.64], R7 ;\n"
+	"        LDG R9, [R14.64] ;\n"
+	"        IMAD R16, R16, 0x1f, R9 ;\n"
+	"        IADD3 R4, R4, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R4, c[0x0][0x10], PT ;\n"
+	"   @P1  BRA `(.loop) ;\n"
+	"        MOV R22, c[0x0][0x8] ;\n"
+	"        MOV R23, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R0, 0x4, R[22:23] ;\n"
+	"        STG [R12.64], R16 ;\n"
+	"        MOV R8, 0x1 ;\n"
+	"        ATOMG.ADD R17, [R14.64], R8 ;\n"
+	"        STG [R12.64+0x200], R17 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        IADD3 R6, R1, 0x1, RZ ;\n"
+	"        LOP3.LUT R6, R6, 0x3, RZ, 0xc0, !PT ;\n"
+	"        MOV R24, c[0x0][0x0] ;\n"
+	"        MOV R25, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[24:25], R6, 0x100, R[24:25] ;\n"
+	"        IMAD.WIDE.U32 R[24:25], R3, 0x4, R[24:25] ;\n"
+	"        LDG R18, [R24.64] ;\n"
+	"        STG [R12.64+0x400], R18 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(held_own_reads)
+{
+	const uint32_t iters = 40;
+	we_launch_config cfg = held_config(_i, 1, 128);
+	th_kernel t;
+	th_load(&t, held_own, "own.we", NULL);
+	th_buf_new(&t, "region", NULL, 4 * 64 * 4, 0);
+	we_devptr seen = th_buf_new(&t, "seen", NULL, 3 * 128 * 4, 0);
+	th_u32(&t, "iters", iters);
+	th_launch_ok(&t, &cfg, NULL, held_cfg[_i].name);
+	/* a warp's 64 words (the same in each warp) trip by trip */
+	uint32_t word[64] = { 0 }, hash[32] = { 0 };
+	for (uint32_t k = 0; k < iters; k++) {
+		for (uint32_t l = 0; l < 32; l++)
+			word[(3 * l + k) & 63] += k + 1;
+		for (uint32_t l = 0; l < 32; l++)
+			hash[l] = hash[l] * 31 + word[l];
+	}
+	uint32_t got[3 * 128];
+	th_get(&t, got, seen, sizeof got);
+	for (uint32_t tid = 0; tid < 128; tid++) {
+		const uint32_t l = tid & 31;
+		ck_assert_msg(got[tid] == hash[l], "%s: thread %u read %08x in its trips, want %08x",
+			      held_cfg[_i].name, tid, got[tid], hash[l]);
+		ck_assert_msg(got[128 + tid] == word[l], "%s: thread %u fetched %u, want %u", held_cfg[_i].name,
+			      tid, got[128 + tid], word[l]);
+		ck_assert_msg(got[256 + tid] == word[l] + 1, "%s: thread %u read %u after the barrier, want %u",
+			      held_cfg[_i].name, tid, got[256 + tid], word[l] + 1);
+	}
+	th_close(&t);
+}
+END_TEST
+
+/* The producers add, MEMBAR, set a flag and wait for the consumers,
+ * which wait for the flag, MEMBAR, and read the sum: the MEMBAR puts
+ * the adds in memory before the flag, while the producers' turn goes
+ * on.  Warps 0 and 1 of one CTA, or the two warps of CTA 0 and those
+ * of CTA 1 (by_cta). */
+static const char held_handoff[] =
+	".kernel handoff\n"
+	".param ptr data\n"
+	".param ptr flags\n"
+	".param ptr out\n"
+	".param u32 iters\n"
+	".param u32 by_cta\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
+	"        S2R R2, SR_CTAID.X ;\n"
+	"        MOV R5, c[0x0][0x1c] ;\n"
+	"        ISETP.NE.U32.AND P3, PT, R5, RZ, PT ;\n"
+	"   @P3  MOV R1, R2 ;\n"
+	"        LOP3.LUT R3, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	"        MOV R20, c[0x0][0x0] ;\n"
+	"        MOV R21, c[0x0][0x4] ;\n"
+	"        MOV R22, c[0x0][0x8] ;\n"
+	"        MOV R23, c[0x0][0xc] ;\n"
+	"        MOV R8, 0x1 ;\n"
+	"        ISETP.NE.U32.AND P0, PT, R1, RZ, PT ;\n"
+	"   @P0  BRA `(.consumer) ;\n"
+	"        MOV R4, RZ ;\n"
+	".produce:\n"
+	"        IADD3 R7, R3, 0x1, RZ ;\n"
+	"        RED.ADD [R20.64], R7 ;\n"
+	"        IADD3 R4, R4, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R4, c[0x0][0x18], PT ;\n"
+	"   @P1  BRA `(.produce) ;\n"
+	"        MEMBAR.GPU ;\n"
+	"        STG.E.STRONG.GPU [R22.64], R8 ;\n"
+	".wait:\n"
+	"        LDG.E.STRONG.GPU R9, [R22.64+0x4] ;\n"
+	"        ISETP.EQ.U32.AND P2, PT, R9, RZ, PT ;\n"
+	"   @P2  BRA `(.wait) ;\n"
+	"        EXIT ;\n"
+	".consumer:\n"
+	"        LDG.E.STRONG.GPU R9, [R22.64] ;\n"
+	"        ISETP.EQ.U32.AND P2, PT, R9, RZ, PT ;\n"
+	"   @P2  BRA `(.consumer) ;\n"
+	"        MEMBAR.GPU ;\n"
+	"        LDG R10, [R20.64] ;\n"
+	"        MOV R24, c[0x0][0x10] ;\n"
+	"        MOV R25, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[24:25], R3, 0x4, R[24:25] ;\n"
+	"        STG [R24.64], R10 ;\n"
+	"        STG.E.STRONG.GPU [R22.64+0x4], R8 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+/* The handoff of two warps of one CTA (ctas 1), or of two CTAs on two
+ * host threads (ctas 2). */
+static void held_handoff_run(int i, uint32_t ctas)
+{
+	const uint32_t iters = 30, want = iters * 528 * ctas;
+	we_launch_config cfg = held_config(i, ctas, 64);
+	if (ctas > 1)
+		cfg.threads = ctas;
+	cfg.timeout = 60;
+	th_kernel t;
+	th_load(&t, held_handoff, "handoff.we", NULL);
+	th_buf_new(&t, "data", NULL, 4, 0);
+	th_buf_new(&t, "flags", NULL, 8, 0);
+	we_devptr out = th_buf_new(&t, "out", NULL, 32 * 4, 0);
+	th_u32(&t, "iters", iters);
+	th_u32(&t, "by_cta", ctas > 1);
+	th_launch_ok(&t, &cfg, NULL, held_cfg[i].name);
+	uint32_t got[32];
+	th_get(&t, got, out, sizeof got);
+	for (unsigned l = 0; l < 32; l++)
+		ck_assert_msg(got[l] == want, "%s, %u CTAs: lane %u read %u, want %u", held_cfg[i].name, ctas, l,
+			      got[l], want);
+	th_close(&t);
+}
+
+START_TEST(held_membar)
+{
+	held_handoff_run(_i, 1);
+	held_handoff_run(_i, 2);
+}
+END_TEST
+
+/* A fault after adds: the launch stops, and the adds before the fault
+ * are in memory, as lane by lane. */
+START_TEST(held_fault)
+{
+	static const char text[] = "MOV R20, c[0x0][0x0]\nMOV R21, c[0x0][0x4]\nMOV R8, 0x1\n"
+				   "RED.ADD [R20.64], R8\nATOMG.ADD RZ, [R20.64+0x4], R8\n"
+				   "MOV R2, RZ\nLDG R1, [R2.64+0x8]\nEXIT\n";
+	we_launch_config cfg = held_config(_i, 1, 32);
+	char src[512];
+	snprintf(src, sizeof src, ".kernel late\n.param ptr bins\n%s.end\n", text);
+	th_kernel t;
+	th_load(&t, src, "late.we", NULL);
+	we_devptr bins = th_buf_new(&t, "bins", NULL, 8, 0);
+	const char *parts[] = { "global access of 4 bytes at 0x8", "LDG R1, [R2.64+0x8]", NULL };
+	th_expect_report(&t, th_launch(&t, &cfg, NULL), WE_ERR_EXCEPTION, parts, held_cfg[_i].name);
+	uint32_t got[2];
+	th_get(&t, got, bins, sizeof got);
+	ck_assert_msg(got[0] == 32 && got[1] == 32, "%s: %u and %u, want 32 and 32", held_cfg[_i].name, got[0],
+		      got[1]);
+	th_close(&t);
+}
+END_TEST
+
 static Suite *kernels_suite(void)
 {
 	Suite *s = suite_create("kernels");
@@ -647,6 +919,14 @@ static Suite *kernels_suite(void)
 	tcase_add_test(f, launch_limits);
 	tcase_add_test(f, load_rejects_bad_barrier_imm);
 	suite_add_tcase(s, f);
+	TCase *h = tcase_create("held reductions");
+	tcase_set_timeout(h, 300);
+	const int nh = (int)th_configs(HELD_SETS, 0, held_cfg);
+	tcase_add_loop_test(h, held_tally_sums, 0, nh);
+	tcase_add_loop_test(h, held_own_reads, 0, nh);
+	tcase_add_loop_test(h, held_membar, 0, nh);
+	tcase_add_loop_test(h, held_fault, 0, nh);
+	suite_add_tcase(s, h);
 	return s;
 }
 

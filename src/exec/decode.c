@@ -51,6 +51,7 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 	xi->pg_xor = in->pg_not ? ~0u : 0u;
 	xi->plain = !(o->flags & (ISA_F_BRANCH | ISA_F_BARRIER));
 	xi->per_cta = (o->flags & ISA_F_PER_CTA) != 0;
+	xi->releases = (o->flags & ISA_F_BARRIER) || xi->optype == ISA_OPT_MEMBAR;
 	unsigned pred_outs = 0, pred_writes = 0;
 	for (unsigned k = 0; k < o->norder; k++) {
 		const isa_field *f = &o->fields[o->order[k]];

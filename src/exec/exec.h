@@ -79,6 +79,9 @@ typedef struct xinsn {
 			      spanning CTAs runs it CTA by CTA             */
 	bool writes_pred;  /* writes a P predicate (not only PT): a guard
 			      may read another value after it             */
+	bool releases;     /* a MEMBAR or a Barrier instruction (isa_flag):
+			      the reductions a turn holds back are applied
+			      before it (exec/red.h)                      */
 	xopd o[XMAX_OPD];  /* the Order<> operands after the guard: read by
 			      name, o[OPTYPE_role] (Roles<>, isa_gen.h) */
 	const we_insn *in; /* all fields, for modifiers: i->in->mode, ...    */

@@ -11,6 +11,7 @@
 #include "device/device.h"
 #include "exec/exec.h"
 #include "exec/jit.h"
+#include "exec/red.h"
 #include "exec/loop.h"
 #include "exec/observe.h"
 #include "units/bar.h"
@@ -424,8 +425,10 @@ static inline void group_guard_state(gguard *g, const we_warp *w, uint32_t n, co
 		*idle = g->none;
 }
 
-we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
-		   uint32_t *who, uint32_t *exited)
+/* exec_group's loop; red: where the turn holds reductions back
+ * (exec/red.h), or NULL. */
+static we_stop group_run(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget, uint32_t *who,
+			 uint32_t *exited, xred *red)
 {
 	const we_launch_ctx *L = cta->L;
 	const xinsn *code = L->mod->x;
@@ -463,6 +466,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 			g.key = GUARD_NONE;
 			continue;
 		}
+		if (red && red->n && in_code && i->releases)
+			xred_flush(red);
 		bool full = false, idle = false;
 		int r;
 		if (L->memcheck && in_code && observe_wants(i)) {
@@ -539,4 +544,24 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	}
 	group_settle(w, n, pc, pending, guarded);
 	return WE_STOP_BUDGET;
+}
+
+we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
+		   uint32_t *who, uint32_t *exited)
+{
+	if (!xred_on(cta->L))
+		return group_run(cta, wi, n, nw, budget, who, exited, NULL);
+	/* (the turn's reductions held back, for all the group's warps:
+	 * exec/red.h) */
+	xred red;
+	xred_init(&red);
+	we_warp *w = &cta->warps[wi];
+	for (uint32_t j = 0; j < n; j++)
+		w[j].red = &red;
+	const we_stop st = group_run(cta, wi, n, nw, budget, who, exited, &red);
+	for (uint32_t j = 0; j < n; j++)
+		w[j].red = NULL;
+	if (red.n)
+		xred_flush(&red);
+	return st;
 }

@@ -8,10 +8,11 @@
 #include "device/device.h"
 #include "exec/exec.h"
 #include "exec/jit.h"
+#include "exec/red.h"
 
 /* The compiled code's translation of a global span (jit.h, xjit_rt):
  * the interpreter's, with warp w's allocation cache, which then holds
- * the allocation. */
+ * the allocation, whose host bytes the code then reaches without it. */
 static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2])
 {
 	xctx x = { .w = w, .cta = w->cta, .L = L };
@@ -19,6 +20,10 @@ static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, ui
 	if (h) {
 		win[0] = w->gcache->base;
 		win[1] = w->gcache->base + w->gcache->size;
+		/* the code goes on in the whole allocation without coming back
+		 * here: what the turn holds back of it goes to memory first
+		 * (exec/red.h; the code holds nothing back itself) */
+		xred_touch(w->red, w->gcache->host, w->gcache->size);
 	}
 	return h;
 }

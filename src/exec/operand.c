@@ -9,6 +9,7 @@
 
 #include "device/device.h"
 #include "exec/exec.h"
+#include "exec/red.h"
 
 void xfault(xctx *x, we_fault_kind kind, uint32_t lanes, uint64_t addr, const char *fmt, ...)
 {
@@ -223,11 +224,18 @@ uint8_t *xglobal_span(xctx *x, uint64_t addr, uint64_t span)
 	/* the allocation table does not change during a launch: remember the
 	 * warp's last allocation (lanes of a warp mostly hit the same one) */
 	const galloc *a = x->w->gcache;
-	if (a && addr >= a->base && xfits(addr - a->base, span, a->size))
-		return a->host + (addr - a->base);
-	uint8_t *h = dev_translate_alloc(x->L->dev, addr, span, &a);
+	uint8_t *h;
+	if (a && addr >= a->base && xfits(addr - a->base, span, a->size)) {
+		h = a->host + (addr - a->base);
+	} else {
+		h = dev_translate_alloc(x->L->dev, addr, span, &a);
+		if (h)
+			x->w->gcache = a;
+	}
+	/* every global access of a turn comes here first: what the turn
+	 * holds back of these bytes goes to memory before it (exec/red.h) */
 	if (h)
-		x->w->gcache = a;
+		xred_touch(x->w->red, h, span);
 	return h;
 }
 

@@ -10,6 +10,7 @@
 #include "exec/jit.h"
 #include "exec/loop.h"
 #include "exec/observe.h"
+#include "exec/red.h"
 
 /* --profile's counters of instruction i, which warp w (ActiveMask
  * `active` before it) ran with x: executions and lanes, a BRA or BRX
@@ -120,11 +121,11 @@ static we_stop exec_run_hooked(we_cta *cta, we_warp *w, uint64_t budget)
 	return WE_STOP_BUDGET;
 }
 
-we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
+/* exec_run's loop without hooks; red: where the turn holds reductions
+ * back (exec/red.h), or NULL. */
+static we_stop run_plain(we_cta *cta, we_warp *w, uint64_t budget, xred *red)
 {
 	const we_launch_ctx *L = cta->L;
-	if (L->hooked)
-		return exec_run_hooked(cta, w, budget);
 	const xinsn *code = L->mod->x;
 	const uint64_t start = L->k->code_start, end = L->k->code_end;
 	xctx xc = { .w = w, .cta = cta, .L = L }, *x = &xc;
@@ -150,6 +151,8 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 		const xinsn *i = fetch(x, code, pc, start, end);
 		if (!i)
 			return x->why;
+		if (red && red->n && i->releases)
+			xred_flush(red);
 		if (x->pmask)
 			DISPATCH(x, i);
 		pc = retire(x);
@@ -157,4 +160,22 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 			return x->why;
 	}
 	return WE_STOP_BUDGET;
+}
+
+we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
+{
+	const we_launch_ctx *L = cta->L;
+	if (L->hooked)
+		return exec_run_hooked(cta, w, budget);
+	if (!xred_on(L))
+		return run_plain(cta, w, budget, NULL);
+	/* (the turn's reductions held back: exec/red.h) */
+	xred red;
+	xred_init(&red);
+	w->red = &red;
+	const we_stop st = run_plain(cta, w, budget, &red);
+	w->red = NULL;
+	if (red.n)
+		xred_flush(&red);
+	return st;
 }

@@ -15,6 +15,7 @@
  * Device memory is little-endian, like the host this is built for.
  */
 #include "device/device.h"
+#include "exec/red.h"
 #include "exec/sem.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -651,7 +652,26 @@ static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *
 		return;
 	}
 	uint8_t *ptr[XLANES];
-	if (!translate(x, om, sp, w64 ? 8u : 4u, ptr))
+	/* a 32-bit global ADD whose old value nothing reads: the turn holds
+	 * it back (exec/red.h), when it holds reductions at all; its own
+	 * translation applies nothing it holds */
+	xred *const red = sp == SP_GLOBAL && !w64 && op == ISA_AtomOp_ADD &&
+					  (!od || (od->kind == XO_REG && od->reg == 255))
+				  ? x->w->red
+				  : NULL;
+	if (red)
+		x->w->red = NULL;
+	const bool ok = translate(x, om, sp, w64 ? 8u : 4u, ptr);
+	if (red) {
+		x->w->red = red;
+		if (ok) {
+			uint32_t tb[XLANES];
+			const uint32_t *v = xsrc(x, ob, 0, tb, false);
+			for_lanes(l) if (ptr[l]) xred_add(red, ptr[l], v[l]);
+		}
+		return;
+	}
+	if (!ok)
 		return;
 	if (sp == SP_GLOBAL && x->L->track_atomics)
 		note_atomics(x, ptr, op, type, w64, od && !(od->kind == XO_REG && od->reg == 255));

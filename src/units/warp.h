@@ -103,6 +103,9 @@ typedef struct we_warp {
 					 holding its result; B2R.WARP / R2B.WARP
 					 / BAR.RESULT read and write it    */
 	const struct galloc *gcache;  /* last global allocation hit (exec/operand.c) */
+	struct xred *red;             /* the reductions the host thread running
+					 the warp holds back during its turn
+					 (exec/red.h), or NULL            */
 
 	uint32_t ur[WE_NUM_UREGS];    /* uniform registers                 */
 

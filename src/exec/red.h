@@ -1,0 +1,110 @@
+/* red.h — the reductions a host thread holds back during a turn: the
+ * 32-bit global ADDs whose old value nothing reads (RED.ADD, ATOMG.ADD to
+ * RZ: a histogram's bins, a counter's tallies), summed per word in a
+ * small table and applied to memory with one host atomic per word
+ * (xred_flush) instead of one per lane.  Two host threads adding to the
+ * same few lines (a histogram's bins) otherwise trade them at every
+ * add, and a second core made such a kernel slower than one
+ * (bench/README.md).
+ *
+ * The reading that allows it (doc/spec-reading.md, "A warp's atomics"):
+ * a reduction whose result nothing reads is a relaxed atomic, and another
+ * thread may see it at any later time until something orders it.  So
+ * what is held back is applied before
+ *  - an access of the holding host thread that overlaps the held words
+ *    (xred_touch, from the global translation: exec/operand.c
+ *    xglobal_span; compiled code's window over a whole allocation,
+ *    exec/jit_rt.c), so every warp of the turn, the adding one
+ *    included, reads its own adds in order;
+ *  - a MEMBAR, and any Barrier instruction (isa_flag: BAR, named and
+ *    per-thread barriers, which release other warps, in the warp-threads
+ *    engine on other host threads): xinsn.releases;
+ *  - the end of the turn (exec_run and exec_group before they return:
+ *    blocked, yielded, exited, faulted, budget used up), so every held
+ *    add reaches memory within one turn and before the engine looks at
+ *    the CTA again.
+ * The memory a launch leaves is bit for bit what adding lane by lane
+ * leaves (32-bit addition is associative and commutative).
+ *
+ * A turn holds reductions only where nothing observes single accesses:
+ * not under --check's memory checks, the hooked loop (trace, seeded
+ * schedule, profile) or a grid part's atomics map (xred_on).  The table
+ * lives on the turn's stack; w->red (warp.h) points at it for the warps
+ * of the turn.
+ */
+#ifndef WE_EXEC_RED_H
+#define WE_EXEC_RED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cta/cta.h"
+#include "units/warp.h"
+
+#define XRED_SLOTS 256u /* a byte histogram's 256 bins, one slot each */
+
+typedef struct xred {
+	uint32_t n;                   /* slots in use: used[0..n)          */
+	bool ready;                   /* word[] cleared (at the first add)  */
+	uintptr_t lo, hi;             /* the held words' host span [lo, hi) */
+	uint32_t *word[XRED_SLOTS];   /* a slot's word (by its address's
+					 bits 2..9), or NULL              */
+	uint32_t add[XRED_SLOTS];     /* what is held for it                */
+	uint8_t used[XRED_SLOTS];
+} xred;
+
+/* Whether a turn of the launch may hold reductions back (above). */
+static inline bool xred_on(const we_launch_ctx *L)
+{
+	return !L->hooked && !L->memcheck && !L->track_atomics;
+}
+
+/* An empty table (word[] is cleared at its first add: most turns hold
+ * nothing). */
+static inline void xred_init(xred *r)
+{
+	r->n = 0;
+	r->ready = false;
+	r->lo = UINTPTR_MAX;
+	r->hi = 0;
+}
+
+/* Apply what r holds: one relaxed host atomic per word. */
+void xred_flush(xred *r);
+
+/* An access of host bytes [p, p + bytes) by the holding thread: what r
+ * holds is applied first when the bytes overlap the held span. */
+static inline void xred_touch(xred *r, const void *p, uint64_t bytes)
+{
+	if (r && r->n && (uintptr_t)p < r->hi && (uintptr_t)p + bytes > r->lo)
+		xred_flush(r);
+}
+
+/* Hold v for the 32-bit word at p (aligned). */
+static inline void xred_add(xred *r, uint8_t *p, uint32_t v)
+{
+	if (!r->ready) {
+		memset(r->word, 0, sizeof r->word);
+		r->ready = true;
+	}
+	const uintptr_t a = (uintptr_t)p;
+	const unsigned s = (unsigned)(a >> 2) & (XRED_SLOTS - 1u);
+	uint32_t *w = (uint32_t *)(void *)p;
+	if (r->word[s] == w) {
+		r->add[s] += v;
+		return;
+	}
+	if (r->word[s]) {
+		/* another word in the slot: it goes to memory now */
+		__atomic_fetch_add(r->word[s], r->add[s], __ATOMIC_RELAXED);
+	} else {
+		r->used[r->n++] = (uint8_t)s;
+	}
+	r->word[s] = w;
+	r->add[s] = v;
+	r->lo = a < r->lo ? a : r->lo;
+	r->hi = a + 4 > r->hi ? a + 4 : r->hi;
+}
+
+#endif
