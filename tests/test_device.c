@@ -224,6 +224,56 @@ END_TEST
 
 /* ---- the nearest allocation, for out-of-bounds messages ---- */
 
+/* The blocks a launch's host threads keep from launch to launch
+ * (dev_keep_take): 64-byte aligned, at least the size asked, the same
+ * block again while it is large enough, a new one when it is not, none
+ * kept past WE_KEPT_BLOCKS or WE_KEPT_MAX (ASan's leak check sees the
+ * rest freed by we_device_destroy). */
+START_TEST(kept_blocks)
+{
+	we_device *d;
+	ck_assert_int_eq(we_device_create(NULL, &d), WE_OK);
+	size_t cap = 0;
+	uint8_t *a = dev_keep_take(d, 3, 1000, &cap);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq((uintptr_t)a % 64, 0);
+	ck_assert_uint_ge(cap, 1000);
+	memset(a, 0x5a, cap);
+	dev_keep_give(d, 3, a, cap);
+	size_t cap2 = 0;
+	uint8_t *b = dev_keep_take(d, 3, 500, &cap2);
+	ck_assert_ptr_eq(b, a);
+	ck_assert_uint_eq(cap2, cap);
+	/* taken: the next take of block 3 is a new one */
+	size_t cap3 = 0;
+	uint8_t *c = dev_keep_take(d, 3, 64, &cap3);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_ne(c, b);
+	free(c);
+	dev_keep_give(d, 3, b, cap2);
+	/* too small for the next launch: replaced */
+	uint8_t *e = dev_keep_take(d, 3, cap + 1, &cap3);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_ge(cap3, cap + 1);
+	memset(e, 0, cap3);
+	dev_keep_give(d, 3, e, cap3);
+	/* block k of other threads, past the kept ones, and one too large */
+	uint8_t *f = dev_keep_take(d, 0, 0, &cap);
+	ck_assert_ptr_nonnull(f);
+	dev_keep_give(d, 0, f, cap);
+	uint8_t *g = dev_keep_take(d, WE_KEPT_BLOCKS, 100, &cap);
+	ck_assert_ptr_nonnull(g);
+	dev_keep_give(d, WE_KEPT_BLOCKS, g, cap);
+	uint8_t *h = dev_keep_take(d, 1, WE_KEPT_MAX + 64, &cap);
+	ck_assert_ptr_nonnull(h);
+	dev_keep_give(d, 1, h, cap);
+	ck_assert_ptr_null(d->kept[1].p);
+	ck_assert_ptr_eq(d->kept[3].p, e);
+	ck_assert_ptr_eq(d->kept[0].p, f);
+	we_device_destroy(d);
+}
+END_TEST
+
 START_TEST(nearest_alloc)
 {
 	we_device_config cfg = { .threads = 1 };
@@ -334,6 +384,7 @@ int main(void)
 	TCase *o = tcase_create("out_of_bounds");
 	tcase_add_test(o, nearest_alloc);
 	tcase_add_test(o, out_of_bounds_messages);
+	tcase_add_test(o, kept_blocks);
 	suite_add_tcase(s, o);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

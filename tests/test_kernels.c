@@ -203,6 +203,57 @@ START_TEST(reduce)
 }
 END_TEST
 
+/* The CTA buffers a device keeps from launch to launch (device.h
+ * dev_keep_take): launches of reduce with CTAs of 256, 1024 and 64
+ * threads, one that faults in between, on one device: every sum, CTA
+ * and barrier count right each time. */
+START_TEST(kept_across_launches)
+{
+	th_kernel t;
+	th_file(&t, "kernels/reduce.we", "reduce");
+	const we_engine e = th_id(_i);
+	const uint32_t n = 1u << 18;
+	uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = i * 2654435761u;
+	we_devptr din = th_buf_new(&t, "in", in, n * 4, 0);
+	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
+	static const uint32_t blocks[] = { 256, 1024, 0, 64, 256 };
+	for (size_t r = 0; r < sizeof blocks / sizeof blocks[0]; r++) {
+		const uint32_t block = blocks[r] ? blocks[r] : 128, nctas = n / block;
+		we_launch_config cfg = th_cfg1(e, nctas, block);
+		cfg.threads = 2;
+		/* (reduce.we declares 1024 bytes of shared memory) */
+		cfg.dynamic_shared = block > 256 ? block * 4 - 1024 : 0;
+		we_launch_stats s;
+		if (!blocks[r]) {
+			/* out points nowhere: the CTAs fault at their store */
+			const we_param_info *p = th_param(&t, "out");
+			we_devptr bad = 8;
+			memcpy(t.params + p->offset, &bad, 8);
+			ck_assert_int_eq(th_launch(&t, &cfg, &s), WE_ERR_EXCEPTION);
+			memcpy(t.params + p->offset, &dout, 8);
+			continue;
+		}
+		ck_assert_msg(th_launch(&t, &cfg, &s) == WE_OK, "%s", we_last_error(t.dev));
+		ck_assert_int_eq(we_memcpy_dtoh(t.dev, out, dout, nctas * 4), WE_OK);
+		for (uint32_t c = 0; c < nctas; c++) {
+			uint32_t want = 0;
+			for (uint32_t l = 0; l < block; l++)
+				want += in[c * block + l];
+			ck_assert_msg(out[c] == want, "launch %zu (block %u): out[%u] = %u, want %u", r, block, c,
+				      out[c], want);
+		}
+		ck_assert_uint_eq(s.ctas, nctas);
+		ck_assert_uint_eq(s.barriers, (uint64_t)nctas * (1 + (uint32_t)__builtin_ctz(block)));
+	}
+	(void)din;
+	free(in);
+	free(out);
+	th_close(&t);
+}
+END_TEST
+
 /* The same launch with 1 and with 2 host threads gives the same bytes. */
 START_TEST(threads_agree)
 {
@@ -891,6 +942,7 @@ static Suite *kernels_suite(void)
 	tcase_add_loop_test(k, warpreduce, 0, (int)TH_NENGINES);
 	tcase_add_loop_test(k, reduce, 0, (int)TH_NENGINES);
 	tcase_add_loop_test(k, threads_agree, 0, (int)TH_NENGINES);
+	tcase_add_loop_test(k, kept_across_launches, 0, (int)TH_NENGINES);
 	tcase_add_loop_test(k, brx_test_listing, 0, (int)TH_NENGINES);
 	suite_add_tcase(s, k);
 	TCase *g = tcase_create("grids");

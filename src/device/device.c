@@ -282,7 +282,35 @@ void we_device_destroy(we_device *d)
 	free(d->profile_json);
 	if (d->topo)
 		topo_close(d->topo);
+	for (unsigned k = 0; k < WE_KEPT_BLOCKS; k++)
+		free(d->kept[k].p);
 	free(d);
+}
+
+void *dev_keep_take(struct we_device *d, unsigned k, size_t size, size_t *cap)
+{
+	size = size ? (size + 63) / 64 * 64 : 64;
+	if (k < WE_KEPT_BLOCKS && d->kept[k].p) {
+		void *p = d->kept[k].p;
+		d->kept[k].p = NULL;
+		if (d->kept[k].size >= size) {
+			*cap = d->kept[k].size;
+			return p;
+		}
+		free(p);
+	}
+	*cap = size;
+	return aligned_alloc(64, size);
+}
+
+void dev_keep_give(struct we_device *d, unsigned k, void *p, size_t cap)
+{
+	if (k >= WE_KEPT_BLOCKS || cap > WE_KEPT_MAX || d->kept[k].p) {
+		free(p);
+		return;
+	}
+	d->kept[k].p = p;
+	d->kept[k].size = cap;
 }
 
 /* The first allocation that ends after addr (it holds addr or lies

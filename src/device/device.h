@@ -21,6 +21,11 @@
 #define WE_GMEM_GAP 4096u
 #define WE_DEFAULT_MAX_MEMORY (UINT64_C(8) << 30)
 
+/* Host threads of a launch whose buffers a device keeps (dev_keep_take),
+ * and the largest block it keeps for one. */
+#define WE_KEPT_BLOCKS 64u
+#define WE_KEPT_MAX (UINT64_C(16) << 20)
+
 typedef struct galloc {
 	uint64_t base, size;
 	uint8_t *host;
@@ -52,7 +57,26 @@ struct we_device {
 	uint64_t phys_memory;     /* bytes of RAM, for up-front refusals */
 	char topo_err[256];     /* why topo is NULL                   */
 	we_status topo_status;  /* and topo_open's status then        */
+	/* the blocks a launch's host threads keep for the next launch
+	 * (dev_keep_take): block k is host thread k's */
+	struct {
+		void *p;
+		size_t size;
+	} kept[WE_KEPT_BLOCKS];
 };
+
+/* The buffers a host thread of a launch needs, kept from one launch to
+ * the next (a device runs one launch at a time): freeing them at a
+ * launch's end and allocating them at the next one's start had the next
+ * launch take them from fresh pages, one page fault each
+ * (bench/README.md).  Host thread k takes its block, at least `size`
+ * bytes (*cap: how many) and 64-byte aligned, its contents undefined
+ * (NULL when out of memory), and gives it back at the launch's end.
+ * Threads take and give back their own blocks concurrently; the device
+ * keeps block k for k < WE_KEPT_BLOCKS and up to WE_KEPT_MAX bytes, and
+ * frees it at we_device_destroy. */
+void *dev_keep_take(struct we_device *d, unsigned k, size_t size, size_t *cap);
+void dev_keep_give(struct we_device *d, unsigned k, void *p, size_t cap);
 
 /* The host topology, discovered once per device; NULL when hwloc cannot
  * load it (launches then run unpinned, with a notice). */

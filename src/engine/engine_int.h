@@ -47,6 +47,11 @@ typedef struct cta_batch {
 	we_warp *warps;
 	uint32_t *regs;
 	uint8_t *shared, *local;
+	void *block;                   /* all of the above: the device's kept
+					  block `key` (dev_keep_take), of cap
+					  bytes                              */
+	size_t cap;
+	unsigned key;
 	uint32_t clock_turns;          /* its worker's watchdog_ok calls    */
 	uint32_t fresh;                /* slots [0, fresh) hold a CTA start's
 					  state, or a straight kernel's end
@@ -153,10 +158,12 @@ void slot_stats(launch *lc, const cta_slot *s);
 
 bool slot_alloc(cta_slot *s, const launch *lc);
 void slot_free(cta_slot *s);
-/* n slots sharing one warp array and one register file; false when out of
- * memory (batch_free then frees what there is). */
-bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc);
-void batch_free(cta_batch *b);
+/* n slots sharing one warp array and one register file, in the block
+ * that the launch's host thread k keeps from launch to launch (device.h
+ * dev_keep_take); false when out of memory (batch_free then frees what
+ * there is, and gives the block back). */
+bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k);
+void batch_free(cta_batch *b, const launch *lc);
 /* Start CTA id in slot s (sync: its synchronisation, NULL when one host
  * thread runs it): its registers of the kernel's zero_rows zeroed unless
  * `regs_clear` (the batch zeroed the rows of all its slots at once). */

@@ -343,10 +343,10 @@ static void *sworker_main(void *arg)
 	launch *lc = wk->lc;
 	cta_batch *b = &wk->batch;
 	place_thread(lc, wk->index);
-	/* (its slots in memory the worker touches first, on its own core,
-	 * from its own malloc arena: none shares a line with another
-	 * worker's) */
-	if (!batch_alloc(b, wk->per, lc)) {
+	/* (its slots in the block the device keeps for worker k, which the
+	 * worker touched first, on its own core, in the device's first
+	 * launch: none shares a line with another worker's) */
+	if (!batch_alloc(b, wk->per, lc, wk->index)) {
 		wk->nomem = true;
 		atomic_store_explicit(&lc->stop, true, memory_order_release);
 		return NULL;
@@ -419,7 +419,7 @@ static we_status run_scheduler(launch *lc)
 			st = WE_ERR_NOMEM;
 		for (uint32_t k = 0; k < ws[i].batch.n; k++)
 			slot_stats(lc, &ws[i].batch.slot[k]);
-		batch_free(&ws[i].batch);
+		batch_free(&ws[i].batch, lc);
 	}
 	free(ws);
 	return st;

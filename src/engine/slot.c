@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/device.h"
 #include "engine/engine_int.h"
 #include "report/report.h"
 
@@ -104,19 +105,46 @@ void slot_free(cta_slot *s)
 	s->shared = s->local = NULL;
 }
 
-bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc)
+/* What of a batch's block (batch_alloc) lies at offset *at, `bytes`
+ * long: *at moves past it, to the next 64-byte boundary. */
+static void *block_part(uint8_t *block, size_t *at, size_t bytes)
+{
+	void *p = block ? block + *at : NULL;
+	*at += (bytes + 63) / 64 * 64;
+	return p;
+}
+
+bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
 {
 	const we_launch_ctx *L = &lc->L;
 	const uint32_t nw = L->warps_per_cta;
 	memset(b, 0, sizeof *b);
-	b->slot = calloc(n, sizeof *b->slot);
-	if (!b->slot)
-		return false;
+	/* one block, kept by the device from launch to launch (device.h
+	 * dev_keep_take): the slots, the warps and the register file zeroed,
+	 * the shared and local memory as malloc leaves them (buffers_alloc) */
+	const size_t slotbytes = (size_t)n * sizeof *b->slot, warpbytes = (size_t)nw * n * sizeof *b->warps;
+	const size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * nw * n;
+	const size_t sharedbytes = (size_t)L->shared_bytes * n;
+	const size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * nw * n;
+	size_t at = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		uint8_t *block = pass ? b->block : NULL;
+		at = 0;
+		b->slot = block_part(block, &at, slotbytes);
+		b->warps = block_part(block, &at, warpbytes);
+		b->regs = block_part(block, &at, regbytes);
+		b->shared = block_part(block, &at, sharedbytes);
+		b->local = block_part(block, &at, localbytes);
+		if (!pass && !(b->block = dev_keep_take(L->dev, k, at, &b->cap)))
+			return false;
+	}
+	b->key = k;
+	memset(b->block, 0, (size_t)((uint8_t *)b->shared - (uint8_t *)b->block));
 	b->n = n;
-	bool ok = buffers_alloc(lc, n, &b->warps, &b->regs, &b->shared, &b->local);
+	bool ok = true;
 	const uint8_t leaves = kernel_leaves(L);
-	for (uint32_t k = 0; k < n; k++) {
-		cta_slot *s = &b->slot[k];
+	for (uint32_t c = 0; c < n; c++) {
+		cta_slot *s = &b->slot[c];
 		bar_init(&s->cta.bars, nw);
 		nbar_init(&s->cta.nbars, nw);
 		s->batched = true;
@@ -124,25 +152,20 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc)
 		s->rstride = n * nw * WE_WARP_SIZE;
 		if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
 			ok = false;
-		if (!ok)
-			continue;
-		s->warps = b->warps + (size_t)k * nw;
-		s->regs = b->regs + (size_t)k * nw * WE_WARP_SIZE;
-		s->shared = b->shared + (size_t)k * L->shared_bytes;
-		s->local = b->local + (size_t)k * L->local_bytes * WE_WARP_SIZE * nw;
+		s->warps = b->warps + (size_t)c * nw;
+		s->regs = b->regs + (size_t)c * nw * WE_WARP_SIZE;
+		s->shared = b->shared + (size_t)c * L->shared_bytes;
+		s->local = b->local + (size_t)c * L->local_bytes * WE_WARP_SIZE * nw;
 	}
 	return ok;
 }
 
-void batch_free(cta_batch *b)
+void batch_free(cta_batch *b, const launch *lc)
 {
 	for (uint32_t k = 0; k < b->n; k++)
 		slot_free(&b->slot[k]);
-	free(b->slot);
-	free(b->warps);
-	free(b->regs);
-	free(b->shared);
-	free(b->local);
+	if (b->block)
+		dev_keep_give(lc->L.dev, b->key, b->block, b->cap);
 	memset(b, 0, sizeof *b);
 }
 
