@@ -677,7 +677,8 @@ static we_launch_config held_config(int i, uint32_t grid, uint32_t block)
 
 /* Many CTAs add to 512 bins (words 1 KB apart share a slot of the
  * table: red.h) and to a word of a second buffer, with RED.ADD and
- * ATOMG.ADD to RZ by turns. */
+ * ATOMG.ADD to RZ by turns, and to bins whose lanes lie too far apart
+ * to be held (XRED_APART). */
 static const char held_tally[] =
 	".kernel tally\n"
 	".param ptr bins\n"
@@ -706,6 +707,10 @@ static const char held_tally[] =
 	"   @!P0 RED.ADD [R10.64], R7 ;\n"
 	"   @P0  ATOMG.ADD RZ, [R10.64], R7 ;\n"
 	"        RED.ADD [R12.64], R8 ;\n"
+	"        IMAD R5, R3, 0x25, R4 ;\n"
+	"        LOP3.LUT R5, R5, 0x1ff, RZ, 0xc0, !PT ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R5, 0x4, R[20:21] ;\n"
+	"        RED.ADD [R10.64], R8 ;\n"
 	"        IADD3 R4, R4, 0x1, RZ ;\n"
 	"        ISETP.LT.U32.AND P1, PT, R4, c[0x0][0x10], PT ;\n"
 	"   @P1  BRA `(.loop) ;\n"
@@ -724,8 +729,10 @@ START_TEST(held_tally_sums)
 	th_launch_ok(&t, &cfg, NULL, held_cfg[_i].name);
 	uint32_t want[512] = { 0 }, want_o[8] = { 0 }, got[512], got_o[8];
 	for (uint32_t i = 0; i < n; i++) {
-		for (uint32_t k = 0; k < iters; k++)
+		for (uint32_t k = 0; k < iters; k++) {
 			want[(7 * i + 13 * k) & 511] += k + 1;
+			want[(37 * i + k) & 511] += 1;
+		}
 		want_o[i & 7] += iters;
 	}
 	th_get(&t, got, bins, sizeof got);

@@ -81,6 +81,15 @@ static inline void xred_touch(xred *r, const void *p, uint64_t bytes)
 		xred_flush(r);
 }
 
+/* A turn holds the adds of a warp instruction whose active lanes' words
+ * lie less than XRED_APART bytes apart, so that they fit the table side
+ * by side (a histogram's bins).  Lanes scattered wider would only pass
+ * through it: random adds over 64 MB took a third longer held than one
+ * host atomic each (bench/README.md); they go lane by lane (what the
+ * turn holds of the same words stays held: adds in either order leave
+ * the same sum, and the turn's reads see both). */
+#define XRED_APART (XRED_SLOTS * 4u)
+
 /* Hold v for the 32-bit word at p (aligned). */
 static inline void xred_add(xred *r, uint8_t *p, uint32_t v)
 {

@@ -47,9 +47,12 @@ static inline unsigned msize_regs(unsigned bytes) { return bytes <= 4 ? 1u : byt
 /* Translate [Ra + off] for every lane of pmask into ptr[].  false after a
  * fault.  Global addresses are the 64-bit pair R[a:a+1]; shared and
  * local ones the 32-bit Ra (unsigned) plus the signed offset — a negative
- * sum is out of range, not wrapped. */
-static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd *om, enum space sp, unsigned size,
-								 uint8_t *ptr[XLANES])
+ * sum is out of range, not wrapped.  *apart (when not NULL): the bytes
+ * from the lowest lane's address to the highest's, where the lanes are
+ * in one window, else UINT64_MAX. */
+static inline __attribute__((always_inline)) bool translate_span(xctx *x, const xopd *om, enum space sp,
+								      unsigned size, uint8_t *ptr[XLANES],
+								      uint64_t *apart)
 {
 	const uint32_t pm = x->pmask;
 	const uint32_t *lo = xrow(x, om, 0);
@@ -67,6 +70,8 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 						   : (uint64_t)((int64_t)lo[l] + om->imm);
 		zero_small(ptr, sizeof(ptr[0]) * XLANES);
 		ptr[l] = fn(x, a, size, l);
+		if (apart)
+			*apart = 0;
 		return ptr[l] != NULL;
 	}
 	uint64_t addr[XLANES];
@@ -99,9 +104,13 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 		if (base) {
 			const uint64_t stride = sp == SP_LOCAL ? x->L->local_bytes : 0;
 			for_lanes(l) ptr[l] = LANE_ON(pm, l) ? base + (addr[l] - amin) + stride * l : NULL;
+			if (apart)
+				*apart = amax - amin;
 			return true;
 		}
 	}
+	if (apart)
+		*apart = UINT64_MAX;
 	bool ok = true;
 	for_lanes(l) {
 		ptr[l] = NULL;
@@ -113,6 +122,12 @@ static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd 
 		ok = ok && ptr[l];
 	}
 	return ok;
+}
+
+static inline __attribute__((always_inline)) bool translate(xctx *x, const xopd *om, enum space sp, unsigned size,
+								 uint8_t *ptr[XLANES])
+{
+	return translate_span(x, om, sp, size, ptr, NULL);
 }
 
 /* Read `bytes` at p into up to 4 words, zero- or sign-extended. */
@@ -653,23 +668,27 @@ static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *
 	}
 	uint8_t *ptr[XLANES];
 	/* a 32-bit global ADD whose old value nothing reads: the turn holds
-	 * it back (exec/red.h), when it holds reductions at all; its own
-	 * translation applies nothing it holds */
+	 * it back (exec/red.h), when it holds reductions at all and the
+	 * lanes' words are close together; its own translation applies
+	 * nothing the turn holds */
 	xred *const red = sp == SP_GLOBAL && !w64 && op == ISA_AtomOp_ADD &&
 					  (!od || (od->kind == XO_REG && od->reg == 255))
 				  ? x->w->red
 				  : NULL;
 	if (red)
 		x->w->red = NULL;
-	const bool ok = translate(x, om, sp, w64 ? 8u : 4u, ptr);
+	uint64_t apart;
+	const bool ok = translate_span(x, om, sp, w64 ? 8u : 4u, ptr, &apart);
 	if (red) {
 		x->w->red = red;
-		if (ok) {
+		if (!ok)
+			return;
+		if (apart < XRED_APART) {
 			uint32_t tb[XLANES];
 			const uint32_t *v = xsrc(x, ob, 0, tb, false);
 			for_lanes(l) if (ptr[l]) xred_add(red, ptr[l], v[l]);
+			return;
 		}
-		return;
 	}
 	if (!ok)
 		return;
