@@ -828,11 +828,11 @@ START_TEST(held_own_reads)
 }
 END_TEST
 
-/* The producers add, MEMBAR, set a flag and wait for the consumers,
- * which wait for the flag, MEMBAR, and read the sum: the MEMBAR puts
- * the adds in memory before the flag, while the producers' turn goes
- * on.  Warps 0 and 1 of one CTA, or the two warps of CTA 0 and those
- * of CTA 1 (by_cta). */
+/* The producers add, MEMBAR, count themselves in (32 each, a fetching
+ * ATOMG.ADD: not held) and wait for the consumers, which wait for the
+ * count, MEMBAR, and read the sum: the MEMBAR puts the adds in memory
+ * before the count, while the producers' turn goes on.  Warps 0 and 1
+ * of one CTA, or the two warps of CTA 0 and those of CTA 1 (by_cta). */
 static const char held_handoff[] =
 	".kernel handoff\n"
 	".param ptr data\n"
@@ -862,16 +862,19 @@ static const char held_handoff[] =
 	"        ISETP.LT.U32.AND P1, PT, R4, c[0x0][0x18], PT ;\n"
 	"   @P1  BRA `(.produce) ;\n"
 	"        MEMBAR.GPU ;\n"
-	"        STG.E.STRONG.GPU [R22.64], R8 ;\n"
+	"        ATOMG.ADD R9, [R22.64], R8 ;\n"
 	".wait:\n"
 	"        LDG.E.STRONG.GPU R9, [R22.64+0x4] ;\n"
 	"        ISETP.EQ.U32.AND P2, PT, R9, RZ, PT ;\n"
 	"   @P2  BRA `(.wait) ;\n"
 	"        EXIT ;\n"
 	".consumer:\n"
+	"        IADD3 R11, R5, 0x1, RZ ;\n"
+	"        SHF.L.U32 R11, R11, 0x5, RZ ;\n"
+	".poll:\n"
 	"        LDG.E.STRONG.GPU R9, [R22.64] ;\n"
-	"        ISETP.EQ.U32.AND P2, PT, R9, RZ, PT ;\n"
-	"   @P2  BRA `(.consumer) ;\n"
+	"        ISETP.NE.U32.AND P2, PT, R9, R11, PT ;\n"
+	"   @P2  BRA `(.poll) ;\n"
 	"        MEMBAR.GPU ;\n"
 	"        LDG R10, [R20.64] ;\n"
 	"        MOV R24, c[0x0][0x10] ;\n"
