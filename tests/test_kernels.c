@@ -216,7 +216,7 @@ START_TEST(kept_across_launches)
 	uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = i * 2654435761u;
-	we_devptr din = th_buf_new(&t, "in", in, n * 4, 0);
+	th_buf_new(&t, "in", in, n * 4, 0);
 	we_devptr dout = th_buf_new(&t, "out", NULL, n * 4, 0);
 	static const uint32_t blocks[] = { 256, 1024, 0, 64, 256 };
 	for (size_t r = 0; r < sizeof blocks / sizeof blocks[0]; r++) {
@@ -247,7 +247,6 @@ START_TEST(kept_across_launches)
 		ck_assert_uint_eq(s.ctas, nctas);
 		ck_assert_uint_eq(s.barriers, (uint64_t)nctas * (1 + (uint32_t)__builtin_ctz(block)));
 	}
-	(void)din;
 	free(in);
 	free(out);
 	th_close(&t);
