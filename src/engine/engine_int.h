@@ -156,6 +156,11 @@ void launch_jit_decide(launch *lc, double predicted);
 /* Add a slot's statistics to the launch's (call after joining). */
 void slot_stats(launch *lc, const cta_slot *s);
 
+/* What L's kernel's CTAs may leave in their warps besides what every CTA
+ * start clears (slot.c, KERNEL_*; cta_slot.leaves): 0 for a kernel whose
+ * only branch or barrier unit instruction is EXIT and that has no
+ * uniform one. */
+uint8_t kernel_leaves(const we_launch_ctx *L);
 bool slot_alloc(cta_slot *s, const launch *lc);
 void slot_free(cta_slot *s);
 /* n slots sharing one warp array and one register file, in the block

@@ -292,11 +292,11 @@ static void sched_tier(launch *lc, tier_sample *ts, double seconds, uint32_t n, 
  * valid, and the kernel's CTAs leave nothing in their warps but what
  * every CTA start resets (slot.c, KERNEL_*: its only branch or barrier
  * unit instruction is EXIT, no uniform one). */
-static bool sched_straight_ok(const launch *lc, const cta_batch *b)
+static bool sched_straight_ok(const launch *lc, uint8_t leaves)
 {
 	const we_launch_ctx *L = &lc->L;
 	return !L->hooked && !L->check && !L->memcheck && !L->seeded && !L->max_instructions && L->lockstep > 1 &&
-	       L->threads_per_cta % WE_WARP_SIZE == 0 && b->slot[0].leaves == 0;
+	       L->threads_per_cta % WE_WARP_SIZE == 0 && leaves == 0;
 }
 
 /* Batch b's next n CTAs from id, run straight when they can be: the
@@ -354,7 +354,7 @@ static void *sworker_main(void *arg)
 	cta_chunk ck = { 0, 0 };
 	/* --jit auto: worker 0 decides after its sample of batches */
 	tier_sample ts = { .on = lc->jit_auto && wk->index == 0 };
-	wk->straight = sched_straight_ok(lc, b);
+	wk->straight = sched_straight_ok(lc, b->slot[0].leaves);
 	uint64_t id;
 	uint32_t n;
 	/* the next b->n CTAs of the worker's chunk (fewer at its end) */
@@ -375,12 +375,22 @@ static void *sworker_main(void *arg)
  * group's warp masks are 32 bits); one without lockstep groups, with a
  * seeded schedule, or when a CTA has more warps than a group within it
  * may (they never join, batch_joins); never more than a worker's share
- * of the grid. */
+ * of the grid.  A kernel without branches (kernel_leaves: it runs
+ * straight once compiled, exec.h exec_straight) fills only a group of
+ * L->lockstep warps (a CTA at least): its batch's register rows then
+ * stay in the first-level cache between the phases of its compiled
+ * blocks, and tiny and triad ran 12% and 17% faster on one core with 8
+ * warps than with 32 (bench/README.md; kernels with loops and barriers,
+ * such as reduce, ran slower).  (Whatever the compiled tier: with a
+ * fault, the CTAs after the faulting one that run are those of its
+ * batch, the same compiled and interpreted.) */
 static uint32_t batch_size(const launch *lc, unsigned nw)
 {
 	const we_launch_ctx *L = &lc->L;
 	uint64_t n = L->lockstep > 1 && !L->seeded && L->warps_per_cta <= L->lockstep
 			     ? WE_WARP_SIZE / L->warps_per_cta : 1;
+	if (n > 1 && kernel_leaves(L) == 0)
+		n = L->lockstep / L->warps_per_cta;
 	if (L->batch && L->batch < n)
 		n = L->batch;
 	const uint64_t share = (launch_ctas(lc) + nw - 1) / nw;

@@ -42,7 +42,7 @@ static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_
  * ActiveMask and ActivePC, BRA those and the RPCs, BAR the barrier
  * unit's fields). */
 enum { KERNEL_UREGS = 1, KERNEL_UNITS = 2, KERNEL_FLOW = 4 };
-static uint8_t kernel_leaves(const we_launch_ctx *L)
+uint8_t kernel_leaves(const we_launch_ctx *L)
 {
 	uint8_t d = 0;
 	for (uint64_t pc = L->k->code_start; pc < L->k->code_end; pc += WE_INST_SIZE) {
