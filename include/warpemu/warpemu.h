@@ -208,7 +208,8 @@ typedef struct we_launch_config {
 	 * side; when all warps of consecutive ones are at one PC with every
 	 * lane active they run as one lockstep group (at most 32 warps in
 	 * all; the results are those of running the CTAs one after the
-	 * other).  0 = as many CTAs as fill 32 warps, 1 = one CTA at a time;
+	 * other).  0 = as many CTAs as fill 32 warps (a kernel without
+	 * branches or barriers: `lockstep` warps), 1 = one CTA at a time;
 	 * at most 32.  Without lockstep groups it is 1. */
 	unsigned batch;
 	/* Warp-threads engine, without a seeded schedule or trace: every warp
