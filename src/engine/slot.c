@@ -8,25 +8,34 @@
 #include "engine/engine_int.h"
 #include "report/report.h"
 
-/* n CTAs' buffers: one warp array, one register file whose rows hold the
- * lanes of all n CTAs' warps, n shared and local areas.  Rows are 128
- * bytes per warp: on 64-byte boundaries no vector load of a row crosses a
- * cache line.  The zero rows (RZ reads) stay zero from here on: nothing
- * writes them (RZ writes go to the sink rows, which nothing reads). */
+/* The bytes of n CTAs' buffers (buffers_alloc, batch_alloc), by
+ * BUF_*: one warp array, one register file whose rows hold the lanes of
+ * all n CTAs' warps, n shared and local areas. */
+enum { BUF_WARPS, BUF_REGS, BUF_SHARED, BUF_LOCAL, BUF_N };
+static void buffer_bytes(const we_launch_ctx *L, uint32_t n, size_t bytes[BUF_N])
+{
+	const size_t nw = L->warps_per_cta;
+	bytes[BUF_WARPS] = nw * n * sizeof(we_warp);
+	bytes[BUF_REGS] = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * nw * n;
+	bytes[BUF_SHARED] = (size_t)L->shared_bytes * n;
+	bytes[BUF_LOCAL] = (size_t)L->local_bytes * WE_WARP_SIZE * nw * n;
+}
+
+/* n CTAs' buffers (buffer_bytes).  Rows are 128 bytes per warp: on
+ * 64-byte boundaries no vector load of a row crosses a cache line.  The
+ * zero rows (RZ reads) stay zero from here on: nothing writes them (RZ
+ * writes go to the sink rows, which nothing reads). */
 static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_t **regs,
 			  uint8_t **shared, uint8_t **local)
 {
-	const we_launch_ctx *L = &lc->L;
-	const size_t nw = L->warps_per_cta;
-	size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * nw * n;
-	size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * nw * n;
-	size_t sharedbytes = (size_t)L->shared_bytes * n;
-	*warps = calloc(nw * n, sizeof **warps);
-	*regs = aligned_alloc(64, (regbytes + 63) / 64 * 64);
+	size_t bytes[BUF_N];
+	buffer_bytes(&lc->L, n, bytes);
+	*warps = calloc(bytes[BUF_WARPS] / sizeof **warps, sizeof **warps);
+	*regs = aligned_alloc(64, (bytes[BUF_REGS] + 63) / 64 * 64);
 	if (*regs)
-		memset(*regs, 0, regbytes);
-	*shared = malloc(sharedbytes ? sharedbytes : 1);
-	*local = malloc(localbytes ? localbytes : 1);
+		memset(*regs, 0, bytes[BUF_REGS]);
+	*shared = malloc(bytes[BUF_SHARED] ? bytes[BUF_SHARED] : 1);
+	*local = malloc(bytes[BUF_LOCAL] ? bytes[BUF_LOCAL] : 1);
 	return *warps && *regs && *shared && *local;
 }
 
@@ -105,41 +114,32 @@ void slot_free(cta_slot *s)
 	s->shared = s->local = NULL;
 }
 
-/* What of a batch's block (batch_alloc) lies at offset *at, `bytes`
- * long: *at moves past it, to the next 64-byte boundary. */
-static void *block_part(uint8_t *block, size_t *at, size_t bytes)
-{
-	void *p = block ? block + *at : NULL;
-	*at += (bytes + 63) / 64 * 64;
-	return p;
-}
-
 bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
 {
 	const we_launch_ctx *L = &lc->L;
 	const uint32_t nw = L->warps_per_cta;
 	memset(b, 0, sizeof *b);
 	/* one block, kept by the device from launch to launch (device.h
-	 * dev_keep_take): the slots, the warps and the register file zeroed,
-	 * the shared and local memory as malloc leaves them (buffers_alloc) */
-	const size_t slotbytes = (size_t)n * sizeof *b->slot, warpbytes = (size_t)nw * n * sizeof *b->warps;
-	const size_t regbytes = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * nw * n;
-	const size_t sharedbytes = (size_t)L->shared_bytes * n;
-	const size_t localbytes = (size_t)L->local_bytes * WE_WARP_SIZE * nw * n;
-	size_t at = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		uint8_t *block = pass ? b->block : NULL;
-		at = 0;
-		b->slot = block_part(block, &at, slotbytes);
-		b->warps = block_part(block, &at, warpbytes);
-		b->regs = block_part(block, &at, regbytes);
-		b->shared = block_part(block, &at, sharedbytes);
-		b->local = block_part(block, &at, localbytes);
-		if (!pass && !(b->block = dev_keep_take(L->dev, k, at, &b->cap)))
-			return false;
-	}
+	 * dev_keep_take): the slots, then buffer_bytes' buffers, each on a
+	 * 64-byte boundary; the slots, the warps and the register file
+	 * zeroed, the shared and local memory as malloc leaves them
+	 * (buffers_alloc) */
+	size_t bytes[BUF_N], at[BUF_N + 1]; /* at[q]: where buffer q starts */
+	buffer_bytes(L, n, bytes);
+	at[0] = ((size_t)n * sizeof *b->slot + 63) / 64 * 64;
+	for (unsigned q = 0; q < BUF_N; q++)
+		at[q + 1] = at[q] + (bytes[q] + 63) / 64 * 64;
+	uint8_t *block = dev_keep_take(L->dev, k, at[BUF_N], &b->cap);
+	if (!block)
+		return false;
+	memset(block, 0, at[BUF_SHARED]);
+	b->block = block;
+	b->slot = (cta_slot *)(void *)block;
+	b->warps = (we_warp *)(void *)(block + at[BUF_WARPS]);
+	b->regs = (uint32_t *)(void *)(block + at[BUF_REGS]);
+	b->shared = block + at[BUF_SHARED];
+	b->local = block + at[BUF_LOCAL];
 	b->key = k;
-	memset(b->block, 0, (size_t)((uint8_t *)b->shared - (uint8_t *)b->block));
 	b->n = n;
 	bool ok = true;
 	const uint8_t leaves = kernel_leaves(L);

@@ -554,14 +554,8 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
 	/* (the turn's reductions held back, for all the group's warps:
 	 * exec/red.h) */
 	xred red;
-	xred_init(&red);
-	we_warp *w = &cta->warps[wi];
-	for (uint32_t j = 0; j < n; j++)
-		w[j].red = &red;
+	xred_begin(&red, &cta->warps[wi], n);
 	const we_stop st = group_run(cta, wi, n, nw, budget, who, exited, &red);
-	for (uint32_t j = 0; j < n; j++)
-		w[j].red = NULL;
-	if (red.n)
-		xred_flush(&red);
+	xred_end(&red, &cta->warps[wi], n);
 	return st;
 }

@@ -60,18 +60,31 @@ static inline bool xred_on(const we_launch_ctx *L)
 	return !L->hooked && !L->memcheck && !L->track_atomics;
 }
 
-/* An empty table (word[] is cleared at its first add: most turns hold
- * nothing). */
-static inline void xred_init(xred *r)
+/* Apply what r holds: one relaxed host atomic per word. */
+void xred_flush(xred *r);
+
+/* A turn of the n warps from w (exec_run, exec_group) begins: r empty
+ * (word[] is cleared at its first add: most turns hold nothing), and the
+ * warps point at it (w->red) ... */
+static inline void xred_begin(xred *r, we_warp *w, uint32_t n)
 {
 	r->n = 0;
 	r->ready = false;
 	r->lo = UINTPTR_MAX;
 	r->hi = 0;
+	for (uint32_t j = 0; j < n; j++)
+		w[j].red = r;
 }
 
-/* Apply what r holds: one relaxed host atomic per word. */
-void xred_flush(xred *r);
+/* ... and ends: the warps point at nothing, and what r holds goes to
+ * memory. */
+static inline void xred_end(xred *r, we_warp *w, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		w[j].red = NULL;
+	if (r->n)
+		xred_flush(r);
+}
 
 /* An access of host bytes [p, p + bytes) by the holding thread: what r
  * holds is applied first when the bytes overlap the held span. */

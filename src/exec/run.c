@@ -171,11 +171,8 @@ we_stop exec_run(we_cta *cta, we_warp *w, uint64_t budget)
 		return run_plain(cta, w, budget, NULL);
 	/* (the turn's reductions held back: exec/red.h) */
 	xred red;
-	xred_init(&red);
-	w->red = &red;
+	xred_begin(&red, w, 1);
 	const we_stop st = run_plain(cta, w, budget, &red);
-	w->red = NULL;
-	if (red.n)
-		xred_flush(&red);
+	xred_end(&red, w, 1);
 	return st;
 }

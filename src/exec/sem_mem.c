@@ -667,14 +667,13 @@ static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *
 		return;
 	}
 	uint8_t *ptr[XLANES];
+	/* the old value goes to a register (not RZ, and not RED's nowhere) */
+	const bool fetched = od && !(od->kind == XO_REG && od->reg == 255);
 	/* a 32-bit global ADD whose old value nothing reads: the turn holds
 	 * it back (exec/red.h), when it holds reductions at all and the
 	 * lanes' words are close together; its own translation applies
 	 * nothing the turn holds */
-	xred *const red = sp == SP_GLOBAL && !w64 && op == ISA_AtomOp_ADD &&
-					  (!od || (od->kind == XO_REG && od->reg == 255))
-				  ? x->w->red
-				  : NULL;
+	xred *const red = sp == SP_GLOBAL && !w64 && op == ISA_AtomOp_ADD && !fetched ? x->w->red : NULL;
 	if (red)
 		x->w->red = NULL;
 	uint64_t apart;
@@ -693,7 +692,7 @@ static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *
 	if (!ok)
 		return;
 	if (sp == SP_GLOBAL && x->L->track_atomics)
-		note_atomics(x, ptr, op, type, w64, od && !(od->kind == XO_REG && od->reg == 255));
+		note_atomics(x, ptr, op, type, w64, fetched);
 	uint32_t tb0[XLANES], tb1[XLANES], tc0[XLANES], tc1[XLANES];
 	const uint32_t *b0 = xsrc(x, ob, 0, tb0, false);
 	const uint32_t *b1 = w64 ? xsrc(x, ob, 1, tb1, false) : b0;
