@@ -1438,6 +1438,7 @@ static bool op_misc(lx *x)
 static int bar_ops(lx *x, const ptx_opnd *id, const ptx_opnd *cnt, int *v, int n, char *sl, char *text, size_t tn)
 {
 	char ib[32], cb[32], it[16], ct[16];
+	text[0] = 0;
 	int iv = lx_src32(x, id, ib, sizeof ib);
 	int cv = cnt ? lx_src32(x, cnt, cb, sizeof cb) : -1;
 	if (iv >= 0) {
@@ -1445,7 +1446,12 @@ static int bar_ops(lx *x, const ptx_opnd *id, const ptx_opnd *cnt, int *v, int n
 		snprintf(it, sizeof it, "$%d", n++);
 		strcat(sl, " ur");
 	} else {
-		snprintf(it, sizeof it, "0x%" PRIx32, (uint32_t)strtoll(ib, NULL, 10));
+		const long long b = strtoll(ib, NULL, 10);
+		if (b < 0 || b > 15) {
+			lx_error(x, id, "a barrier id must be from 0 to 15");
+			return n;
+		}
+		snprintf(it, sizeof it, "0x%" PRIx32, (uint32_t)b);
 	}
 	if (!cnt) {
 		snprintf(text, tn, "%s", it);
