@@ -16,8 +16,9 @@
 #include "exec/exec.h"
 #include "exec/jit.h"
 
-/* The buffers of one running CTA, reused for CTA after CTA: its own
- * (slot_alloc), or its part of a batch's (batch_alloc). */
+/* The buffers of one running CTA, reused for CTA after CTA: its part
+ * of a batch's (batch_alloc; the warp-threads engine's batches hold one
+ * CTA). */
 typedef struct cta_slot {
 	we_cta cta;
 	we_warp *warps;
@@ -25,7 +26,6 @@ typedef struct cta_slot {
 	uint32_t rstride;
 	uint8_t *shared;
 	uint8_t *local;
-	bool batched;                  /* the buffers are a batch's          */
 	race_cta *race;                /* --check races/uninit state, or NULL */
 	prof *prof;                    /* --profile counters, or NULL        */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
@@ -161,8 +161,6 @@ void slot_stats(launch *lc, const cta_slot *s);
  * only branch or barrier unit instruction is EXIT and that has no
  * uniform one. */
 uint8_t kernel_leaves(const we_launch_ctx *L);
-bool slot_alloc(cta_slot *s, const launch *lc);
-void slot_free(cta_slot *s);
 /* n slots sharing one warp array and one register file, in the block
  * that the launch's host thread k keeps from launch to launch (device.h
  * dev_keep_take); false when out of memory (batch_free then frees what

@@ -8,7 +8,7 @@
 #include "engine/engine_int.h"
 #include "report/report.h"
 
-/* The bytes of n CTAs' buffers (buffers_alloc, batch_alloc), by
+/* The bytes of n CTAs' buffers (batch_alloc), by
  * BUF_*: one warp array, one register file whose rows hold the lanes of
  * all n CTAs' warps, n shared and local areas. */
 enum { BUF_WARPS, BUF_REGS, BUF_SHARED, BUF_LOCAL, BUF_N };
@@ -19,24 +19,6 @@ static void buffer_bytes(const we_launch_ctx *L, uint32_t n, size_t bytes[BUF_N]
 	bytes[BUF_REGS] = (size_t)L->nrows * WE_WARP_SIZE * sizeof(uint32_t) * nw * n;
 	bytes[BUF_SHARED] = (size_t)L->shared_bytes * n;
 	bytes[BUF_LOCAL] = (size_t)L->local_bytes * WE_WARP_SIZE * nw * n;
-}
-
-/* n CTAs' buffers (buffer_bytes).  Rows are 128 bytes per warp: on
- * 64-byte boundaries no vector load of a row crosses a cache line.  The
- * zero rows (RZ reads) stay zero from here on: nothing writes them (RZ
- * writes go to the sink rows, which nothing reads). */
-static bool buffers_alloc(const launch *lc, uint32_t n, we_warp **warps, uint32_t **regs,
-			  uint8_t **shared, uint8_t **local)
-{
-	size_t bytes[BUF_N];
-	buffer_bytes(&lc->L, n, bytes);
-	*warps = calloc(bytes[BUF_WARPS] / sizeof **warps, sizeof **warps);
-	*regs = aligned_alloc(64, (bytes[BUF_REGS] + 63) / 64 * 64);
-	if (*regs)
-		memset(*regs, 0, bytes[BUF_REGS]);
-	*shared = malloc(bytes[BUF_SHARED] ? bytes[BUF_SHARED] : 1);
-	*local = malloc(bytes[BUF_LOCAL] ? bytes[BUF_LOCAL] : 1);
-	return *warps && *regs && *shared && *local;
 }
 
 /* What a kernel's CTAs may leave in their warps besides the fields of
@@ -84,34 +66,12 @@ static prof *slot_prof(const we_launch_ctx *L)
 	return prof_new(L->warps_per_cta, (L->k->code_end - L->k->code_start) / WE_INST_SIZE, L->k->code_start);
 }
 
-bool slot_alloc(cta_slot *s, const launch *lc)
-{
-	const we_launch_ctx *L = &lc->L;
-	memset(s, 0, sizeof *s);
-	bar_init(&s->cta.bars, L->warps_per_cta);
-	nbar_init(&s->cta.nbars, L->warps_per_cta);
-	s->rstride = L->warps_per_cta * WE_WARP_SIZE;
-	s->leaves = kernel_leaves(L);
-	if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
-		return false;
-	return buffers_alloc(lc, 1, &s->warps, &s->regs, &s->shared, &s->local);
-}
-
-void slot_free(cta_slot *s)
+static void slot_free(cta_slot *s)
 {
 	race_cta_free(s->race);
 	s->race = NULL;
 	prof_free(s->prof);
 	s->prof = NULL;
-	if (!s->batched) {
-		free(s->warps);
-		free(s->regs);
-		free(s->shared);
-		free(s->local);
-	}
-	s->warps = NULL;
-	s->regs = NULL;
-	s->shared = s->local = NULL;
 }
 
 bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
@@ -121,9 +81,11 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
 	memset(b, 0, sizeof *b);
 	/* one block, kept by the device from launch to launch (device.h
 	 * dev_keep_take): the slots, then buffer_bytes' buffers, each on a
-	 * 64-byte boundary; the slots, the warps and the register file
-	 * zeroed, the shared and local memory as malloc leaves them
-	 * (buffers_alloc) */
+	 * 64-byte boundary (rows are 128 bytes per warp: no vector load of
+	 * a row crosses a cache line); the slots, the warps and the register
+	 * file zeroed, the shared and local memory as the last launch left
+	 * them.  The zero rows (RZ reads) stay zero from here on: nothing
+	 * writes them (RZ writes go to the sink rows, which nothing reads). */
 	size_t bytes[BUF_N], at[BUF_N + 1]; /* at[q]: where buffer q starts */
 	buffer_bytes(L, n, bytes);
 	at[0] = ((size_t)n * sizeof *b->slot + 63) / 64 * 64;
@@ -147,7 +109,6 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
 		cta_slot *s = &b->slot[c];
 		bar_init(&s->cta.bars, nw);
 		nbar_init(&s->cta.nbars, nw);
-		s->batched = true;
 		s->leaves = leaves;
 		s->rstride = n * nw * WE_WARP_SIZE;
 		if ((L->memcheck && !(s->race = race_cta_new(L))) || (L->profile && !(s->prof = slot_prof(L))))
@@ -261,7 +222,7 @@ static inline __attribute__((always_inline)) void start(cta_slot *s, const launc
 	slot_memory_zero(s, L);
 	/* R0.. start at zero, those a thread may read before it writes them
 	 * (we_kernel.zero_rows; the zero and sink rows after them need
-	 * nothing, buffers_alloc) */
+	 * nothing, batch_alloc) */
 	if (!regs_clear)
 		cta_zero_rows(L, s->regs, s->rstride, (size_t)WE_WARP_SIZE * c->nwarps);
 	for (uint32_t wi = 0; wi < c->nwarps; wi++)

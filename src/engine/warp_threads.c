@@ -45,7 +45,9 @@ typedef struct wslot {
 	unsigned spin;              /* polls of a barrier's phase before
 				       sleeping (0: no other core could
 				       release it meanwhile)              */
-	cta_slot slot;
+	cta_batch batch;            /* its one CTA's buffers (batch_alloc:
+				       kept by the device between launches) */
+	cta_slot *slot;             /* batch.slot                          */
 	cta_sync sync;
 	pthread_mutex_t m;          /* guards gen, finished, done          */
 	pthread_cond_t start_cv;    /* leader -> warps: a CTA is ready     */
@@ -249,13 +251,13 @@ static void *wthread_main(void *arg)
 				unlock(&s->m);
 				break;
 			}
-			cta_start(&s->slot, lc, id, &s->sync, false);
+			cta_start(s->slot, lc, id, &s->sync, false);
 			/* (the memory checks run unserialised, under the CTA lock) */
 			s->sync.serial = lc->L.seeded || lc->L.trace;
 			s->sync.baton = -1;
 			if (s->sync.serial) {
 				uint64_t b = QUANTUM;
-				s->sync.baton = sched_next(&s->slot.cta, &b);
+				s->sync.baton = sched_next(&s->slot->cta, &b);
 				s->sync.baton_budget = b;
 			}
 			s->finished = 0;
@@ -274,7 +276,7 @@ static void *wthread_main(void *arg)
 		seen = s->gen;
 		unlock(&s->m);
 
-		run_warp(&s->slot.cta, t->warp, s->spin, &t->clock_turns);
+		run_warp(&s->slot->cta, t->warp, s->spin, &t->clock_turns);
 
 		lock(&s->m);
 		s->finished++;
@@ -282,7 +284,7 @@ static void *wthread_main(void *arg)
 			while (s->finished < nwarps)
 				if (pthread_cond_wait(&s->done_cv, &s->m))
 					abort();
-			cta_finish(&s->slot, lc);
+			cta_finish(s->slot, lc);
 		} else if (s->finished == nwarps) {
 			if (pthread_cond_signal(&s->done_cv))
 				abort();
@@ -393,7 +395,9 @@ static we_status run_warp_threads(launch *lc)
 		slots[i].index = i;
 		slots[i].nslots = ns;
 		slots[i].spin = cta_on_one_pu(lc, ns) ? 0 : SPIN_LIMIT;
-		if (!slot_alloc(&slots[i].slot, lc))
+		const bool got = batch_alloc(&slots[i].batch, 1, lc, i);
+		slots[i].slot = slots[i].batch.slot;
+		if (!got)
 			st = WE_ERR_NOMEM;
 		else if (!slot_init(&slots[i]))
 			st = WE_ERR_INTERNAL;
@@ -440,8 +444,9 @@ static we_status run_warp_threads(launch *lc)
 	if (have_attr && pthread_attr_destroy(&attr) && st == WE_OK)
 		st = WE_ERR_INTERNAL;
 	for (unsigned i = 0; i < ns; i++) {
-		slot_stats(lc, &slots[i].slot);
-		slot_free(&slots[i].slot);
+		if (slots[i].batch.slot)
+			slot_stats(lc, &slots[i].batch.slot[0]);
+		batch_free(&slots[i].batch, lc);
 		if (!slot_destroy(&slots[i]) && st == WE_OK)
 			st = WE_ERR_INTERNAL;
 	}
