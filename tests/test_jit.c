@@ -26,6 +26,10 @@
  *   narrow   loads of 8 and 16 bits and the shared ATOMS.ADD compiled
  *            (lanes in order and out of it, shared bins, old values, a
  *            guard) as interpreted, and their faults the interpreter's;
+ *   held     global adds whose old values nothing reads (RED.ADD,
+ *            ATOMG.ADD to RZ), which the turn holds back, compiled with
+ *            loads of their words in one block: what the loads and memory
+ *            show, and a fault's report, as interpreted;
  *   warpfn   the warp function (a warp alone, its branches compiled):
  *            divergent loops and branches through every BSYNC path,
  *            YIELD, partial EXIT, loads and stores under partial masks,
@@ -1659,6 +1663,120 @@ START_TEST(narrow)
 }
 END_TEST
 
+/* Global adds whose old values nothing reads (RED.ADD, ATOMG.ADD to
+ * RZ: exec/red.h), compiled in one block with loads of the words they
+ * add to.  Each warp adds to 16 words of its own region (lanes 5 apart
+ * mod 16: two lanes a word), its odd lanes also to the 16 after them
+ * (guarded), and every thread to a word of `far` 0x101 words on from the
+ * last thread's (lanes 1 KB apart or more: not held); then each thread
+ * loads its two words back, which hold its warp's adds whatever the
+ * grouping, and stores their sum.  The loads come right after the adds:
+ * the next warp's adds come between a warp's check of its loads and the
+ * loads, so the turn must apply what it holds at the loads themselves
+ * (jit.c emit_settle).  Thread `bad` adds 1 MB past its region: the side
+ * exit, the interpreter's fault at the RED (0x0170).
+ * Everything before the EXIT is one block of HELD_COMPILED. */
+#define HELD_BODY                                                                                    \
+	".kernel held\n"                                                                                    \
+	".param ptr out\n"    /* 0x0: a word per thread   */                                                \
+	".param ptr region\n" /* 0x8: 32 words per warp   */                                                \
+	".param ptr far\n"    /* 0x10: 1024 words         */                                                \
+	".param u32 bad\n"    /* 0x18                     */                                                \
+	GTID_R3                                                                                             \
+	"        SHF.R.U32.HI R4, RZ, 0x5, R3 ;\n"                                                          \
+	"        LOP3.LUT R5, R3, 0x1f, RZ, 0xc0, !PT ;\n"                                                  \
+	"        MOV R10, c[0x0][0x8] ;\n"                                                                  \
+	"        MOV R11, c[0x0][0xc] ;\n"                                                                  \
+	"        IMAD.WIDE.U32 R[10:11], R4, 0x80, R[10:11] ;\n"                                            \
+	"        IMAD R6, R5, 0x5, RZ ;\n"                                                                  \
+	"        LOP3.LUT R6, R6, 0xf, RZ, 0xc0, !PT ;\n"                                                   \
+	"        IMAD.WIDE.U32 R[12:13], R6, 0x4, R[10:11] ;\n"                                             \
+	"        ISETP.EQ.U32.AND P1, PT, R3, c[0x0][0x18], PT ;\n"                                         \
+	"   @P1  IADD3 R12, R12, 0x100000, RZ ;\n"                                                          \
+	"        IADD3 R7, R3, 0x1, RZ ;\n"                                                                 \
+	"        IMAD R9, R3, 0x101, RZ ;\n"                                                                \
+	"        LOP3.LUT R9, R9, 0x3ff, RZ, 0xc0, !PT ;\n"                                                 \
+	"        MOV R14, c[0x0][0x10] ;\n"                                                                 \
+	"        MOV R15, c[0x0][0x14] ;\n"                                                                 \
+	"        IMAD.WIDE.U32 R[14:15], R9, 0x4, R[14:15] ;\n"                                             \
+	"        RED.ADD [R14.64], R7 ;\n"                                                                  \
+	"        LOP3.LUT R8, R5, 0x1, RZ, 0xc0, !PT ;\n"                                                   \
+	"        ISETP.NE.U32.AND P0, PT, R8, RZ, PT ;\n"                                                   \
+	"        RED.ADD [R12.64], R7 ;\n"                                                                  \
+	"   @P0  ATOMG.ADD RZ, [R12.64+0x40], R7 ;\n"                                                       \
+	"        LDG R16, [R12.64] ;\n"                                                                     \
+	"        LDG R17, [R12.64+0x40] ;\n"                                                                \
+	"        IADD3 R16, R16, R17, RZ ;\n"                                                               \
+	"        MOV R18, c[0x0][0x0] ;\n"                                                                  \
+	"        MOV R19, c[0x0][0x4] ;\n"                                                                  \
+	"        IMAD.WIDE.U32 R[18:19], R3, 0x4, R[18:19] ;\n"                                             \
+	"        STG [R18.64], R16 ;\n"
+static const char held_text[] = HELD_BODY "        EXIT ;\n.end\n";
+/* (a barrier at the end: no straight kernel, exec/straight.c, and a
+ * turn's release, exec/red.h) */
+static const char held_bar_text[] = HELD_BODY "        BAR.SYNC 0x0 ;\n        EXIT ;\n.end\n";
+#define HELD_COMPILED 32u
+#define HELD_THREADS 256u
+
+static void held_load(th_kernel *t, const char *text, uint32_t bad)
+{
+	th_load(t, text, "held", "held");
+	th_buf_new(t, "out", NULL, HELD_THREADS * 4, 0);
+	th_buf_new(t, "region", NULL, HELD_THREADS * 4, 0);
+	th_buf_new(t, "far", NULL, 1024 * 4, 0);
+	th_u32(t, "bad", bad);
+}
+
+START_TEST(held)
+{
+	/* CTAs of 2 and 4 warps, and of one (the warp function), each a
+	 * straight kernel and not */
+	static const uint32_t blocks[] = { 64, 128, 32 };
+	for (size_t k = 0; k < 2 * sizeof blocks / sizeof blocks[0]; k++) {
+		const uint32_t block = blocks[k / 2];
+		th_kernel t;
+		held_load(&t, k % 2 ? held_bar_text : held_text, UINT32_MAX);
+		we_launch_config c;
+		th_run ref;
+		interp_ref(&t, HELD_THREADS / block, block, 1, &ref, &c);
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		const uint32_t *far = (const uint32_t *)(const void *)th_view(&t, ref.mem, "far");
+		uint32_t want_far[1024] = { 0 };
+		for (uint32_t g = 0; g < HELD_THREADS; g++) {
+			uint32_t want = 0;
+			for (uint32_t m = g & ~31u; m < (g & ~31u) + 32u; m++)
+				if (((5u * (m & 31u)) & 15u) == ((5u * (g & 31u)) & 15u))
+					want += (m + 1u) * (1u + (m & 1u));
+			CHECK(out[g] == want, "block %u, jit off: thread %u read %u, want %u", block, g, out[g], want);
+			want_far[(g * 0x101u) & 0x3ffu] += g + 1u;
+		}
+		CHECK(!memcmp(far, want_far, sizeof want_far), "block %u, jit off: far", block);
+		expect_as_interpreted(&t, &c, &ref, TH_GROUPED | TH_COMPILED, HELD_COMPILED);
+		th_run_free(&ref);
+		th_close(&t);
+	}
+	/* thread 101 (CTA 1, warp 1, lane 5) adds outside its region */
+	for (unsigned k = 0; k < 2; k++) {
+		th_kernel t;
+		held_load(&t, k ? held_bar_text : held_text, 64 + 37);
+		we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, 2, 64);
+		d.timeout = WALL_TIMEOUT_S;
+		d.threads = 1;
+		d.jit = WE_JIT_OFF;
+		th_run ref;
+		th_run_launch(&t, &d, &ref);
+		CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC 0x0170") &&
+			      strstr(ref.err, "RED.ADD"),
+		      "%u, jit off: %s\n%s", k, we_status_name(ref.st), ref.err);
+		we_launch_stats st;
+		if (jit_on_same(&t, d, &ref, k ? "RED outside, a barrier, jit on" : "RED outside, jit on", &st))
+			CHECK(!strcmp(st.jit, "compiled"), "%u: jit %s", k, st.jit);
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
 /* A strong store (another thread's flag) is not compiled: it splits
  * the run around it into two blocks, S2R .. STG and IADD3 .. STG. */
 static const char strong_text[] =
@@ -2140,6 +2258,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
+	tcase_add_test(tc, held);
 	tcase_add_test(tc, warpfn);
 	tcase_add_test(tc, warpfn_stops);
 	tcase_add_test(tc, ifelse);

@@ -155,7 +155,7 @@ START_TEST(cancel_stops_a_range)
 }
 END_TEST
 
-/* RED.ADD into word 0, RED.MAX.S32 into word 1, ATOMG.CAS on word 2 (its
+/* RED.ADD.S32 into word 0 (in compiled code with jit on), RED.MAX.S32 into word 1, ATOMG.CAS on word 2 (its
  * old value fetched into R6), and on word 3 an ADD from even CTAs and an
  * XOR from odd ones; a 64-bit RED.ADD.U64 into words 4-5; ATOMG.ADD
  * returning nothing (RZ) into word 6. */
@@ -165,7 +165,7 @@ static const char atomics[] =
 	"        MOV R2, c[0x0][0x0] ;\n"
 	"        MOV R3, c[0x0][0x4] ;\n"
 	"        MOV R5, 0x1 ;\n"
-	"        RED.ADD [R2.64], R5 ;\n"
+	"        RED.ADD.S32 [R2.64], R5 ;\n"
 	"        RED.MAX.S32 [R2.64+0x4], R0 ;\n"
 	"        ATOMG.CAS R6, [R2.64+0x8], RZ, R5 ;\n"
 	"        LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n"
@@ -183,19 +183,24 @@ START_TEST(atomic_map)
 	we_devptr p = th_buf_new(&t, "p", NULL, 32, 0);
 	we_launch_config cfg = th_cfg1(th_id(_i), 4, 32);
 	const we_grid_part part = { 0, 4, true };
-	ck_assert_int_eq(we_launch_part(t.dev, t.mod, NULL, &cfg, t.params, t.k->param_bytes, &part, NULL, NULL),
-			 WE_OK);
 	const uint8_t *m = NULL;
-	ck_assert_int_eq(we_atomic_map(t.dev, p, 32, &m), WE_OK);
-	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(m[0], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U32));
-	ck_assert_uint_eq(m[1], WE_ATOMIC_CODE(WE_ATOM_MAX, WE_ATOM_S32));
-	ck_assert_uint_eq(m[2], WE_ATOMIC_CODE(WE_ATOM_CAS, WE_ATOM_U32) | WE_ATOMIC_FETCHED);
-	ck_assert_uint_eq(m[3], WE_ATOMIC_MIXED);
-	ck_assert_uint_eq(m[4], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U64));
-	ck_assert_uint_eq(m[5], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U64));
-	ck_assert_uint_eq(m[6], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U32));
-	ck_assert_uint_eq(m[7], 0);
+	/* the compiled tier (where there is one) notes what it runs too */
+	for (int jit = we_jit_available() ? 0 : 1; jit < 2; jit++) {
+		cfg.jit = jit ? WE_JIT_AUTO : WE_JIT_ON;
+		ck_assert_int_eq(we_launch_part(t.dev, t.mod, NULL, &cfg, t.params, t.k->param_bytes, &part, NULL,
+						NULL),
+				 WE_OK);
+		ck_assert_int_eq(we_atomic_map(t.dev, p, 32, &m), WE_OK);
+		ck_assert_ptr_nonnull(m);
+		ck_assert_uint_eq(m[0], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_S32));
+		ck_assert_uint_eq(m[1], WE_ATOMIC_CODE(WE_ATOM_MAX, WE_ATOM_S32));
+		ck_assert_uint_eq(m[2], WE_ATOMIC_CODE(WE_ATOM_CAS, WE_ATOM_U32) | WE_ATOMIC_FETCHED);
+		ck_assert_uint_eq(m[3], WE_ATOMIC_MIXED);
+		ck_assert_uint_eq(m[4], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U64));
+		ck_assert_uint_eq(m[5], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U64));
+		ck_assert_uint_eq(m[6], WE_ATOMIC_CODE(WE_ATOM_ADD, WE_ATOM_U32));
+		ck_assert_uint_eq(m[7], 0);
+	}
 	/* a launch without tracking leaves no map */
 	ck_assert_int_eq(th_launch(&t, &cfg, NULL), WE_OK);
 	ck_assert_int_eq(we_atomic_map(t.dev, p, 32, &m), WE_OK);

@@ -35,6 +35,7 @@
 #include "exec/exec.h"
 #include "exec/flow.h"
 #include "exec/jit.h"
+#include "exec/red.h"
 #include "exec/sem.h"
 #include "exec/sem_float.h"
 #include "units/bru.h"
@@ -61,14 +62,25 @@ static bool opd_ok(const we_launch_ctx *L, const xopd *o, unsigned nregs)
 }
 
 /* The loads and stores jit.c compiles: global and shared, 32 and 64
- * bits, loads of 8 and 16 bits too, weak, and the shared ATOMS.ADD of 32
- * bits (a histogram's; local and generic addresses, strong accesses and
- * the other atomics stay interpreted). */
+ * bits, loads of 8 and 16 bits too, weak; the shared ATOMS.ADD of 32
+ * bits (a histogram's); and the global ADD of 32 bits whose old value
+ * nothing reads (RED.ADD, ATOMG.ADD to RZ), which the turn holds back
+ * (exec/red.h).  Local and generic addresses, strong accesses and the
+ * other atomics stay interpreted. */
 static bool is_mem(const xinsn *i)
 {
 	return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG || i->optype == ISA_OPT_LDS ||
-	       i->optype == ISA_OPT_STS || i->optype == ISA_OPT_ATOMS;
+	       i->optype == ISA_OPT_STS || i->optype == ISA_OPT_ATOMS || i->optype == ISA_OPT_RED ||
+	       i->optype == ISA_OPT_ATOMG;
 }
+
+/* A memory instruction that is one of the atomics above (its lanes
+ * scattered by nature, 4 bytes each), and of those the global adds. */
+static bool is_atom(const xinsn *i)
+{
+	return i->optype == ISA_OPT_ATOMS || i->optype == ISA_OPT_RED || i->optype == ISA_OPT_ATOMG;
+}
+static bool is_red(const xinsn *i) { return i->optype == ISA_OPT_RED || i->optype == ISA_OPT_ATOMG; }
 
 static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 {
@@ -78,6 +90,16 @@ static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 		return i->in->op == ISA_AtomOp_ADD &&
 		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
 		       i->o[ATOM_addr].kind == XO_MEM && opd_ok(L, &i->o[ATOM_rb], 1);
+	if (i->optype == ISA_OPT_RED)
+		return i->in->op == ISA_AtomOp_ADD &&
+		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
+		       i->o[RED_addr].kind == XO_MEM && opd_ok(L, &i->o[RED_rb], 1);
+	if (i->optype == ISA_OPT_ATOMG)
+		/* (the old value to RZ: nothing reads it) */
+		return i->in->op == ISA_AtomOp_ADD &&
+		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
+		       i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255 && i->o[ATOM_addr].kind == XO_MEM &&
+		       opd_ok(L, &i->o[ATOM_rb], 1);
 	const int size = i->in->size;
 	const bool load = i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS;
 	if (size != ISA_MemSize_32 && size != ISA_MemSize_64 &&
@@ -198,6 +220,12 @@ typedef struct jb {
 	 * it */
 	LLVMValueRef delta[XJIT_PHASE], first[XJIT_PHASE], win[XJIT_PHASE], wdelta[XJIT_PHASE];
 	unsigned slot;
+	/* the kernel compiles global adds that the turn holds back
+	 * (exec/red.h): its other global accesses then apply what the turn
+	 * holds when they overlap it (emit_settle), each warp's host bytes
+	 * [hlo, hhi) from its check (per slot, [32 x i64] each) */
+	bool holds;
+	LLVMValueRef hlo[XJIT_PHASE], hhi[XJIT_PHASE];
 	/* a run's memory instructions (mem: indices into it) and its phases
 	 * (ph: indices into mem), emit_run's; room for a kernel's */
 	uint32_t *mem, *ph;
@@ -832,13 +860,13 @@ static void set_guard(jb *b, const xinsn *i, bool count)
 static bool is_load(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS; }
 static bool is_narrow(const xinsn *i)
 {
-	const int sz = is_mem(i) && i->optype != ISA_OPT_ATOMS ? i->in->size : ISA_MemSize_32;
+	const int sz = is_mem(i) && !is_atom(i) ? i->in->size : ISA_MemSize_32;
 	return sz == ISA_MemSize_U8 || sz == ISA_MemSize_S8 || sz == ISA_MemSize_U16 || sz == ISA_MemSize_S16;
 }
-static bool is_global(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG; }
+static bool is_global(const xinsn *i) { return i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_STG || is_red(i); }
 static unsigned mem_bytes(const xinsn *i)
 {
-	if (i->optype == ISA_OPT_ATOMS)
+	if (is_atom(i))
 		return 4u;
 	switch (i->in->size) {
 	case ISA_MemSize_64: return 8u;
@@ -860,7 +888,10 @@ static unsigned mem_vkind(const xinsn *i)
  * R[a:a+1] for global memory (translate(), sem_mem.c). */
 static const xopd *mem_opd(const xinsn *i)
 {
-	return &i->o[i->optype == ISA_OPT_ATOMS ? ATOM_addr : is_load(i) ? LD_addr : ST_addr];
+	return &i->o[i->optype == ISA_OPT_RED	? RED_addr
+		     : is_atom(i)		? ATOM_addr
+		     : is_load(i)		? LD_addr
+						: ST_addr];
 }
 
 static LLVMValueRef rt_field(jb *b, size_t off, LLVMTypeRef t)
@@ -919,7 +950,7 @@ static LLVMValueRef all_on(jb *b, LLVMValueRef eq)
  * fast case's other conditions hold; dev, span: the device bytes.  *ok
  * and the device-to-host offset of dev. */
 static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVMValueRef dev, LLVMValueRef span,
-				 LLVMValueRef *ok)
+				 bool red, LLVMValueRef *ok)
 {
 	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
 	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) }, win = b->win[b->slot];
@@ -943,7 +974,8 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
 	LLVMTypeRef args_t[5] = { pi8, pi8, b->i64, b->i64, LLVMPointerType(b->i64, 0) };
 	LLVMTypeRef ft = LLVMFunctionType(pi8, args_t, 5, false);
-	LLVMValueRef f = rt_field(b, offsetof(xjit_rt, global), LLVMPointerType(ft, 0));
+	LLVMValueRef f = rt_field(b, red ? offsetof(xjit_rt, global_red) : offsetof(xjit_rt, global),
+				  LLVMPointerType(ft, 0));
 	LLVMValueRef args[5] = { b->w, rt_field(b, offsetof(xjit_rt, L), pi8), dev, span, wlo_p };
 	LLVMValueRef host = LLVMBuildCall2(b->b, ft, f, args, 5, "");
 	LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
@@ -1092,7 +1124,7 @@ static void emit_mem_check(jb *b, const xinsn *i)
 		get_row(b, om->row + 1u);
 	LLVMBasicBlockRef idle = skip_idle(b);
 	LLVMValueRef amin, amax, anyb;
-	lane_range(b, lo, (unsigned)size, i->optype == ISA_OPT_ATOMS, &amin, &amax, &anyb);
+	lane_range(b, lo, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
 	/* (the offset's low bits are known: an offset off alignment fails
 	 * every lane) */
@@ -1111,9 +1143,15 @@ static void emit_mem_check(jb *b, const xinsn *i)
 		LLVMValueRef span = LLVMBuildAdd(b->b, LLVMBuildSub(b->b, amax, amin, ""), c64(b, size), "");
 		LLVMValueRef go = LLVMBuildAnd(b->b, some, LLVMBuildAnd(b->b, aligned, one_hi, ""), "");
 		/* host(dev) - lo_min */
-		delta = LLVMBuildSub(b->b, LLVMBuildAdd(b->b, global_xlate(b, go, some, dev, span, &ok), dev, ""), amin, "");
+		delta = LLVMBuildSub(b->b, LLVMBuildAdd(b->b, global_xlate(b, go, some, dev, span, is_red(i), &ok), dev, ""),
+				     amin, "");
 		prefetch(b, LLVMBuildAdd(b->b, delta, amin, ""), !is_load(i));
 		prefetch(b, LLVMBuildAdd(b->b, delta, amax, ""), !is_load(i));
+		if (b->holds && !is_red(i)) {
+			LLVMBuildStore(b->b, LLVMBuildAdd(b->b, delta, amin, ""), lane_word(b, b->hlo[b->slot], b->j));
+			LLVMBuildStore(b->b, LLVMBuildAdd(b->b, delta, LLVMBuildAdd(b->b, amax, c64(b, size), ""), ""),
+				       lane_word(b, b->hhi[b->slot], b->j));
+		}
 	} else {
 		LLVMValueRef cta = LLVMBuildLoad2(b->b, LLVMPointerType(b->i8, 0),
 						  field_ptr(b, b->w, offsetof(we_warp, cta), LLVMPointerType(b->i8, 0)), "");
@@ -1148,11 +1186,17 @@ static void emit_mem_check(jb *b, const xinsn *i)
  * lane's value stays), and for loads of 8 or 16 bits rt->lanes takes the
  * lanes one by one.  The check told which (lane_range). */
 static void emit_atoms_add(jb *b, const xinsn *i);
+static void emit_red_add(jb *b, const xinsn *i);
+static void emit_settle(jb *b);
 static LLVMValueRef narrow_ext(jb *b, const xinsn *i, LLVMValueRef v);
 static void emit_mem_access(jb *b, const xinsn *i)
 {
 	if (i->optype == ISA_OPT_ATOMS) {
 		emit_atoms_add(b, i);
+		return;
+	}
+	if (is_red(i)) {
+		emit_red_add(b, i);
 		return;
 	}
 	set_guard(b, i, true);
@@ -1175,6 +1219,8 @@ static void emit_mem_access(jb *b, const xinsn *i)
 			get_row(b, i->o[LD_rd].row + 1u);
 	}
 	LLVMBasicBlockRef idle = skip_idle(b);
+	if (b->holds && is_global(i))
+		emit_settle(b);
 	/* (the check's delta and first address: a warp with some lane
 	 * under the guard stored them) */
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
@@ -1301,6 +1347,68 @@ static void emit_atoms_add(jb *b, const xinsn *i)
 	LLVMValueRef res = LLVMBuildLoad2(b->b, b->v32, b->lhi, "");
 	LLVMSetAlignment(res, 4);
 	set_row(b, od, 0, res);
+}
+
+/* RED.ADD or ATOMG.ADD to RZ of 32 bits for the current warp, its check
+ * passed: rt->red with the lanes under the guard, their host words at
+ * delta + the low word, which the turn holds back where it can
+ * (exec/red.h: the interpreter's do_atom). */
+static void emit_red_add(jb *b, const xinsn *i)
+{
+	set_guard(b, i, true);
+	LLVMValueRef lo = get_row(b, mem_opd(i)->row);
+	LLVMValueRef val = src(b, &i->o[i->optype == ISA_OPT_RED ? RED_rb : ATOM_rb], 0, false);
+	LLVMBasicBlockRef idle = skip_idle(b);
+	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
+	LLVMSetAlignment(LLVMBuildStore(b->b, lo, b->loff), 4);
+	LLVMSetAlignment(LLVMBuildStore(b->b, val, b->llo), 4);
+	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0), pi32 = LLVMPointerType(b->i32, 0);
+	LLVMTypeRef args_t[6] = { pi8, b->i64, pi32, pi32, b->i32, b->i32 };
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), args_t, 6, false);
+	LLVMValueRef f = rt_field(b, offsetof(xjit_rt, red), LLVMPointerType(ft, 0));
+	LLVMValueRef args[6] = { b->w,
+				 d,
+				 LLVMBuildBitCast(b->b, b->loff, pi32, ""),
+				 LLVMBuildBitCast(b->b, b->llo, pi32, ""),
+				 b->pm ? b->pm : c32(b, 0xffffffffu),
+				 c32(b, (uint32_t)i->in->type) };
+	LLVMBuildCall2(b->b, ft, f, args, 6, "");
+	if (idle) {
+		LLVMBuildBr(b->b, idle);
+		LLVMPositionBuilderAtEnd(b->b, idle);
+	}
+}
+
+/* Before the current warp's global access other than those adds, in a
+ * kernel that holds them (b->holds): what the turn holds goes to memory
+ * (rt->flush) when it overlaps the access's host bytes [hlo, hhi), its
+ * check's (xred_touch).  Another warp's held add may have come after
+ * that check, and the check's window spans a whole allocation, so
+ * jit_global's own touch is not enough here. */
+static void emit_settle(jb *b)
+{
+	_Static_assert(sizeof(uintptr_t) == 8 && sizeof(((xred *)0)->n) == 4, "xred's fields as loaded here");
+	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
+	LLVMValueRef r = LLVMBuildLoad2(b->b, pi8, field_ptr(b, b->w, offsetof(we_warp, red), pi8), "");
+	LLVMBasicBlockRef some = wblock(b, "held"), test = wblock(b, "held_span"), flush = wblock(b, "flush"),
+			  done = wblock(b, "settled");
+	LLVMBuildCondBr(b->b, LLVMBuildIsNotNull(b->b, r, ""), some, done);
+	LLVMPositionBuilderAtEnd(b->b, some);
+	LLVMValueRef n = LLVMBuildLoad2(b->b, b->i32, field_ptr(b, r, offsetof(xred, n), b->i32), "");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntNE, n, c32(b, 0), ""), test, done);
+	LLVMPositionBuilderAtEnd(b->b, test);
+	LLVMValueRef lo = LLVMBuildLoad2(b->b, b->i64, field_ptr(b, r, offsetof(xred, lo), b->i64), "");
+	LLVMValueRef hi = LLVMBuildLoad2(b->b, b->i64, field_ptr(b, r, offsetof(xred, hi), b->i64), "");
+	LLVMValueRef hl = LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->hlo[b->slot], b->j), "");
+	LLVMValueRef hh = LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->hhi[b->slot], b->j), "");
+	LLVMValueRef over = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, hl, hi, ""),
+					 LLVMBuildICmp(b->b, LLVMIntUGT, hh, lo, ""), "");
+	LLVMBuildCondBr(b->b, over, flush, done);
+	LLVMPositionBuilderAtEnd(b->b, flush);
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(b->cx), &pi8, 1, false);
+	LLVMBuildCall2(b->b, ft, rt_field(b, offsetof(xjit_rt, flush), LLVMPointerType(ft, 0)), &r, 1, "");
+	LLVMBuildBr(b->b, done);
+	LLVMPositionBuilderAtEnd(b->b, done);
 }
 
 /* No row or predicate value known (a new warp, or code that other code
@@ -1615,6 +1723,10 @@ static void fn_slots(jb *b)
 		b->first[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
 		b->win[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
 		b->wdelta[k] = LLVMBuildAlloca(b->b, b->i64, "wdelta");
+		if (b->holds) {
+			b->hlo[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "hlo");
+			b->hhi[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "hhi");
+		}
 	}
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
 	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
@@ -2482,6 +2594,8 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 		const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
 		b.base = code;
 		b.live = live_regs(L, ni);
+		for (uint32_t q = 0; q < ni; q++)
+			b.holds |= is_red(&code[q]) && xjit_compilable(L, &code[q]);
 		for (uint32_t q = 0; q < ni; q++) {
 			if (!len[q])
 				continue;

@@ -6,9 +6,10 @@
  * A block is a run of consecutive instructions of xjit_compilable() form
  * (plain ALU forms, S2R of the thread and CTA ids, sizes and lane masks,
  * 32- and 64-bit global and shared loads and stores, loads of 8 and 16
- * bits, the shared ATOMS.ADD of 32 bits; no branch or barrier unit, no
- * clock read: nothing that can block or read another warp's state),
- * guards included.  Its function
+ * bits, the shared ATOMS.ADD of 32 bits, the global ADD of 32 bits whose
+ * old value nothing reads, which the turn holds back (exec/red.h); no
+ * branch or barrier unit, no clock read: nothing that can block or read
+ * another warp's state), guards included.  Its function
  * runs every instruction of the run for each of n consecutive warps of a
  * lockstep group (ActiveMask all ones, rows consecutive: warp.h), in
  * registers, and adds each warp's thread-instructions (the popcount of
@@ -37,6 +38,7 @@
 
 struct xinsn;
 struct we_launch_ctx;
+struct xred;
 
 /* What a block reads at run time besides the warps (not folded into the
  * code, so that one compilation serves every launch of the kernel: the
@@ -56,6 +58,17 @@ typedef struct xjit_rt {
 	 * code itself) */
 	void (*lanes)(uint64_t base, const uint32_t off[32], uint32_t pm, uint32_t bytes, uint32_t lo[32]);
 	uint64_t shared_bytes;
+	/* a 32-bit global ADD whose old value nothing reads (RED.ADD,
+	 * ATOMG.ADD to RZ), which the turn holds back (exec/red.h): its
+	 * translation, global's without applying what the turn holds; its
+	 * lanes of pm, at host address base + off[l] adding v[l], type the
+	 * ISA's AtomType; and what a compiled global access that overlaps
+	 * the held words calls first (xred_flush) */
+	uint8_t *(*global_red)(we_warp *w, const struct we_launch_ctx *L, uint64_t addr, uint64_t span,
+			       uint64_t win[2]);
+	void (*red)(we_warp *w, uint64_t base, const uint32_t off[32], const uint32_t v[32], uint32_t pm,
+		    uint32_t type);
+	void (*flush)(struct xred *r);
 } xjit_rt;
 /* (the library's: exec/jit_rt.c) rt for a launch's warps */
 void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);

@@ -26,7 +26,7 @@
 #endif
 
 /* the entries' format (the file layout below, the key's material) */
-#define DISK_FORMAT 1u
+#define DISK_FORMAT 2u
 /* a file larger than this is no entry (kernels' objects are kilobytes) */
 #define DISK_MAX ((size_t)256 << 20)
 #define CPU_WORDS 16

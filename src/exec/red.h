@@ -14,13 +14,16 @@
  *  - an access of the holding host thread that overlaps the held words
  *    (xred_touch, from the global translation: exec/operand.c
  *    xglobal_span; compiled code's window over a whole allocation,
- *    exec/jit_rt.c), so every warp of the turn, the adding one
- *    included, reads its own adds in order;
+ *    exec/jit_rt.c; and in a kernel whose compiled code holds adds
+ *    itself, each of its global accesses: exec/jit.c emit_settle), so
+ *    every warp of the turn, the adding one included, reads its own adds
+ *    in order;
  *  - a MEMBAR, and any Barrier instruction (isa_flag: BAR, named and
  *    per-thread barriers, which release other warps, in the warp-threads
  *    engine on other host threads): xinsn.releases;
- *  - the end of the turn (exec_run and exec_group before they return:
- *    blocked, yielded, exited, faulted, budget used up), so every held
+ *  - the end of the turn (exec_run, exec_group and exec_straight before
+ *    they return: blocked, yielded, exited, faulted, budget used up), so
+ *    every held
  *    add reaches memory within one turn and before the engine looks at
  *    the CTA again.
  * The memory a launch leaves is bit for bit what adding lane by lane
@@ -128,5 +131,29 @@ static inline void xred_add(xred *r, uint8_t *p, uint32_t v)
 	r->lo = a < r->lo ? a : r->lo;
 	r->hi = a + 4 > r->hi ? a + 4 : r->hi;
 }
+
+/* The lanes of a 32-bit global ADD whose old value nothing reads: lane l
+ * adds v[l] to the host word ptr[l] (NULL: the lane is off), its words
+ * `apart` bytes from the lowest to the highest (as translate_span's).
+ * Held in r when r is the turn's table (not NULL) and they are close
+ * enough (XRED_APART); else false, and nothing done. */
+static inline bool xred_hold(xred *r, uint8_t *const ptr[32], const uint32_t v[32], uint64_t apart)
+{
+	if (!r || apart >= XRED_APART)
+		return false;
+	for (unsigned l = 0; l < 32; l++)
+		if (ptr[l])
+			xred_add(r, ptr[l], v[l]);
+	return true;
+}
+
+/* Such an add as the interpreter's atomics run it when it is not held
+ * (xred_hold false): lane by lane, one relaxed host atomic each (the
+ * lanes' sum at once when they all add to one word), noted in the grid
+ * part's atomics map when L tracks atomics; `type` the ISA's AtomType
+ * (U32 or S32).  For compiled code (exec/jit_rt.c), which holds these
+ * adds as the interpreter does (exec/sem_mem.c). */
+void xred_lanes(const we_launch_ctx *L, xred *r, uint8_t *const ptr[32], const uint32_t v[32], uint64_t apart,
+		int type);
 
 #endif

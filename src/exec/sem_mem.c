@@ -648,10 +648,23 @@ _Static_assert(ISA_AtomOp_ADD == (int)WE_ATOM_ADD && ISA_AtomOp_MIN == (int)WE_A
 
 /* A launch that merges grid parts (we_launch_part) notes its global
  * atomics per word (device/atomics.c); others skip this. */
-static void note_atomics(xctx *x, uint8_t *const ptr[XLANES], int op, int type, bool w64, bool fetched)
+static void note_atomics(const we_launch_ctx *L, uint8_t *const ptr[XLANES], int op, int type, bool w64,
+			 bool fetched)
 {
 	const uint8_t code = WE_ATOMIC_CODE(op, type) | (fetched ? WE_ATOMIC_FETCHED : 0u);
-	for_lanes(l) if (ptr[l]) dev_note_atomic(x->L->dev, ptr[l], w64 ? 8u : 4u, code);
+	for_lanes(l) if (ptr[l]) dev_note_atomic(L->dev, ptr[l], w64 ? 8u : 4u, code);
+}
+
+/* (red.h) */
+void xred_lanes(const we_launch_ctx *L, xred *r, uint8_t *const ptr[XLANES], const uint32_t v[XLANES], uint64_t apart,
+		int type)
+{
+	if (xred_hold(r, ptr, v, apart))
+		return;
+	if (L->track_atomics)
+		note_atomics(L, ptr, ISA_AtomOp_ADD, type, false, false);
+	uint32_t old[XLANES];
+	atom_add_lanes(ptr, v, old);
 }
 
 /* od: destination (NULL for RED), om: [ra+off], ob: value / compare,
@@ -680,19 +693,14 @@ static inline __attribute__((always_inline)) void do_atom(xctx *x, const xinsn *
 	const bool ok = translate_span(x, om, sp, w64 ? 8u : 4u, ptr, &apart);
 	if (red) {
 		x->w->red = red;
-		if (!ok)
+		uint32_t tb[XLANES];
+		if (!ok || xred_hold(red, ptr, xsrc(x, ob, 0, tb, false), apart))
 			return;
-		if (apart < XRED_APART) {
-			uint32_t tb[XLANES];
-			const uint32_t *v = xsrc(x, ob, 0, tb, false);
-			for_lanes(l) if (ptr[l]) xred_add(red, ptr[l], v[l]);
-			return;
-		}
 	}
 	if (!ok)
 		return;
 	if (sp == SP_GLOBAL && x->L->track_atomics)
-		note_atomics(x, ptr, op, type, w64, fetched);
+		note_atomics(x->L, ptr, op, type, w64, fetched);
 	uint32_t tb0[XLANES], tb1[XLANES], tc0[XLANES], tc1[XLANES];
 	const uint32_t *b0 = xsrc(x, ob, 0, tb0, false);
 	const uint32_t *b1 = w64 ? xsrc(x, ob, 1, tb1, false) : b0;

@@ -10,6 +10,7 @@
 #include "exec/exec.h"
 #include "exec/jit.h"
 #include "exec/loop.h"
+#include "exec/red.h"
 
 /* i is an EXIT of predicate operand PT (its guard: the caller's) */
 static bool plain_exit(const xinsn *i)
@@ -49,7 +50,7 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 	return false;
 }
 
-bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n)
+static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n)
 {
 	xjit_rt rt;
 	xjit_rt_init(&rt, L);
@@ -77,4 +78,17 @@ bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint3
 		done++;
 	}
 	return true;
+}
+
+bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n)
+{
+	if (!xred_on(L))
+		return straight_run(L, p, w, n);
+	/* (a call is a turn of the n warps: its global adds held back,
+	 * exec/red.h) */
+	xred red;
+	xred_begin(&red, w, n);
+	const bool done = straight_run(L, p, w, n);
+	xred_end(&red, w, n);
+	return done;
 }
