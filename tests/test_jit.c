@@ -30,6 +30,8 @@
  *            ATOMG.ADD to RZ), which the turn holds back, compiled with
  *            loads of their words in one block: what the loads and memory
  *            show, and a fault's report, as interpreted;
+ *   windows_per_launch  the allocations compiled code keeps from call to
+ *            call are a launch's: a freed buffer's address faults;
  *   warpfn   the warp function (a warp alone, its branches compiled):
  *            divergent loops and branches through every BSYNC path,
  *            YIELD, partial EXIT, loads and stores under partial masks,
@@ -1777,6 +1779,64 @@ START_TEST(held)
 }
 END_TEST
 
+/* Compiled code keeps the allocation each global instruction last
+ * reached from call to call (we_warp.jwin), for the whole launch only:
+ * a copy out[i] = in[i] from one buffer, then from a second, then from
+ * the second after it is freed, which must fault at its LDG (0x0070)
+ * as interpreted, not read freed memory through the last launch's
+ * window. */
+static const char copy_text[] =
+	".kernel copy\n"
+	".param ptr out\n"
+	".param ptr in\n"
+	GTID_R3
+	IN_R4_OUT_R12("0x4")
+	"        STG [R12.64], R4 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(windows_per_launch)
+{
+	const uint32_t n = 4096;
+	th_kernel t;
+	th_load(&t, copy_text, "copy", "copy");
+	we_devptr out = th_buf_new(&t, "out", NULL, n * 4, 0);
+	const size_t at = th_param(&t, "in")->offset;
+	uint32_t *host = malloc(n * 4), *got = malloc(n * 4);
+	we_devptr in[2];
+	for (unsigned k = 0; k < 3; k++) {
+		if (k < 2) {
+			for (uint32_t i = 0; i < n; i++)
+				host[i] = i * 2654435761u + k;
+			ck_assert_int_eq(we_malloc(t.dev, n * 4, &in[k]), WE_OK);
+			ck_assert_int_eq(we_memcpy_htod(t.dev, in[k], host, n * 4), WE_OK);
+		} else {
+			ck_assert_int_eq(we_free(t.dev, in[1]), WE_OK);
+		}
+		memcpy(t.params + at, &in[k < 2 ? k : 1], 8);
+		we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, n / 64, 64);
+		c.timeout = WALL_TIMEOUT_S;
+		c.threads = 1;
+		c.jit = we_jit_available() ? WE_JIT_ON : WE_JIT_OFF;
+		th_run r;
+		th_run_launch(&t, &c, &r);
+		if (k < 2) {
+			th_expect_ok(&r, "jit on");
+			ck_assert_int_eq(we_memcpy_dtoh(t.dev, got, out, n * 4), WE_OK);
+			CHECK(!memcmp(got, host, n * 4), "launch %u: out differs from in", k);
+		} else {
+			CHECK(r.st == WE_ERR_EXCEPTION && strstr(r.err, "CTA (0,0,0) warp 0 lanes 0-31 PC 0x0070"),
+			      "a freed buffer: %s\n%s", we_status_name(r.st), r.err);
+		}
+		th_run_free(&r);
+	}
+	ck_assert_int_eq(we_free(t.dev, in[0]), WE_OK);
+	free(host);
+	free(got);
+	th_close(&t);
+}
+END_TEST
+
 /* A strong store (another thread's flag) is not compiled: it splits
  * the run around it into two blocks, S2R .. STG and IADD3 .. STG. */
 static const char strong_text[] =
@@ -2259,6 +2319,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);
+	tcase_add_test(tc, windows_per_launch);
 	tcase_add_test(tc, warpfn);
 	tcase_add_test(tc, warpfn_stops);
 	tcase_add_test(tc, ifelse);

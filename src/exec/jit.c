@@ -82,6 +82,16 @@ static bool is_atom(const xinsn *i)
 }
 static bool is_red(const xinsn *i) { return i->optype == ISA_OPT_RED || i->optype == ISA_OPT_ATOMG; }
 
+/* An add that a turn may hold back, compiled or not (do_atom's test,
+ * exec/red.h): a 32-bit global ADD whose old value nothing reads. */
+static bool held_add(const xinsn *i)
+{
+	return is_red(i) && i->in->op == ISA_AtomOp_ADD &&
+	       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
+	       (i->optype == ISA_OPT_RED || (i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255));
+}
+static const xopd *mem_opd(const xinsn *i);
+
 static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 {
 	if (i->optype == ISA_OPT_ATOMS)
@@ -90,16 +100,9 @@ static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 		return i->in->op == ISA_AtomOp_ADD &&
 		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
 		       i->o[ATOM_addr].kind == XO_MEM && opd_ok(L, &i->o[ATOM_rb], 1);
-	if (i->optype == ISA_OPT_RED)
-		return i->in->op == ISA_AtomOp_ADD &&
-		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
-		       i->o[RED_addr].kind == XO_MEM && opd_ok(L, &i->o[RED_rb], 1);
-	if (i->optype == ISA_OPT_ATOMG)
-		/* (the old value to RZ: nothing reads it) */
-		return i->in->op == ISA_AtomOp_ADD &&
-		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
-		       i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255 && i->o[ATOM_addr].kind == XO_MEM &&
-		       opd_ok(L, &i->o[ATOM_rb], 1);
+	if (is_red(i))
+		return held_add(i) && mem_opd(i)->kind == XO_MEM &&
+		       opd_ok(L, &i->o[i->optype == ISA_OPT_RED ? RED_rb : ATOM_rb], 1);
 	const int size = i->in->size;
 	const bool load = i->optype == ISA_OPT_LDG || i->optype == ISA_OPT_LDS;
 	if (size != ISA_MemSize_32 && size != ISA_MemSize_64 &&
@@ -220,12 +223,14 @@ typedef struct jb {
 	 * it */
 	LLVMValueRef delta[XJIT_PHASE], first[XJIT_PHASE], win[XJIT_PHASE], wdelta[XJIT_PHASE];
 	unsigned slot;
-	/* the kernel compiles global adds that the turn holds back
-	 * (exec/red.h): its other global accesses then apply what the turn
-	 * holds when they overlap it (emit_settle), each warp's host bytes
-	 * [hlo, hhi) from its check (per slot, [32 x i64] each) */
+	/* the kernel has global adds that a turn holds back (exec/red.h,
+	 * held_add): its compiled global accesses other than those apply what
+	 * the turn holds when they overlap it (emit_settle), each warp's host
+	 * bytes [hlo, hhi) from its check (per slot, [32 x i64] each) */
 	bool holds;
 	LLVMValueRef hlo[XJIT_PHASE], hhi[XJIT_PHASE];
+	uint32_t q;                /* the checked instruction's index in the
+				      kernel (emit_mem_check)          */
 	/* a run's memory instructions (mem: indices into it) and its phases
 	 * (ph: indices into mem), emit_run's; room for a kernel's */
 	uint32_t *mem, *ph;
@@ -949,6 +954,23 @@ static LLVMValueRef all_on(jb *b, LLVMValueRef eq)
  * wdelta, or through rt->global, which then gives the window.  go: the
  * fast case's other conditions hold; dev, span: the device bytes.  *ok
  * and the device-to-host offset of dev. */
+/* The entry of we_warp.jwin for the kernel's memory instruction q in
+ * the function's first warp (an i8*), and its word k: tag, lo, hi,
+ * delta. */
+static LLVMValueRef jwin_entry(jb *b, uint32_t q)
+{
+	_Static_assert(sizeof(((we_warp *)0)->jwin[0]) == 32, "a jwin entry: four i64");
+	const size_t off = offsetof(we_warp, jwin) + (size_t)(q % WE_JWINS) * 32u;
+	LLVMValueRef idx = c64(b, off);
+	return LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &idx, 1, "");
+}
+static LLVMValueRef jwin_word(jb *b, LLVMValueRef e, unsigned k)
+{
+	LLVMValueRef idx = c64(b, 8u * k);
+	return LLVMBuildBitCast(b->b, LLVMBuildInBoundsGEP2(b->b, b->i8, e, &idx, 1, ""), LLVMPointerType(b->i64, 0),
+				"");
+}
+
 static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVMValueRef dev, LLVMValueRef span,
 				 bool red, LLVMValueRef *ok)
 {
@@ -981,6 +1003,16 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
 	LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), dev, "");
 	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta[b->slot]);
+	if (!b->single) {
+		/* (the first warp keeps it for the next call: win_load) */
+		LLVMValueRef e = jwin_entry(b, b->q);
+		LLVMValueRef tag = LLVMBuildSelect(b->b, hok, c64(b, b->q + 1u), c64(b, 0), "");
+		LLVMValueRef v[4] = { tag, LLVMBuildLoad2(b->b, b->i64, wlo_p, ""),
+				      LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, win, i1, 2, ""), ""),
+				      hd };
+		for (unsigned k = 0; k < 4; k++)
+			LLVMBuildStore(b->b, v[k], jwin_word(b, e, k));
+	}
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
 	/* not translated: ok when no lane is under the guard */
@@ -1116,6 +1148,7 @@ static void prefetch(jb *b, LLVMValueRef host, bool write)
  * so a side exit leaves i unrun by all. */
 static void emit_mem_check(jb *b, const xinsn *i)
 {
+	b->q = (uint32_t)(i - b->base);
 	set_guard(b, i, false);
 	const xopd *om = mem_opd(i);
 	const uint64_t size = mem_bytes(i);
@@ -1640,6 +1673,27 @@ static void win_none(jb *b)
 	LLVMBuildStore(b->b, c64(b, 0), b->wdelta[b->slot]);
 }
 
+/* The window of the current slot at the start of a loop that checks
+ * the kernel's memory instruction q: the one the function's first warp
+ * kept for q (jwin_entry), else none (win_none).  Translating each
+ * global instruction once per call took 8% of a streaming kernel's time
+ * (bench/README.md). */
+static void win_load(jb *b, uint32_t q)
+{
+	LLVMValueRef e = jwin_entry(b, q);
+	LLVMValueRef w[4];
+	for (unsigned k = 0; k < 4; k++)
+		w[k] = LLVMBuildLoad2(b->b, b->i64, jwin_word(b, e, k), "");
+	LLVMValueRef kept = LLVMBuildICmp(b->b, LLVMIntEQ, w[0], c64(b, q + 1u), "");
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, kept, w[1], c64(b, UINT64_MAX), ""),
+		       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""));
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, kept, w[2], c64(b, 0), ""),
+		       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""));
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, kept, w[3], c64(b, 0), ""), b->wdelta[b->slot]);
+}
+
 /* The instructions code[0..len) of a block for the warps of the
  * function: one loop over the warps per phase of memory instructions
  * (run_phases), plus one: a loop runs the accesses of the previous
@@ -1676,8 +1730,9 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		 * run: win_none at its start) */
 		for (uint32_t k = 0; k < nchk && !b->single; k++) {
 			b->slot = k;
-			if (is_global(&code[b->mem[b->ph[p] + k]]))
-				win_none(b);
+			const xinsn *m = &code[b->mem[b->ph[p] + k]];
+			if (is_global(m))
+				win_load(b, (uint32_t)(m - b->base));
 		}
 		/* (a side exit and the next loop go on at to, the run's end
 		 * after the run) */
@@ -2595,7 +2650,7 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 		b.base = code;
 		b.live = live_regs(L, ni);
 		for (uint32_t q = 0; q < ni; q++)
-			b.holds |= is_red(&code[q]) && xjit_compilable(L, &code[q]);
+			b.holds |= held_add(&code[q]);
 		for (uint32_t q = 0; q < ni; q++) {
 			if (!len[q])
 				continue;

@@ -20,13 +20,14 @@
 
 #include "exec/exec.h"
 #include "exec/jit_disk.h"
+#include "exec/red.h"
 
 #ifndef WE_LLVM_VERSION
 #define WE_LLVM_VERSION "none"
 #endif
 
 /* the entries' format (the file layout below, the key's material) */
-#define DISK_FORMAT 2u
+#define DISK_FORMAT 3u
 /* a file larger than this is no entry (kernels' objects are kilobytes) */
 #define DISK_MAX ((size_t)256 << 20)
 #define CPU_WORDS 16
@@ -139,7 +140,7 @@ static void cpu_words(uint32_t w[CPU_WORDS])
 #endif
 }
 
-#define KEY_LAYOUT 16
+#define KEY_LAYOUT 24
 /* The head of a key's material (zeroed, padding included, then set: its
  * bytes are compared), followed by the kernel's instruction words. */
 typedef struct key_head {
@@ -180,7 +181,9 @@ bool xjit_disk_key(const we_launch_ctx *L, uint64_t plugin, xjit_key *k)
 		offsetof(we_cta, nwarps),       offsetof(we_launch_ctx, block),    offsetof(we_launch_ctx, grid),
 		offsetof(xjit_rt, params),      offsetof(xjit_rt, L),              offsetof(xjit_rt, global),
 		offsetof(xjit_rt, lanes),       offsetof(xjit_rt, shared_bytes),   XLANES,
-		WE_NUM_PREDS
+		WE_NUM_PREDS,                   offsetof(we_warp, red),            offsetof(we_warp, jwin),
+		WE_JWINS,                       offsetof(xjit_rt, global_red),     offsetof(xjit_rt, red),
+		offsetof(xjit_rt, flush),       offsetof(xred, n),                 offsetof(xred, lo)
 	};
 	memcpy(h.layout, layout, sizeof layout);
 	h.abi = XJIT_ABI;

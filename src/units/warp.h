@@ -19,6 +19,7 @@
 #define WE_NUM_PREDS 8u   /* P0..P6 and PT (index 7, always all-ones)   */
 #define WE_NUM_UREGS 64u  /* UR0..UR62 and URZ (index 63, always zero)  */
 #define WE_NUM_UPREDS 8u
+#define WE_JWINS 8u       /* compiled code's global windows (we_warp.jwin) */
 
 /* Why the executor handed a warp back to its driver. */
 typedef enum we_stop {
@@ -120,6 +121,16 @@ typedef struct we_warp {
 		uint32_t active, yield, sleep, swmask;
 		uint64_t rpc[WE_WARP_SIZE];
 	} trap_save;                  /* the interrupted seed-004 state     */
+	/* compiled code's global windows (exec/jit.c win_load), kept from
+	 * call to call: the allocation that memory instruction q of the
+	 * kernel (at jwin[q % WE_JWINS]) last reached from a group this warp
+	 * led, device bytes [lo, hi) at host address + delta; tag q + 1 (0:
+	 * none).  Allocations do not change during a launch, and a launch's
+	 * warps start zeroed (engine/slot.c batch_alloc); a CTA start keeps
+	 * them (warp_clear). */
+	struct {
+		uint64_t tag, lo, hi, delta;
+	} jwin[WE_JWINS];
 
 	/* ---- named barriers (dialect visa) ----------------------------- */
 	int8_t nbar_id;               /* named barrier waited on, -1 if none */
@@ -140,16 +151,18 @@ typedef struct we_warp {
 } we_warp;
 
 /* A warp's state at a CTA's start: every field zero but rpc, which the
- * caller sets (to the entry PC), and trap_save, which TRAP writes before
- * RTT (only inside the handler, in_trap) reads it.  The two are more than
- * half the struct, and a grid of small CTAs clears a warp per 8 to 20
- * instructions it runs. */
+ * caller sets (to the entry PC), trap_save, which TRAP writes before RTT
+ * (only inside the handler, in_trap) reads it, and jwin, which holds for
+ * the whole launch.  They are more than half the struct, and a grid of
+ * small CTAs clears a warp per 8 to 20 instructions it runs. */
 static inline void warp_clear(we_warp *w)
 {
-	_Static_assert(offsetof(we_warp, rpc) < offsetof(we_warp, trap_save), "warp_clear's ranges");
+	_Static_assert(offsetof(we_warp, rpc) < offsetof(we_warp, trap_save) &&
+			       offsetof(we_warp, jwin) == offsetof(we_warp, trap_save) + sizeof w->trap_save,
+		       "warp_clear's ranges");
 	char *b = (char *)w;
 	const size_t r0 = offsetof(we_warp, rpc), r1 = r0 + sizeof w->rpc;
-	const size_t t0 = offsetof(we_warp, trap_save), t1 = t0 + sizeof w->trap_save;
+	const size_t t0 = offsetof(we_warp, trap_save), t1 = offsetof(we_warp, jwin) + sizeof w->jwin;
 	zero_small(b, r0);
 	zero_small(b + r1, t0 - r1);
 	zero_small(b + t1, sizeof *w - t1);
