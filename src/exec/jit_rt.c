@@ -21,8 +21,10 @@ static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, ui
 		win[0] = w->gcache->base;
 		win[1] = w->gcache->base + w->gcache->size;
 		/* the code goes on in the whole allocation without coming back
-		 * here: what the turn holds back of it goes to memory first
-		 * (exec/red.h; the code holds nothing back itself) */
+		 * here, for the rest of the launch (jit.c win_load): what the
+		 * turn holds back of it goes to memory first (exec/red.h; in a
+		 * kernel with adds to hold, each compiled access settles them
+		 * as well: jit.c emit_settle) */
 		xred_touch(w->red, w->gcache->host, w->gcache->size);
 	}
 	return h;

@@ -14,10 +14,10 @@
  *  - an access of the holding host thread that overlaps the held words
  *    (xred_touch, from the global translation: exec/operand.c
  *    xglobal_span; compiled code's window over a whole allocation,
- *    exec/jit_rt.c; and in a kernel whose compiled code holds adds
- *    itself, each of its global accesses: exec/jit.c emit_settle), so
- *    every warp of the turn, the adding one included, reads its own adds
- *    in order;
+ *    exec/jit_rt.c; and in a kernel that has such adds, each of its
+ *    compiled global accesses, whose windows last the launch: exec/jit.c
+ *    emit_settle), so every warp of the turn, the adding one included,
+ *    reads its own adds in order;
  *  - a MEMBAR, and any Barrier instruction (isa_flag: BAR, named and
  *    per-thread barriers, which release other warps, in the warp-threads
  *    engine on other host threads): xinsn.releases;
