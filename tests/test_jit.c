@@ -1119,6 +1119,22 @@ static bool jit_on_same(th_kernel *t, we_launch_config c, const th_run *ref, con
 	return true;
 }
 
+/* Launch c of t must stop at a fault whose report names `where` with
+ * jit off, and with jit on (where the library has the tier) give the
+ * same status, reports and buffers from compiled code. */
+static void fault_as_interpreted(th_kernel *t, we_launch_config c, const char *where, const char *what)
+{
+	th_run ref;
+	c.jit = WE_JIT_OFF;
+	th_run_launch(t, &c, &ref);
+	CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, where), "%s, jit off: %s\n%s", what,
+	      we_status_name(ref.st), ref.err);
+	we_launch_stats st;
+	if (jit_on_same(t, c, &ref, what, &st))
+		CHECK(!strcmp(st.jit, "compiled"), "%s: jit %s", what, st.jit);
+	th_run_free(&ref);
+}
+
 /* Where the warp function must give the interpreter's report: a fault
  * of one lane in divergent code (a side exit), the watchdog stopping a
  * warp at its exact instruction count (the budget: a run longer than
@@ -1652,14 +1668,8 @@ START_TEST(narrow)
 		 * at a point of its own) */
 		we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, 2, 128);
 		d.timeout = WALL_TIMEOUT_S;
-		d.jit = WE_JIT_OFF;
-		th_run_launch(&t, &d, &ref);
-		CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC"),
-		      "kind %u, jit off: %s\n%s", kind, we_status_name(ref.st), ref.err);
-		we_launch_stats st;
-		if (jit_on_same(&t, d, &ref, kind ? "far ATOMS, jit on" : "misaligned LDG.U16, jit on", &st))
-			CHECK(!strcmp(st.jit, "compiled"), "kind %u: jit %s", kind, st.jit);
-		th_run_free(&ref);
+		fault_as_interpreted(&t, d, "CTA (1,0,0) warp 1 lanes 5 PC",
+				     kind ? "far ATOMS" : "misaligned LDG.U16");
 		th_close(&t);
 	}
 }
@@ -1764,16 +1774,8 @@ START_TEST(held)
 		we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, 2, 64);
 		d.timeout = WALL_TIMEOUT_S;
 		d.threads = 1;
-		d.jit = WE_JIT_OFF;
-		th_run ref;
-		th_run_launch(&t, &d, &ref);
-		CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (1,0,0) warp 1 lanes 5 PC 0x0170") &&
-			      strstr(ref.err, "RED.ADD"),
-		      "%u, jit off: %s\n%s", k, we_status_name(ref.st), ref.err);
-		we_launch_stats st;
-		if (jit_on_same(&t, d, &ref, k ? "RED outside, a barrier, jit on" : "RED outside, jit on", &st))
-			CHECK(!strcmp(st.jit, "compiled"), "%u: jit %s", k, st.jit);
-		th_run_free(&ref);
+		fault_as_interpreted(&t, d, "CTA (1,0,0) warp 1 lanes 5 PC 0x0170: RED.ADD",
+				     k ? "RED outside, a barrier" : "RED outside");
 		th_close(&t);
 	}
 }
