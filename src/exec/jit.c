@@ -949,11 +949,6 @@ static LLVMValueRef all_on(jb *b, LLVMValueRef eq)
 	return LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, eq), c32(b, 0xffffffffu), "");
 }
 
-/* A global access's translation (emit_mem_check): inside the allocation
- * of the loop's last translation, [win[0], win[1]) at host address +
- * wdelta, or through rt->global, which then gives the window.  go: the
- * fast case's other conditions hold; dev, span: the device bytes.  *ok
- * and the device-to-host offset of dev. */
 /* The entry of we_warp.jwin for the kernel's memory instruction q in
  * the function's first warp (an i8*), and its word k: tag, lo, hi,
  * delta. */
@@ -971,6 +966,13 @@ static LLVMValueRef jwin_word(jb *b, LLVMValueRef e, unsigned k)
 				"");
 }
 
+/* A global access's translation (emit_mem_check): inside the allocation
+ * of the loop's last translation, [win[0], win[1]) at host address +
+ * wdelta (or the first warp's kept one: win_load), or through rt->global
+ * (rt->global_red for a held add: red), which then gives the window, and
+ * the first warp keeps it.  go: the fast case's other conditions hold;
+ * dev, span: the device bytes.  *ok and the device-to-host offset of
+ * dev. */
 static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVMValueRef dev, LLVMValueRef span,
 				 bool red, LLVMValueRef *ok)
 {

@@ -34,15 +34,10 @@ static uint8_t *jit_global(we_warp *w, const we_launch_ctx *L, uint64_t addr, ui
  * do_atom's, it applies nothing the turn holds. */
 static uint8_t *jit_global_red(we_warp *w, const we_launch_ctx *L, uint64_t addr, uint64_t span, uint64_t win[2])
 {
-	xctx x = { .w = w, .cta = w->cta, .L = L };
 	xred *const r = w->red;
 	w->red = NULL;
-	uint8_t *h = xglobal_span(&x, addr, span);
+	uint8_t *h = jit_global(w, L, addr, span, win);
 	w->red = r;
-	if (h) {
-		win[0] = w->gcache->base;
-		win[1] = w->gcache->base + w->gcache->size;
-	}
 	return h;
 }
 
