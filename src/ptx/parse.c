@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
 #include "ptx/lex.h"
 #include "ptx/ptx_int.h"
 
@@ -814,10 +815,27 @@ static const ptx_param *param_named(const ptx_param *v, uint32_t n, const ptx_to
 	return NULL;
 }
 
+/* The name at token t becomes one of warpemu's, a kernel's or its
+ * parameter's (`what`), in the lowered text and for --arg: one the
+ * assembler reads as a name (asm_is_ident), which PTX's names that start
+ * with '%' or '$' are not; else an error there. */
+static bool we_name_ok(pp *p, const ptx_tok *t, const char *name, const char *what)
+{
+	if (asm_is_ident(name))
+		return true;
+	ptx_err(p->g, t->line, t->col,
+		"%s name '%s' cannot be used: warpemu's names start with a letter or '_' and go on with letters, "
+		"digits, '_', '$' and '.'",
+		what, name);
+	p->bad = true;
+	return false;
+}
+
 /* A function's parameter list, or its list of return values; others:
  * the return values when this is the parameter list (a name is declared
- * once in both). */
-static void parse_params(pp *p, ptx_param **out, uint32_t *nout, const ptx_param *others, uint32_t nothers)
+ * once in both); kernel: a kernel's parameters (we_name_ok). */
+static void parse_params(pp *p, ptx_param **out, uint32_t *nout, const ptx_param *others, uint32_t nothers,
+			 bool kernel)
 {
 	uint32_t cap = 0;
 	if (!expect(p, '('))
@@ -846,6 +864,10 @@ static void parse_params(pp *p, ptx_param **out, uint32_t *nout, const ptx_param
 		if (param_named(*out, *nout, name) || param_named(others, nothers, name)) {
 			ptx_err(p->g, name->line, name->col, "parameter '%s' is declared twice", v.name);
 			p->bad = true;
+			free(v.name);
+			return;
+		}
+		if (kernel && !we_name_ok(p, name, v.name, "a kernel parameter's")) {
 			free(v.name);
 			return;
 		}
@@ -900,16 +922,18 @@ static void parse_function(pp *p, bool entry)
 	f->line = cur(p)->line;
 	adv(p);
 	if (!entry && ptx_tok_punct(cur(p), '('))
-		parse_params(p, &f->rets, &f->nrets, NULL, 0);
+		parse_params(p, &f->rets, &f->nrets, NULL, 0, false);
 	if (cur(p)->kind != PT_ID) {
 		perr(p, cur(p), "%s", "expected the function's name");
 		return;
 	}
 	f->col = cur(p)->col;
 	f->name = tokdup(p, cur(p));
+	if (entry && f->name && !we_name_ok(p, cur(p), f->name, "a kernel's"))
+		return;
 	adv(p);
 	if (ptx_tok_punct(cur(p), '('))
-		parse_params(p, &f->params, &f->nparams, f->rets, f->nrets);
+		parse_params(p, &f->params, &f->nparams, f->rets, f->nrets, entry);
 	if (p->bad)
 		return;
 	if (ptx_tok_is(cur(p), ".noreturn"))
