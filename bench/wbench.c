@@ -1358,7 +1358,9 @@ static unsigned ncores;
 typedef struct cpu_probe {
 	unsigned n;
 	int cpu[PROBE_CPUS];
-	double ns[PROBE_CPUS]; /* per step of the loop, the best of three */
+	double ns[PROBE_CPUS];       /* per step of the loop, the best of three */
+	double together[PROBE_CPUS]; /* the same with every CPU running it at
+					once (probe_together; 0: one CPU) */
 } cpu_probe;
 static cpu_probe probes[65]; /* rounds, then the end (--rounds <= 64) */
 static unsigned nprobes;
@@ -1376,6 +1378,65 @@ static double probe_loop(void)
 	volatile uint64_t keep = v; /* (the loop must run) */
 	(void)keep;
 	return t * 1e9 / PROBE_STEPS;
+}
+
+/* One CPU's share of probe_together: the loop three times, each start
+ * at the same moment as the other CPUs' (go). */
+typedef struct probe_arg {
+	int cpu;
+	pthread_barrier_t *go;
+	double ns;
+} probe_arg;
+
+static void *probe_thread(void *arg)
+{
+	probe_arg *a = arg;
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(a->cpu, &one);
+	int e = pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+	if (e)
+		die("pthread_setaffinity_np (CPU %d): %s", a->cpu, strerror(e));
+	a->ns = INFINITY;
+	for (int r = 0; r < 3; r++) {
+		e = pthread_barrier_wait(a->go);
+		if (e && e != PTHREAD_BARRIER_SERIAL_THREAD)
+			die("pthread_barrier_wait: %s", strerror(e));
+		const double t = probe_loop();
+		a->ns = t < a->ns ? t : a->ns;
+	}
+	return NULL;
+}
+
+/* The loop on all of p's CPUs at once, into p->together: a VM's vCPUs
+ * can each run at full speed alone and slower when both are busy (the
+ * fourteenth session's runs, bench/README.md), which the one-at-a-time
+ * probe does not see. */
+static void probe_together(cpu_probe *p)
+{
+	if (p->n < 2)
+		return;
+	pthread_barrier_t go;
+	int e = pthread_barrier_init(&go, NULL, p->n);
+	if (e)
+		die("pthread_barrier_init: %s", strerror(e));
+	pthread_t t[PROBE_CPUS];
+	probe_arg a[PROBE_CPUS];
+	for (unsigned j = 0; j < p->n; j++) {
+		a[j] = (probe_arg){ .cpu = p->cpu[j], .go = &go };
+		e = pthread_create(&t[j], NULL, probe_thread, &a[j]);
+		if (e)
+			die("pthread_create: %s", strerror(e));
+	}
+	for (unsigned j = 0; j < p->n; j++) {
+		e = pthread_join(t[j], NULL);
+		if (e)
+			die("pthread_join: %s", strerror(e));
+		p->together[j] = a[j].ns;
+	}
+	e = pthread_barrier_destroy(&go);
+	if (e)
+		die("pthread_barrier_destroy: %s", strerror(e));
 }
 
 static void probe_cpus(cpu_probe *p)
@@ -1403,6 +1464,7 @@ static void probe_cpus(cpu_probe *p)
 	}
 	if (sched_setaffinity(0, sizeof all, &all))
 		die("sched_setaffinity: %s", strerror(errno));
+	probe_together(p);
 }
 
 static double probe_fastest(const cpu_probe *p)
@@ -1425,7 +1487,7 @@ static void probe_name(unsigned k, char *buf, size_t len)
 static void print_probes(void)
 {
 	printf("CPU speed: one fixed loop on each CPU, ns per step (x the fastest's time), at the start of "
-	       "each round and at the end\n");
+	       "each round and at the end; then on all CPUs at once (x each one's time alone)\n");
 	for (unsigned k = 0; k < nprobes; k++) {
 		const cpu_probe *p = &probes[k];
 		const double f = probe_fastest(p);
@@ -1438,6 +1500,15 @@ static void print_probes(void)
 			slow |= p->ns[j] > f * PROBE_SLOW;
 		}
 		printf("%s\n", slow ? "  a slow CPU: the all-cores figures are skewed" : "");
+		if (p->n < 2)
+			continue;
+		printf("  %-9s", "together");
+		bool each_other = false;
+		for (unsigned j = 0; j < p->n; j++) {
+			printf(" CPU %d %.3f (%.2fx alone)", p->cpu[j], p->together[j], p->together[j] / p->ns[j]);
+			each_other |= p->together[j] > p->ns[j] * PROBE_SLOW;
+		}
+		printf("%s\n", each_other ? "  the CPUs slow each other down: the all-cores figures are skewed" : "");
 	}
 }
 
@@ -2118,6 +2189,11 @@ static void write_json(const char *path, const bres *all, const target *t, unsig
 		for (unsigned j = 0; j < probes[k].n; j++) {
 			fprintf(f, "%s\"%d\": ", j ? ", " : "", probes[k].cpu[j]);
 			jnum(f, probes[k].ns[j]);
+		}
+		fprintf(f, "}, \"together_ns_per_step\": {");
+		for (unsigned j = 0; j < probes[k].n && probes[k].n > 1; j++) {
+			fprintf(f, "%s\"%d\": ", j ? ", " : "", probes[k].cpu[j]);
+			jnum(f, probes[k].together[j]);
 		}
 		fprintf(f, "}}");
 	}
