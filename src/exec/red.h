@@ -23,9 +23,8 @@
  *    engine on other host threads): xinsn.releases;
  *  - the end of the turn (exec_run, exec_group and exec_straight before
  *    they return: blocked, yielded, exited, faulted, budget used up), so
- *    every held
- *    add reaches memory within one turn and before the engine looks at
- *    the CTA again.
+ *    every held add reaches memory within one turn and before the engine
+ *    looks at the CTA again.
  * The memory a launch leaves is bit for bit what adding lane by lane
  * leaves (32-bit addition is associative and commutative).
  *
@@ -66,9 +65,9 @@ static inline bool xred_on(const we_launch_ctx *L)
 /* Apply what r holds: one relaxed host atomic per word. */
 void xred_flush(xred *r);
 
-/* A turn of the n warps from w (exec_run, exec_group) begins: r empty
- * (word[] is cleared at its first add: most turns hold nothing), and the
- * warps point at it (w->red) ... */
+/* A turn of the n warps from w (exec_run, exec_group, exec_straight)
+ * begins: r empty (word[] is cleared at its first add: most turns hold
+ * nothing), and the warps point at it (w->red) ... */
 static inline void xred_begin(xred *r, we_warp *w, uint32_t n)
 {
 	r->n = 0;
