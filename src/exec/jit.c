@@ -82,12 +82,17 @@ static bool is_atom(const xinsn *i)
 }
 static bool is_red(const xinsn *i) { return i->optype == ISA_OPT_RED || i->optype == ISA_OPT_ATOMG; }
 
+/* An atomic's operation is an ADD of 32 bits. */
+static bool add32(const xinsn *i)
+{
+	return i->in->op == ISA_AtomOp_ADD && (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32);
+}
+
 /* An add that a turn may hold back, compiled or not (do_atom's test,
  * exec/red.h): a 32-bit global ADD whose old value nothing reads. */
 static bool held_add(const xinsn *i)
 {
-	return is_red(i) && i->in->op == ISA_AtomOp_ADD &&
-	       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
+	return is_red(i) && add32(i) &&
 	       (i->optype == ISA_OPT_RED || (i->o[ATOM_rd].kind == XO_REG && i->o[ATOM_rd].reg == 255));
 }
 static const xopd *mem_opd(const xinsn *i);
@@ -97,9 +102,7 @@ static bool mem_compilable(const we_launch_ctx *L, const xinsn *i)
 	if (i->optype == ISA_OPT_ATOMS)
 		/* ATOMS.ADD of 32 bits: lane by lane, a plain add (a CTA's
 		 * shared memory is one host thread's: the scheduler engine) */
-		return i->in->op == ISA_AtomOp_ADD &&
-		       (i->in->type == ISA_AtomType_U32 || i->in->type == ISA_AtomType_S32) &&
-		       i->o[ATOM_addr].kind == XO_MEM && opd_ok(L, &i->o[ATOM_rb], 1);
+		return add32(i) && i->o[ATOM_addr].kind == XO_MEM && opd_ok(L, &i->o[ATOM_rb], 1);
 	if (is_red(i))
 		return held_add(i) && mem_opd(i)->kind == XO_MEM &&
 		       opd_ok(L, &i->o[i->optype == ISA_OPT_RED ? RED_rb : ATOM_rb], 1);
@@ -950,12 +953,11 @@ static LLVMValueRef all_on(jb *b, LLVMValueRef eq)
 }
 
 /* The entry of we_warp.jwin for the kernel's memory instruction q in
- * the function's first warp (an i8*), and its word k: tag, lo, hi,
- * delta. */
+ * the function's first warp (an i8*), and its word k: lo, hi, delta. */
 static LLVMValueRef jwin_entry(jb *b, uint32_t q)
 {
-	_Static_assert(sizeof(((we_warp *)0)->jwin[0]) == 32, "a jwin entry: four i64");
-	const size_t off = offsetof(we_warp, jwin) + (size_t)(q % WE_JWINS) * 32u;
+	_Static_assert(sizeof(((we_warp *)0)->jwin[0]) == 24, "a jwin entry: three i64");
+	const size_t off = offsetof(we_warp, jwin) + (size_t)(q % WE_JWINS) * 24u;
 	LLVMValueRef idx = c64(b, off);
 	return LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &idx, 1, "");
 }
@@ -1006,13 +1008,13 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), dev, "");
 	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta[b->slot]);
 	if (!b->single) {
-		/* (the first warp keeps it for the next call: win_load) */
+		/* (the first warp keeps it for the next call: win_load; a
+		 * failed translation leaves the window as it was) */
 		LLVMValueRef e = jwin_entry(b, b->q);
-		LLVMValueRef tag = LLVMBuildSelect(b->b, hok, c64(b, b->q + 1u), c64(b, 0), "");
-		LLVMValueRef v[4] = { tag, LLVMBuildLoad2(b->b, b->i64, wlo_p, ""),
+		LLVMValueRef v[3] = { LLVMBuildLoad2(b->b, b->i64, wlo_p, ""),
 				      LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, win, i1, 2, ""), ""),
-				      hd };
-		for (unsigned k = 0; k < 4; k++)
+				      LLVMBuildSelect(b->b, hok, hd, wd, "") };
+		for (unsigned k = 0; k < 3; k++)
 			LLVMBuildStore(b->b, v[k], jwin_word(b, e, k));
 	}
 	LLVMBuildBr(b->b, join);
@@ -1677,23 +1679,20 @@ static void win_none(jb *b)
 
 /* The window of the current slot at the start of a loop that checks
  * the kernel's memory instruction q: the one the function's first warp
- * kept for q (jwin_entry), else none (win_none).  Translating each
- * global instruction once per call took 8% of a streaming kernel's time
- * (bench/README.md). */
+ * kept at q's entry (jwin_entry; zero, an empty one, until a
+ * translation).  An entry another instruction left is as good: the
+ * check tests the address against it before using it, and allocations
+ * do not change during a launch.  Translating each global instruction
+ * once per call took 8% of a streaming kernel's time (bench/README.md). */
 static void win_load(jb *b, uint32_t q)
 {
 	LLVMValueRef e = jwin_entry(b, q);
-	LLVMValueRef w[4];
-	for (unsigned k = 0; k < 4; k++)
-		w[k] = LLVMBuildLoad2(b->b, b->i64, jwin_word(b, e, k), "");
-	LLVMValueRef kept = LLVMBuildICmp(b->b, LLVMIntEQ, w[0], c64(b, q + 1u), "");
 	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
 	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, kept, w[1], c64(b, UINT64_MAX), ""),
-		       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""));
-	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, kept, w[2], c64(b, 0), ""),
-		       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""));
-	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, kept, w[3], c64(b, 0), ""), b->wdelta[b->slot]);
+	LLVMValueRef to[3] = { LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""),
+			       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), b->wdelta[b->slot] };
+	for (unsigned k = 0; k < 3; k++)
+		LLVMBuildStore(b->b, LLVMBuildLoad2(b->b, b->i64, jwin_word(b, e, k), ""), to[k]);
 }
 
 /* The instructions code[0..len) of a block for the warps of the

@@ -27,7 +27,7 @@
 #endif
 
 /* the entries' format (the file layout below, the key's material) */
-#define DISK_FORMAT 3u
+#define DISK_FORMAT 4u
 /* a file larger than this is no entry (kernels' objects are kilobytes) */
 #define DISK_MAX ((size_t)256 << 20)
 #define CPU_WORDS 16
@@ -140,7 +140,7 @@ static void cpu_words(uint32_t w[CPU_WORDS])
 #endif
 }
 
-#define KEY_LAYOUT 24
+#define KEY_LAYOUT 26
 /* The head of a key's material (zeroed, padding included, then set: its
  * bytes are compared), followed by the kernel's instruction words. */
 typedef struct key_head {
@@ -183,7 +183,8 @@ bool xjit_disk_key(const we_launch_ctx *L, uint64_t plugin, xjit_key *k)
 		offsetof(xjit_rt, lanes),       offsetof(xjit_rt, shared_bytes),   XLANES,
 		WE_NUM_PREDS,                   offsetof(we_warp, red),            offsetof(we_warp, jwin),
 		WE_JWINS,                       offsetof(xjit_rt, global_red),     offsetof(xjit_rt, red),
-		offsetof(xjit_rt, flush),       offsetof(xred, n),                 offsetof(xred, lo)
+		offsetof(xjit_rt, flush),       offsetof(xred, n),                 offsetof(xred, lo),
+		offsetof(xred, hi),             sizeof(((we_warp *)0)->jwin[0])
 	};
 	memcpy(h.layout, layout, sizeof layout);
 	h.abi = XJIT_ABI;

@@ -122,14 +122,14 @@ typedef struct we_warp {
 		uint64_t rpc[WE_WARP_SIZE];
 	} trap_save;                  /* the interrupted seed-004 state     */
 	/* compiled code's global windows (exec/jit.c win_load), kept from
-	 * call to call: the allocation that memory instruction q of the
-	 * kernel (at jwin[q % WE_JWINS]) last reached from a group this warp
-	 * led, device bytes [lo, hi) at host address + delta; tag q + 1 (0:
-	 * none).  Allocations do not change during a launch, and a launch's
-	 * warps start zeroed (engine/slot.c batch_alloc); a CTA start keeps
-	 * them (warp_clear). */
+	 * call to call: the allocation that a memory instruction q of the
+	 * kernel with entry jwin[q % WE_JWINS] last reached from a group
+	 * this warp led, device bytes [lo, hi) at host address + delta
+	 * (zero: none).  Allocations do not change during a launch, and a
+	 * launch's warps start zeroed (engine/slot.c batch_alloc); a CTA
+	 * start keeps them (warp_clear). */
 	struct {
-		uint64_t tag, lo, hi, delta;
+		uint64_t lo, hi, delta;
 	} jwin[WE_JWINS];
 
 	/* ---- named barriers (dialect visa) ----------------------------- */
