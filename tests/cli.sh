@@ -254,6 +254,11 @@ if grep -q '^cta=0,0,0 warp=[01] pc=0x0000 active=0xffffffff S2R' "$tmp/s7.1.tra
 expect 0 '"warnings":0,"schedule_seed":7' -- "$we" run "$k/reduce.we" $red --schedule=seed:0x7 --quiet --stats=json
 expect 2 'seed:N' -- "$we" run "$k/reduce.we" $red --schedule=7
 expect 2 'schedule' -- "$we" run "$k/reduce.we" $red --schedule=seed:-1
+# --stream-min: a byte count or off (tests/jit_cache.sh: what it does)
+expect 0 '^6112$' -- "$we" run "$k/reduce.we" $red --stream-min 64M --print out
+expect 0 '^6112$' -- "$we" run "$k/reduce.we" $red --stream-min off --print out
+expect 2 "stream-min: '12Q' is neither a byte count \\(such as 64M\\) nor off" -- \
+	"$we" run "$k/reduce.we" $red --stream-min 12Q
 # check mode: lanes 0-15 of the only warp reach BAR.SYNC inside a BSSY region
 printf '%s\n' '        S2R R0, SR_TID.X ;' '        ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;' \
 	'        BSSY B0, `(.join) ;' '   @P0  BRA `(.skip) ;' '        BAR.SYNC 0x0 ;' '.skip:' \

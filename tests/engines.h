@@ -74,8 +74,13 @@ static const struct th_group {
  * src/exec/jit.h), where the library has it (we_jit_available()): a
  * group of two, one CTA at a time (a CTA of one warp runs the compiled
  * warp function from its start), CTA batches (groups across CTAs) and
- * whole 32-warp groups. */
-static const size_t th_compiled[] = { 0, 1, 2, 3 };
+ * whole 32-warp groups; the second and third with every store that can
+ * stream past the host's caches streaming (we_launch_config.stream_min
+ * 1: "streaming"), the others with none. */
+static const struct th_jit {
+	size_t group; /* in th_groups[] */
+	bool streaming;
+} th_compiled[] = { { 0, false }, { 1, true }, { 2, true }, { 3, false } };
 #define TH_NCOMPILED (sizeof th_compiled / sizeof th_compiled[0])
 
 /* Sets of configurations, for th_configs(). */
@@ -90,6 +95,7 @@ typedef struct th_config {
 	const th_engine *eng;
 	unsigned lockstep, batch, threads;
 	we_jit jit;
+	uint64_t stream_min;
 	char name[80]; /* "scheduler, lockstep 8, batch 1" */
 } th_config;
 
@@ -122,10 +128,11 @@ static inline size_t th_configs(unsigned sets, unsigned need, th_config out[TH_M
 			snprintf(out[n++].name, sizeof out->name, "%s, %s", en, th_groups[g].name);
 		}
 		for (size_t k = 0; (sets & TH_COMPILED) && we_jit_available() && k < TH_NCOMPILED; k++) {
-			const struct th_group *g = &th_groups[th_compiled[k]];
+			const struct th_group *g = &th_groups[th_compiled[k].group];
+			const bool st = th_compiled[k].streaming;
 			out[n] = (th_config){ .eng = eng, .lockstep = g->lockstep, .batch = g->batch,
-					      .threads = g->threads, .jit = WE_JIT_ON };
-			snprintf(out[n++].name, sizeof out->name, "%s, %s, jit on", en, g->name);
+					      .threads = g->threads, .jit = WE_JIT_ON, .stream_min = st ? 1 : UINT64_MAX };
+			snprintf(out[n++].name, sizeof out->name, "%s, %s, jit on%s", en, g->name, st ? ", streaming" : "");
 		}
 	}
 	return n;
@@ -140,6 +147,7 @@ static inline void th_config_apply(we_launch_config *cfg, const th_config *c)
 	cfg->lockstep = c->lockstep;
 	cfg->batch = c->batch;
 	cfg->threads = c->threads;
+	cfg->stream_min = c->stream_min;
 }
 
 /* The entry of engine id (NULL: not in the list). */

@@ -58,6 +58,12 @@ temps() { find "$1" -name '.*' -type f 2>/dev/null | wc -l; }
 run off --jit off
 is off state unused
 c=$tmp/cache
+# (--stream-min, which compiled code reads: storing every whole line it
+# can past the host's caches, or none, it stores the interpreter's bytes)
+run stream1 --jit on --stream-min 1
+same stream1
+run streamoff --jit on --stream-min off
+same streamoff
 
 # a compile writes the entry (the directory made, private), with no
 # temporary file left; the summary says where

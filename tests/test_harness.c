@@ -77,10 +77,12 @@ static void check_engine_configs(const th_config *c, size_t n, size_t *i, size_t
 		(*i)++;
 	}
 	for (size_t k = 0; groups && (sets & TH_COMPILED) && we_jit_available() && k < TH_NCOMPILED; k++) {
-		const struct th_group *tg = &th_groups[th_compiled[k]];
-		snprintf(want, sizeof want, "%s, %s, jit on", th_name(e), tg->name);
+		const struct th_group *tg = &th_groups[th_compiled[k].group];
+		const bool st = th_compiled[k].streaming;
+		snprintf(want, sizeof want, "%s, %s, jit on%s", th_name(e), tg->name, st ? ", streaming" : "");
 		CHECK(*i < n && c[*i].eng == g && c[*i].lockstep == tg->lockstep && c[*i].batch == tg->batch &&
-			      c[*i].threads == tg->threads && c[*i].jit == WE_JIT_ON && !strcmp(c[*i].name, want),
+			      c[*i].threads == tg->threads && c[*i].jit == WE_JIT_ON &&
+			      c[*i].stream_min == (st ? 1 : UINT64_MAX) && !strcmp(c[*i].name, want),
 		      "sets %u: %s: no '%s, jit on' at %zu", sets, th_name(e), tg->name, *i);
 		(*i)++;
 	}

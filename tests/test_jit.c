@@ -32,6 +32,8 @@
  *            show, and a fault's report, as interpreted;
  *   windows_per_launch  the allocations compiled code keeps from call to
  *            call are a launch's: a freed buffer's address faults;
+ *   streams  stores that stream past the host's caches (whole lines, or
+ *            not; a guard: never), streaming or not, as interpreted;
  *   warpfn   the warp function (a warp alone, its branches compiled):
  *            divergent loops and branches through every BSYNC path,
  *            YIELD, partial EXIT, loads and stores under partial masks,
@@ -1839,6 +1841,81 @@ START_TEST(windows_per_launch)
 }
 END_TEST
 
+/* Stores that stream past the host's caches (we_launch_config.stream_min,
+ * jit.c emit_stream): out[i + shift] = in[i] and wide[i] = in[i] | (i +
+ * shift) << 32, every lane of every warp storing (with shift 0 whole
+ * 64-byte lines: a buffer's host memory starts a line, as its device
+ * address does; with shift 3 no line is whole), and
+ * part[i] = i for i < n only (guarded: never streams).  Streaming every
+ * store it can (stream_min 1), or none, compiled code stores what the
+ * interpreter does, whatever the grouping. */
+#define STREAMS_N (1u << 16) /* threads */
+static const char streams_text[] =
+	".kernel streams\n"
+	".param ptr out\n"   /* 0x0: STREAMS_N + 16 words */
+	".param ptr in\n"    /* 0x8 */
+	".param ptr wide\n"  /* 0x10: STREAMS_N 8-byte words */
+	".param ptr part\n"  /* 0x18 */
+	".param u32 shift\n" /* 0x20 */
+	".param u32 n\n"     /* 0x24 */
+	GTID_R3
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
+	"        LDG R4, [R10.64] ;\n"
+	"        IADD3 R5, R3, c[0x0][0x20], RZ ;\n"
+	"        MOV R12, c[0x0][0x0] ;\n"
+	"        MOV R13, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R5, 0x4, R[12:13] ;\n"
+	"        STG [R12.64], R4 ;\n"
+	"        MOV R14, c[0x0][0x10] ;\n"
+	"        MOV R15, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[14:15], R3, 0x8, R[14:15] ;\n"
+	"        STG.64 [R14.64], R[4:5] ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R3, c[0x0][0x24], PT ;\n"
+	"        MOV R16, c[0x0][0x18] ;\n"
+	"        MOV R17, c[0x0][0x1c] ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R3, 0x4, R[16:17] ;\n"
+	"   @P0  STG [R16.64], R3 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define STREAMS_COMPILED 22u /* S2R .. STG: all of it but the EXIT */
+
+START_TEST(streams)
+{
+	const uint32_t n = STREAMS_N - 1000;
+	uint32_t *in = th_xmalloc(STREAMS_N * 4);
+	th_rng_seed(41);
+	for (uint32_t i = 0; i < STREAMS_N; i++)
+		in[i] = (uint32_t)th_rng();
+	for (uint32_t shift = 0; shift <= 3; shift += 3) {
+		th_kernel t;
+		th_load(&t, streams_text, "streams", "streams");
+		th_buf_new(&t, "out", NULL, (STREAMS_N + 16) * 4, 0xa5);
+		th_buf_new(&t, "in", in, STREAMS_N * 4, 0);
+		th_buf_new(&t, "wide", NULL, STREAMS_N * 8, 0xa5);
+		th_buf_new(&t, "part", NULL, STREAMS_N * 4, 0xa5);
+		th_u32(&t, "shift", shift);
+		th_u32(&t, "n", n);
+		we_launch_config c;
+		th_run ref;
+		interp_ref(&t, STREAMS_N / 128, 128, 1, &ref, &c);
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		const uint32_t *wide = (const uint32_t *)(const void *)th_view(&t, ref.mem, "wide");
+		const uint32_t *part = (const uint32_t *)(const void *)th_view(&t, ref.mem, "part");
+		for (uint32_t i = 0; i < STREAMS_N; i++)
+			CHECK(out[i + shift] == in[i] && wide[2 * i] == in[i] && wide[2 * i + 1] == i + shift &&
+				      part[i] == (i < n ? i : 0xa5a5a5a5u),
+			      "shift %u, jit off: thread %u stored %#x, %#x:%#x, %#x", shift, i, out[i + shift],
+			      wide[2 * i + 1], wide[2 * i], part[i]);
+		expect_as_interpreted(&t, &c, &ref, TH_COMPILED, STREAMS_COMPILED);
+		th_run_free(&ref);
+		th_close(&t);
+	}
+	free(in);
+}
+END_TEST
+
 /* A strong store (another thread's flag) is not compiled: it splits
  * the run around it into two blocks, S2R .. STG and IADD3 .. STG. */
 static const char strong_text[] =
@@ -2322,6 +2399,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);
 	tcase_add_test(tc, windows_per_launch);
+	tcase_add_test(tc, streams);
 	tcase_add_test(tc, warpfn);
 	tcase_add_test(tc, warpfn_stops);
 	tcase_add_test(tc, ifelse);

@@ -262,7 +262,18 @@ typedef struct we_launch_config {
 	 * be written only leaves a note (we_launch_stats.jit_cache_note).
 	 * Removing the directory clears it. */
 	const char *jit_cache;
+	/* The compiled tier's streaming stores: a warp's global store in
+	 * which every lane writes 32 or 64 bits, at consecutive addresses
+	 * from the start of a 64-byte line, into an allocation of at least
+	 * this many bytes bypasses the host's caches (non-temporal stores),
+	 * so that a stream larger than the caches is not read before it is
+	 * written.  0 = the size of the host's largest cache (hwloc), or
+	 * WE_STREAM_MIN_DEFAULT when hwloc shows none; 1 = every such store;
+	 * UINT64_MAX = none.  The results are the same either way. */
+	uint64_t stream_min;
 } we_launch_config;
+
+#define WE_STREAM_MIN_DEFAULT (32u << 20) /* we_launch_config.stream_min */
 
 #define WE_CHECK_RACES 1u
 #define WE_CHECK_UNINIT 2u

@@ -124,6 +124,11 @@ X(JIT_CACHE, "jit-cache", 0, "DIR", CLI_ONCE, CLI_RS, true, NULL, \
   "the disk cache of compiled kernels (--jit), or\n" \
   "off (default: $WARPEMU_JIT_CACHE, else\n" \
   "$XDG_CACHE_HOME/warpemu or ~/.cache/warpemu)") \
+X(STREAM_MIN, "stream-min", 0, "BYTES", CLI_ONCE, CLI_RS, true, NULL, \
+  "compiled code: a warp's store of whole cache lines\n" \
+  "into an allocation of at least BYTES bypasses the\n" \
+  "host's caches (default: the largest cache's size;\n" \
+  "off = never)") \
 X(PLACEMENT, "placement", 0, "P", CLI_ONCE, CLI_RUN | CLI_INFO, false, \
   "cannot be used: stress jobs run unbound", \
   "binding of host threads to PUs: compact (default),\n" \

@@ -120,6 +120,13 @@ static int run_check_numbers(run_ctx *c)
 				 "LLVM: install llvm-14-dev and rebuild)");
 	if (OPT(c, JIT_CACHE) && !*OPT(c, JIT_CACHE))
 		return usage_err(c->cmd, "--jit-cache: give a directory, or off");
+	if (OPT(c, STREAM_MIN)) {
+		if (!strcmp(OPT(c, STREAM_MIN), "off"))
+			c->stream_min = UINT64_MAX;
+		else if (!cli_parse_size(OPT(c, STREAM_MIN), &c->stream_min, &e))
+			return usage_errf(c->cmd, "--stream-min: '%s' is neither a byte count (such as 64M) nor off",
+					  OPT(c, STREAM_MIN));
+	}
 	if (OPT(c, PLACEMENT) && !cli_parse_placement(OPT(c, PLACEMENT), &c->placement, &e))
 		return opt_err(c, "--placement", &e);
 	c->json = OPT(c, STATS) != NULL;
@@ -322,6 +329,7 @@ void launch_config(const run_ctx *c, we_launch_config *cfg)
 	cfg->engine = c->engine;
 	cfg->jit = c->jit;
 	cfg->jit_cache = OPT(c, JIT_CACHE);
+	cfg->stream_min = c->stream_min;
 	cfg->placement = c->placement;
 	cfg->schedule_seeded = c->seeded;
 	cfg->schedule_seed = c->seed;

@@ -79,6 +79,7 @@ typedef struct run_ctx {
 	/* the options' values */
 	we_dim3 grid, block;
 	uint64_t shared, max_insns, threads, max_memory, lockstep, batch;
+	uint64_t stream_min;  /* --stream-min (0: the default)  */
 	we_engine engine;
 	we_jit jit;
 	we_placement placement;

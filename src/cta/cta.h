@@ -107,6 +107,8 @@ typedef struct we_launch_ctx {
 	 * set before the workers start, or once by sched.c's sample of batches
 	 * (release; exec_group loads it with acquire) */
 	_Atomic(const struct xjit *) jit;
+	uint64_t stream_min;             /* we_launch_config.stream_min, the
+					    default applied                 */
 	bool track_atomics;              /* note global atomics per word
 					    (dev_note_atomic), for merging
 					    parts of a grid               */

@@ -370,7 +370,10 @@ uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
 	return dev_translate_alloc(d, addr, size, &a);
 }
 
-/* The host memory of an allocation, zeroed.  One of 2 MiB or more is
+/* The host memory of an allocation, zeroed, from a 64-byte boundary as
+ * its device address (WE_GMEM_ALIGN): a warp's 128 consecutive bytes
+ * then span two host cache lines, not three, and whole lines can stream
+ * (exec/jit.c emit_stream).  One of 2 MiB or more is
  * mapped on its own, from a 2 MiB boundary, with the advice to back it
  * with transparent huge pages (where THP is "madvise", Debian's default):
  * a kernel streaming through a large buffer then misses the TLB once per
@@ -378,7 +381,7 @@ uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
  * 50 on one core).  The pages stay untouched until used, as calloc's
  * would.  *mapped: the length to munmap, or 0 for free(). */
 #define DEV_HUGE ((size_t)2 << 20)
-/* (AddressSanitizer builds keep calloc: its redzones catch a host-side
+/* (AddressSanitizer builds keep the heap: its redzones catch a host-side
  * overrun of a device buffer, which a mapping of our own would not) */
 #if defined(__SANITIZE_ADDRESS__)
 #define DEV_HUGE_MAPS 0
@@ -393,7 +396,13 @@ uint8_t *dev_translate(const struct we_device *d, uint64_t addr, uint64_t size)
 static uint8_t *dev_host_alloc(size_t bytes, size_t *mapped)
 {
 	*mapped = 0;
-	if (bytes < DEV_HUGE || !DEV_HUGE_MAPS)
+	if (bytes < DEV_HUGE) {
+		void *p;
+		if (posix_memalign(&p, 64, bytes))
+			return NULL;
+		return memset(p, 0, bytes);
+	}
+	if (!DEV_HUGE_MAPS)
 		return calloc(1, bytes);
 	if (bytes > SIZE_MAX - 2 * DEV_HUGE)
 		return NULL;

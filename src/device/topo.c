@@ -44,6 +44,8 @@ struct we_topo {
 	unsigned *pu_package;   /* [npus]: package number of PU i */
 	unsigned *pu_core;      /* [npus]: core number of PU i    */
 	unsigned *scatter;      /* [npus]: k-th PU of the scatter order */
+	uint64_t cache_max;     /* bytes of the largest data cache, 0: none
+				   known                                */
 };
 
 /* ---- the public name of a placement (we_engine_name is in engine.c) ---- */
@@ -189,6 +191,25 @@ static we_status build_plan(we_topo *t, char *err, size_t errlen)
 	return WE_OK;
 }
 
+/* The bytes of the topology's largest data (or unified) cache, 0 when
+ * it shows none. */
+static uint64_t largest_cache(hwloc_topology_t hw)
+{
+	static const hwloc_obj_type_t levels[] = { HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+						   HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE };
+	uint64_t most = 0;
+	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+		const int n = hwloc_get_nbobjs_by_type(hw, levels[l]);
+		for (int i = 0; i < n; i++) {
+			hwloc_obj_t c = hwloc_get_obj_by_type(hw, levels[l], (unsigned)i);
+			if (c && c->attr && c->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION &&
+			    c->attr->cache.size > most)
+				most = c->attr->cache.size;
+		}
+	}
+	return most;
+}
+
 static we_status load(we_topo *t, const char *synthetic, char *err,
 		      size_t errlen)
 {
@@ -225,6 +246,7 @@ static we_status load(we_topo *t, const char *synthetic, char *err,
 		return open_fail(WE_ERR_INTERNAL, err, errlen, "hwloc found no "
 				 "processing units (PUs)");
 	t->npus = (unsigned)n;
+	t->cache_max = largest_cache(t->hw);
 	return build_plan(t, err, errlen);
 }
 
@@ -282,6 +304,11 @@ unsigned topo_ncores(const we_topo *t)
 unsigned topo_npus(const we_topo *t)
 {
 	return t ? t->npus : 0;
+}
+
+uint64_t topo_cache_max(const we_topo *t)
+{
+	return t ? t->cache_max : 0;
 }
 
 int topo_pu_for(const we_topo *t, we_placement p, unsigned k)

@@ -32,6 +32,9 @@ void topo_close(we_topo *t);
 unsigned topo_npackages(const we_topo *t);
 unsigned topo_ncores(const we_topo *t);
 unsigned topo_npus(const we_topo *t);
+/* The bytes of the largest data cache hwloc shows (the last level's), 0
+ * when it shows none. */
+uint64_t topo_cache_max(const we_topo *t);
 
 /* PU (logical index) for host thread k of a launch under policy p, or -1
  * for WE_PLACE_NONE.  WE_PLACE_DEFAULT means compact. */

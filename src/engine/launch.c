@@ -119,6 +119,10 @@ static void launch_ctx(launch *lc, struct we_device *dev, const struct we_module
 		      : cfg->lockstep                                  ? cfg->lockstep
 								       : WE_LOCKSTEP_DEFAULT;
 	L->batch = cfg->batch;
+	/* (streaming stores: past the largest cache, where lines would not
+	 * stay) */
+	const uint64_t cache = topo_cache_max(dev_topology(dev));
+	L->stream_min = cfg->stream_min ? cfg->stream_min : cache ? cache : WE_STREAM_MIN_DEFAULT;
 }
 
 /* Placement and host threads of the launch (notices on dev). */

@@ -368,6 +368,8 @@ static void *sworker_main(void *arg)
 		if (ts.on)
 			sched_tier(lc, &ts, engine_now() - t0, n, ck.end - ck.id);
 	}
+	/* (the compiled code's streaming stores, before the launch ends) */
+	xjit_stream_fence();
 	return NULL;
 }
 

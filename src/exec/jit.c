@@ -925,6 +925,8 @@ static LLVMValueRef first_slot(jb *b) { return lane_word(b, b->first[b->slot], b
 /* No first address: the lanes are not consecutive (a start is below
  * 2^32). */
 #define NOT_CONSECUTIVE UINT64_MAX
+/* In a store's first address: it streams (emit_stream) */
+#define STREAMS (UINT64_C(1) << 62)
 
 /* The scalar s (i32 or i64) in every lane */
 static LLVMValueRef bcast(jb *b, LLVMValueRef s)
@@ -1139,6 +1141,68 @@ static void prefetch(jb *b, LLVMValueRef host, bool write)
 	LLVMBuildCall2(b->b, b->pf_t, b->pf, args, 4, "");
 }
 
+/* A global store that may stream past the host's caches (emit_stream):
+ * 32 or 64 bits in every lane of every warp, a block function's (so a
+ * warp's consecutive lanes store whole 64-byte lines from an aligned
+ * start). */
+static bool stream_store(const jb *b, const xinsn *i)
+{
+	return i->optype == ISA_OPT_STG && !b->single && !b->pm && (mem_bytes(i) == 4u || mem_bytes(i) == 8u);
+}
+
+/* The check's end for a store that may stream (stream_store), the
+ * current warp's host address of its first lane delta + amin: it
+ * streams when the lanes are consecutive (lane_range recorded their
+ * first address), that address starts a 64-byte line, and the
+ * allocation has at least rt->stream_min bytes, more than the host's
+ * caches hold (jit.h); its first address then says so (STREAMS), and
+ * its lines are not prefetched.  A streaming store writes whole lines
+ * without reading them first: a third of a copy's memory traffic. */
+static void emit_stream(jb *b, LLVMValueRef delta, LLVMValueRef amin, LLVMValueRef amax)
+{
+	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+	LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""), "");
+	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), "");
+	LLVMValueRef first = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
+	LLVMValueRef host = LLVMBuildAdd(b->b, delta, amin, "");
+	LLVMValueRef nt = LLVMBuildAnd(
+		b->b, LLVMBuildICmp(b->b, LLVMIntNE, first, c64(b, NOT_CONSECUTIVE), ""),
+		LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, host, c64(b, 63), ""), c64(b, 0), ""), "");
+	nt = LLVMBuildAnd(b->b, nt,
+			  LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, whi, wlo, ""),
+					rt_field(b, offsetof(xjit_rt, stream_min), b->i64), ""),
+			  "");
+	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, nt, LLVMBuildOr(b->b, first, c64(b, STREAMS), ""), first, ""),
+		       first_slot(b));
+	LLVMBasicBlockRef pf = LLVMAppendBasicBlockInContext(b->cx, b->fn, "prefetch");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "streams");
+	LLVMBuildCondBr(b->b, nt, join, pf);
+	LLVMPositionBuilderAtEnd(b->b, pf);
+	prefetch(b, host, true);
+	prefetch(b, LLVMBuildAdd(b->b, delta, amax, ""), true);
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+}
+
+/* A warp's consecutive store of val at p0 when nt (emit_stream): past
+ * the caches (a non-temporal store of whole lines), then to join; the
+ * code after it stores otherwise. */
+static void emit_streaming(jb *b, LLVMValueRef nt, LLVMValueRef val, LLVMValueRef p0, LLVMBasicBlockRef join)
+{
+	LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(b->cx, b->fn, "stream");
+	LLVMBasicBlockRef cached = LLVMAppendBasicBlockInContext(b->cx, b->fn, "cached");
+	LLVMBuildCondBr(b->b, nt, st, cached);
+	LLVMPositionBuilderAtEnd(b->b, st);
+	LLVMValueRef p = LLVMBuildBitCast(b->b, p0, LLVMPointerType(LLVMTypeOf(val), 0), "");
+	LLVMValueRef s = LLVMBuildStore(b->b, val, p);
+	LLVMSetAlignment(s, 64);
+	LLVMValueRef one = LLVMConstInt(b->i32, 1, false);
+	LLVMSetMetadata(s, LLVMGetMDKindIDInContext(b->cx, "nontemporal", 11), LLVMMDNodeInContext(b->cx, &one, 1));
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, cached);
+}
+
 /* The check of memory instruction i for the current warp: translate()'s
  * fast case (sem_mem.c), on the low words Ra of the lanes under the
  * guard, lo_min to lo_max: global, every such lane with one high word
@@ -1182,8 +1246,12 @@ static void emit_mem_check(jb *b, const xinsn *i)
 		/* host(dev) - lo_min */
 		delta = LLVMBuildSub(b->b, LLVMBuildAdd(b->b, global_xlate(b, go, some, dev, span, is_red(i), &ok), dev, ""),
 				     amin, "");
-		prefetch(b, LLVMBuildAdd(b->b, delta, amin, ""), !is_load(i));
-		prefetch(b, LLVMBuildAdd(b->b, delta, amax, ""), !is_load(i));
+		if (stream_store(b, i)) {
+			emit_stream(b, delta, amin, amax);
+		} else {
+			prefetch(b, LLVMBuildAdd(b->b, delta, amin, ""), !is_load(i));
+			prefetch(b, LLVMBuildAdd(b->b, delta, amax, ""), !is_load(i));
+		}
 		if (b->holds && !is_red(i)) {
 			LLVMBuildStore(b->b, LLVMBuildAdd(b->b, delta, amin, ""), lane_word(b, b->hlo[b->slot], b->j));
 			LLVMBuildStore(b->b, LLVMBuildAdd(b->b, delta, LLVMBuildAdd(b->b, amax, c64(b, size), ""), ""),
@@ -1263,6 +1331,16 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
 	LLVMValueRef start = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
 	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntNE, start, c64(b, NOT_CONSECUTIVE), "");
+	LLVMValueRef nt = NULL;
+	if (i->optype == ISA_OPT_STG) {
+		/* (STREAMS: the store streams, emit_stream) */
+		if (stream_store(b, i))
+			nt = LLVMBuildAnd(b->b, fast,
+					  LLVMBuildICmp(b->b, LLVMIntNE, LLVMBuildAnd(b->b, start, c64(b, STREAMS), ""),
+							c64(b, 0), ""),
+					  "");
+		start = LLVMBuildAnd(b->b, start, c64(b, ~STREAMS), "");
+	}
 	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
@@ -1276,6 +1354,8 @@ static void emit_mem_access(jb *b, const xinsn *i)
 		if (is_narrow(i))
 			got[0] = narrow_ext(b, i, got[0]);
 	} else {
+		if (nt)
+			emit_streaming(b, nt, val, p0, join);
 		LLVMValueRef args[4] = { val, p0, c32(b, size), on };
 		LLVMBuildCall2(b->b, b->mstore_t[w64], b->mstore[w64], args, 4, "");
 	}

@@ -19,7 +19,9 @@
  * instructions run instruction-major, as exec_group runs them: every
  * warp's accesses of one before any warp's of the next (jit.c), so that
  * warps of a group that share words see what the interpreter shows them.  The results are those of running
- * the instructions one by one (tests/test_jit.c compares them).
+ * the instructions one by one (tests/test_jit.c compares them).  A
+ * warp's store of whole lines into an allocation larger than the host's
+ * caches streams past them (xjit_rt.stream_min, xjit_stream_fence).
  *
  * Without LLVM (configure --without-llvm, or none found) nothing builds
  * an xjit and every launch is interpreted.
@@ -69,9 +71,31 @@ typedef struct xjit_rt {
 	void (*red)(we_warp *w, uint64_t base, const uint32_t off[32], const uint32_t v[32], uint32_t pm,
 		    uint32_t type);
 	void (*flush)(struct xred *r);
+	/* a store of whole lines into an allocation of at least this many
+	 * bytes streams past the host's caches (we_launch_config.stream_min;
+	 * jit.c emit_stream) */
+	uint64_t stream_min;
 } xjit_rt;
 /* (the library's: exec/jit_rt.c) rt for a launch's warps */
 void xjit_rt_init(xjit_rt *rt, const struct we_launch_ctx *L);
+
+/* Orders the compiled code's streaming stores (jit.c emit_stream: the
+ * host's non-temporal stores, which x86 orders neither with later plain
+ * stores nor, as documented, with locked instructions, and so with none
+ * of the C11 atomics that GCC compiles to those) before what this host
+ * thread does next.  MEMBAR runs it (sem_warp.c): it is the only way
+ * the ISA orders a weak store before another host thread's reads, a
+ * release access being a MEMBAR then the access (doc/ptx.md); and a
+ * scheduler worker runs it after its last CTA (engine/sched.c), before
+ * the launch's end, where the caller reads the buffers. */
+static inline void xjit_stream_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_sfence();
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
 
 /* r: the first warp's register rows (w[0].r), rstride: w[0].rstride,
  * n: warps, w: the first warp (the others follow it).  Returns the
@@ -228,12 +252,12 @@ static inline void xjit_image_free(xjit_image *img)
  * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
  * exit; 0x1c: the plugin's load and images; 0x1d: the warp function;
  * 0x1e: consecutive lanes' range from the first and last lane; 0x1f:
- * xjit_rt.lanes for narrow loads only): a module of another build is
- * refused */
+ * xjit_rt.lanes for narrow loads only; 0x20: xjit_rt.stream_min): a
+ * module of another build is refused */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
 	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x1f) << 56)
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x20) << 56)
 
 /* A launch's use of the caches: dir in, the rest out (its stats). */
 #define XJIT_NOTE 256

@@ -140,7 +140,7 @@ static void cpu_words(uint32_t w[CPU_WORDS])
 #endif
 }
 
-#define KEY_LAYOUT 26
+#define KEY_LAYOUT 27
 /* The head of a key's material (zeroed, padding included, then set: its
  * bytes are compared), followed by the kernel's instruction words. */
 typedef struct key_head {
@@ -184,7 +184,7 @@ bool xjit_disk_key(const we_launch_ctx *L, uint64_t plugin, xjit_key *k)
 		WE_NUM_PREDS,                   offsetof(we_warp, red),            offsetof(we_warp, jwin),
 		WE_JWINS,                       offsetof(xjit_rt, global_red),     offsetof(xjit_rt, red),
 		offsetof(xjit_rt, flush),       offsetof(xred, n),                 offsetof(xred, lo),
-		offsetof(xred, hi),             sizeof(((we_warp *)0)->jwin[0])
+		offsetof(xred, hi),             sizeof(((we_warp *)0)->jwin[0]), offsetof(xjit_rt, stream_min)
 	};
 	memcpy(h.layout, layout, sizeof layout);
 	h.abi = XJIT_ABI;

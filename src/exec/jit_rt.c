@@ -79,5 +79,5 @@ void xjit_rt_init(xjit_rt *rt, const we_launch_ctx *L)
 {
 	*rt = (xjit_rt){ .params = L->params, .L = L, .global = jit_global, .lanes = jit_lanes,
 			 .shared_bytes = L->shared_bytes, .global_red = jit_global_red, .red = jit_red,
-			 .flush = xred_flush };
+			 .flush = xred_flush, .stream_min = L->stream_min };
 }

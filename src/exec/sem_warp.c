@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "exec/exec.h"
+#include "exec/jit.h"
 #include "exec/sem.h"
 
 /* One 32-bit special register for lane l. */
@@ -258,6 +259,8 @@ XSEM(MEMBAR)
 	(void)x;
 	(void)i;
 	atomic_thread_fence(memory_order_seq_cst);
+	/* (and the compiled code's streaming stores before it) */
+	xjit_stream_fence();
 }
 
 XSEM(NOP)
