@@ -1203,6 +1203,23 @@ static void emit_streaming(jb *b, LLVMValueRef nt, LLVMValueRef val, LLVMValueRe
 	LLVMPositionBuilderAtEnd(b->b, cached);
 }
 
+/* Whether store i streams for the current warp (emit_stream recorded it
+ * in the first address *start, whose lanes are consecutive when fast),
+ * NULL when i cannot stream; *start without the mark. */
+static LLVMValueRef streams(jb *b, const xinsn *i, LLVMValueRef fast, LLVMValueRef *start)
+{
+	if (i->optype != ISA_OPT_STG)
+		return NULL;
+	LLVMValueRef nt = NULL;
+	if (stream_store(b, i))
+		nt = LLVMBuildAnd(
+			b->b, fast,
+			LLVMBuildICmp(b->b, LLVMIntNE, LLVMBuildAnd(b->b, *start, c64(b, STREAMS), ""), c64(b, 0), ""),
+			"");
+	*start = LLVMBuildAnd(b->b, *start, c64(b, ~STREAMS), "");
+	return nt;
+}
+
 /* The check of memory instruction i for the current warp: translate()'s
  * fast case (sem_mem.c), on the low words Ra of the lanes under the
  * guard, lo_min to lo_max: global, every such lane with one high word
@@ -1331,16 +1348,7 @@ static void emit_mem_access(jb *b, const xinsn *i)
 	LLVMValueRef d = LLVMBuildLoad2(b->b, b->i64, delta_slot(b), "");
 	LLVMValueRef start = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
 	LLVMValueRef fast = LLVMBuildICmp(b->b, LLVMIntNE, start, c64(b, NOT_CONSECUTIVE), "");
-	LLVMValueRef nt = NULL;
-	if (i->optype == ISA_OPT_STG) {
-		/* (STREAMS: the store streams, emit_stream) */
-		if (stream_store(b, i))
-			nt = LLVMBuildAnd(b->b, fast,
-					  LLVMBuildICmp(b->b, LLVMIntNE, LLVMBuildAnd(b->b, start, c64(b, STREAMS), ""),
-							c64(b, 0), ""),
-					  "");
-		start = LLVMBuildAnd(b->b, start, c64(b, ~STREAMS), "");
-	}
+	LLVMValueRef nt = streams(b, i, fast, &start);
 	LLVMValueRef p0 = LLVMBuildIntToPtr(b->b, LLVMBuildAdd(b->b, d, start, ""), LLVMPointerType(vt, 0), "");
 	LLVMBasicBlockRef vec = LLVMAppendBasicBlockInContext(b->cx, b->fn, "vec");
 	LLVMBasicBlockRef lanes = LLVMAppendBasicBlockInContext(b->cx, b->fn, "lanes");
