@@ -225,6 +225,9 @@ typedef struct jb {
 	 * win[1]) at host address + wdelta: the warps of a loop mostly hit
 	 * it */
 	LLVMValueRef delta[XJIT_PHASE], first[XJIT_PHASE], win[XJIT_PHASE], wdelta[XJIT_PHASE];
+	/* whether the window holds at least rt->stream_min bytes (i1,
+	 * win_big: emit_stream) */
+	LLVMValueRef wbig[XJIT_PHASE];
 	unsigned slot;
 	/* the kernel has global adds that a turn holds back (exec/red.h,
 	 * held_add): its compiled global accesses other than those apply what
@@ -970,6 +973,21 @@ static LLVMValueRef jwin_word(jb *b, LLVMValueRef e, unsigned k)
 				"");
 }
 
+/* The current slot's window's size against rt->stream_min, into
+ * wbig: once per window, not once per warp (emit_stream). */
+static void win_big(jb *b)
+{
+	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
+	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
+	LLVMValueRef lo = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""), "");
+	LLVMValueRef hi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), "");
+	LLVMValueRef big = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, lo, hi, ""),
+					LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, hi, lo, ""),
+						      rt_field(b, offsetof(xjit_rt, stream_min), b->i64), ""),
+					"");
+	LLVMBuildStore(b->b, big, b->wbig[b->slot]);
+}
+
 /* A global access's translation (emit_mem_check): inside the allocation
  * of the loop's last translation, [win[0], win[1]) at host address +
  * wdelta (or the first warp's kept one: win_load), or through rt->global
@@ -1009,6 +1027,7 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMValueRef hok = LLVMBuildIsNotNull(b->b, host, "");
 	LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), dev, "");
 	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta[b->slot]);
+	win_big(b);
 	if (!b->single) {
 		/* (the first warp keeps it for the next call: win_load; a
 		 * failed translation leaves the window as it was) */
@@ -1155,24 +1174,17 @@ static bool stream_store(const jb *b, const xinsn *i)
  * streams when the lanes are consecutive (lane_range recorded their
  * first address), that address starts a 64-byte line, and the
  * allocation has at least rt->stream_min bytes, more than the host's
- * caches hold (jit.h); its first address then says so (STREAMS), and
+ * caches hold (jit.h; win_big); its first address then says so (STREAMS), and
  * its lines are not prefetched.  A streaming store writes whole lines
  * without reading them first: a third of a copy's memory traffic. */
 static void emit_stream(jb *b, LLVMValueRef delta, LLVMValueRef amin, LLVMValueRef amax)
 {
-	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-	LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""), "");
-	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), "");
 	LLVMValueRef first = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
 	LLVMValueRef host = LLVMBuildAdd(b->b, delta, amin, "");
 	LLVMValueRef nt = LLVMBuildAnd(
 		b->b, LLVMBuildICmp(b->b, LLVMIntNE, first, c64(b, NOT_CONSECUTIVE), ""),
 		LLVMBuildICmp(b->b, LLVMIntEQ, LLVMBuildAnd(b->b, host, c64(b, 63), ""), c64(b, 0), ""), "");
-	nt = LLVMBuildAnd(b->b, nt,
-			  LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, whi, wlo, ""),
-					rt_field(b, offsetof(xjit_rt, stream_min), b->i64), ""),
-			  "");
+	nt = LLVMBuildAnd(b->b, nt, LLVMBuildLoad2(b->b, b->i1, b->wbig[b->slot], ""), "");
 	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, nt, LLVMBuildOr(b->b, first, c64(b, STREAMS), ""), first, ""),
 		       first_slot(b));
 	LLVMBasicBlockRef pf = LLVMAppendBasicBlockInContext(b->cx, b->fn, "prefetch");
@@ -1763,6 +1775,7 @@ static void win_none(jb *b)
 	LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""));
 	LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""));
 	LLVMBuildStore(b->b, c64(b, 0), b->wdelta[b->slot]);
+	LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->wbig[b->slot]);
 }
 
 /* The window of the current slot at the start of a loop that checks
@@ -1781,6 +1794,7 @@ static void win_load(jb *b, uint32_t q)
 			       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), b->wdelta[b->slot] };
 	for (unsigned k = 0; k < 3; k++)
 		LLVMBuildStore(b->b, LLVMBuildLoad2(b->b, b->i64, jwin_word(b, e, k), ""), to[k]);
+	win_big(b);
 }
 
 /* The instructions code[0..len) of a block for the warps of the
@@ -1867,6 +1881,7 @@ static void fn_slots(jb *b)
 		b->first[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "first");
 		b->win[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, 2), "win");
 		b->wdelta[k] = LLVMBuildAlloca(b->b, b->i64, "wdelta");
+		b->wbig[k] = LLVMBuildAlloca(b->b, b->i1, "wbig");
 		if (b->holds) {
 			b->hlo[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "hlo");
 			b->hhi[k] = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "hhi");
