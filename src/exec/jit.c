@@ -973,14 +973,20 @@ static LLVMValueRef jwin_word(jb *b, LLVMValueRef e, unsigned k)
 				"");
 }
 
+/* Word k of the current slot's window (an i64*): 0 its first device
+ * byte, 1 the end. */
+static LLVMValueRef win_word(jb *b, unsigned k)
+{
+	LLVMValueRef idx[2] = { c64(b, 0), c64(b, k) };
+	return LLVMBuildInBoundsGEP2(b->b, LLVMArrayType(b->i64, 2), b->win[b->slot], idx, 2, "");
+}
+
 /* The current slot's window's size against rt->stream_min, into
  * wbig: once per window, not once per warp (emit_stream). */
 static void win_big(jb *b)
 {
-	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMValueRef lo = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""), "");
-	LLVMValueRef hi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), "");
+	LLVMValueRef lo = LLVMBuildLoad2(b->b, b->i64, win_word(b, 0), "");
+	LLVMValueRef hi = LLVMBuildLoad2(b->b, b->i64, win_word(b, 1), "");
 	LLVMValueRef big = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntULT, lo, hi, ""),
 					LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, hi, lo, ""),
 						      rt_field(b, offsetof(xjit_rt, stream_min), b->i64), ""),
@@ -998,11 +1004,9 @@ static void win_big(jb *b)
 static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVMValueRef dev, LLVMValueRef span,
 				 bool red, LLVMValueRef *ok)
 {
-	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) }, win = b->win[b->slot];
-	LLVMValueRef wlo_p = LLVMBuildInBoundsGEP2(b->b, wt, win, i0, 2, "");
+	LLVMValueRef wlo_p = win_word(b, 0);
 	LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, wlo_p, "");
-	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, win, i1, 2, ""), "");
+	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, win_word(b, 1), "");
 	LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta[b->slot], "");
 	LLVMValueRef inside = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntUGE, dev, wlo, ""),
 					   LLVMBuildICmp(b->b, LLVMIntULT, dev, whi, ""), "");
@@ -1033,7 +1037,7 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 		 * failed translation leaves the window as it was) */
 		LLVMValueRef e = jwin_entry(b, b->q);
 		LLVMValueRef v[3] = { LLVMBuildLoad2(b->b, b->i64, wlo_p, ""),
-				      LLVMBuildLoad2(b->b, b->i64, LLVMBuildInBoundsGEP2(b->b, wt, win, i1, 2, ""), ""),
+				      LLVMBuildLoad2(b->b, b->i64, win_word(b, 1), ""),
 				      LLVMBuildSelect(b->b, hok, hd, wd, "") };
 		for (unsigned k = 0; k < 3; k++)
 			LLVMBuildStore(b->b, v[k], jwin_word(b, e, k));
@@ -1770,10 +1774,8 @@ static void wside_exit(jb *b, uint32_t m);
 /* No allocation in the global window yet: [UINT64_MAX, 0). */
 static void win_none(jb *b)
 {
-	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMBuildStore(b->b, c64(b, UINT64_MAX), LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""));
-	LLVMBuildStore(b->b, c64(b, 0), LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""));
+	LLVMBuildStore(b->b, c64(b, UINT64_MAX), win_word(b, 0));
+	LLVMBuildStore(b->b, c64(b, 0), win_word(b, 1));
 	LLVMBuildStore(b->b, c64(b, 0), b->wdelta[b->slot]);
 	LLVMBuildStore(b->b, LLVMConstInt(b->i1, 0, false), b->wbig[b->slot]);
 }
@@ -1788,10 +1790,7 @@ static void win_none(jb *b)
 static void win_load(jb *b, uint32_t q)
 {
 	LLVMValueRef e = jwin_entry(b, q);
-	LLVMValueRef i0[2] = { c64(b, 0), c64(b, 0) }, i1[2] = { c64(b, 0), c64(b, 1) };
-	LLVMTypeRef wt = LLVMArrayType(b->i64, 2);
-	LLVMValueRef to[3] = { LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i0, 2, ""),
-			       LLVMBuildInBoundsGEP2(b->b, wt, b->win[b->slot], i1, 2, ""), b->wdelta[b->slot] };
+	LLVMValueRef to[3] = { win_word(b, 0), win_word(b, 1), b->wdelta[b->slot] };
 	for (unsigned k = 0; k < 3; k++)
 		LLVMBuildStore(b->b, LLVMBuildLoad2(b->b, b->i64, jwin_word(b, e, k), ""), to[k]);
 	win_big(b);
