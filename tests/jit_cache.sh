@@ -186,7 +186,7 @@ is race5 state loaded
 
 # a kernel with nothing to compile: an entry of no block, loaded without
 # LLVM
-printf '.kernel none\n.param ptr out\n        MOV R4, c[0x0][0x0] ;\n        BAR.SYNC 0 ;\n        EXIT ;\n.end\n' > "$tmp/none.we"
+printf '.kernel none\n.param ptr out\n        S2R R4, SR_CLOCKLO ;\n        BAR.SYNC 0 ;\n        EXIT ;\n.end\n' > "$tmp/none.we"
 for i in 1 2; do
 	"$we" run "$tmp/none.we" --grid 1 --block 64 --arg out=zeros:4 --jit on --jit-cache "$tmp/none" --stats=json \
 		> "$tmp/none$i.json" 2>/dev/null || bad "none: exit status $?"

@@ -788,6 +788,185 @@ START_TEST(straight)
 }
 END_TEST
 
+/* A straight kernel with a loop and barriers (src/exec/straight.c): each
+ * trip every thread stores its word in shared memory, BAR.SYNC, reads
+ * the word of the thread a warp further on (thread t + 32 of the 128),
+ * BAR.ARV of all four warps (it completes barrier 1, no one waits),
+ * folds the word into its own, BAR.SYNC; then the loop's uniform BRA,
+ * in a BSSY and BSYNC as a PTX loop's (doc/ptx.md); then an if/else
+ * (BSSY, BRA, BSYNC) that adds 0x22 in the odd threads of CTA `split`
+ * and 0x11 elsewhere.
+ * Plain, every CTA runs straight: the words are the C model's, and the
+ * buffers and counters (barriers too) the interpreter's.  Then the runs
+ * that leave the straight path where the interpreter must go on: CTA
+ * `odd` loops once more (a BRA whose guard differs between the CTAs of a
+ * batch), in CTA `early` warp 1 loops once less (differs between a CTA's
+ * warps: the others' last trip completes barrier 0 without it, as the
+ * exited-warp rule has it, and barrier 1 not at all), a loop longer
+ * than XSTRAIGHT_BUDGET (the engine's turns take over), and CTA `split`,
+ * whose warps split at the if/else after the BSSY ran straight (the
+ * interpreter's BSYNC then waits for the lanes that the B register the
+ * straight run set holds).  A kernel whose
+ * BAR.SYNC counts two of its four warps runs no CTA straight. */
+static const char flow_text[] =
+	".kernel flow\n"
+	".param ptr out\n"   /* 0x0: 2 words per thread             */
+	".param u32 trips\n" /* 0x8                                 */
+	".param u32 odd\n"   /* 0xc: a CTA with a trip more         */
+	".param u32 early\n" /* 0x10: a CTA whose warp 1 has one less */
+	".param u32 split\n" /* 0x14: a CTA whose odd threads add 0x22 */
+	".shared 512\n"
+	GTID_R3
+	"        SHF.L.U32 R4, R0, 0x2, RZ ;\n"
+	"        IADD3 R5, R0, 0x20, RZ ;\n"
+	"        LOP3.LUT R5, R5, 0x7f, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R5, R5, 0x2, RZ ;\n"
+	"        MOV R6, R3 ;\n"
+	"        MOV R7, c[0x0][0x8] ;\n"
+	"        ISETP.EQ.U32.AND P0, PT, R1, c[0x0][0xc], PT ;\n"
+	"   @P0  IADD3 R7, R7, 0x1, RZ ;\n"
+	"        SHF.R.U32.HI R9, RZ, 0x5, R0 ;\n"
+	"        ISETP.EQ.U32.AND P0, PT, R9, 0x1, PT ;\n"
+	"        ISETP.EQ.U32.AND P0, PT, R1, c[0x0][0x10], P0 ;\n"
+	"   @P0  IADD3 R7, R7, -0x1, RZ ;\n"
+	"        MOV R8, RZ ;\n"
+	".loop:\n"
+	"        STS [R4], R6 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LDS R9, [R5] ;\n"
+	"        BAR.ARV 0x1, 0x80 ;\n"
+	"        IMAD R6, R6, 0x3, R9 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        IADD3 R8, R8, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R8, R7, PT ;\n"
+	"        BSSY B1, `(.done) ;\n"
+	"   @P1  BRA `(.loop) ;\n"
+	".done:\n"
+	"        BSYNC B1 ;\n"
+	"        LOP3.LUT R9, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P2, PT, R9, RZ, PT ;\n"
+	"        ISETP.EQ.U32.AND P2, PT, R1, c[0x0][0x14], P2 ;\n"
+	"        BSSY B0, `(.join) ;\n"
+	"   @P2  BRA `(.odd) ;\n"
+	"        IADD3 R6, R6, 0x11, RZ ;\n"
+	"        BRA `(.sync) ;\n"
+	".odd:\n"
+	"        IADD3 R6, R6, 0x22, RZ ;\n"
+	".sync:\n"
+	"        BSYNC B0 ;\n"
+	".join:\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x8, R[10:11] ;\n"
+	"        STG [R10.64], R6 ;\n"
+	"        STG [R10.64+0x4], R8 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define FLOW_CTAS 40u
+#define FLOW_BLOCK 128u
+
+/* The C model of a flow CTA whose threads all make `trips` trips: out's
+ * words of thread g of CTA c must be its fold and trips (CTA split's odd
+ * threads added 0x22, the others 0x11). */
+static void flow_values(th_kernel *t, const th_run *r, uint32_t trips, uint32_t split, const char *what)
+{
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(t, r->mem, "out");
+	for (uint32_t c = 0, wrong = 0; c < FLOW_CTAS && wrong < 3; c++) {
+		uint32_t acc[FLOW_BLOCK], sh[FLOW_BLOCK];
+		for (uint32_t k = 0; k < FLOW_BLOCK; k++)
+			acc[k] = c * FLOW_BLOCK + k;
+		for (uint32_t i = 0; i < trips; i++) {
+			memcpy(sh, acc, sizeof sh);
+			for (uint32_t k = 0; k < FLOW_BLOCK; k++)
+				acc[k] = acc[k] * 3u + sh[(k + 32u) % FLOW_BLOCK];
+		}
+		for (uint32_t k = 0; k < FLOW_BLOCK; k++) {
+			const uint32_t g = c * FLOW_BLOCK + k;
+			acc[k] += c == split && (k & 1u) ? 0x22u : 0x11u;
+			if (out[2 * g] != acc[k] || out[2 * g + 1] != trips) {
+				wrong++;
+				CHECK(0, "%s: thread %u: %#x %u, expected %#x %u", what, g, out[2 * g], out[2 * g + 1],
+				      acc[k], trips);
+			}
+		}
+	}
+}
+
+START_TEST(straight_flow)
+{
+	if (!we_jit_available())
+		return;
+	/* plain, CTA 17 a trip more, CTA 23's warp 1 a trip less, a loop
+	 * past XSTRAIGHT_BUDGET instructions per warp (ten a trip), CTA 29's
+	 * threads split */
+	static const char *const kinds[5] = { "plain", "a CTA's loop longer", "a warp's loop shorter",
+					      "a loop past the budget", "a CTA's threads split" };
+	static const uint32_t trips[5] = { 5, 5, 5, 110000, 5 },
+			      grids[5] = { FLOW_CTAS, FLOW_CTAS, FLOW_CTAS, 2, FLOW_CTAS };
+	th_kernel t;
+	th_load(&t, flow_text, "flow", "flow");
+	th_buf_new(&t, "out", NULL, FLOW_CTAS * FLOW_BLOCK * 8, 0xa5);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (unsigned kind = 0; kind < 5; kind++) {
+		th_u32(&t, "trips", trips[kind]);
+		th_u32(&t, "odd", kind == 1 ? 17u : UINT32_MAX);
+		th_u32(&t, "early", kind == 2 ? 23u : UINT32_MAX);
+		th_u32(&t, "split", kind == 4 ? 29u : UINT32_MAX);
+		for (size_t i = 0; i < n; i++) {
+			char what[160];
+			snprintf(what, sizeof what, "%s, %s", cs[i].name, kinds[kind]);
+			th_run ref, r;
+			run_off_on(&t, &cs[i], grids[kind], FLOW_BLOCK, &ref, &r);
+			th_expect_ok(&ref, what);
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | TH_SAME_COUNTERS, "jit off", what);
+			if (kind == 0 || kind == 4)
+				flow_values(&t, &ref, trips[0], kind == 4 ? 29u : UINT32_MAX, what);
+			if (kind == 0) {
+				CHECK(r.s.barriers == (uint64_t)FLOW_CTAS * trips[0] * 3u, "%s: %llu barriers", what,
+				      (unsigned long long)r.s.barriers);
+			}
+			/* (batches of one CTA where a group holds less than
+			 * one: CTA 17 then loops on its own) */
+			const bool one = cs[i].batch == 1 || cs[i].lockstep < FLOW_BLOCK / 32;
+			const uint64_t st = r.s.jit_straight_ctas;
+			CHECK(kind == 0 || (kind == 1 && one)	  ? st == FLOW_CTAS
+			      : kind == 3			  ? st == 0
+			      : (kind == 2 || kind == 4) && one	  ? st == FLOW_CTAS - 1
+							  : st < FLOW_CTAS && st >= FLOW_CTAS / 2,
+			      "%s: %llu CTAs of %u straight", what, (unsigned long long)st, grids[kind]);
+			th_run_free(&r);
+			th_run_free(&ref);
+		}
+	}
+	th_close(&t);
+	/* a barrier of two of the four warps: not straight */
+	char half[sizeof flow_text];
+	snprintf(half, sizeof half, "%s", flow_text);
+	char *b = strstr(half, "BAR.ARV 0x1, 0x80");
+	ck_assert_ptr_nonnull(b);
+	memcpy(b, "BAR.ARV 0x1, 0x40", 17);
+	th_load(&t, half, "flow", "flow");
+	th_buf_new(&t, "out", NULL, FLOW_CTAS * FLOW_BLOCK * 8, 0xa5);
+	th_u32(&t, "trips", 5);
+	th_u32(&t, "odd", UINT32_MAX);
+	th_u32(&t, "early", UINT32_MAX);
+	th_u32(&t, "split", UINT32_MAX);
+	for (size_t i = 0; i < n; i++) {
+		th_run ref, r;
+		run_off_on(&t, &cs[i], FLOW_CTAS, FLOW_BLOCK, &ref, &r);
+		th_expect_ok(&ref, cs[i].name);
+		th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | TH_SAME_COUNTERS, "jit off", cs[i].name);
+		flow_values(&t, &ref, 5, UINT32_MAX, cs[i].name);
+		CHECK(r.s.jit_straight_ctas == 0, "%s, BAR.ARV of 64: %llu CTAs straight", cs[i].name,
+		      (unsigned long long)r.s.jit_straight_ctas);
+		th_run_free(&r);
+		th_run_free(&ref);
+	}
+	th_close(&t);
+}
+END_TEST
+
 /* A straight kernel's batches honour --timeout: a grid of 2^31 - 1 CTAs
  * stops at the wall-clock limit with the watchdog's report, after some
  * of them ran straight. */
@@ -1619,9 +1798,9 @@ static const char narrow_text[] =
 	"        STG [R32.64+0x1c], R30 ;\n"
 	"        EXIT ;\n"
 	".end\n";
-/* everything but the three BAR.SYNCs, the EXIT and the STS alone
- * between two of them (a block of one instruction: XJIT_MIN_LEN) */
-#define NARROW_COMPILED 49u
+/* everything but the three BAR.SYNCs and the EXIT (the STS alone
+ * between two of them too: a block of one instruction, XJIT_MIN_LEN) */
+#define NARROW_COMPILED 50u
 #define NARROW_CTAS 3u
 #define NARROW_THREADS (NARROW_CTAS * 128u)
 
@@ -2147,11 +2326,11 @@ START_TEST(states)
 	th_run_free(&off);
 	th_close(&t);
 
-	/* nothing to compile: no two plain ALU instructions in a row (the
-	 * dynamic shared size stays interpreted) */
+	/* nothing to compile (the dynamic shared size and the clock stay
+	 * interpreted) */
 	static const char none_text[] = ".kernel none\n.param ptr out\n"
 					"        S2R R0, SR_DYNSMEM ;\n"
-					"        MOV R4, c[0x0][0x0] ;\n"
+					"        S2R R4, SR_CLOCKLO ;\n"
 					"        S2R R1, SR_DYNSMEM ;\n"
 					"        EXIT ;\n.end\n";
 	th_load(&t, none_text, "none", "none");
@@ -2395,6 +2574,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, edge);
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
+	tcase_add_test(tc, straight_flow);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);

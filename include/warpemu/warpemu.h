@@ -330,9 +330,9 @@ typedef struct we_launch_stats {
 	 * a warp alone (divergent, or --lockstep groups broken up), the
 	 * branch unit's BRA, BSSY and BSYNC included */
 	uint32_t jit_warp_entries;
-	/* the CTAs that ran straight: a kernel whose first compiled block
-	 * reaches an EXIT of every thread, run for a batch of CTAs in one
-	 * call with nothing else per warp (0: none) */
+	/* the CTAs that ran straight: a kernel of compiled blocks joined by
+	 * EXIT, uniform BRA and CTA-wide BAR, run for a batch of CTAs one
+	 * call per block with nothing else per warp (0: none) */
 	uint64_t jit_straight_ctas;
 } we_launch_stats;
 

@@ -45,8 +45,8 @@ static void print_jit(const run_ctx *c, const we_launch_stats *s)
 			s->jit_blocks, s->jit_insns, warp, s->jit_seconds,
 			entry && !strcmp(cache, "stored") ? ", stored in " : "", entry && !strcmp(cache, "stored") ? path : "");
 	if (s->jit_straight_ctas)
-		fprintf(stderr, PROG ": jit: %" PRIu64 " of %" PRIu64 " CTAs ran straight (the first block to the EXIT "
-			"in one call per batch)\n", s->jit_straight_ctas, s->ctas);
+		fprintf(stderr, PROG ": jit: %" PRIu64 " of %" PRIu64 " CTAs ran straight (a batch of CTAs through "
+			"the blocks, one call per block)\n", s->jit_straight_ctas, s->ctas);
 	if (s->jit_cache_note[0])
 		fprintf(stderr, PROG ": jit cache: %s\n", s->jit_cache_note);
 }

@@ -175,17 +175,17 @@ void cta_start(cta_slot *s, const launch *lc, uint64_t id, cta_sync *sync, bool 
  * at once, cta_zero_rows). */
 void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
 /* The next n CTAs from id in batch b's slots [0, n), which hold a CTA
- * start's state (b->fresh) but for what a straight kernel's block
- * changes (exec.h, exec_straight): its ids, zeroed registers of the
- * kernel's zero_rows, predicates P0-P6 where its blocks write some
- * (preds, xstraight.preds), shared and local memory. */
-void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, bool preds);
-/* The end of the n CTAs of batch b that exec_straight ran, `insns`
- * instructions per warp (xstraight.insns): the EXITs' counts and the
- * CTAs' into the first slot's (slot_stats sums the slots; the warps'
- * thread counts back to 0); their warps stay as they are, for
- * batch_restart. */
-void batch_retire(cta_batch *b, uint32_t n, uint32_t insns);
+ * start's state (b->fresh) but for what a straight kernel's steps change
+ * (exec.h, exec_straight): its ids, zeroed registers of the kernel's
+ * zero_rows, shared and local memory, and what `resets` names
+ * (xstraight.resets, XS_RESET_*: predicates P0-P6, barrier units, B
+ * registers). */
+void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, unsigned resets);
+/* The end of the n CTAs of batch b that exec_straight ran, with the
+ * counts c: those and the CTAs into the first slot's (slot_stats sums the
+ * slots; the warps' thread counts back to 0); their warps stay as they
+ * are, for batch_restart. */
+void batch_retire(cta_batch *b, uint32_t n, const xstraight_count *c);
 /* Zero the registers of the kernel's zero_rows: `lanes` words from regs
  * in each row (rows rstride words apart). */
 void cta_zero_rows(const we_launch_ctx *L, uint32_t *regs, size_t rstride, size_t lanes);

@@ -288,15 +288,15 @@ static void sched_tier(launch *lc, tier_sample *ts, double seconds, uint32_t n, 
 /* A launch whose batches may run as a straight kernel's (exec.h,
  * exec_straight) once its blocks are compiled: nothing observes the
  * warps one by one (no hooks, --check, memory checks, seeded schedule or
- * instruction limit), lockstep groups allowed, every lane of every warp
- * valid, and the kernel's CTAs leave nothing in their warps but what
- * every CTA start resets (slot.c, KERNEL_*: its only branch or barrier
- * unit instruction is EXIT, no uniform one). */
-static bool sched_straight_ok(const launch *lc, uint8_t leaves)
+ * instruction limit), lockstep groups allowed, and every lane of every
+ * warp valid.  (What a straight kernel's CTAs leave in their warps,
+ * batch_restart resets: its plan has only blocks and the branch and
+ * barrier unit instructions that a group runs as one, xstraight.resets.) */
+static bool sched_straight_ok(const launch *lc)
 {
 	const we_launch_ctx *L = &lc->L;
 	return !L->hooked && !L->check && !L->memcheck && !L->seeded && !L->max_instructions && L->lockstep > 1 &&
-	       L->threads_per_cta % WE_WARP_SIZE == 0 && leaves == 0;
+	       L->threads_per_cta % WE_WARP_SIZE == 0;
 }
 
 /* Batch b's next n CTAs from id, run straight when they can be: the
@@ -325,11 +325,12 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 		return false;
 	}
 	if (n <= b->fresh)
-		batch_restart(b, lc, id, n, wk->plan.preds);
+		batch_restart(b, lc, id, n, wk->plan.resets);
 	else
 		batch_start(b, lc, id, n);
-	if (exec_straight(L, &wk->plan, b->warps, n * L->warps_per_cta)) {
-		batch_retire(b, n, wk->plan.insns);
+	xstraight_count c;
+	if (exec_straight(L, &wk->plan, b->warps, n * L->warps_per_cta, &c)) {
+		batch_retire(b, n, &c);
 		return true;
 	}
 	batch_run(b, n);
@@ -354,7 +355,7 @@ static void *sworker_main(void *arg)
 	cta_chunk ck = { 0, 0 };
 	/* --jit auto: worker 0 decides after its sample of batches */
 	tier_sample ts = { .on = lc->jit_auto && wk->index == 0 };
-	wk->straight = sched_straight_ok(lc, b->slot[0].leaves);
+	wk->straight = sched_straight_ok(lc);
 	uint64_t id;
 	uint32_t n;
 	/* the next b->n CTAs of the worker's chunk (fewer at its end) */

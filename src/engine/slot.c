@@ -250,7 +250,7 @@ void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
 	b->fresh = n;
 }
 
-void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, bool preds)
+void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, unsigned resets)
 {
 	const we_launch_ctx *L = &lc->L;
 	cta_zero_rows(L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
@@ -258,9 +258,18 @@ void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, bool
 		cta_slot *s = &b->slot[k];
 		cta_ids(&s->cta, L, id + k);
 		slot_memory_zero(s, L);
-		/* (P0..P6: PT stays all ones) */
-		for (uint32_t wi = 0; preds && wi < s->cta.nwarps; wi++)
-			memset(s->warps[wi].p, 0, sizeof s->warps[wi].p - sizeof s->warps[wi].p[7]);
+		if (resets & XS_RESET_BARS) {
+			bar_reset(&s->cta.bars, s->cta.nwarps);
+			s->cta.barriers_completed = 0;
+		}
+		for (uint32_t wi = 0; (resets & (XS_RESET_PREDS | XS_RESET_BREGS)) && wi < s->cta.nwarps; wi++) {
+			we_warp *w = &s->warps[wi];
+			/* (P0..P6: PT stays all ones) */
+			if (resets & XS_RESET_PREDS)
+				memset(w->p, 0, sizeof w->p - sizeof w->p[7]);
+			if (resets & XS_RESET_BREGS)
+				memset(w->breg, 0, sizeof w->breg);
+		}
 	}
 }
 
@@ -322,19 +331,20 @@ void batch_finish(cta_batch *b, launch *lc, uint32_t n)
 		finish(&b->slot[k], lc);
 }
 
-void batch_retire(cta_batch *b, uint32_t n, uint32_t insns)
+void batch_retire(cta_batch *b, uint32_t n, const xstraight_count *c)
 {
 	/* (into one slot: the others' lines stay untouched) */
 	const uint64_t warps = (uint64_t)n * b->slot[0].cta.nwarps;
-	uint64_t threads = 0;
+	/* the blocks' threads, and those of the steps every thread ran */
+	uint64_t threads = warps * c->full * WE_WARP_SIZE;
 	for (uint64_t j = 0; j < warps; j++) {
-		/* the blocks' threads, and the last EXIT's */
-		threads += b->warps[j].thread_insns + WE_WARP_SIZE;
+		threads += b->warps[j].thread_insns;
 		b->warps[j].thread_insns = 0;
 	}
 	cta_slot *s = &b->slot[0];
 	s->thread_insns += threads;
-	s->warp_insns += warps * insns;
+	s->barriers += n * c->bars;
+	s->warp_insns += warps * c->insns;
 	s->ctas += n;
 	s->straight += n;
 }

@@ -25,6 +25,7 @@
 #include "isa/isa_gen.h"
 #include "asm/module.h"
 #include "exec/jit.h"
+#include "units/bru.h"
 #include "units/warp.h"
 
 /* The operand helpers handlers use in their lane loops are forced inline:
@@ -176,39 +177,67 @@ we_stop exec_checked(we_warp *w, uint32_t n, uint64_t pc, uint32_t *j);
  * n it is one CTA's group. */
 we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t budget,
 		   uint32_t *who, uint32_t *exited);
-/* Straight kernels (straight.c): compiled blocks (jit.h) from the
- * kernel's first instruction, each ended by an EXIT of predicate PT, the
- * last one's guard PT, the others' guards meant to be false for every
- * thread (a bounds check's @P0 EXIT).  exec_straight_plan: *p, the
- * blocks of jit; false when L's kernel is not straight with them.
+/* Straight kernels (straight.c): a kernel whose every instruction is in
+ * a compiled block (jit.h) or is one of the branch and barrier unit's
+ * instructions that a whole lockstep group of whole CTAs can run as one:
+ * an EXIT of predicate operand PT, a BRA without .U or a condition of
+ * predicate operand PT, a BAR.SYNC or BAR.ARV of immediates that all the
+ * CTA's warps complete (exec_group's group_whole), a BSSY, and a BSYNC
+ * (which every thread reaches at once: 004's full sync).  exec_straight_plan:
+ * *p, its steps with the blocks of jit; false when L's kernel is not
+ * straight with them.
  * exec_straight: warps w[0..n) of whole CTAs (a batch's, consecutive,
  * rows consecutive), every lane valid and active, in a CTA start's state
- * at the kernel's first instruction, run the blocks, one call each: true
- * when all of them reached the last EXIT, no thread meeting another's
- * guard.  Then only their registers, predicates, thread counts (the
- * blocks') and memory changed: the engine counts the EXITs (p->insns in
- * all) and retires the CTAs itself, and their slots can start their next
+ * at the kernel's first instruction, its barrier units unused, run the
+ * steps from the first, one call per block, while every warp's guard of
+ * each EXIT, BRA and BAR is the same in every lane: true when an EXIT
+ * whose guard every thread meets ended them all, its counts in *c.  Then
+ * only their registers, predicates, B registers, thread counts (the
+ * blocks'), barrier units (a completed phase of each BAR run, counted in
+ * each CTA's barriers_completed) and memory changed: the engine counts the rest
+ * (c) and retires the CTAs itself, and their slots can start their next
  * CTAs from this state.  false at a side exit (an instruction a block
- * leaves to the interpreter, jit.h) or at an EXIT whose guard some
- * thread meets: the warps are where exec_group would have left them, at
- * that instruction with its counters, for the engine to run on as
+ * leaves to the interpreter, jit.h), at an EXIT, BRA or BAR whose guard
+ * differs between threads (or is false for a BAR), at a BSSY or BSYNC
+ * whose guard differs between threads, and when the warps
+ * ran XSTRAIGHT_BUDGET instructions (a loop: the engine's watchdogs run
+ * between turns): the warps are where exec_group would have left them,
+ * at that instruction with its counters, for the engine to run on as
  * usual. */
-#define XSTRAIGHT_BLOCKS 4u
-typedef struct xstraight_block {
-	xjit_fn fn;      /* the block's function                          */
+#define XSTRAIGHT_STEPS 64u
+#define XSTRAIGHT_BUDGET (UINT64_C(1) << 20)
+enum { XS_BLOCK, XS_EXIT, XS_BRA, XS_BAR, XS_BSSY, XS_BSYNC };
+/* What a CTA start resets that a straight kernel's steps may change
+ * besides the registers, ids and memory (xstraight.resets; engine/slot.c
+ * batch_restart): the predicates P0-P6 (a block writes some), the
+ * barrier units (a BAR), the B registers (a BSSY or BSYNC) */
+enum { XS_RESET_PREDS = 1, XS_RESET_BARS = 2, XS_RESET_BREGS = 4 };
+typedef struct xstraight_step {
+	xjit_fn fn;      /* XS_BLOCK: the block's function                */
 	uint64_t pc;     /* its first instruction                         */
-	uint32_t len;    /* its instructions, then the EXIT               */
-	uint32_t pg_xor; /* the EXIT's guard                              */
+	uint32_t len;    /* its instructions (1 but for a block)          */
+	uint32_t pg_xor; /* the guard of an EXIT, BRA, BAR, BSSY or BSYNC */
 	uint8_t pg;
-} xstraight_block;
+	uint8_t kind;    /* XS_*                                          */
+	uint8_t breg;    /* XS_BSSY, XS_BSYNC: the B register             */
+	bool releases;   /* xinsn.releases (exec/red.h)                   */
+	uint16_t to;     /* XS_BRA: the step of its target                */
+	bar_arrival bar; /* XS_BAR: every warp's arrival                  */
+} xstraight_step;
 typedef struct xstraight {
-	uint32_t n;      /* blocks, 0: not straight                       */
-	uint32_t insns;  /* a warp's instructions to the last EXIT's end  */
-	bool preds;      /* the blocks write a predicate of P0-P6         */
-	xstraight_block block[XSTRAIGHT_BLOCKS];
+	uint32_t n;      /* steps, 0: not straight                        */
+	unsigned resets; /* XS_RESET_*                                    */
+	xstraight_step step[XSTRAIGHT_STEPS];
 } xstraight;
+/* What a warp of exec_straight's ran: `insns` instructions, `full` of
+ * them (the other steps than blocks whose guard was true, the last EXIT)
+ * in every thread (the blocks counted their own threads); and the
+ * barriers each CTA completed (`bars`, also in its barriers_completed). */
+typedef struct xstraight_count {
+	uint64_t insns, full, bars;
+} xstraight_count;
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p);
-bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n);
+bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no
  * operand copied into a one-warp array, a form the handler vectorizes. */
@@ -255,6 +284,19 @@ XV_INLINE int ximm_log2(const xopd *o)
 		return -1;
 	const uint32_t v = ximm_word(o, 0);
 	return v && !(v & (v - 1u)) && v < 0x80000000u ? __builtin_ctz(v) : -1;
+}
+/* A BRA that a lockstep group runs as one jump where its guard is true in
+ * every lane of every warp (sem_BRA's plain jump: ActivePC = the target,
+ * masks unchanged): no .U or condition, predicate operand PT.  Its
+ * target at pc: xbra_target. */
+XV_INLINE bool xbra_whole(const xinsn *i)
+{
+	return i->optype == ISA_OPT_BRA && i->opcode != ISA_OP_BRA_U && i->in->cond == BRU_COND_NONE &&
+	       xopd_pt(&i->o[BRA_pp]);
+}
+XV_INLINE uint64_t xbra_target(const xinsn *i, uint64_t pc)
+{
+	return pc + WE_INST_SIZE + (uint64_t)i->o[BRA_offset].imm * WE_INST_SIZE;
 }
 /* The arrival of BAR.SYNC or BAR.ARV i by `lanes` at pc when its id and
  * count are plain immediates (the same arrival for every warp of a

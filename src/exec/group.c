@@ -387,10 +387,9 @@ static inline bool group_block(const struct xjit *jit, we_warp *w, uint32_t n, c
 static inline bool group_whole(const we_warp *w, uint32_t n, uint32_t nw, const xinsn *i, uint64_t *pc)
 {
 	if (i->optype == ISA_OPT_BRA) {
-		const xopd *pp = &i->o[BRA_pp];
-		if (i->opcode == ISA_OP_BRA_U || i->in->cond != BRU_COND_NONE || pp->row != 7 || (pp->flags & XF_NOT))
+		if (!xbra_whole(i))
 			return false;
-		*pc += WE_INST_SIZE + (uint64_t)i->o[BRA_offset].imm * WE_INST_SIZE;
+		*pc = xbra_target(i, *pc);
 		return true;
 	}
 	if (i->optype != ISA_OPT_BAR || nw < 2 || n % nw)

@@ -281,9 +281,11 @@ typedef struct xjit_use {
 #define XJIT_DISK_NOT_STORED "not stored"
 #define XJIT_DISK_UNUSED "unused"      /* the launch runs no compiled code */
 
-/* the shortest block compiled: a block of one instruction costs a call,
- * as its handler does (in the disk cache's key) */
-#define XJIT_MIN_LEN 2
+/* the shortest block compiled (in the disk cache's key): one, so that
+ * every plain instruction between a straight kernel's branches and
+ * barriers is in a block (exec.h exec_straight); elsewhere a block of
+ * one instruction costs a call, as its handler does */
+#define XJIT_MIN_LEN 1
 
 #ifdef WE_HAVE_LLVM
 /* The compiler lives in a module of its own, warpemu-jit.so (jit.c,

@@ -1,94 +1,202 @@
 /* straight.c — straight kernels (exec.h, exec_straight): compiled blocks
- * from the kernel's first instruction to an EXIT that every thread runs,
- * with only EXITs between them whose guard no thread meets (a bounds
- * check's @P0 EXIT), for the warps of whole CTAs with one call per
- * block.  A grid of small CTAs (bench/kernels/tiny.we) spent as much
- * host time in starting, grouping, exiting and retiring each CTA's warps
- * as in its block (bench/README.md); here the blocks' calls are all of
+ * joined by the EXITs, BRAs and BARs that a lockstep group of whole CTAs
+ * runs as one while its threads agree, for the warps of whole CTAs with
+ * one call per block.  A grid of small CTAs (bench/kernels/tiny.we)
+ * spent as much host time in starting, grouping, exiting and retiring
+ * each CTA's warps as in its block, and a kernel's first branch or
+ * barrier cost a CTA of eight warps as much again (bench/README.md);
+ * here the blocks' calls and the barrier units' completions are all of
  * it.
  */
 #include "exec/exec.h"
 #include "exec/jit.h"
 #include "exec/loop.h"
 #include "exec/red.h"
+#include "units/bar.h"
 
-/* i is an EXIT of predicate operand PT (its guard: the caller's) */
-static bool plain_exit(const xinsn *i)
+/* The step for instruction i at pc, not in a block, of a kernel of
+ * nw-warp CTAs: an EXIT, a BRA or a BAR that a whole group runs as one
+ * (group.c's group_whole, the BAR completed by all the CTA's warps
+ * arriving in an empty phase: bar_arrive_all_ok on a unit as a CTA
+ * starts it), a BSSY or a BSYNC.  false: no such step. */
+static bool plan_step(const xinsn *i, uint64_t pc, uint32_t nw, xstraight_step *s)
 {
-	const xopd *pp = &i->o[EXIT_pp];
-	return i->optype == ISA_OPT_EXIT && xopd_pt(pp);
+	*s = (xstraight_step){ .pc = pc, .len = 1, .pg = i->pg, .pg_xor = i->pg_xor, .releases = i->releases };
+	if (i->optype == ISA_OPT_EXIT && xopd_pt(&i->o[EXIT_pp])) {
+		s->kind = XS_EXIT;
+		return true;
+	}
+	if (xbra_whole(i)) {
+		s->kind = XS_BRA;
+		return true;
+	}
+	if (i->optype == ISA_OPT_BSSY || i->optype == ISA_OPT_BSYNC) {
+		s->kind = i->optype == ISA_OPT_BSSY ? XS_BSSY : XS_BSYNC;
+		s->breg = (uint8_t)((unsigned)i->o[i->optype == ISA_OPT_BSSY ? BSSY_breg : BSYNC_breg].imm &
+				   (WE_NUM_BREGS - 1));
+		return true;
+	}
+	if (i->optype != ISA_OPT_BAR || !xbar_imm_arrival(i, pc, 0xffffffffu, &s->bar))
+		return false;
+	bar_unit u;
+	bar_init(&u, nw);
+	s->kind = XS_BAR;
+	return bar_arrive_all_ok(&u, nw, &s->bar);
+}
+
+/* The step that starts at pc, or UINT16_MAX */
+static uint16_t step_at(const xstraight *p, uint64_t pc)
+{
+	for (uint32_t k = 0; k < p->n; k++)
+		if (p->step[k].pc == pc)
+			return (uint16_t)k;
+	return UINT16_MAX;
 }
 
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p)
 {
 	p->n = 0;
-	p->insns = 0;
-	p->preds = false;
+	p->resets = 0;
 	if (!jit || L->k->trap_handler >= 0)
 		return false;
-	for (uint64_t pc = L->k->code_start; p->n < XSTRAIGHT_BLOCKS;) {
+	const uint64_t start = L->k->code_start, end = L->k->code_end;
+	for (uint64_t pc = start; pc < end;) {
+		if (p->n == XSTRAIGHT_STEPS)
+			return p->n = 0, false;
+		xstraight_step *s = &p->step[p->n];
 		const xjit_entry *e = xjit_at(jit, pc);
-		if (!e)
-			return false;
-		const uint64_t at = pc + (uint64_t)e->len * WE_INST_SIZE;
-		if (at >= L->k->code_end)
-			return false;
-		/* (a block ends where an instruction of another form is) */
-		const xinsn *i = &L->mod->x[at / WE_INST_SIZE];
-		if (!plain_exit(i))
-			return false;
-		p->block[p->n++] = (xstraight_block){ .fn = e->fn, .pc = pc, .len = e->len, .pg = i->pg,
-						      .pg_xor = i->pg_xor };
-		for (uint32_t q = 0; q < e->len; q++)
-			p->preds |= L->mod->x[pc / WE_INST_SIZE + q].writes_pred;
-		p->insns += e->len + 1u;
-		if (xunguarded(i))
-			return true;
-		pc = at + WE_INST_SIZE;
-	}
-	p->n = 0;
-	return false;
-}
-
-static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n)
-{
-	xjit_rt rt;
-	xjit_rt_init(&rt, L);
-	uint32_t done = 0;
-	for (uint32_t b = 0; b < p->n; b++) {
-		const xstraight_block *s = &p->block[b];
-		const uint32_t ran = s->fn(w->r, w->rstride, n, w, &rt);
-		done += ran;
-		/* (at a side exit, or at an EXIT some thread runs: the
-		 * warps as exec_group's group_block leaves them, the block's
-		 * thread counts added) */
-		if (ran < s->len) {
-			group_settle(w, n, s->pc + (uint64_t)ran * WE_INST_SIZE, 0, done);
-			return false;
+		if (e) {
+			*s = (xstraight_step){ .fn = e->fn, .pc = pc, .len = e->len, .kind = XS_BLOCK };
+			for (uint32_t q = 0; q < e->len; q++)
+				if (L->mod->x[pc / WE_INST_SIZE + q].writes_pred)
+					p->resets |= XS_RESET_PREDS;
+		} else if (!plan_step(&L->mod->x[pc / WE_INST_SIZE], pc, L->warps_per_cta, s)) {
+			return p->n = 0, false;
 		}
-		if (b + 1 == p->n)
-			return true;
-		/* an EXIT no thread runs (exec_group's idle instruction: it
-		 * counts, with no thread), else the interpreter's */
-		for (uint32_t j = 0; j < n; j++)
-			if (w[j].p[s->pg] ^ s->pg_xor) {
-				group_settle(w, n, s->pc + (uint64_t)s->len * WE_INST_SIZE, 0, done);
-				return false;
-			}
-		done++;
+		if (s->kind == XS_BAR)
+			p->resets |= XS_RESET_BARS;
+		if (s->kind == XS_BSSY || s->kind == XS_BSYNC)
+			p->resets |= XS_RESET_BREGS;
+		pc += (uint64_t)s->len * WE_INST_SIZE;
+		p->n++;
+	}
+	/* (the last instruction's next is outside the code: only an EXIT
+	 * every thread meets or a jump may end the kernel straight) */
+	const xstraight_step *last = p->n ? &p->step[p->n - 1] : NULL;
+	if (!last || !((last->kind == XS_EXIT || last->kind == XS_BRA) && last->pg == 7 && !last->pg_xor))
+		return p->n = 0, false;
+	for (uint32_t k = 0; k < p->n; k++) {
+		xstraight_step *s = &p->step[k];
+		if (s->kind == XS_BRA &&
+		    (s->to = step_at(p, xbra_target(&L->mod->x[s->pc / WE_INST_SIZE], s->pc))) == UINT16_MAX)
+			return p->n = 0, false;
 	}
 	return true;
 }
 
-bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n)
+/* Guard pg ^ pg_xor over the n warps: 1 true in every lane of every
+ * warp, 0 false in all, -1 else. */
+static inline __attribute__((always_inline)) int guard_all(const we_warp *w, uint32_t n, uint8_t pg, uint32_t pg_xor)
+{
+	if (pg == 7 && !pg_xor)
+		return 1; /* (PT) */
+	const uint32_t g = w[0].p[pg] ^ pg_xor;
+	if (g && g != ~0u)
+		return -1;
+	for (uint32_t j = 1; j < n; j++)
+		if ((w[j].p[pg] ^ pg_xor) != g)
+			return -1;
+	return g ? 1 : 0;
+}
+
+/* Step s (not a block or an EXIT) of the n warps whose guard is true in
+ * every lane: what it changes besides the PC.  BRA: nothing (sem_BRA's
+ * plain jump).  BAR: the completion, CTA by CTA.  BSSY: 004's breg |=
+ * pmask.  BSYNC: its full sync (ActiveMask is every lane, every valid
+ * lane: no bit of the B register stays, no YieldMask bit either, as
+ * none ran a YIELD). */
+static void step_all(const xstraight_step *s, we_warp *w, uint32_t n, uint32_t nw)
+{
+	switch (s->kind) {
+	case XS_BAR:
+		for (uint32_t j = 0; j < n; j += nw)
+			cta_bar_complete_group(w[j].cta, &s->bar);
+		break;
+	case XS_BSSY:
+	case XS_BSYNC:
+		for (uint32_t j = 0; j < n; j++)
+			w[j].breg[s->breg] = s->kind == XS_BSSY ? 0xffffffffu : 0u;
+		break;
+	default:
+		break;
+	}
+}
+
+/* red: where the call holds reductions back (exec/red.h), or NULL */
+static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c,
+			 xred *red)
+{
+	xjit_rt rt;
+	xjit_rt_init(&rt, L);
+	const uint32_t nw = L->warps_per_cta;
+	/* the warps' counters lag behind by `full` instructions in every
+	 * thread and `part` whose threads the blocks counted or none ran
+	 * (group_settle's done and guarded) */
+	uint64_t full = 0, part = 0, bars = 0;
+	for (uint32_t k = 0;;) {
+		const xstraight_step *s = &p->step[k];
+		uint32_t next = k + 1;
+		if (s->kind == XS_BLOCK) {
+			const uint32_t ran = s->fn(w->r, w->rstride, n, w, &rt);
+			part += ran;
+			/* (a side exit: the warps as exec_group's group_block
+			 * leaves them, the block's thread counts added) */
+			if (ran < s->len) {
+				group_settle(w, n, s->pc + (uint64_t)ran * WE_INST_SIZE, full, part);
+				return false;
+			}
+		} else {
+			const int g = guard_all(w, n, s->pg, s->pg_xor);
+			if (g < 0 || (g == 0 && s->kind == XS_BAR) ||
+			    (s->kind == XS_BRA && s->to <= k && g && full + part >= XSTRAIGHT_BUDGET)) {
+				/* the interpreter's (or the engine's watchdogs
+				 * before the loop goes round again) */
+				group_settle(w, n, s->pc, full, part);
+				return false;
+			}
+			if (g == 0) {
+				/* (exec_group's idle instruction: it counts, with
+				 * no thread) */
+				part++;
+			} else if (s->kind == XS_EXIT) {
+				c->insns = full + part + 1u;
+				c->full = full + 1u;
+				c->bars = bars;
+				return true;
+			} else {
+				full++;
+				bars += s->kind == XS_BAR;
+				/* (a barrier instruction releases the held adds) */
+				if (s->releases && red && red->n)
+					xred_flush(red);
+				step_all(s, w, n, nw);
+				if (s->kind == XS_BRA)
+					next = s->to;
+			}
+		}
+		k = next;
+	}
+}
+
+bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c)
 {
 	if (!xred_on(L))
-		return straight_run(L, p, w, n);
+		return straight_run(L, p, w, n, c, NULL);
 	/* (a call is a turn of the n warps: its global adds held back,
 	 * exec/red.h) */
 	xred red;
 	xred_begin(&red, w, n);
-	const bool done = straight_run(L, p, w, n);
+	const bool done = straight_run(L, p, w, n, c, &red);
 	xred_end(&red, w, n);
 	return done;
 }
