@@ -90,7 +90,7 @@
 /* The block between the loads and the stores: OPS_BLOCK instructions,
  * all of forms jit.c compiles.  Inputs R4..R7 integers, R8..R11 floats;
  * results R12..R37. */
-#define OPS_BLOCK 51
+#define OPS_BLOCK 60
 static const char ops_text[] =
 	".kernel ops\n"
 	".param ptr out\n"        /* 0x0  */
@@ -166,6 +166,17 @@ static const char ops_text[] =
 	"        LOP3.LUT R37, R37, R40, R41, 0x96, !PT ;\n"
 	"        LOP3.LUT R37, R37, R42, R43, 0x96, !PT ;\n"
 	"        LOP3.LUT R37, R37, R44, R45, 0x96, !PT ;\n"
+	/* SEL and IMNMX: per lane and uniform choices, negated, signed and
+	 * unsigned, of registers, immediates and parameters */
+	"        SEL R46, R4, R5, P0 ;\n"
+	"   @P2  SEL R47, R6, c[0x0][0x10], !P3 ;\n"
+	"        IMNMX R48, R4, R5, PT ;\n"
+	"        IMNMX.U32 R49, R4, R6, !PT ;\n"
+	"        IMNMX R50, R5, 0x7, !P1 ;\n"
+	"   @!P0 IMNMX.U32 R51, R7, c[0x0][0x10], P2 ;\n"
+	"        LOP3.LUT R37, R37, R46, R47, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R48, R49, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R50, R51, 0x96, !PT ;\n"
 	/* the stores: R12..R37 */
 	"        MOV R62, c[0x0][0x0] ;\n"
 	"        MOV R63, c[0x0][0x4] ;\n"

@@ -170,6 +170,10 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 	case ISA_OPT_LOP3_LUT:
 		srcs[ns++] = LOP3_LUT_ra, srcs[ns++] = LOP3_LUT_b, srcs[ns++] = LOP3_LUT_rc;
 		break;
+	case ISA_OPT_SEL:
+	case ISA_OPT_IMNMX:
+		srcs[ns++] = SEL_ra, srcs[ns++] = SEL_b;
+		break;
 	case ISA_OPT_SHF:
 		srcs[ns++] = SHF_ra, srcs[ns++] = SHF_b, srcs[ns++] = SHF_rc;
 		break;
@@ -621,6 +625,23 @@ static void emit_lop3(jb *b, const xinsn *i)
 	set_row(b, &i->o[LOP3_LUT_rd], 0, r);
 }
 
+/* SEL and IMNMX (sem_alu.c): Ra where {!}Pp, else B; IMNMX takes Ra
+ * for the minimum (Pp) when Ra < B, for the maximum (!Pp) when not */
+_Static_assert(SEL_rd == IMNMX_rd && SEL_ra == IMNMX_ra && SEL_b == IMNMX_b && SEL_pp == IMNMX_pp,
+	       "SEL and IMNMX name the same positions");
+static void emit_sel(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[SEL_ra], 0, true);
+	LLVMValueRef bb = src(b, &i->o[SEL_b], 0, true);
+	LLVMValueRef take = LLVMBuildBitCast(b->b, pred_src(b, &i->o[SEL_pp]), b->vb, "");
+	if (i->optype == ISA_OPT_IMNMX) {
+		const bool u = i->in->sign == ISA_Signedness_U32;
+		LLVMValueRef lt = LLVMBuildICmp(b->b, u ? LLVMIntULT : LLVMIntSLT, a, bb, "");
+		take = LLVMBuildNot(b->b, LLVMBuildXor(b->b, lt, take, ""), "");
+	}
+	set_row(b, &i->o[SEL_rd], 0, LLVMBuildSelect(b->b, take, a, bb, ""));
+}
+
 /* SHF: shift the 64-bit Rc:Ra (the handler's lane loops; a count past the
  * width gives 0, or the sign for an arithmetic right shift) */
 static void emit_shf(jb *b, const xinsn *i)
@@ -836,6 +857,8 @@ static void emit_insn(jb *b, const xinsn *i)
 	case ISA_OPT_ISETP: emit_isetp(b, i); break;
 	case ISA_OPT_LOP3_LUT: emit_lop3(b, i); break;
 	case ISA_OPT_SHF: emit_shf(b, i); break;
+	case ISA_OPT_SEL:
+	case ISA_OPT_IMNMX: emit_sel(b, i); break;
 	case ISA_OPT_S2R: emit_s2r(b, i); break;
 	default: emit_farith(b, i); break;
 	}
