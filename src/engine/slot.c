@@ -262,14 +262,11 @@ void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, unsi
 			bar_reset(&s->cta.bars, s->cta.nwarps);
 			s->cta.barriers_completed = 0;
 		}
-		for (uint32_t wi = 0; (resets & (XS_RESET_PREDS | XS_RESET_BREGS)) && wi < s->cta.nwarps; wi++) {
-			we_warp *w = &s->warps[wi];
-			/* (P0..P6: PT stays all ones) */
-			if (resets & XS_RESET_PREDS)
-				memset(w->p, 0, sizeof w->p - sizeof w->p[7]);
-			if (resets & XS_RESET_BREGS)
-				memset(w->breg, 0, sizeof w->breg);
-		}
+		/* (P0..P6: PT stays all ones) */
+		for (uint32_t wi = 0; (resets & XS_RESET_PREDS) && wi < s->cta.nwarps; wi++)
+			memset(s->warps[wi].p, 0, sizeof s->warps[wi].p - sizeof s->warps[wi].p[7]);
+		for (uint32_t wi = 0; (resets & XS_RESET_BREGS) && wi < s->cta.nwarps; wi++)
+			memset(s->warps[wi].breg, 0, sizeof s->warps[wi].breg);
 	}
 }
 
