@@ -189,18 +189,17 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
  * exec_straight: warps w[0..n) of whole CTAs (a batch's, consecutive,
  * rows consecutive), every lane valid and active, in a CTA start's state
  * at the kernel's first instruction, its barrier units unused, run the
- * steps from the first, one call per block, while every warp's guard of
- * each EXIT, BRA and BAR is the same in every lane: true when an EXIT
- * whose guard every thread meets ended them all, its counts in *c.  Then
- * only their registers, predicates, B registers, thread counts (the
- * blocks'), barrier units (a completed phase of each BAR run, counted in
- * each CTA's barriers_completed) and memory changed: the engine counts the rest
- * (c) and retires the CTAs itself, and their slots can start their next
- * CTAs from this state.  false at a side exit (an instruction a block
- * leaves to the interpreter, jit.h), at an EXIT, BRA or BAR whose guard
- * differs between threads (or is false for a BAR), at a BSSY or BSYNC
- * whose guard differs between threads, and when the warps
- * ran XSTRAIGHT_BUDGET instructions (a loop: the engine's watchdogs run
+ * steps from the first, one call per block, while the guard of every
+ * other step is the same in every thread: true when an EXIT whose guard
+ * every thread meets ended them all, its counts in *c.  Then only their
+ * registers, predicates, B registers, thread counts (the blocks'),
+ * barrier units (a completed phase of each BAR run, counted in each
+ * CTA's barriers_completed) and memory changed: the engine counts the
+ * rest (c) and retires the CTAs itself, and their slots can start their
+ * next CTAs from this state.  false at a side exit (an instruction a
+ * block leaves to the interpreter, jit.h), at a step whose guard differs
+ * between threads (or is false for a BAR), and when the warps ran
+ * XSTRAIGHT_BUDGET instructions (a loop: the engine's watchdogs run
  * between turns): the warps are where exec_group would have left them,
  * at that instruction with its counters, for the engine to run on as
  * usual. */
