@@ -377,6 +377,7 @@ START_TEST(device_describe)
 
 	ck_assert_msg(topo_open(&t, NULL, err, sizeof err) == WE_OK, "%s", err);
 	n = topo_npus(t);
+	const uint64_t cache = topo_cache_max(t);
 	topo_close(t);
 	ck_assert_int_eq(we_device_create(NULL, &dev), WE_OK);
 
@@ -388,6 +389,13 @@ START_TEST(device_describe)
 	snprintf(want, sizeof want, "placement compact, %u thread%s:", n,
 		 n == 1 ? "" : "s");
 	has(s, want);
+	/* the default of --stream-min: the largest cache, else 32 MiB */
+	if (!cache || cache % (1u << 20) == 0) {
+		snprintf(want, sizeof want, "into allocations of at least %llu MiB (%s; --stream-min)\n",
+			 (unsigned long long)(cache ? cache >> 20 : WE_STREAM_MIN_DEFAULT >> 20),
+			 cache ? "the host's largest cache" : "no cache in the topology: the default");
+		has(s, want);
+	}
 	free(s);
 
 	ck_assert_int_eq(we_device_describe(dev, WE_ENGINE_WARP_THREADS,

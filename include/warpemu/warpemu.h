@@ -170,7 +170,8 @@ const char *we_placement_name(we_placement p);
 
 /* Describe the host topology and the placement a launch with engine e,
  * placement p and CTAs of block threads would use: the host threads it
- * starts and the PU each is bound to.  *text is malloc'd, free() it.
+ * starts and the PU each is bound to; and the default of
+ * we_launch_config.stream_min on this host.  *text is malloc'd, free() it.
  * block must be within the launch limits even for the scheduler engine,
  * which does not depend on it. */
 we_status we_device_describe(we_device *dev, we_engine e, we_placement p,

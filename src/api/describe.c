@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "device/device.h"
 #include "device/topo.h"
 #include "engine/engine.h"
@@ -52,6 +53,26 @@ static char *insert_line(const char *desc, const char *line)
 	return s;
 }
 
+/* desc and, after the placement's lines, the line on the stores that
+ * stream past the caches (engine.h engine_stream_min); NULL when out of
+ * memory. */
+static char *add_stream_line(we_device *dev, const char *desc)
+{
+	bool largest = false;
+	uint64_t v = engine_stream_min(dev, 0, &largest);
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB" };
+	unsigned u = 0;
+	while (u < 3 && v >= 1024 && v % 1024 == 0)
+		v /= 1024, u++;
+	strbuf b = { 0 };
+	sb_printf(&b,
+		  "%sstreaming stores: compiled code's stores of whole lines into allocations of at least %llu %s "
+		  "(%s; --stream-min)\n",
+		  desc, (unsigned long long)v, unit[u],
+		  largest ? "the host's largest cache" : "no cache in the topology: the default");
+	return sb_take(&b);
+}
+
 we_status we_device_describe(we_device *dev, we_engine e, we_placement p,
 			     we_dim3 block, char **text)
 {
@@ -80,8 +101,10 @@ we_status we_device_describe(we_device *dev, we_engine e, we_placement p,
 	line = eng->describe(slots, block, topo_npus(t), e == WE_ENGINE_DEFAULT);
 	if (line)
 		desc = topo_describe(t, p, nthreads);
-	if (desc)
-		*text = insert_line(desc, line);
+	char *both = desc ? insert_line(desc, line) : NULL;
+	if (both)
+		*text = add_stream_line(dev, both);
+	free(both);
 	free(line);
 	free(desc);
 	if (!*text) {

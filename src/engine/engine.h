@@ -65,6 +65,11 @@ we_status engine_check_launch(struct we_device *dev, const we_kernel *k, const w
 			      size_t params_size);
 /* A CTA shape within WE_BLOCK_*_MAX. */
 bool engine_block_ok(we_dim3 b);
+/* The smallest allocation that compiled code's stores of whole lines
+ * stream into (we_launch_config.stream_min; jit.h) under a launch's
+ * cfg_min (its stream_min, 0: the default): the host's largest cache as
+ * dev's topology shows it (*largest true), else WE_STREAM_MIN_DEFAULT. */
+uint64_t engine_stream_min(struct we_device *dev, uint64_t cfg_min, bool *largest);
 
 /* Run a launch (engine_check_launch first), or the part of its grid
  * `part` names (NULL: all of it). */

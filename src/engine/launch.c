@@ -11,6 +11,16 @@
 #include "exec/jit.h"
 #include "report/report.h"
 
+uint64_t engine_stream_min(struct we_device *dev, uint64_t cfg_min, bool *largest)
+{
+	/* (streaming stores: past the largest cache, where lines would not
+	 * stay) */
+	const uint64_t cache = cfg_min ? 0 : topo_cache_max(dev_topology(dev));
+	if (largest)
+		*largest = !cfg_min && cache;
+	return cfg_min ? cfg_min : cache ? cache : WE_STREAM_MIN_DEFAULT;
+}
+
 bool engine_block_ok(we_dim3 b)
 {
 	return b.x && b.y && b.z && b.x <= WE_BLOCK_XY_MAX && b.y <= WE_BLOCK_XY_MAX &&
@@ -119,10 +129,7 @@ static void launch_ctx(launch *lc, struct we_device *dev, const struct we_module
 		      : cfg->lockstep                                  ? cfg->lockstep
 								       : WE_LOCKSTEP_DEFAULT;
 	L->batch = cfg->batch;
-	/* (streaming stores: past the largest cache, where lines would not
-	 * stay) */
-	const uint64_t cache = topo_cache_max(dev_topology(dev));
-	L->stream_min = cfg->stream_min ? cfg->stream_min : cache ? cache : WE_STREAM_MIN_DEFAULT;
+	L->stream_min = engine_stream_min(dev, cfg->stream_min, NULL);
 }
 
 /* Placement and host threads of the launch (notices on dev). */
