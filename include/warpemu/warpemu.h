@@ -332,8 +332,8 @@ typedef struct we_launch_stats {
 	 * branch unit's BRA, BSSY and BSYNC included */
 	uint32_t jit_warp_entries;
 	/* the CTAs that ran straight: a kernel of compiled blocks joined by
-	 * EXIT, uniform BRA and CTA-wide BAR, run for a batch of CTAs one
-	 * call per block with nothing else per warp (0: none) */
+	 * EXIT, uniform BRA, CTA-wide BAR, BSSY and BSYNC, run for a batch of
+	 * CTAs one call per block with nothing else per warp (0: none) */
 	uint64_t jit_straight_ctas;
 } we_launch_stats;
 
