@@ -378,14 +378,15 @@ static void *sworker_main(void *arg)
  * group's warp masks are 32 bits); one without lockstep groups, with a
  * seeded schedule, or when a CTA has more warps than a group within it
  * may (they never join, batch_joins); never more than a worker's share
- * of the grid.  A kernel without branches or barriers (kernel_leaves:
- * it runs straight once compiled, exec.h exec_straight) fills only a
- * group of L->lockstep warps (a CTA at least): its batch's register rows
- * then stay in the first-level cache between the phases of its compiled
- * blocks, and tiny and triad ran 12% and 17% faster on one core with 8
- * warps than with 32 (bench/README.md; kernels with loops and barriers,
- * such as reduce, ran slower).  (Compiled or not: the batches of one
- * configuration are the same in both tiers.) */
+ * of the grid.  A kernel without branches or barriers (kernel_leaves)
+ * fills only a group of L->lockstep warps (a CTA at least): its batch's
+ * register rows then stay in the first-level cache between the phases of
+ * its compiled blocks, and tiny and triad ran 12% and 17% faster on one
+ * core with 8 warps than with 32 (bench/README.md; kernels with loops and
+ * barriers, such as reduce, ran slower, and keep 32 warps also where they
+ * now run straight, exec.h exec_straight: not measured for those).
+ * (Compiled or not: the batches of one configuration are the same in
+ * both tiers.) */
 static uint32_t batch_size(const launch *lc, unsigned nw)
 {
 	const we_launch_ctx *L = &lc->L;
