@@ -58,7 +58,9 @@ static inline const char *th_name(size_t e)
  * CTA), and CTA batches (1: groups within one CTA only) on all cores or
  * on one worker (a batch holds at most a worker's share of the grid: on
  * one worker the tests' few CTAs are batched).  The default (lockstep 0,
- * i.e. 8) is the engine's TH_DEFAULTS configuration. */
+ * i.e. 8) is the engine's TH_DEFAULTS configuration, and the last entry
+ * on one worker: the engine's own batches (32 warps; a straight kernel's
+ * narrowed to a group's, sched.c batch_fit). */
 static const struct th_group {
 	unsigned lockstep, batch, threads;
 	const char *name;
@@ -67,20 +69,22 @@ static const struct th_group {
 	{ 8, 1, 0, "lockstep 8, batch 1" },
 	{ 8, 2, 1, "lockstep 8, batch 2, 1 thread" },
 	{ 32, 0, 1, "lockstep 32, 1 thread" },
+	{ 0, 0, 1, "lockstep 8, 1 thread" },
 };
 #define TH_NGROUPS (sizeof th_groups / sizeof th_groups[0])
 
 /* The group settings run again with the compiled tier on (jit on:
  * src/exec/jit.h), where the library has it (we_jit_available()): a
  * group of two, one CTA at a time (a CTA of one warp runs the compiled
- * warp function from its start), CTA batches (groups across CTAs) and
- * whole 32-warp groups; the second and third with every store that can
- * stream past the host's caches streaming (we_launch_config.stream_min
- * 1: "streaming"), the others with none. */
+ * warp function from its start), CTA batches (groups across CTAs), whole
+ * 32-warp groups and the engine's own batches on one worker; the second
+ * and third with every store that can stream past the host's caches
+ * streaming (we_launch_config.stream_min 1: "streaming"), the others
+ * with none. */
 static const struct th_jit {
 	size_t group; /* in th_groups[] */
 	bool streaming;
-} th_compiled[] = { { 0, false }, { 1, true }, { 2, true }, { 3, false } };
+} th_compiled[] = { { 0, false }, { 1, true }, { 2, true }, { 3, false }, { 4, false } };
 #define TH_NCOMPILED (sizeof th_compiled / sizeof th_compiled[0])
 
 /* Sets of configurations, for th_configs(). */

@@ -939,7 +939,8 @@ START_TEST(straight_flow)
 			}
 			/* (batches of one CTA where a group holds less than
 			 * one: CTA 17 then loops on its own) */
-			const bool one = cs[i].batch == 1 || cs[i].lockstep < FLOW_BLOCK / 32;
+			const unsigned ls = cs[i].lockstep ? cs[i].lockstep : WE_LOCKSTEP_DEFAULT;
+			const bool one = cs[i].batch == 1 || ls < FLOW_BLOCK / 32;
 			const uint64_t st = r.s.jit_straight_ctas;
 			CHECK(kind == 0 || (kind == 1 && one)	  ? st == FLOW_CTAS
 			      : kind == 3			  ? st == 0

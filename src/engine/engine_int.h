@@ -166,6 +166,10 @@ uint8_t kernel_leaves(const we_launch_ctx *L);
  * dev_keep_take); false when out of memory (batch_free then frees what
  * there is, and gives the block back). */
 bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k);
+/* Batch b laid out again for n slots (n <= b->n) in its block, as
+ * batch_alloc lays out n: between two batches, none of its slots
+ * running.  Its rows then stride over n CTAs' warps. */
+bool batch_narrow(cta_batch *b, uint32_t n, const launch *lc);
 void batch_free(cta_batch *b, const launch *lc);
 /* Start CTA id in slot s (sync: its synchronisation, NULL when one host
  * thread runs it): its registers of the kernel's zero_rows zeroed unless

@@ -20,6 +20,8 @@ typedef struct sworker {
 	launch *lc;
 	unsigned index;
 	uint32_t per;               /* CTAs per batch (batch_size)        */
+	uint32_t per_straight;      /* of those, per straight batch
+				       (batch_size)                       */
 	bool nomem;                 /* its batch could not be allocated   */
 	cta_batch batch;            /* allocated by the worker itself     */
 	pthread_t tid;
@@ -299,6 +301,20 @@ static bool sched_straight_ok(const launch *lc)
 	       L->threads_per_cta % WE_WARP_SIZE == 0;
 }
 
+/* The worker's plan is a straight kernel's (exec_straight_plan), made
+ * again whenever the compiled tier has published more blocks. */
+static bool straight_plan(sworker *wk)
+{
+	const struct xjit *jit = atomic_load_explicit(&wk->lc->L.jit, memory_order_acquire);
+	if (!wk->straight || !jit)
+		return false;
+	if (jit != wk->jit) {
+		wk->jit = jit;
+		(void)exec_straight_plan(&wk->lc->L, jit, &wk->plan);
+	}
+	return wk->plan.n != 0;
+}
+
 /* Batch b's next n CTAs from id, run straight when they can be: the
  * kernel is straight with the blocks compiled so far, no watchdog has
  * anything to say (the wall clock read on 1 batch in 64, as watchdog_ok
@@ -310,14 +326,7 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 	launch *lc = wk->lc;
 	const we_launch_ctx *L = &lc->L;
 	cta_batch *b = &wk->batch;
-	const struct xjit *jit = atomic_load_explicit(&L->jit, memory_order_acquire);
-	if (!wk->straight || !jit)
-		return false;
-	if (jit != wk->jit) {
-		wk->jit = jit;
-		(void)exec_straight_plan(L, jit, &wk->plan);
-	}
-	if (!wk->plan.n || !uninterrupted(L, id + n))
+	if (!straight_plan(wk) || !uninterrupted(L, id + n))
 		return false;
 	if (L->deadline > 0 && (b->clock_turns++ & 63u) == 0 && engine_now() > L->deadline) {
 		/* batch_run's watchdogs report it (within 64 turns) */
@@ -336,6 +345,37 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 	batch_run(b, n);
 	batch_finish(b, lc, n);
 	return true;
+}
+
+/* A straight kernel's plan runs in batches of per_straight CTAs
+ * (batch_size) when it has a barrier or no branch: the phases between
+ * its barriers, each over all of a batch's CTAs, then keep their
+ * registers and shared memory in the first-level cache.  A loop without
+ * barriers keeps the full batch: each of its trips costs a step of
+ * exec_straight for the whole batch (alu ran 10% slower with 8 warps
+ * than with 32; bench/README.md). */
+static bool plan_narrow(const xstraight *p)
+{
+	bool bra = false;
+	for (uint32_t i = 0; i < p->n; i++) {
+		if (p->step[i].kind == XS_BAR)
+			return true;
+		bra |= p->step[i].kind == XS_BRA;
+	}
+	return !bra;
+}
+
+/* Worker wk's batch, narrowed to per_straight CTAs once the kernel runs
+ * straight (plan_narrow); false: out of memory, the launch stopped. */
+static bool batch_fit(sworker *wk)
+{
+	if (wk->batch.n <= wk->per_straight || !straight_plan(wk) || !plan_narrow(&wk->plan))
+		return true;
+	if (batch_narrow(&wk->batch, wk->per_straight, wk->lc))
+		return true;
+	wk->nomem = true;
+	atomic_store_explicit(&wk->lc->stop, true, memory_order_release);
+	return false;
 }
 
 static void *sworker_main(void *arg)
@@ -359,7 +399,7 @@ static void *sworker_main(void *arg)
 	uint64_t id;
 	uint32_t n;
 	/* the next b->n CTAs of the worker's chunk (fewer at its end) */
-	while (chunk_take(lc, &ck, b->n, CHUNK_BATCHES, lc->nthreads, &id, &n)) {
+	while (batch_fit(wk) && chunk_take(lc, &ck, b->n, CHUNK_BATCHES, lc->nthreads, &id, &n)) {
 		if (batch_straight(wk, id, n))
 			continue;
 		batch_start(b, lc, id, n);
@@ -378,27 +418,31 @@ static void *sworker_main(void *arg)
  * group's warp masks are 32 bits); one without lockstep groups, with a
  * seeded schedule, or when a CTA has more warps than a group within it
  * may (they never join, batch_joins); never more than a worker's share
- * of the grid.  A kernel without branches or barriers (kernel_leaves)
- * fills only a group of L->lockstep warps (a CTA at least): its batch's
- * register rows then stay in the first-level cache between the phases of
- * its compiled blocks, and tiny and triad ran 12% and 17% faster on one
- * core with 8 warps than with 32 (bench/README.md; kernels with loops and
- * barriers, such as reduce, ran slower, and keep 32 warps also where they
- * now run straight, exec.h exec_straight: not measured for those).
- * (Compiled or not: the batches of one configuration are the same in
- * both tiers.) */
-static uint32_t batch_size(const launch *lc, unsigned nw)
+ * of the grid or than --batch.  *straight: the CTAs of a batch that runs
+ * straight where its plan asks for fewer (plan_narrow): as many as fill
+ * a group of L->lockstep warps (a CTA at least), whose register rows stay
+ * in the first-level cache between the steps of the plan.  On one core
+ * with 8 warps instead of 32, tiny and triad ran 12% and 17% faster,
+ * scan, transpose and the PTX reduce 19-22% (bench/README.md); the
+ * interpreter ran transpose and reduce 48% and 25% slower.  A kernel
+ * without branches or barriers (kernel_leaves) has the smaller batch also
+ * when interpreted (as it had before it could run straight). */
+static uint32_t batch_size(const launch *lc, unsigned nw, uint32_t *straight)
 {
 	const we_launch_ctx *L = &lc->L;
 	uint64_t n = L->lockstep > 1 && !L->seeded && L->warps_per_cta <= L->lockstep
 			     ? WE_WARP_SIZE / L->warps_per_cta : 1;
-	if (n > 1 && kernel_leaves(L) == 0)
-		n = L->lockstep / L->warps_per_cta;
+	uint64_t s = n > 1 ? L->lockstep / L->warps_per_cta : n;
+	if (kernel_leaves(L) == 0)
+		n = s;
 	if (L->batch && L->batch < n)
 		n = L->batch;
 	const uint64_t share = (launch_ctas(lc) + nw - 1) / nw;
 	if (n > share)
 		n = share;
+	if (L->batch || s > n)
+		s = n;
+	*straight = s ? (uint32_t)s : 1u;
 	return n ? (uint32_t)n : 1u;
 }
 
@@ -411,11 +455,13 @@ static we_status run_scheduler(launch *lc)
 	if (!ws)
 		return WE_ERR_NOMEM;
 	we_status st = WE_OK;
-	const uint32_t per = batch_size(lc, nw);
+	uint32_t per_straight;
+	const uint32_t per = batch_size(lc, nw, &per_straight);
 	for (unsigned i = 0; i < nw; i++) {
 		ws[i].lc = lc;
 		ws[i].index = i;
 		ws[i].per = per;
+		ws[i].per_straight = per_straight;
 	}
 	for (unsigned i = 0; i < nw && st == WE_OK; i++) {
 		if (pthread_create(&ws[i].tid, NULL, sworker_main, &ws[i])) {

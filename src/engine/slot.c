@@ -74,35 +74,39 @@ static void slot_free(cta_slot *s)
 	s->prof = NULL;
 }
 
-bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
+/* Where buffer q of n CTAs starts in a batch's block, at[q]: the slots
+ * first, then buffer_bytes' buffers, each on a 64-byte boundary (rows are
+ * 128 bytes per warp: no vector load of a row crosses a cache line);
+ * at[BUF_N] is the block's size. */
+static void batch_bytes(const we_launch_ctx *L, uint32_t n, size_t at[BUF_N + 1])
+{
+	size_t bytes[BUF_N];
+	buffer_bytes(L, n, bytes);
+	at[0] = ((size_t)n * sizeof(cta_slot) + 63) / 64 * 64;
+	for (unsigned q = 0; q < BUF_N; q++)
+		at[q + 1] = at[q] + (bytes[q] + 63) / 64 * 64;
+}
+
+/* Batch b's block laid out for n slots: the slots, the warps and the
+ * register file zeroed, the shared and local memory left as they are (a
+ * CTA start zeroes its own, slot_memory_zero).  The zero rows (RZ reads)
+ * stay zero from here on: nothing writes them (RZ writes go to the sink
+ * rows, which nothing reads). */
+static bool batch_layout(cta_batch *b, uint32_t n, const launch *lc)
 {
 	const we_launch_ctx *L = &lc->L;
 	const uint32_t nw = L->warps_per_cta;
-	memset(b, 0, sizeof *b);
-	/* one block, kept by the device from launch to launch (device.h
-	 * dev_keep_take): the slots, then buffer_bytes' buffers, each on a
-	 * 64-byte boundary (rows are 128 bytes per warp: no vector load of
-	 * a row crosses a cache line); the slots, the warps and the register
-	 * file zeroed, the shared and local memory as the last launch left
-	 * them.  The zero rows (RZ reads) stay zero from here on: nothing
-	 * writes them (RZ writes go to the sink rows, which nothing reads). */
-	size_t bytes[BUF_N], at[BUF_N + 1]; /* at[q]: where buffer q starts */
-	buffer_bytes(L, n, bytes);
-	at[0] = ((size_t)n * sizeof *b->slot + 63) / 64 * 64;
-	for (unsigned q = 0; q < BUF_N; q++)
-		at[q + 1] = at[q] + (bytes[q] + 63) / 64 * 64;
-	uint8_t *block = dev_keep_take(L->dev, k, at[BUF_N], &b->cap);
-	if (!block)
-		return false;
+	size_t at[BUF_N + 1];
+	batch_bytes(L, n, at);
+	uint8_t *block = b->block;
 	memset(block, 0, at[BUF_SHARED]);
-	b->block = block;
 	b->slot = (cta_slot *)(void *)block;
 	b->warps = (we_warp *)(void *)(block + at[BUF_WARPS]);
 	b->regs = (uint32_t *)(void *)(block + at[BUF_REGS]);
 	b->shared = block + at[BUF_SHARED];
 	b->local = block + at[BUF_LOCAL];
-	b->key = k;
 	b->n = n;
+	b->fresh = 0;
 	bool ok = true;
 	const uint8_t leaves = kernel_leaves(L);
 	for (uint32_t c = 0; c < n; c++) {
@@ -119,6 +123,27 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
 		s->local = b->local + (size_t)c * L->local_bytes * WE_WARP_SIZE * nw;
 	}
 	return ok;
+}
+
+bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
+{
+	/* one block, kept by the device from launch to launch (device.h
+	 * dev_keep_take) */
+	memset(b, 0, sizeof *b);
+	size_t at[BUF_N + 1];
+	batch_bytes(&lc->L, n, at);
+	b->block = dev_keep_take(lc->L.dev, k, at[BUF_N], &b->cap);
+	if (!b->block)
+		return false;
+	b->key = k;
+	return batch_layout(b, n, lc);
+}
+
+bool batch_narrow(cta_batch *b, uint32_t n, const launch *lc)
+{
+	for (uint32_t k = 0; k < b->n; k++)
+		slot_free(&b->slot[k]);
+	return batch_layout(b, n, lc);
 }
 
 void batch_free(cta_batch *b, const launch *lc)
