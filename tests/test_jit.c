@@ -769,11 +769,16 @@ START_TEST(straight)
 					th_expect_ok(&ref, "jit off");
 					straight_values(&t, &ref, blocks[v], kind == 1 ? bads[v] : UINT32_MAX, tail,
 							what_run);
-					/* (the batch of the side exit runs on as usual) */
-					CHECK(kind ? r.s.jit_straight_ctas < grid && r.s.jit_straight_ctas >= grid / 2
-						   : r.s.jit_straight_ctas == grid,
-					      "%s: %llu CTAs of %u straight", what_run,
-					      (unsigned long long)r.s.jit_straight_ctas, grid);
+					/* (the batch of the side exit runs on as usual; in
+					 * the tail, a batch whose warps all leave or keep
+					 * some threads runs straight, one with a warp that
+					 * keeps all leaves the straight path: at most one
+					 * batch of at most 32 warps) */
+					const uint64_t st = r.s.jit_straight_ctas;
+					CHECK(kind == 1	  ? st < grid && st >= grid / 2
+					      : kind == 3 ? st <= grid && st + 32u >= grid
+							  : st == grid,
+					      "%s: %llu CTAs of %u straight", what_run, (unsigned long long)st, grid);
 				} else {
 					char cta[32];
 					snprintf(cta, sizeof cta, "CTA (%u,0,0) warp 0 lanes 0-31", bads[v]);
@@ -976,6 +981,132 @@ START_TEST(straight_flow)
 		th_run_free(&ref);
 	}
 	th_close(&t);
+}
+END_TEST
+
+/* A straight kernel's tail (src/exec/straight.c, straight_tail): every
+ * thread loads its word and stores it in shared memory, BAR.SYNC, then
+ * the threads whose tid & `gone` is not zero EXIT, and the others add
+ * their neighbour's shared word (tid + 1, which may have exited) to
+ * their own and store both words.  In CTA `bad`, thread 36 (warp 1,
+ * lane 4) loads `far` beyond its word.  gone 0x7f: only thread 0 stays
+ * (a tree reduction's end: three warps leave whole, one keeps a lane);
+ * 0x41: warps 0 and 1 keep their even lanes, 2 and 3 leave: each warp
+ * then runs alone to its end, and every CTA counts as straight.  0x40:
+ * warps 0 and 1 stay whole (no tail: the batches leave the straight path
+ * at the EXIT); 0: no thread leaves (the EXIT is idle, no tail).  The
+ * words are a model's, the buffers and counters the interpreter's.  A
+ * fault in the tail, after warp 0 of its CTA exited: the interpreter's
+ * report, every CTA below it as interpreted.  With a BAR.SYNC after the
+ * EXIT the kernel has no tail: the batches leave the straight path at
+ * the EXIT, as before. */
+static const char tail_head[] =
+	".kernel tail\n"
+	".param ptr out\n"  /* 0x0: 2 words per thread */
+	".param ptr in\n"   /* 0x8: a word per thread  */
+	".param u32 gone\n" /* 0x10                    */
+	".param u32 bad\n"  /* 0x14                    */
+	".param u32 far\n"  /* 0x18                    */
+	".shared 512\n"
+	GTID_R3
+	"        SHF.L.U32 R4, R0, 0x2, RZ ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
+	"        LDG R5, [R10.64] ;\n"
+	"        STS [R4], R5 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LOP3.LUT R6, R0, c[0x0][0x10], RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P2, PT, R6, RZ, PT ;\n"
+	"   @P2  EXIT ;\n";
+static const char tail_rest[] =
+	"        IADD3 R7, R0, 0x1, RZ ;\n"
+	"        LOP3.LUT R7, R7, 0x7f, RZ, 0xc0, !PT ;\n"
+	"        SHF.L.U32 R7, R7, 0x2, RZ ;\n"
+	"        LDS R8, [R7] ;\n"
+	"        IADD3 R8, R8, R5, RZ ;\n"
+	"        ISETP.EQ.U32.AND P3, PT, R1, c[0x0][0x14], PT ;\n"
+	"        ISETP.EQ.U32.AND P3, PT, R0, 0x24, P3 ;\n"
+	"   @P3  IADD3 R11, R11, c[0x0][0x18], RZ ;\n"
+	"        LDG R9, [R10.64] ;\n"
+	"        MOV R12, c[0x0][0x0] ;\n"
+	"        MOV R13, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R3, 0x8, R[12:13] ;\n"
+	"        STG [R12.64], R8 ;\n"
+	"        STG [R12.64+0x4], R9 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define TAIL_CTAS 40u
+#define TAIL_BLOCK 128u
+#define TAIL_BAD 29u
+
+START_TEST(straight_tail)
+{
+	if (!we_jit_available())
+		return;
+	static const uint32_t gones[4] = { 0x7f, 0x41, 0x40, 0 };
+	uint32_t *in = malloc(TAIL_CTAS * TAIL_BLOCK * 4);
+	ck_assert_ptr_nonnull(in);
+	for (uint32_t g = 0; g < TAIL_CTAS * TAIL_BLOCK; g++)
+		in[g] = g * 2654435761u;
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (unsigned bar = 0; bar < 2; bar++) {
+		char text[sizeof tail_head + sizeof tail_rest + 32];
+		snprintf(text, sizeof text, "%s%s%s", tail_head, bar ? "        BAR.SYNC 0x0 ;\n" : "", tail_rest);
+		th_kernel t;
+		th_load(&t, text, "tail", "tail");
+		th_buf_new(&t, "out", NULL, TAIL_CTAS * TAIL_BLOCK * 8, 0xa5);
+		th_buf_new(&t, "in", in, TAIL_CTAS * TAIL_BLOCK * 4, 0);
+		th_u32(&t, "bad", TAIL_BAD);
+		for (unsigned kind = 0; kind < 5; kind++) {
+			const uint32_t gone = kind < 4 ? gones[kind] : 0x1;
+			th_u32(&t, "gone", gone);
+			th_u32(&t, "far", kind == 4 ? 0x100000u : 0);
+			for (size_t i = 0; i < n; i++) {
+				char what[160];
+				snprintf(what, sizeof what, "%s, gone %#x%s%s", cs[i].name, gone, kind == 4 ? ", a fault" : "",
+					 bar ? ", a barrier after the EXIT" : "");
+				th_run ref, r;
+				run_off_on(&t, &cs[i], TAIL_CTAS, TAIL_BLOCK, &ref, &r);
+				const uint64_t st = r.s.jit_straight_ctas;
+				if (kind == 4) {
+					CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (29,0,0) warp 1 lanes 4 ") &&
+						      strstr(ref.err, "LDG R9"),
+					      "%s, jit off: %s\n%s", what, we_status_name(ref.st), ref.err);
+					const size_t below = (size_t)TAIL_BAD * TAIL_BLOCK * 8u;
+					CHECK(!memcmp(th_view(&t, ref.mem, "out"), th_view(&t, r.mem, "out"), below),
+					      "%s: the output of the CTAs below CTA %u differs", what, TAIL_BAD);
+					CHECK(st <= TAIL_BAD && (bar || st > 0), "%s: %llu CTAs straight", what,
+					      (unsigned long long)st);
+					th_expect_same(&t, &ref, &r, 0u, "jit off", what);
+					th_run_free(&r);
+					th_run_free(&ref);
+					continue;
+				}
+				th_expect_ok(&ref, what);
+				th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | TH_SAME_COUNTERS, "jit off", what);
+				const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+				for (uint32_t g = 0, wrong = 0; g < TAIL_CTAS * TAIL_BLOCK && wrong < 3; g++) {
+					const uint32_t tid = g % TAIL_BLOCK, nb = g - tid + (tid + 1) % TAIL_BLOCK;
+					const bool stays = !(tid & gone);
+					const uint32_t w0 = stays ? in[g] + in[nb] : 0xa5a5a5a5u, w1 = stays ? in[g] : 0xa5a5a5a5u;
+					if (out[2 * g] != w0 || out[2 * g + 1] != w1) {
+						wrong++;
+						CHECK(0, "%s: thread %u: %#x %#x, expected %#x %#x", what, g, out[2 * g],
+						      out[2 * g + 1], w0, w1);
+					}
+				}
+				/* (gone 0: the EXIT idle everywhere, no tail) */
+				CHECK((bar && gone) || gone == 0x40 ? st == 0 : st == TAIL_CTAS,
+				      "%s: %llu CTAs of %u straight", what, (unsigned long long)st, TAIL_CTAS);
+				th_run_free(&r);
+				th_run_free(&ref);
+			}
+		}
+		th_close(&t);
+	}
+	free(in);
 }
 END_TEST
 
@@ -2587,6 +2718,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, straight_flow);
+	tcase_add_test(tc, straight_tail);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);

@@ -29,7 +29,7 @@ typedef struct cta_slot {
 	race_cta *race;                /* --check races/uninit state, or NULL */
 	prof *prof;                    /* --profile counters, or NULL        */
 	uint64_t ctas, warp_insns, thread_insns, barriers;
-	uint64_t straight;             /* of ctas, those batch_retire ended  */
+	uint64_t straight;             /* of ctas, those exec_straight ended */
 	uint8_t leaves;                /* what the kernel's CTAs may leave in
 					  their warps besides warp_clear_hot's
 					  fields (slot.c, KERNEL_*)          */

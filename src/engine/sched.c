@@ -195,8 +195,15 @@ static void batch_run(cta_batch *b, uint32_t n)
 	uint32_t live[WE_WARP_SIZE], ended = 0;
 	const uint32_t nw = b->slot[0].cta.nwarps, all = n == 32 ? ~0u : (1u << n) - 1u;
 	const uint32_t warps = nw == 32 ? ~0u : (1u << nw) - 1u;
-	for (uint32_t k = 0; k < n; k++)
-		live[k] = nw;
+	/* (a straight kernel's tail may have left some warps exited,
+	 * exec_straight) */
+	for (uint32_t k = 0; k < n; k++) {
+		live[k] = 0;
+		for (uint32_t wi = 0; wi < nw; wi++)
+			live[k] += b->slot[k].cta.warps[wi].state != WE_WS_EXITED;
+		if (!live[k])
+			ended |= 1u << k;
+	}
 	/* (the warps leave their start state: batch_straight restarts
 	 * none of them) */
 	b->fresh = 0;
@@ -338,12 +345,21 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 	else
 		batch_start(b, lc, id, n);
 	xstraight_count c;
-	if (exec_straight(L, &wk->plan, b->warps, n * L->warps_per_cta, &c)) {
+	switch (exec_straight(L, &wk->plan, b->warps, n * L->warps_per_cta, &c)) {
+	case XSTRAIGHT_DONE:
 		batch_retire(b, n, &c);
-		return true;
+		break;
+	case XSTRAIGHT_ENDED:
+		/* (the warps exited as at the end of their turns) */
+		b->fresh = 0;
+		batch_finish(b, lc, n);
+		b->slot[0].straight += n;
+		break;
+	case XSTRAIGHT_LEFT:
+		batch_run(b, n);
+		batch_finish(b, lc, n);
+		break;
 	}
-	batch_run(b, n);
-	batch_finish(b, lc, n);
 	return true;
 }
 

@@ -196,13 +196,20 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
  * barrier units (a completed phase of each BAR run, counted in each
  * CTA's barriers_completed) and memory changed: the engine counts the
  * rest (c) and retires the CTAs itself, and their slots can start their
- * next CTAs from this state.  false at a side exit (an instruction a
- * block leaves to the interpreter, jit.h), at a step whose guard differs
- * between threads (or is false for a BAR), and when the warps ran
- * XSTRAIGHT_BUDGET instructions (a loop: the engine's watchdogs run
- * between turns): the warps are where exec_group would have left them,
- * at that instruction with its counters, for the engine to run on as
- * usual. */
+ * next CTAs from this state: XSTRAIGHT_DONE.
+ * An EXIT whose guard differs between threads, when only blocks and
+ * EXITs follow it (xstraight.tail): each warp runs on alone from it
+ * (exec_run, as a one-warp turn would), and when all of them exited,
+ * XSTRAIGHT_ENDED: their counters, masks and states are the
+ * interpreter's, the engine finishes the CTAs as after their turns.
+ * XSTRAIGHT_LEFT at a side exit (an instruction a block leaves to the
+ * interpreter, jit.h), at another step whose guard differs between
+ * threads (or is false for a BAR), when the warps ran XSTRAIGHT_BUDGET
+ * instructions (a loop: the engine's watchdogs run between turns), and
+ * when a warp of such a tail stopped otherwise than by exiting (a
+ * fault): the warps are where exec_group would have left them, at that
+ * instruction with its counters, or (a tail) where their exec_run left
+ * them, for the engine to run on as usual. */
 #define XSTRAIGHT_STEPS 64u
 #define XSTRAIGHT_BUDGET (UINT64_C(1) << 20)
 enum { XS_BLOCK, XS_EXIT, XS_BRA, XS_BAR, XS_BSSY, XS_BSYNC };
@@ -225,6 +232,7 @@ typedef struct xstraight_step {
 } xstraight_step;
 typedef struct xstraight {
 	uint32_t n;      /* steps, 0: not straight                        */
+	uint32_t tail;   /* steps [tail, n) are blocks and EXITs          */
 	unsigned resets; /* XS_RESET_*                                    */
 	xstraight_step step[XSTRAIGHT_STEPS];
 } xstraight;
@@ -236,7 +244,8 @@ typedef struct xstraight_count {
 	uint64_t insns, full, bars;
 } xstraight_count;
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p);
-bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c);
+typedef enum { XSTRAIGHT_LEFT, XSTRAIGHT_DONE, XSTRAIGHT_ENDED } xstraight_end;
+xstraight_end exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no
  * operand copied into a one-warp array, a form the handler vectorizes. */

@@ -85,6 +85,8 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 	const xstraight_step *last = p->n ? &p->step[p->n - 1] : NULL;
 	if (!last || !((last->kind == XS_EXIT || last->kind == XS_BRA) && last->pg == 7 && !last->pg_xor))
 		return p->n = 0, false;
+	for (p->tail = p->n; p->tail && (p->step[p->tail - 1].kind == XS_BLOCK || p->step[p->tail - 1].kind == XS_EXIT);)
+		p->tail--;
 	for (uint32_t k = 0; k < p->n; k++) {
 		xstraight_step *s = &p->step[k];
 		if (s->kind == XS_BRA &&
@@ -132,8 +134,41 @@ static void step_all(const xstraight_step *s, we_warp *w, uint32_t n, uint32_t n
 	}
 }
 
+/* Warps w[0..n) at an EXIT (pc) after which the kernel has only blocks
+ * and EXITs (xstraight.tail), its guard differing between threads: each
+ * warp runs alone to its end, in order, as a turn of one warp would run
+ * it (exec_run, its warp function where it has one), and leaves as
+ * cta_turn retires a warp; a warp that leaves whole runs the EXIT alone.
+ * No warp waits for another: the tail has no barrier or branch.  true
+ * when every warp exited.  false, with no warp run, when some warp keeps
+ * every thread (the interpreter's lockstep groups run such warps faster
+ * than one at a time: a bounds check's last CTA), and at the first warp
+ * that stopped otherwise than by exiting (a fault; the budget, which a
+ * tail without loops never meets): those after it are still at pc. */
+static bool straight_tail(const we_launch_ctx *L, we_warp *w, uint32_t n, uint64_t pc)
+{
+	const xinsn *exit = &L->mod->x[pc / WE_INST_SIZE];
+	for (uint32_t j = 0; j < n; j++)
+		if (!(w[j].p[exit->pg] ^ exit->pg_xor))
+			return false;
+	const uint64_t budget = (L->k->code_end - pc) / WE_INST_SIZE + 1u;
+	for (uint32_t j = 0; j < n; j++) {
+		if ((w[j].p[exit->pg] ^ exit->pg_xor) == ~0u) {
+			xctx x = { .w = &w[j], .cta = w[j].cta, .L = L };
+			sem_EXIT(&x, fetch(&x, L->mod->x, pc, L->k->code_start, L->k->code_end));
+			(void)retire(&x);
+			if (x.why != WE_STOP_EXITED)
+				return false;
+		} else if (exec_run(w[j].cta, &w[j], budget) != WE_STOP_EXITED) {
+			return false;
+		}
+		cta_warp_exited(w[j].cta, w[j].id);
+	}
+	return true;
+}
+
 /* red: where the call holds reductions back (exec/red.h), or NULL */
-static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c,
+static xstraight_end straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c,
 			 xred *red)
 {
 	xjit_rt rt;
@@ -153,16 +188,23 @@ static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w,
 			 * leaves them, the block's thread counts added) */
 			if (ran < s->len) {
 				group_settle(w, n, s->pc + (uint64_t)ran * WE_INST_SIZE, full, part);
-				return false;
+				return XSTRAIGHT_LEFT;
 			}
 		} else {
 			const int g = guard_all(w, n, s->pg, s->pg_xor);
+			if (g < 0 && s->kind == XS_EXIT && k + 1 >= p->tail) {
+				group_settle(w, n, s->pc, full, part);
+				/* (the turns of one warp hold their own adds) */
+				if (red && red->n)
+					xred_flush(red);
+				return straight_tail(L, w, n, s->pc) ? XSTRAIGHT_ENDED : XSTRAIGHT_LEFT;
+			}
 			if (g < 0 || (g == 0 && s->kind == XS_BAR) ||
 			    (s->kind == XS_BRA && s->to <= k && g && full + part >= XSTRAIGHT_BUDGET)) {
 				/* the interpreter's (or the engine's watchdogs
 				 * before the loop goes round again) */
 				group_settle(w, n, s->pc, full, part);
-				return false;
+				return XSTRAIGHT_LEFT;
 			}
 			if (g == 0) {
 				/* (exec_group's idle instruction: it counts, with
@@ -172,7 +214,7 @@ static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w,
 				c->insns = full + part + 1u;
 				c->full = full + 1u;
 				c->bars = bars;
-				return true;
+				return XSTRAIGHT_DONE;
 			} else {
 				full++;
 				bars += s->kind == XS_BAR;
@@ -188,7 +230,7 @@ static bool straight_run(const we_launch_ctx *L, const xstraight *p, we_warp *w,
 	}
 }
 
-bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c)
+xstraight_end exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c)
 {
 	if (!xred_on(L))
 		return straight_run(L, p, w, n, c, NULL);
@@ -196,7 +238,7 @@ bool exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint3
 	 * exec/red.h) */
 	xred red;
 	xred_begin(&red, w, n);
-	const bool done = straight_run(L, p, w, n, c, &red);
+	const xstraight_end end = straight_run(L, p, w, n, c, &red);
 	xred_end(&red, w, n);
-	return done;
+	return end;
 }
