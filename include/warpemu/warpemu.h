@@ -333,7 +333,9 @@ typedef struct we_launch_stats {
 	uint32_t jit_warp_entries;
 	/* the CTAs that ran straight: a kernel of compiled blocks joined by
 	 * EXIT, uniform BRA, CTA-wide BAR, BSSY and BSYNC, run for a batch of
-	 * CTAs one call per block with nothing else per warp (0: none) */
+	 * CTAs one call per block with nothing else per warp, and after an
+	 * EXIT of some threads followed only by blocks and EXITs, each warp
+	 * alone to its end (0: none) */
 	uint64_t jit_straight_ctas;
 } we_launch_stats;
 
