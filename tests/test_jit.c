@@ -8,7 +8,8 @@
  *            per-lane predicates, carries, .X, .HI, WIDE, every SHF shape
  *            with per-lane counts, LOP3 with Pu, FADD/FMUL/FFMA with
  *            -/|x| on NaNs, infinities, zeros and subnormals, c[0x0][..]
- *            operands, LEA with .HI, .X and Pu) is compiled whole (the stats count its
+ *            operands, LEA with .HI, .X and Pu, SEL, IMNMX, SHFL of every
+ *            mode and form, VOTE, POPC) is compiled whole (the stats count its
  *            instructions exactly) and gives the interpreter's buffers
  *            and counters in every group setting;
  *   fault    a fault at the end of a compiled block: the same status, text
@@ -36,7 +37,8 @@
  *            not; a guard: never), streaming or not, as interpreted;
  *   warpfn   the warp function (a warp alone, its branches compiled):
  *            divergent loops and branches through every BSYNC path,
- *            YIELD, partial EXIT, loads and stores under partial masks,
+ *            YIELD, SHFL and VOTE on one side, partial EXIT, loads and
+ *            stores under partial masks,
  *            CTAs of one, three and two and a half warps, as interpreted;
  *   warpfn_stops  a fault in divergent code, the watchdog's exact
  *            instruction count and an intra-warp deadlock of two BSYNCs:
@@ -58,7 +60,8 @@
  *   auto_rule      xjit_auto_pays, the rule of auto, and its rules with the
  *            disk cache (xjit_auto_compiles, xjit_auto_loads);
  *   auto_compiles  auto compiling during a long launch (two workers),
- *            with the interpreter's results;
+ *            with the interpreter's results, also of a kernel whose
+ *            batches narrow when they start to run straight;
  *   disk     the disk cache of compiled kernels through the API
  *            (we_launch_config.jit_cache): an entry stored, a module of
  *            its own loading it with the interpreter's results, the
@@ -90,7 +93,7 @@
 /* The block between the loads and the stores: OPS_BLOCK instructions,
  * all of forms jit.c compiles.  Inputs R4..R7 integers, R8..R11 floats;
  * results R12..R37. */
-#define OPS_BLOCK 60
+#define OPS_BLOCK 87
 static const char ops_text[] =
 	".kernel ops\n"
 	".param ptr out\n"        /* 0x0  */
@@ -177,6 +180,38 @@ static const char ops_text[] =
 	"        LOP3.LUT R37, R37, R46, R47, 0x96, !PT ;\n"
 	"        LOP3.LUT R37, R37, R48, R49, 0x96, !PT ;\n"
 	"        LOP3.LUT R37, R37, R50, R51, 0x96, !PT ;\n"
+	/* SHFL: every mode, every form of B and C, per-lane lanes, deltas,
+	 * clamps and segment masks (R5..R7: random words and edges), under
+	 * guards (source lanes outside them read their own), Pu */
+	"        SHFL.IDX P4, R52, R4, R5, R6 ;\n"
+	"   @P0  SHFL.UP P5, R53, R4, R7, 0x1c03 ;\n"
+	"        SHFL.DOWN P6, R54, R5, 0x3, R7 ;\n"
+	"   @!P1 SHFL.BFLY P4, R55, R6, 0x5, 0x1f ;\n"
+	"        SHFL.IDX PT, R56, R4, 0x7, 0x181f ;\n"
+	"   @P2  SHFL.UP P5, R57, R7, 0x2, 0x0 ;\n"
+	"        SHFL.DOWN P6, R58, R4, R5, 0x1f ;\n"
+	"        SHFL.BFLY P3, R59, R4, R6, R7 ;\n"
+	"        LOP3.LUT R37, R37, R52, R53, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R54, R55, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R56, R57, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R58, R59, 0x96, !PT ;\n"
+	"   @P3  IADD3 R37, R37, 0x100, RZ ;\n"
+	"   @P4  IADD3 R37, R37, 0x200, RZ ;\n"
+	"   @P5  IADD3 R37, R37, 0x400, RZ ;\n"
+	"   @P6  IADD3 R37, R37, 0x800, RZ ;\n"
+	/* VOTE of every mode (Pp negated, guarded: the ballot of the lanes
+	 * under the guard) and POPC of a register and an immediate */
+	"        VOTE.ANY R52, P3, P0 ;\n"
+	"   @P1  VOTE.ALL R53, P4, !P2 ;\n"
+	"        VOTE.EQ R54, P5, P6 ;\n"
+	"        POPC R55, R4 ;\n"
+	"   @!P0 POPC R56, 0xf0f0 ;\n"
+	"        LOP3.LUT R37, R37, R52, R53, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R54, R55, 0x96, !PT ;\n"
+	"        LOP3.LUT R37, R37, R56, RZ, 0x96, !PT ;\n"
+	"   @P3  IADD3 R37, R37, 0x1000, RZ ;\n"
+	"   @P4  IADD3 R37, R37, 0x2000, RZ ;\n"
+	"   @P5  IADD3 R37, R37, 0x4000, RZ ;\n"
 	/* the stores: R12..R37 */
 	"        MOV R62, c[0x0][0x0] ;\n"
 	"        MOV R63, c[0x0][0x4] ;\n"
@@ -1263,7 +1298,9 @@ END_TEST
  * outside the B register first: the lanes that left the loop), a BRA
  * straight to its BSYNC, a guarded BSYNC only some lanes run (the
  * interpreter's), a YIELD in a branch (the yield mask the BSYNCs read),
- * loads and stores under partial masks, an EXIT of some lanes, then more
+ * loads and stores under partial masks, a SHFL and a VOTE among one
+ * side's threads (the others' values and votes left out), an EXIT of
+ * some lanes, then more
  * syncs over the valid lanes left and a loop left by BREAK.  in[t] bit 31 makes thread t store
  * outside out in the odd branch: a fault inside divergent code. */
 static const char wfn_text[] =
@@ -1291,6 +1328,13 @@ static const char wfn_text[] =
 	"        IMAD R4, R4, 0x3, RZ ;\n"
 	"        IADD3 R4, R4, 0x1, RZ ;\n"
 	"        IADD3 R6, R6, R4, RZ ;\n"
+	/* (warp-wide instructions among the active threads of one side:
+	 * the other side's threads, !P1, are no source and have no vote) */
+	"        SHFL.DOWN P5, R16, R6, 0x1, 0x1f ;\n"
+	"        VOTE.ANY R17, PT, !P1 ;\n"
+	"        VOTE.ALL R18, PT, P5 ;\n"
+	"        LOP3.LUT R6, R6, R16, R17, 0x96, !PT ;\n"
+	"        IADD3 R6, R6, R18, RZ ;\n"
 	"        IADD3 R14, P5, R12, R21, RZ ;\n"
 	"        IADD3.X R15, R13, RZ, RZ, P5, !PT ;\n"
 	"        STG [R14.64+0x4], R4 ;\n"
@@ -2547,6 +2591,62 @@ START_TEST(auto_compiles)
 		CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks > 0 && r.s.jit_seconds > 0,
 		      "auto, a long launch: jit %s, %u blocks, %g s compiling, %g s, %llu warp-instructions", r.s.jit,
 		      r.s.jit_blocks, r.s.jit_seconds, r.s.seconds, (unsigned long long)r.s.warp_insns);
+	th_run_free(&r);
+	th_run_free(&ref);
+	th_close(&t);
+
+	/* A loop with a barrier: once the blocks are compiled, each worker
+	 * lays its batch out again for the straight batches' fewer CTAs
+	 * (sched.c batch_fit), keeping the counts of the CTAs it ran
+	 * interpreted (slot.c batch_narrow). */
+	th_load(&t,
+		".kernel autobar\n"
+		".param u32 iters\n"
+		".param ptr out\n"
+		GTID_R3
+		"        MOV R4, R3 ;\n"
+		"        LOP3.LUT R5, R3, 0x1234567, RZ, 0x3c, !PT ;\n"
+		"        MOV R8, RZ ;\n"
+		"        MOV R9, RZ ;\n"
+		".loop:\n"
+		"        IMAD R4, R4, 0x19660d, R3 ;\n"
+		"        SHF.R.U32.HI R7, RZ, 0xd, R4 ;\n"
+		"        LOP3.LUT R5, R5, R7, RZ, 0x3c, !PT ;\n"
+		"        SHF.L.U32 R7, R5, 0x5, RZ ;\n"
+		"        IADD3 R5, R5, R7, R4 ;\n"
+		"        LOP3.LUT R8, R8, R5, RZ, 0x3c, !PT ;\n"
+		"        IMAD R8, R8, 0x5, R4 ;\n"
+		"        BAR.SYNC 0x0 ;\n"
+		"        IADD3 R9, R9, 0x1, RZ ;\n"
+		"        ISETP.LT.U32.AND P0, PT, R9, c[0x0][0x0], PT ;\n"
+		"   @P0  BRA `(.loop) ;\n"
+		"        LOP3.LUT R5, R5, R8, RZ, 0x3c, !PT ;\n"
+		"        MOV R10, c[0x0][0x8] ;\n"
+		"        MOV R11, c[0x0][0xc] ;\n"
+		"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
+		"        STG [R10.64], R5 ;\n"
+		"        EXIT ;\n"
+		".end\n",
+		"autobar", "autobar");
+	/* (alu's loop and a BAR.SYNC: some 1.9 s interpreted on the
+	 * project's machine) */
+#ifdef __SANITIZE_THREAD__
+	th_u32(&t, "iters", 10000);
+#else
+	th_u32(&t, "iters", 100000);
+#endif
+	th_buf_new(&t, "out", NULL, 256 * 256 * 4, 0);
+	c.jit = WE_JIT_OFF;
+	th_run_launch(&t, &c, &ref);
+	th_expect_ok(&ref, "a barrier, jit off");
+	c.jit = WE_JIT_AUTO;
+	th_run_launch(&t, &c, &r);
+	th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "a barrier, jit off", "a barrier, jit auto");
+	/* (its CTAs' loops pass XSTRAIGHT_BUDGET: none runs straight to its
+	 * end) */
+	if (ref.s.seconds >= 4.0 * XJIT_AUTO_FACTOR * XJIT_COMPILE_GUESS)
+		CHECK(!strcmp(r.s.jit, "compiled"), "auto, a long launch with a barrier: jit %s, %g s", r.s.jit,
+		      r.s.seconds);
 	th_run_free(&r);
 	th_run_free(&ref);
 	th_close(&t);

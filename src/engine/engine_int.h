@@ -168,7 +168,8 @@ uint8_t kernel_leaves(const we_launch_ctx *L);
 bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k);
 /* Batch b laid out again for n slots (n <= b->n) in its block, as
  * batch_alloc lays out n: between two batches, none of its slots
- * running.  Its rows then stride over n CTAs' warps. */
+ * running.  Its rows then stride over n CTAs' warps; the counts of the
+ * CTAs its slots ran (slot_stats) are the first slot's. */
 bool batch_narrow(cta_batch *b, uint32_t n, const launch *lc);
 void batch_free(cta_batch *b, const launch *lc);
 /* Start CTA id in slot s (sync: its synchronisation, NULL when one host

@@ -30,6 +30,7 @@ typedef struct sworker {
 				       (sched_straight_ok)                */
 	const struct xjit *jit;     /* the compiled blocks `plan` is of   */
 	xstraight plan;             /* exec_straight_plan of them         */
+	bool narrow;                /* plan_narrow(&plan)                 */
 } sworker;
 
 /* Warp w can be part of a lockstep group: exec_group runs a group's
@@ -308,6 +309,24 @@ static bool sched_straight_ok(const launch *lc)
 	       L->threads_per_cta % WE_WARP_SIZE == 0;
 }
 
+/* A straight kernel's plan runs in batches of per_straight CTAs
+ * (batch_size) when it has a barrier or no branch: the phases between
+ * its barriers, each over all of a batch's CTAs, then keep their
+ * registers and shared memory in the first-level cache.  A loop without
+ * barriers keeps the full batch: each of its trips costs a step of
+ * exec_straight for the whole batch (alu ran 10-12% slower with 8 warps
+ * than with 32; bench/README.md). */
+static bool plan_narrow(const xstraight *p)
+{
+	bool bra = false;
+	for (uint32_t i = 0; i < p->n; i++) {
+		if (p->step[i].kind == XS_BAR)
+			return true;
+		bra |= p->step[i].kind == XS_BRA;
+	}
+	return !bra;
+}
+
 /* The worker's plan is a straight kernel's (exec_straight_plan), made
  * again whenever the compiled tier has published more blocks. */
 static bool straight_plan(sworker *wk)
@@ -318,6 +337,7 @@ static bool straight_plan(sworker *wk)
 	if (jit != wk->jit) {
 		wk->jit = jit;
 		(void)exec_straight_plan(&wk->lc->L, jit, &wk->plan);
+		wk->narrow = plan_narrow(&wk->plan);
 	}
 	return wk->plan.n != 0;
 }
@@ -363,29 +383,11 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 	return true;
 }
 
-/* A straight kernel's plan runs in batches of per_straight CTAs
- * (batch_size) when it has a barrier or no branch: the phases between
- * its barriers, each over all of a batch's CTAs, then keep their
- * registers and shared memory in the first-level cache.  A loop without
- * barriers keeps the full batch: each of its trips costs a step of
- * exec_straight for the whole batch (alu ran 10% slower with 8 warps
- * than with 32; bench/README.md). */
-static bool plan_narrow(const xstraight *p)
-{
-	bool bra = false;
-	for (uint32_t i = 0; i < p->n; i++) {
-		if (p->step[i].kind == XS_BAR)
-			return true;
-		bra |= p->step[i].kind == XS_BRA;
-	}
-	return !bra;
-}
-
 /* Worker wk's batch, narrowed to per_straight CTAs once the kernel runs
  * straight (plan_narrow); false: out of memory, the launch stopped. */
 static bool batch_fit(sworker *wk)
 {
-	if (wk->batch.n <= wk->per_straight || !straight_plan(wk) || !plan_narrow(&wk->plan))
+	if (wk->batch.n <= wk->per_straight || !straight_plan(wk) || !wk->narrow)
 		return true;
 	if (batch_narrow(&wk->batch, wk->per_straight, wk->lc))
 		return true;

@@ -141,9 +141,26 @@ bool batch_alloc(cta_batch *b, uint32_t n, const launch *lc, unsigned k)
 
 bool batch_narrow(cta_batch *b, uint32_t n, const launch *lc)
 {
-	for (uint32_t k = 0; k < b->n; k++)
+	/* (the counts of the CTAs the slots ran so far, which slot_stats
+	 * adds up at the launch's end: into the first slot) */
+	cta_slot sum = { .ctas = 0 };
+	for (uint32_t k = 0; k < b->n; k++) {
+		const cta_slot *s = &b->slot[k];
+		sum.ctas += s->ctas;
+		sum.warp_insns += s->warp_insns;
+		sum.thread_insns += s->thread_insns;
+		sum.barriers += s->barriers;
+		sum.straight += s->straight;
 		slot_free(&b->slot[k]);
-	return batch_layout(b, n, lc);
+	}
+	const bool ok = batch_layout(b, n, lc);
+	cta_slot *s = &b->slot[0];
+	s->ctas = sum.ctas;
+	s->warp_insns = sum.warp_insns;
+	s->thread_insns = sum.thread_insns;
+	s->barriers = sum.barriers;
+	s->straight = sum.straight;
+	return ok;
 }
 
 void batch_free(cta_batch *b, const launch *lc)

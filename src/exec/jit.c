@@ -10,8 +10,9 @@
  * the block wrote at its end.  An instruction under a guard selects its
  * results lane by lane (guard & ActiveMask), as the handlers write only
  * x->pmask's lanes.  The semantics transcribe the handlers' generic
- * paths (sem_alu.c, sem_fpu.c): the same operations lane by lane, so the
- * results are bit-identical; tests/test_jit.c checks it on every kernel.
+ * paths (sem_alu.c, sem_fpu.c, sem_warp.c): the same operations lane by
+ * lane, so the results are bit-identical; tests/test_jit.c checks it on
+ * every kernel.
  *
  * This file is the module warpemu-jit.so (jit.h), with LLVM; it uses
  * only the headers of the library, no function of it.
@@ -177,6 +178,14 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 	case ISA_OPT_SHF:
 		srcs[ns++] = SHF_ra, srcs[ns++] = SHF_b, srcs[ns++] = SHF_rc;
 		break;
+	case ISA_OPT_SHFL:
+		srcs[ns++] = SHFL_ra, srcs[ns++] = SHFL_b, srcs[ns++] = SHFL_c;
+		break;
+	case ISA_OPT_POPC:
+		srcs[ns++] = POPC_b;
+		break;
+	case ISA_OPT_VOTE:
+		break;
 	case ISA_OPT_FADD:
 	case ISA_OPT_FMUL:
 	case ISA_OPT_FFMA:
@@ -209,8 +218,8 @@ typedef struct jb {
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	LLVMTypeRef i1, i8, i32, i64, f32, v32, v64, vf, vb;
-	LLVMValueRef fma, ctpop;
-	LLVMTypeRef fma_t, ctpop_t;
+	LLVMValueRef fma, ctpop, vctpop;
+	LLVMTypeRef fma_t, ctpop_t, vctpop_t;
 	/* the memory instructions' intrinsics: vector reductions over
 	 * <32 x i32>, masked loads and stores of <32 x i32> and <32 x i64>
 	 * ([0]: 32 bits, [1]: 64), masked gathers and scatters of them, and
@@ -246,6 +255,7 @@ typedef struct jb {
 	uint32_t *mem, *ph;
 	/* the arguments of rt->lanes: host addresses, low and high words */
 	LLVMValueRef loff, llo, lhi;
+	LLVMValueRef shfl;         /* SHFL's source row ([32 x i32]), emit_shfl */
 	LLVMValueRef j;            /* the warp of the current loop (i64)     */
 	LLVMBasicBlockRef head;    /* the current loop's first block         */
 	LLVMBasicBlockRef latch;   /* its last: the next warp                */
@@ -838,6 +848,72 @@ static void emit_s2r(jb *b, const xinsn *i)
 	set_row(b, &i->o[S2R_rd], 0, v);
 }
 
+/* SHFL (sem_warp.c): lane l reads a in lane j, from its mode, b and c's
+ * segment and clamp, where j is in range and under the guard, else its
+ * own a; Pu: the lanes that read another's.  (A masked gather from the
+ * row stored on the function's stack: LLVM's IR shuffles only by
+ * constant lanes.) */
+static void emit_shfl(jb *b, const xinsn *i)
+{
+	LLVMValueRef a = src(b, &i->o[SHFL_ra], 0, true);
+	LLVMValueRef bv = LLVMBuildAnd(b->b, src(b, &i->o[SHFL_b], 0, true), splat32(b, 31), "");
+	LLVMValueRef c = src(b, &i->o[SHFL_c], 0, true);
+	LLVMValueRef seg = LLVMBuildAnd(b->b, LLVMBuildLShr(b->b, c, splat32(b, 8), ""), splat32(b, 31), "");
+	LLVMValueRef clamp = LLVMBuildAnd(b->b, c, splat32(b, 31), "");
+	LLVMValueRef ids[XLANES];
+	for (unsigned l = 0; l < XLANES; l++)
+		ids[l] = c32(b, l);
+	LLVMValueRef lane = LLVMConstVector(ids, XLANES), nseg = LLVMBuildNot(b->b, seg, "");
+	LLVMValueRef minl = LLVMBuildAnd(b->b, lane, seg, "");
+	LLVMValueRef maxl = LLVMBuildOr(b->b, minl, LLVMBuildAnd(b->b, clamp, nseg, ""), "");
+	LLVMValueRef j;
+	LLVMIntPredicate cmp = LLVMIntSLE;
+	switch (i->in->mode) {
+	case ISA_ShflMode_UP:
+		j = LLVMBuildSub(b->b, lane, bv, "");
+		cmp = LLVMIntSGE;
+		break;
+	case ISA_ShflMode_DOWN: j = LLVMBuildAdd(b->b, lane, bv, ""); break;
+	case ISA_ShflMode_BFLY: j = LLVMBuildXor(b->b, lane, bv, ""); break;
+	default: j = LLVMBuildOr(b->b, minl, LLVMBuildAnd(b->b, bv, nseg, ""), ""); break;
+	}
+	/* (0 <= j < 32 as one unsigned test) */
+	LLVMValueRef ok = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, cmp, j, maxl, ""),
+				       LLVMBuildICmp(b->b, LLVMIntULT, j, splat32(b, XLANES), ""), "");
+	LLVMValueRef jl = LLVMBuildAnd(b->b, j, splat32(b, XLANES - 1), "");
+	if (b->pm) {
+		LLVMValueRef on = LLVMBuildAnd(b->b, LLVMBuildLShr(b->b, bcast(b, b->pm), jl, ""), splat32(b, 1), "");
+		ok = LLVMBuildAnd(b->b, ok, LLVMBuildICmp(b->b, LLVMIntNE, on, splat32(b, 0), ""), "");
+	}
+	LLVMValueRef row = LLVMBuildBitCast(b->b, b->shfl, LLVMPointerType(b->v32, 0), "");
+	LLVMSetAlignment(LLVMBuildStore(b->b, a, row), 4);
+	LLVMValueRef base = LLVMBuildBitCast(b->b, b->shfl, LLVMPointerType(b->i32, 0), "");
+	LLVMValueRef ptrs = LLVMBuildInBoundsGEP2(b->b, b->i32, base, &jl, 1, "");
+	LLVMValueRef args[4] = { ptrs, c32(b, 4), ok, a };
+	LLVMValueRef got = LLVMBuildCall2(b->b, b->gather_t[0], b->gather[0], args, 4, "");
+	set_pred(b, &i->o[SHFL_pu], lane_mask(b, ok));
+	set_row(b, &i->o[SHFL_rd], 0, got);
+}
+
+/* VOTE (sem_warp.c): the ballot of {!}Pp over the lanes under the guard,
+ * in Rd of each; Pu all, any or all-equal of it. */
+static void emit_vote(jb *b, const xinsn *i)
+{
+	LLVMValueRef pm = b->pm ? b->pm : c32(b, 0xffffffffu);
+	LLVMValueRef ballot = LLVMBuildAnd(b->b, pred_src(b, &i->o[VOTE_pp]), pm, "");
+	LLVMValueRef r;
+	switch (i->in->mode) {
+	case ISA_VoteMode_ALL: r = LLVMBuildICmp(b->b, LLVMIntEQ, ballot, pm, ""); break;
+	case ISA_VoteMode_ANY: r = LLVMBuildICmp(b->b, LLVMIntNE, ballot, c32(b, 0), ""); break;
+	default:
+		r = LLVMBuildOr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, ballot, c32(b, 0), ""),
+				LLVMBuildICmp(b->b, LLVMIntEQ, ballot, pm, ""), "");
+		break;
+	}
+	set_pred(b, &i->o[VOTE_pu], LLVMBuildSExt(b->b, r, b->i32, ""));
+	set_row(b, &i->o[VOTE_rd], 0, bcast(b, ballot));
+}
+
 /* One instruction of the block for the current warp: its guard, its
  * thread count (count_insn), its semantics.  The callers run lockstep
  * groups, whose ActiveMask is all ones (jit.h): guard & ActiveMask is the
@@ -857,6 +933,13 @@ static void emit_insn(jb *b, const xinsn *i)
 	case ISA_OPT_ISETP: emit_isetp(b, i); break;
 	case ISA_OPT_LOP3_LUT: emit_lop3(b, i); break;
 	case ISA_OPT_SHF: emit_shf(b, i); break;
+	case ISA_OPT_SHFL: emit_shfl(b, i); break;
+	case ISA_OPT_VOTE: emit_vote(b, i); break;
+	case ISA_OPT_POPC:
+		set_row(b, &i->o[POPC_rd], 0,
+			LLVMBuildCall2(b->b, b->vctpop_t, b->vctpop, (LLVMValueRef[]){ src(b, &i->o[POPC_b], 0, true) }, 1,
+				       ""));
+		break;
 	case ISA_OPT_SEL:
 	case ISA_OPT_IMNMX: emit_sel(b, i); break;
 	case ISA_OPT_S2R: emit_s2r(b, i); break;
@@ -1910,6 +1993,7 @@ static void fn_slots(jb *b)
 		}
 	}
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
+	b->shfl = LLVMBuildAlloca(b->b, LLVMArrayType(b->i32, XLANES), "shfl");
 	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
 	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
 	b->lhi = LLVMBuildAlloca(b->b, b->v32, "hi");
@@ -2613,6 +2697,8 @@ static void jb_types(jb *b)
 	id = LLVMLookupIntrinsicID("llvm.ctpop", 10);
 	b->ctpop = LLVMGetIntrinsicDeclaration(b->mod, id, &b->i32, 1);
 	b->ctpop_t = LLVMIntrinsicGetType(b->cx, id, &b->i32, 1);
+	b->vctpop = LLVMGetIntrinsicDeclaration(b->mod, id, &b->v32, 1);
+	b->vctpop_t = LLVMIntrinsicGetType(b->cx, id, &b->v32, 1);
 	static const char *const red[3] = { "llvm.vector.reduce.umin", "llvm.vector.reduce.umax",
 					    "llvm.vector.reduce.or" };
 	LLVMValueRef *rf[3] = { &b->umin, &b->umax, &b->vor };
