@@ -2554,10 +2554,34 @@ START_TEST(auto_rule)
 }
 END_TEST
 
+/* t under c (two workers) with jit off, then auto: the interpreter's
+ * buffers and counters in both.  Whether auto compiles depends on this
+ * host's speed: the rule predicts the launch's time from worker 0's
+ * sample of batches.  true where the interpreted run took 4 times the
+ * rule's threshold (auto must have compiled: a faster host may rightly
+ * not). */
+static bool off_then_auto(th_kernel *t, we_launch_config *c, const char *what, th_run *r)
+{
+	th_run ref;
+	c->jit = WE_JIT_OFF;
+	th_run_launch(t, c, &ref);
+	th_expect_ok(&ref, what);
+	c->jit = WE_JIT_AUTO;
+	th_run_launch(t, c, r);
+	th_expect_same(t, &ref, r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off", what);
+	const bool slow = ref.s.seconds >= 4.0 * XJIT_AUTO_FACTOR * XJIT_COMPILE_GUESS;
+	th_run_free(&ref);
+	return slow;
+}
+
 /* auto on a long launch of a kernel not compiled yet: worker 0's first
  * batch predicts about 1 s of interpretation on the project's machine
  * (1.25 times the rule's 16 x 50 ms; more under ASan), so it
- * compiles while the launch runs; the results are the interpreter's. */
+ * compiles while the launch runs; the results are the interpreter's.
+ * Then alu's loop with a BAR.SYNC in it: once the blocks are compiled,
+ * each worker lays its batch out again for the straight batches' fewer
+ * CTAs (sched.c batch_fit), keeping the counts of the CTAs it ran
+ * interpreted (slot.c batch_narrow). */
 START_TEST(auto_compiles)
 {
 	if (!we_jit_available())
@@ -2576,29 +2600,14 @@ START_TEST(auto_compiles)
 	we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, 256, 256);
 	c.timeout = WALL_TIMEOUT_S;
 	c.threads = 2;
-	c.jit = WE_JIT_OFF;
-	th_run ref, r;
-	th_run_launch(&t, &c, &ref);
-	th_expect_ok(&ref, "jit off");
-	c.jit = WE_JIT_AUTO;
-	th_run_launch(&t, &c, &r);
-	th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "jit off", "jit auto");
-	/* Whether auto compiles depends on this host's speed: the rule
-	 * predicts the launch's time from its first batch.  It is asserted
-	 * only where the interpreted run took 4 times the rule's threshold
-	 * (a faster host may rightly not compile); the results always. */
-	if (ref.s.seconds >= 4.0 * XJIT_AUTO_FACTOR * XJIT_COMPILE_GUESS)
+	th_run r;
+	if (off_then_auto(&t, &c, "jit auto", &r))
 		CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks > 0 && r.s.jit_seconds > 0,
 		      "auto, a long launch: jit %s, %u blocks, %g s compiling, %g s, %llu warp-instructions", r.s.jit,
 		      r.s.jit_blocks, r.s.jit_seconds, r.s.seconds, (unsigned long long)r.s.warp_insns);
 	th_run_free(&r);
-	th_run_free(&ref);
 	th_close(&t);
 
-	/* A loop with a barrier: once the blocks are compiled, each worker
-	 * lays its batch out again for the straight batches' fewer CTAs
-	 * (sched.c batch_fit), keeping the counts of the CTAs it ran
-	 * interpreted (slot.c batch_narrow). */
 	th_load(&t,
 		".kernel autobar\n"
 		".param u32 iters\n"
@@ -2628,27 +2637,18 @@ START_TEST(auto_compiles)
 		"        EXIT ;\n"
 		".end\n",
 		"autobar", "autobar");
-	/* (alu's loop and a BAR.SYNC: some 1.9 s interpreted on the
-	 * project's machine) */
+	/* (some 1.9 s interpreted on the project's machine; the loops pass
+	 * XSTRAIGHT_BUDGET: no CTA runs straight to its end) */
 #ifdef __SANITIZE_THREAD__
 	th_u32(&t, "iters", 10000);
 #else
 	th_u32(&t, "iters", 100000);
 #endif
 	th_buf_new(&t, "out", NULL, 256 * 256 * 4, 0);
-	c.jit = WE_JIT_OFF;
-	th_run_launch(&t, &c, &ref);
-	th_expect_ok(&ref, "a barrier, jit off");
-	c.jit = WE_JIT_AUTO;
-	th_run_launch(&t, &c, &r);
-	th_expect_same(&t, &ref, &r, TH_SAME_OK_MEMORY | TH_SAME_COUNTERS, "a barrier, jit off", "a barrier, jit auto");
-	/* (its CTAs' loops pass XSTRAIGHT_BUDGET: none runs straight to its
-	 * end) */
-	if (ref.s.seconds >= 4.0 * XJIT_AUTO_FACTOR * XJIT_COMPILE_GUESS)
+	if (off_then_auto(&t, &c, "a barrier, jit auto", &r))
 		CHECK(!strcmp(r.s.jit, "compiled"), "auto, a long launch with a barrier: jit %s, %g s", r.s.jit,
 		      r.s.seconds);
 	th_run_free(&r);
-	th_run_free(&ref);
 	th_close(&t);
 }
 END_TEST
