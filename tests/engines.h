@@ -59,8 +59,8 @@ static inline const char *th_name(size_t e)
  * on one worker (a batch holds at most a worker's share of the grid: on
  * one worker the tests' few CTAs are batched).  The default (lockstep 0,
  * i.e. 8) is the engine's TH_DEFAULTS configuration, and the last entry
- * on one worker: the engine's own batches (32 warps; a straight kernel's
- * narrowed to a group's, sched.c batch_fit). */
+ * on one worker: the engine's own batch sizes (sched.c batch_size; a
+ * straight kernel's narrowed to a group's warps, batch_fit). */
 static const struct th_group {
 	unsigned lockstep, batch, threads;
 	const char *name;
