@@ -16,6 +16,13 @@
 #include "exec/exec.h"
 #include "exec/jit.h"
 
+/* What a slot's CTAs ran, added to the launch's stats at its end
+ * (slot_stats). */
+typedef struct slot_counts {
+	uint64_t ctas, warp_insns, thread_insns, barriers;
+	uint64_t straight;             /* of ctas, those exec_straight ended */
+} slot_counts;
+
 /* The buffers of one running CTA, reused for CTA after CTA: its part
  * of a batch's (batch_alloc; the warp-threads engine's batches hold one
  * CTA). */
@@ -28,8 +35,7 @@ typedef struct cta_slot {
 	uint8_t *local;
 	race_cta *race;                /* --check races/uninit state, or NULL */
 	prof *prof;                    /* --profile counters, or NULL        */
-	uint64_t ctas, warp_insns, thread_insns, barriers;
-	uint64_t straight;             /* of ctas, those exec_straight ended */
+	slot_counts counts;            /* of the CTAs it ran (slot_stats)    */
 	uint8_t leaves;                /* what the kernel's CTAs may leave in
 					  their warps besides warp_clear_hot's
 					  fields (slot.c, KERNEL_*)          */

@@ -373,7 +373,7 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 		/* (the warps exited as at the end of their turns) */
 		b->fresh = 0;
 		batch_finish(b, lc, n);
-		b->slot[0].straight += n;
+		b->slot[0].counts.straight += n;
 		break;
 	case XSTRAIGHT_LEFT:
 		batch_run(b, n);

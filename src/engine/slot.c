@@ -143,23 +143,18 @@ bool batch_narrow(cta_batch *b, uint32_t n, const launch *lc)
 {
 	/* (the counts of the CTAs the slots ran so far, which slot_stats
 	 * adds up at the launch's end: into the first slot) */
-	cta_slot sum = { .ctas = 0 };
+	slot_counts sum = { 0 };
 	for (uint32_t k = 0; k < b->n; k++) {
-		const cta_slot *s = &b->slot[k];
-		sum.ctas += s->ctas;
-		sum.warp_insns += s->warp_insns;
-		sum.thread_insns += s->thread_insns;
-		sum.barriers += s->barriers;
-		sum.straight += s->straight;
+		const slot_counts *c = &b->slot[k].counts;
+		sum.ctas += c->ctas;
+		sum.warp_insns += c->warp_insns;
+		sum.thread_insns += c->thread_insns;
+		sum.barriers += c->barriers;
+		sum.straight += c->straight;
 		slot_free(&b->slot[k]);
 	}
 	const bool ok = batch_layout(b, n, lc);
-	cta_slot *s = &b->slot[0];
-	s->ctas = sum.ctas;
-	s->warp_insns = sum.warp_insns;
-	s->thread_insns = sum.thread_insns;
-	s->barriers = sum.barriers;
-	s->straight = sum.straight;
+	b->slot[0].counts = sum;
 	return ok;
 }
 
@@ -350,11 +345,11 @@ static inline __attribute__((always_inline)) void finish(cta_slot *s, launch *lc
 	if (s->cta.race)
 		race_cta_end(&s->cta);
 	for (uint32_t wi = 0; wi < s->cta.nwarps; wi++) {
-		s->warp_insns += s->warps[wi].insns;
-		s->thread_insns += s->warps[wi].thread_insns;
+		s->counts.warp_insns += s->warps[wi].insns;
+		s->counts.thread_insns += s->warps[wi].thread_insns;
 	}
-	s->barriers += s->cta.barriers_completed;
-	s->ctas++;
+	s->counts.barriers += s->cta.barriers_completed;
+	s->counts.ctas++;
 	if (s->cta.faulted)
 		finish_faulted(s, lc);
 }
@@ -381,20 +376,20 @@ void batch_retire(cta_batch *b, uint32_t n, const xstraight_count *c)
 		b->warps[j].thread_insns = 0;
 	}
 	cta_slot *s = &b->slot[0];
-	s->thread_insns += threads;
-	s->barriers += n * c->bars;
-	s->warp_insns += warps * c->insns;
-	s->ctas += n;
-	s->straight += n;
+	s->counts.thread_insns += threads;
+	s->counts.barriers += n * c->bars;
+	s->counts.warp_insns += warps * c->insns;
+	s->counts.ctas += n;
+	s->counts.straight += n;
 }
 
 void slot_stats(launch *lc, const cta_slot *s)
 {
-	lc->stats.ctas += s->ctas;
-	lc->stats.warp_insns += s->warp_insns;
-	lc->stats.thread_insns += s->thread_insns;
-	lc->stats.barriers += s->barriers;
-	lc->stats.jit_straight_ctas += s->straight;
+	lc->stats.ctas += s->counts.ctas;
+	lc->stats.warp_insns += s->counts.warp_insns;
+	lc->stats.thread_insns += s->counts.thread_insns;
+	lc->stats.barriers += s->counts.barriers;
+	lc->stats.jit_straight_ctas += s->counts.straight;
 	if (lc->prof && s->prof)
 		prof_add(lc->prof, s->prof);
 }
