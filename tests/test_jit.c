@@ -1145,6 +1145,79 @@ START_TEST(straight_tail)
 }
 END_TEST
 
+/* A block's restartable prefix (jit.c, defer_plan): each warp of a
+ * 32-thread CTA loads lanes 0-15 from buffer a and lanes 16-31 from
+ * buffer b, so its check fails (two allocations) and, when the first
+ * loop is in the prefix, the interpreter runs the block again from its
+ * start, the address rows R4 and R5 never stored.  What the loop stores
+ * must not change what that run reads: with `reg`, R9 is read before
+ * the block writes it (0 at the start: 7 after one IADD3, 14 after two);
+ * with `pred`, P1 is (false at the start, so lanes 0-15 take a; after
+ * its ISETP, true there).  Each keeps the loop out of the prefix.
+ * out[2g] is the word loaded, out[2g + 1] R9. */
+static const char restart_head[] =
+	".kernel restart\n"
+	".param ptr a\n"   /* 0x0: 16 words */
+	".param ptr b\n"   /* 0x8: 32 words */
+	".param ptr out\n" /* 0x10: two words per thread */
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n";
+static const char restart_rest[] =
+	"        ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R0, 0x10, PT ;\n"
+	"   @P0  MOV R4, c[0x0][0x8] ;\n"
+	"   @P0  MOV R5, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[4:5], R0, 0x4, R[4:5] ;\n"
+	"        LDG R6, [R4.64] ;\n"
+	"        IMAD R3, R1, 0x20, R0 ;\n"
+	"        MOV R10, c[0x0][0x10] ;\n"
+	"        MOV R11, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x8, R[10:11] ;\n"
+	"        STG [R10.64], R6 ;\n"
+	"        STG [R10.64+0x4], R9 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+#define RESTART_CTAS 24u
+
+START_TEST(restart)
+{
+	static const char *const r9[2] = { "        IADD3 R9, RZ, 0x7, RZ ;\n", "        IADD3 R9, R9, 0x7, RZ ;\n" };
+	static const char *const p1[2] = { "", "   @P1  MOV R4, c[0x0][0x8] ;\n   @P1  MOV R5, c[0x0][0xc] ;\n" };
+	static const char base[] = "        MOV R4, c[0x0][0x0] ;\n        MOV R5, c[0x0][0x4] ;\n";
+	static const char *const what[3] = { "a restart", "R9 read first", "P1 read first" };
+	uint32_t a[16], b[32];
+	for (uint32_t k = 0; k < 32; k++) {
+		if (k < 16)
+			a[k] = 0x1000u + k;
+		b[k] = 0x2000u + k;
+	}
+	for (unsigned v = 0; v < 3; v++) {
+		char text[sizeof restart_head + sizeof restart_rest + 512];
+		snprintf(text, sizeof text, "%s%s%s%s%s", restart_head, r9[v == 1], base, p1[v == 2], restart_rest);
+		th_kernel t;
+		th_load(&t, text, "restart", "restart");
+		th_buf_new(&t, "a", a, sizeof a, 0);
+		th_buf_new(&t, "b", b, sizeof b, 0);
+		th_buf_new(&t, "out", NULL, RESTART_CTAS * 32 * 8, 0);
+		we_launch_config c;
+		th_run ref;
+		interp_ref(&t, RESTART_CTAS, 32, 2, &ref, &c);
+		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+		for (uint32_t g = 0, wrong = 0; g < RESTART_CTAS * 32 && wrong < 3; g++) {
+			const uint32_t tid = g % 32, want = tid < 16 ? a[tid] : b[tid];
+			if (out[2 * g] != want || out[2 * g + 1] != 7u) {
+				wrong++;
+				CHECK(0, "%s, jit off: thread %u: %#x %u, expected %#x 7", what[v], g, out[2 * g],
+				      out[2 * g + 1], want);
+			}
+		}
+		expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 0);
+		th_run_free(&ref);
+		th_close(&t);
+	}
+}
+END_TEST
+
 /* A straight kernel's batches honour --timeout: a grid of 2^31 - 1 CTAs
  * stops at the wall-clock limit with the watchdog's report, after some
  * of them ran straight. */
@@ -2819,6 +2892,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, straight_flow);
 	tcase_add_test(tc, straight_tail);
+	tcase_add_test(tc, restart);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);

@@ -93,6 +93,8 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 		case ISA_K_UREG:
 			d->kind = XO_UREG;
 			d->row = (uint16_t)v;
+			if (f->is_out)
+				d->flags |= XF_OUT;
 			d->nregs = (uint8_t)isa_reg_span(in, (unsigned)o->order[k]);
 			if (v != ISA_UREG_URZ && v + d->nregs - 1 > 62) {
 				snprintf(err, errlen, "uniform register UR%lld%s out of range (UR0..UR62)",
@@ -103,12 +105,16 @@ static bool build_xinsn(const we_insn *in, xinsn *xi, uint32_t nregs, we_dialect
 		case ISA_K_PRED:
 			d->kind = XO_PRED;
 			d->row = (uint16_t)v;
+			if (f->is_out)
+				d->flags |= XF_OUT;
 			pred_outs += f->is_out;
 			pred_writes += f->is_out && v != ISA_PRED_PT;
 			break;
 		case ISA_K_UPRED:
 			d->kind = XO_UPRED;
 			d->row = (uint16_t)v;
+			if (f->is_out)
+				d->flags |= XF_OUT;
 			break;
 		case ISA_K_UIMM:
 		case ISA_K_SIMM:

@@ -212,6 +212,8 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 /* The memory instructions one loop of a block checks at most (emit_run:
  * a phase). */
 #define XJIT_PHASE 4
+/* The loops of a block's restartable prefix at most (defer_plan) */
+#define XJIT_PREFIX 8
 
 typedef struct jb {
 	LLVMContextRef cx;
@@ -282,6 +284,15 @@ typedef struct jb {
 	 * live there is not stored */
 	regset *live;
 	uint32_t after;
+	/* a loop of the run's restartable prefix (defer_plan): its side exit
+	 * goes back to the run's first instruction, its thread-instructions
+	 * wait in pcount ([32 x i64], per warp) until the prefix has
+	 * passed, and the rows of defer, which only the run's side exit or
+	 * its phase's accesses would read, stay unstored (a non-consecutive
+	 * access's address row is stored by its check) */
+	bool prefix;
+	regset defer;
+	LLVMValueRef pcount;
 	/* the instruction's guard: NULL when all ones */
 	LLVMValueRef pm;
 	/* the warp function (single): one warp, no loop over warps; act its
@@ -1342,6 +1353,21 @@ static LLVMValueRef streams(jb *b, const xinsn *i, LLVMValueRef fast, LLVMValueR
 	return nt;
 }
 
+/* The current warp's address row row of the access just checked, when
+ * its lanes are not consecutive: the access (emit_mem_access) then
+ * reads it, and the loop defers it (jb.defer). */
+static void store_scattered(jb *b, unsigned row)
+{
+	LLVMValueRef first = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
+	LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(b->cx, b->fn, "scattered_row");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "row_kept");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, first, c64(b, NOT_CONSECUTIVE), ""), st, join);
+	LLVMPositionBuilderAtEnd(b->b, st);
+	LLVMSetAlignment(LLVMBuildStore(b->b, b->row[row], row_ptr(b, row)), 4);
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+}
+
 /* The check of memory instruction i for the current warp: translate()'s
  * fast case (sem_mem.c), on the low words Ra of the lanes under the
  * guard, lo_min to lo_max: global, every such lane with one high word
@@ -1365,6 +1391,8 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	LLVMBasicBlockRef idle = skip_idle(b);
 	LLVMValueRef amin, amax, anyb;
 	lane_range(b, lo, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
+	if (b->prefix && !is_atom(i) && regs_has(&b->defer, om->row))
+		store_scattered(b, om->row);
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
 	/* (the offset's low bits are known: an offset off alignment fails
 	 * every lane) */
@@ -1728,7 +1756,7 @@ static bool row_live(const jb *b, uint32_t row)
 static void warp_end(jb *b, bool idle)
 {
 	for (uint32_t row = 0; row < b->nrows; row++) {
-		if (!b->dirty[row] || !row_live(b, row))
+		if (!b->dirty[row] || !row_live(b, row) || (b->prefix && regs_has(&b->defer, row)))
 			continue;
 		LLVMValueRef st = LLVMBuildStore(b->b, b->row[row], row_ptr(b, row));
 		LLVMSetAlignment(st, 4);
@@ -1736,7 +1764,8 @@ static void warp_end(jb *b, bool idle)
 	for (unsigned p = 0; p < WE_NUM_PREDS; p++)
 		if (b->pdirty[p])
 			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, pred_off(p), b->i32));
-	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
+	LLVMValueRef tp = b->prefix ? lane_word(b, b->pcount, b->j)
+				    : field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
 	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
 	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
 	if (b->lout >= 0 && !idle) {
@@ -1902,6 +1931,136 @@ static void win_load(jb *b, uint32_t q)
 	win_big(b);
 }
 
+/* Instruction x's reads of registers into *use and of predicates into
+ * *puse, a guarded write's destinations included (the lanes it leaves
+ * keep their values), its address operand left out when skip_addr; its
+ * predicate writes into *pout.  false: it writes a uniform register or
+ * predicate (what a restart would have to undo). */
+static bool insn_reads(const xinsn *x, bool skip_addr, regset *use, unsigned *puse, unsigned *pout)
+{
+	bool ok = true;
+	unsigned pw = 0;
+	for (unsigned o = 0; o < x->nopd; o++) {
+		const xopd *d = &x->o[o];
+		const bool out = (d->flags & XF_OUT) != 0;
+		if ((d->kind == XO_REG && !out) || d->kind == XO_CMEMIND || (d->kind == XO_MEM && !skip_addr))
+			regs_add(use, d);
+		else if (d->kind == XO_PRED && d->row < 7)
+			*(out ? &pw : puse) |= 1u << d->row;
+		ok &= !(out && (d->kind == XO_UREG || d->kind == XO_UPRED));
+	}
+	if (!xunguarded(x)) {
+		xflow_outs(x, use);
+		*puse |= pw | (x->pg < 7 ? 1u << x->pg : 0u);
+	}
+	*pout |= pw;
+	return ok && (!x->writes_pred || pw);
+}
+
+/* Whether code[q] is one of phase p's memory instructions whose address
+ * register only its check and its access read (a load or a store: an
+ * atomic's access reads it in every case). */
+static bool phase_access(const jb *b, const xinsn *code, uint32_t p, uint32_t q)
+{
+	for (uint32_t k = b->ph[p]; k < b->ph[p + 1]; k++)
+		if (b->mem[k] == q)
+			return !is_atom(&code[q]);
+	return false;
+}
+
+/* The registers written in loop p (its span from..to) that nothing after
+ * it reads (but phase p's checks and accesses, as addresses) and that
+ * are dead at the run's end or written again before it: only a side
+ * exit at to would read them from the register file. */
+static regset loop_defer(const jb *b, const xinsn *code, uint32_t len, uint32_t p, uint32_t from, uint32_t to)
+{
+	regset outs = { { 0 } }, later = { { 0 } }, redef = { { 0 } };
+	for (uint32_t q = from; q < to; q++)
+		xflow_outs(&code[q], &outs);
+	for (uint32_t q = to; q < len; q++) {
+		unsigned pu = 0, pw = 0;
+		(void)insn_reads(&code[q], phase_access(b, code, p, q), &later, &pu, &pw);
+		xflow_defs(&code[q], &redef);
+	}
+	const regset *live = b->live ? &b->live[(code - b->base) + len] : NULL;
+	regset d = { { 0 } };
+	for (unsigned r = 0; r < b->L->k->nregs && r < 256; r++)
+		if (regs_has(&outs, r) && !regs_has(&later, r) && (regs_has(&redef, r) || (live && !regs_has(live, r))))
+			d.b[r / 64] |= UINT64_C(1) << (r % 64);
+	return d;
+}
+
+/* The run's restartable prefix: its first loops whose side exits may go
+ * back to the run's first instruction (the interpreter runs it all
+ * again), so that the rows only those side exits would read need not be
+ * stored (defer[p], loop_defer).  A loop belongs when what it commits
+ * cannot change what the run reads from its start: it accesses no
+ * memory but loads (phase p - 1's), writes no uniform register or
+ * predicate, and no register or predicate it stores is read from the
+ * run's start before the run writes it.  How many loops, up to the last
+ * one that defers a row (XJIT_PREFIX at most); none in the warp function (its side exits
+ * keep its counters) or where global adds are held back. */
+static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, regset *defer)
+{
+	if (b->single || b->holds)
+		return 0;
+	regset exposed = { { 0 } }, defs = { { 0 } }, stored = { { 0 } };
+	unsigned pexposed = 0, pdefs = 0, pstored = 0;
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < np && p < XJIT_PREFIX; p++) {
+		uint32_t from, to, nchk;
+		loop_span(b, p, np, len, &from, &to, &nchk);
+		bool ok = true;
+		for (uint32_t q = from; q < to; q++) {
+			const xinsn *x = &code[q];
+			regset use = { { 0 } };
+			unsigned puse = 0, pout = 0;
+			ok &= insn_reads(x, false, &use, &puse, &pout) && (!is_mem(x) || is_load(x));
+			for (unsigned k = 0; k < 4; k++)
+				exposed.b[k] |= use.b[k] & ~defs.b[k];
+			pexposed |= puse & ~pdefs;
+			xflow_defs(x, &defs);
+			if (xunguarded(x))
+				pdefs |= pout;
+			xflow_outs(x, &stored);
+			pstored |= pout;
+		}
+		defer[p] = loop_defer(b, code, len, p, from, to);
+		bool any = false;
+		for (unsigned k = 0; k < 4; k++) {
+			stored.b[k] &= ~defer[p].b[k];
+			ok &= !(stored.b[k] & exposed.b[k]);
+			any |= defer[p].b[k] != 0;
+		}
+		if (!ok || (pstored & pexposed))
+			break;
+		if (any)
+			n = p + 1;
+	}
+	return n;
+}
+
+/* After the restartable prefix: the thread-instructions it held back
+ * (pcount) added to the warps 0 to n - 1. */
+static void add_pcounts(jb *b)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b), head = wblock(b, "pcount"), done = wblock(b, "pcounted");
+	LLVMBuildBr(b->b, head);
+	LLVMPositionBuilderAtEnd(b->b, head);
+	LLVMValueRef j = LLVMBuildPhi(b->b, b->i64, "");
+	LLVMValueRef zero = c64(b, 0);
+	LLVMAddIncoming(j, &zero, &pre, 1);
+	LLVMValueRef wo = LLVMBuildMul(b->b, j, c64(b, sizeof(we_warp)), "");
+	LLVMValueRef w = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &wo, 1, "");
+	LLVMValueRef tp = field_ptr(b, w, offsetof(we_warp, thread_insns), b->i64);
+	LLVMValueRef c = LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->pcount, j), "");
+	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), c, ""), tp);
+	LLVMValueRef next = LLVMBuildAdd(b->b, j, c64(b, 1), "");
+	LLVMAddIncoming(j, &next, &head, 1);
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, b->n, ""), head, done);
+	LLVMPositionBuilderAtEnd(b->b, done);
+}
+
 /* The instructions code[0..len) of a block for the warps of the
  * function: one loop over the warps per phase of memory instructions
  * (run_phases), plus one: a loop runs the accesses of the previous
@@ -1923,6 +2082,11 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 {
 	const uint32_t np = run_phases(b, code, len);
 	b->lin = -1;
+	regset defer[XJIT_PREFIX];
+	const uint32_t nprefix = defer_plan(b, code, len, np, defer);
+	if (nprefix)
+		LLVMBuildMemSet(b->b, LLVMBuildBitCast(b->b, b->pcount, LLVMPointerType(b->i8, 0), ""),
+				LLVMConstInt(b->i8, 0, false), c64(b, XLANES * 8u), 8);
 	for (uint32_t p = 0;; p++) {
 		uint32_t from, to, nchk;
 		loop_span(b, p, np, len, &from, &to, &nchk);
@@ -1945,6 +2109,9 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		/* (a side exit and the next loop go on at to, the run's end
 		 * after the run) */
 		b->after = (uint32_t)(code - b->base) + to;
+		b->prefix = p < nprefix;
+		if (b->prefix)
+			b->defer = defer[p];
 		loop_begin(b, gi);
 		for (uint32_t q = from, k = 0; q < to; q++) {
 			if (q == s)
@@ -1962,6 +2129,7 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		}
 		loop_end(b);
 		b->lin = b->lout;
+		b->prefix = false;
 		if (p == np)
 			return;
 		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");
@@ -1971,8 +2139,10 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		if (b->single)
 			wside_exit(b, to);
 		else
-			LLVMBuildRet(b->b, c32(b, to));
+			LLVMBuildRet(b->b, c32(b, p < nprefix ? 0u : to));
 		LLVMPositionBuilderAtEnd(b->b, on);
+		if (p + 1u == nprefix)
+			add_pcounts(b);
 	}
 }
 
@@ -1993,6 +2163,7 @@ static void fn_slots(jb *b)
 		}
 	}
 	b->fail = LLVMBuildAlloca(b->b, b->i1, "fail");
+	b->pcount = LLVMBuildAlloca(b->b, LLVMArrayType(b->i64, XLANES), "pcount");
 	b->shfl = LLVMBuildAlloca(b->b, LLVMArrayType(b->i32, XLANES), "shfl");
 	b->loff = LLVMBuildAlloca(b->b, b->v32, "off");
 	b->llo = LLVMBuildAlloca(b->b, b->v32, "lo");
