@@ -1066,6 +1066,28 @@ static LLVMValueRef first_lane(jb *b)
 	return LLVMBuildAnd(b->b, LLVMBuildCall2(b->b, b->cttz_t, b->cttz, args, 2, ""), c32(b, 31), "");
 }
 
+/* Element `first` (first_lane) of row v: lane 0's when the guard holds
+ * there (a thread-index guard's usual case) without the variable index,
+ * which x86 code takes through the stack (a store of the row and a load
+ * of the word: a stall in reduce's partial warps). */
+static LLVMValueRef first_value(jb *b, LLVMValueRef v, LLVMValueRef first)
+{
+	LLVMValueRef v0 = LLVMBuildExtractElement(b->b, v, c32(b, 0), "");
+	if (!b->pm)
+		return v0;
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b), other = wblock(b, "first_other"), join = wblock(b, "first");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, first, c32(b, 0), ""), join, other);
+	LLVMPositionBuilderAtEnd(b->b, other);
+	LLVMValueRef vf = LLVMBuildExtractElement(b->b, v, first, "");
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+	LLVMValueRef phi = LLVMBuildPhi(b->b, LLVMTypeOf(v0), "");
+	LLVMValueRef vals[2] = { v0, vf };
+	LLVMBasicBlockRef in[2] = { from, other };
+	LLVMAddIncoming(phi, vals, in, 2);
+	return phi;
+}
+
 /* eq (<32 x i1>) holds in every lane under the guard. */
 static LLVMValueRef all_on(jb *b, LLVMValueRef eq)
 {
@@ -1195,7 +1217,7 @@ static LLVMBasicBlockRef skip_idle(jb *b)
 static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValueRef *start, LLVMValueRef *lo0)
 {
 	LLVMValueRef first = first_lane(b);
-	*lo0 = LLVMBuildExtractElement(b->b, lo, first, "");
+	*lo0 = first_value(b, lo, first);
 	*start = LLVMBuildSub(b->b, LLVMBuildZExt(b->b, *lo0, b->i64, ""),
 			      LLVMBuildMul(b->b, LLVMBuildZExt(b->b, first, b->i64, ""), c64(b, size), ""), "");
 	LLVMValueRef step[XLANES];
@@ -1403,7 +1425,7 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	LLVMValueRef imm = c64(b, (uint64_t)om->imm), ok, delta;
 	if (is_global(i)) {
 		LLVMValueRef hi = get_row(b, om->row + 1u);
-		LLVMValueRef h0 = LLVMBuildExtractElement(b->b, hi, first_lane(b), "");
+		LLVMValueRef h0 = first_value(b, hi, first_lane(b));
 		LLVMValueRef one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, h0), ""));
 		LLVMValueRef dev = LLVMBuildAdd(
 			b->b, LLVMBuildOr(b->b, LLVMBuildShl(b->b, LLVMBuildZExt(b->b, h0, b->i64, ""), c64(b, 32), ""), amin, ""),
