@@ -1069,9 +1069,13 @@ static LLVMValueRef first_lane(jb *b)
 /* Element `first` (first_lane) of row v: lane 0's when the guard holds
  * there (a thread-index guard's usual case) without the variable index,
  * which x86 code takes through the stack (a store of the row and a load
- * of the word: a stall in reduce's partial warps). */
+ * of the word: a stall in reduce's partial warps).  Not in the warp
+ * function, whose divergent paths start anywhere: the branch cost
+ * diverge 2-5%. */
 static LLVMValueRef first_value(jb *b, LLVMValueRef v, LLVMValueRef first)
 {
+	if (b->single)
+		return LLVMBuildExtractElement(b->b, v, first, "");
 	LLVMValueRef v0 = LLVMBuildExtractElement(b->b, v, c32(b, 0), "");
 	if (!b->pm)
 		return v0;
