@@ -1218,6 +1218,56 @@ START_TEST(restart)
 }
 END_TEST
 
+/* A restartable prefix whose first loop is all under one guard: warp 0
+ * of each 64-thread CTA (P0 false in every lane) is passed over there,
+ * so its held-back thread count starts at zero without that loop
+ * (jit.c, emit_run); out[g] is a[tid] where tid >= 32, else 0. */
+static const char restart_guarded_text[] =
+	".kernel restart_guarded\n"
+	".param ptr a\n"   /* 0x0: 64 words */
+	".param ptr out\n" /* 0x8: a word per thread */
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R1, SR_CTAID.X ;\n"
+	"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"   @P0  MOV R4, c[0x0][0x0] ;\n"
+	"   @P0  MOV R5, c[0x0][0x4] ;\n"
+	"   @P0  IMAD.WIDE.U32 R[4:5], R0, 0x4, R[4:5] ;\n"
+	"   @P0  LDG R6, [R4.64] ;\n"
+	"        IMAD R3, R1, 0x40, R0 ;\n"
+	"        MOV R10, c[0x0][0x8] ;\n"
+	"        MOV R11, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
+	"        STG [R10.64], R6 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(restart_guarded)
+{
+	uint32_t a[64];
+	for (uint32_t k = 0; k < 64; k++)
+		a[k] = 0x3000u + k;
+	th_kernel t;
+	th_load(&t, restart_guarded_text, "restart_guarded", "restart_guarded");
+	th_buf_new(&t, "a", a, sizeof a, 0);
+	th_buf_new(&t, "out", NULL, RESTART_CTAS * 64 * 4, 0xa5);
+	we_launch_config c;
+	th_run ref;
+	interp_ref(&t, RESTART_CTAS, 64, 2, &ref, &c);
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+	for (uint32_t g = 0, wrong = 0; g < RESTART_CTAS * 64 && wrong < 3; g++) {
+		const uint32_t tid = g % 64, want = tid >= 32 ? a[tid] : 0;
+		if (out[g] != want) {
+			wrong++;
+			CHECK(0, "jit off: thread %u: %#x, expected %#x", g, out[g], want);
+		}
+	}
+	expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 0);
+	th_run_free(&ref);
+	th_close(&t);
+}
+END_TEST
+
 /* A straight kernel's batches honour --timeout: a grid of 2^31 - 1 CTAs
  * stops at the wall-clock limit with the watchdog's report, after some
  * of them ran straight. */
@@ -2893,6 +2943,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, straight_flow);
 	tcase_add_test(tc, straight_tail);
 	tcase_add_test(tc, restart);
+	tcase_add_test(tc, restart_guarded);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);

@@ -287,12 +287,17 @@ typedef struct jb {
 	/* a loop of the run's restartable prefix (defer_plan): its side exit
 	 * goes back to the run's first instruction, its thread-instructions
 	 * wait in pcount ([32 x i64], per warp) until the prefix has
-	 * passed, and the rows of defer, which only the run's side exit or
-	 * its phase's accesses would read, stay unstored (a non-consecutive
-	 * access's address row is stored by its check) */
+	 * passed (pcmode), and the rows of defer, which only the run's side
+	 * exit or its phase's accesses would read, stay unstored (a
+	 * non-consecutive access's address row is stored by its check) */
 	bool prefix;
 	regset defer;
 	LLVMValueRef pcount;
+	/* where warp_end counts the loop's thread-instructions: into the warp
+	 * (PC_WARP), into pcount, its first loop's over every warp (PC_SET)
+	 * or later ones' (PC_ADD), or, in the loop after the prefix when it
+	 * ends every warp, into the warp with pcount's (PC_FOLD) */
+	enum { PC_WARP, PC_SET, PC_ADD, PC_FOLD } pcmode;
 	/* the instruction's guard: NULL when all ones */
 	LLVMValueRef pm;
 	/* the warp function (single): one warp, no loop over warps; act its
@@ -1790,10 +1795,15 @@ static void warp_end(jb *b, bool idle)
 	for (unsigned p = 0; p < WE_NUM_PREDS; p++)
 		if (b->pdirty[p])
 			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, pred_off(p), b->i32));
-	LLVMValueRef tp = b->prefix ? lane_word(b, b->pcount, b->j)
-				    : field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
-	LLVMValueRef ti = LLVMBuildLoad2(b->b, b->i64, tp, "");
-	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, ti, LLVMBuildZExt(b->b, b->count, b->i64, ""), ""), tp);
+	LLVMValueRef cnt = LLVMBuildZExt(b->b, b->count, b->i64, "");
+	LLVMValueRef tp = b->pcmode == PC_SET || b->pcmode == PC_ADD
+				  ? lane_word(b, b->pcount, b->j)
+				  : field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
+	if (b->pcmode == PC_FOLD)
+		cnt = LLVMBuildAdd(b->b, cnt, LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->pcount, b->j), ""), "");
+	if (b->pcmode != PC_SET)
+		cnt = LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), cnt, "");
+	LLVMBuildStore(b->b, cnt, tp);
 	if (b->lout >= 0 && !idle) {
 		set_guard(b, b->gnext, false);
 		LLVMValueRef nl = LLVMBuildLoad2(b->b, b->i64, b->nwl[b->lout], "");
@@ -2066,8 +2076,16 @@ static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, 
 	return n;
 }
 
-/* After the restartable prefix: the thread-instructions it held back
- * (pcount) added to the warps 0 to n - 1. */
+/* A loop under guard gi (loop_guard) and the list b->lin runs warp_end
+ * for every warp: none passed over (loop_begin). */
+static bool ends_all(const jb *b, const xinsn *gi)
+{
+	return !gi && b->lin < 0;
+}
+
+/* After the restartable prefix, when the next loop does not (ends_all):
+ * the thread-instructions it held back (pcount) added to the warps 0 to
+ * n - 1. */
 static void add_pcounts(jb *b)
 {
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b), head = wblock(b, "pcount"), done = wblock(b, "pcounted");
@@ -2110,7 +2128,9 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 	b->lin = -1;
 	regset defer[XJIT_PREFIX];
 	const uint32_t nprefix = defer_plan(b, code, len, np, defer);
-	if (nprefix)
+	/* (a first loop that passes over some warps leaves their counts
+	 * unset: PC_SET) */
+	if (nprefix && loop_guard(b, code, 0, np, len))
 		LLVMBuildMemSet(b->b, LLVMBuildBitCast(b->b, b->pcount, LLVMPointerType(b->i8, 0), ""),
 				LLVMConstInt(b->i8, 0, false), c64(b, XLANES * 8u), 8);
 	for (uint32_t p = 0;; p++) {
@@ -2138,6 +2158,10 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		b->prefix = p < nprefix;
 		if (b->prefix)
 			b->defer = defer[p];
+		if (b->prefix)
+			b->pcmode = p == 0 && !gi ? PC_SET : PC_ADD;
+		else
+			b->pcmode = nprefix && p == nprefix && ends_all(b, gi) ? PC_FOLD : PC_WARP;
 		loop_begin(b, gi);
 		for (uint32_t q = from, k = 0; q < to; q++) {
 			if (q == s)
@@ -2167,7 +2191,7 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		else
 			LLVMBuildRet(b->b, c32(b, p < nprefix ? 0u : to));
 		LLVMPositionBuilderAtEnd(b->b, on);
-		if (p + 1u == nprefix)
+		if (p + 1u == nprefix && !ends_all(b, loop_guard(b, code, p + 1u, np, len)))
 			add_pcounts(b);
 	}
 }
