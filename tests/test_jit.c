@@ -1220,12 +1220,18 @@ END_TEST
 
 /* A restartable prefix whose first loop is all under one guard: warp 0
  * of each 64-thread CTA (P0 false in every lane) is passed over there,
- * so its held-back thread count starts at zero without that loop
- * (jit.c, emit_run); out[g] is a[tid] where tid >= 32, else 0. */
+ * so its count of the prefix starts at zero without that loop (jit.c,
+ * emit_run).  The second load's index comes from the first's, so it is
+ * a phase of its own, and its lanes take b or c by bit 4 of the thread
+ * index: its check fails in the prefix's second loop, which takes back
+ * both loops' counts.  out[g] = (tid & 16 ? c : b)[i], i = a[tid] where
+ * tid >= 32, else 0. */
 static const char restart_guarded_text[] =
 	".kernel restart_guarded\n"
 	".param ptr a\n"   /* 0x0: 64 words */
-	".param ptr out\n" /* 0x8: a word per thread */
+	".param ptr b\n"   /* 0x8: 16 words */
+	".param ptr c\n"   /* 0x10: 16 words */
+	".param ptr out\n" /* 0x18: a word per thread */
 	"        S2R R0, SR_TID.X ;\n"
 	"        S2R R1, SR_CTAID.X ;\n"
 	"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
@@ -1234,29 +1240,43 @@ static const char restart_guarded_text[] =
 	"   @P0  MOV R5, c[0x0][0x4] ;\n"
 	"   @P0  IMAD.WIDE.U32 R[4:5], R0, 0x4, R[4:5] ;\n"
 	"   @P0  LDG R6, [R4.64] ;\n"
+	"        LOP3.LUT R8, R0, 0x10, RZ, 0xc0, !PT ;\n"
+	"        ISETP.NE.U32.AND P1, PT, R8, RZ, PT ;\n"
+	"        MOV R12, c[0x0][0x8] ;\n"
+	"        MOV R13, c[0x0][0xc] ;\n"
+	"   @P1  MOV R12, c[0x0][0x10] ;\n"
+	"   @P1  MOV R13, c[0x0][0x14] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R6, 0x4, R[12:13] ;\n"
+	"        LDG R7, [R12.64] ;\n"
 	"        IMAD R3, R1, 0x40, R0 ;\n"
-	"        MOV R10, c[0x0][0x8] ;\n"
-	"        MOV R11, c[0x0][0xc] ;\n"
+	"        MOV R10, c[0x0][0x18] ;\n"
+	"        MOV R11, c[0x0][0x1c] ;\n"
 	"        IMAD.WIDE.U32 R[10:11], R3, 0x4, R[10:11] ;\n"
-	"        STG [R10.64], R6 ;\n"
+	"        STG [R10.64], R7 ;\n"
 	"        EXIT ;\n"
 	".end\n";
 
 START_TEST(restart_guarded)
 {
-	uint32_t a[64];
+	uint32_t a[64], bw[16], cw[16];
 	for (uint32_t k = 0; k < 64; k++)
-		a[k] = 0x3000u + k;
+		a[k] = (k * 7u) % 16u;
+	for (uint32_t k = 0; k < 16; k++) {
+		bw[k] = 0x4000u + k;
+		cw[k] = 0x5000u + k;
+	}
 	th_kernel t;
 	th_load(&t, restart_guarded_text, "restart_guarded", "restart_guarded");
 	th_buf_new(&t, "a", a, sizeof a, 0);
+	th_buf_new(&t, "b", bw, sizeof bw, 0);
+	th_buf_new(&t, "c", cw, sizeof cw, 0);
 	th_buf_new(&t, "out", NULL, RESTART_CTAS * 64 * 4, 0xa5);
 	we_launch_config c;
 	th_run ref;
 	interp_ref(&t, RESTART_CTAS, 64, 2, &ref, &c);
 	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
 	for (uint32_t g = 0, wrong = 0; g < RESTART_CTAS * 64 && wrong < 3; g++) {
-		const uint32_t tid = g % 64, want = tid >= 32 ? a[tid] : 0;
+		const uint32_t tid = g % 64, i = tid >= 32 ? a[tid] : 0, want = (tid & 16 ? cw : bw)[i];
 		if (out[g] != want) {
 			wrong++;
 			CHECK(0, "jit off: thread %u: %#x, expected %#x", g, out[g], want);

@@ -285,19 +285,19 @@ typedef struct jb {
 	regset *live;
 	uint32_t after;
 	/* a loop of the run's restartable prefix (defer_plan): its side exit
-	 * goes back to the run's first instruction, its thread-instructions
-	 * wait in pcount ([32 x i64], per warp) until the prefix has
-	 * passed (pcmode), and the rows of defer, which only the run's side
-	 * exit or its phase's accesses would read, stay unstored (a
+	 * goes back to the run's first instruction, taking back the
+	 * thread-instructions that the prefix counted (pcount, [32 x i64],
+	 * per warp: pcmode), and the rows of defer, which only the run's
+	 * side exit or its phase's accesses would read, stay unstored (a
 	 * non-consecutive access's address row is stored by its check) */
 	bool prefix;
 	regset defer;
 	LLVMValueRef pcount;
-	/* where warp_end counts the loop's thread-instructions: into the warp
-	 * (PC_WARP), into pcount, its first loop's over every warp (PC_SET)
-	 * or later ones' (PC_ADD), or, in the loop after the prefix when it
-	 * ends every warp, into the warp with pcount's (PC_FOLD) */
-	enum { PC_WARP, PC_SET, PC_ADD, PC_FOLD } pcmode;
+	/* what warp_end records of the loop's thread-instructions besides
+	 * counting them in the warp: nothing (PC_WARP), or them in pcount,
+	 * set by the prefix's first loop where it ends every warp (PC_SET)
+	 * and added otherwise (PC_ADD) */
+	enum { PC_WARP, PC_SET, PC_ADD } pcmode;
 	/* the instruction's guard: NULL when all ones */
 	LLVMValueRef pm;
 	/* the warp function (single): one warp, no loop over warps; act its
@@ -1796,14 +1796,14 @@ static void warp_end(jb *b, bool idle)
 		if (b->pdirty[p])
 			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, pred_off(p), b->i32));
 	LLVMValueRef cnt = LLVMBuildZExt(b->b, b->count, b->i64, "");
-	LLVMValueRef tp = b->pcmode == PC_SET || b->pcmode == PC_ADD
-				  ? lane_word(b, b->pcount, b->j)
-				  : field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
-	if (b->pcmode == PC_FOLD)
-		cnt = LLVMBuildAdd(b->b, cnt, LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->pcount, b->j), ""), "");
-	if (b->pcmode != PC_SET)
-		cnt = LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), cnt, "");
-	LLVMBuildStore(b->b, cnt, tp);
+	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
+	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), cnt, ""), tp);
+	if (b->pcmode != PC_WARP) {
+		LLVMValueRef pc = lane_word(b, b->pcount, b->j);
+		if (b->pcmode == PC_ADD)
+			cnt = LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, pc, ""), cnt, "");
+		LLVMBuildStore(b->b, cnt, pc);
+	}
 	if (b->lout >= 0 && !idle) {
 		set_guard(b, b->gnext, false);
 		LLVMValueRef nl = LLVMBuildLoad2(b->b, b->i64, b->nwl[b->lout], "");
@@ -2076,19 +2076,12 @@ static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, 
 	return n;
 }
 
-/* A loop under guard gi (loop_guard) and the list b->lin runs warp_end
- * for every warp: none passed over (loop_begin). */
-static bool ends_all(const jb *b, const xinsn *gi)
+/* A side exit of the restartable prefix: the thread-instructions it
+ * counted (pcount) taken back from the warps 0 to n - 1, which run the
+ * block again from its start. */
+static void undo_pcounts(jb *b)
 {
-	return !gi && b->lin < 0;
-}
-
-/* After the restartable prefix, when the next loop does not (ends_all):
- * the thread-instructions it held back (pcount) added to the warps 0 to
- * n - 1. */
-static void add_pcounts(jb *b)
-{
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b), head = wblock(b, "pcount"), done = wblock(b, "pcounted");
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b->b), head = wblock(b, "uncount"), done = wblock(b, "uncounted");
 	LLVMBuildBr(b->b, head);
 	LLVMPositionBuilderAtEnd(b->b, head);
 	LLVMValueRef j = LLVMBuildPhi(b->b, b->i64, "");
@@ -2098,7 +2091,7 @@ static void add_pcounts(jb *b)
 	LLVMValueRef w = LLVMBuildInBoundsGEP2(b->b, b->i8, b->w0, &wo, 1, "");
 	LLVMValueRef tp = field_ptr(b, w, offsetof(we_warp, thread_insns), b->i64);
 	LLVMValueRef c = LLVMBuildLoad2(b->b, b->i64, lane_word(b, b->pcount, j), "");
-	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), c, ""), tp);
+	LLVMBuildStore(b->b, LLVMBuildSub(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), c, ""), tp);
 	LLVMValueRef next = LLVMBuildAdd(b->b, j, c64(b, 1), "");
 	LLVMAddIncoming(j, &next, &head, 1);
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntULT, next, b->n, ""), head, done);
@@ -2128,7 +2121,7 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 	b->lin = -1;
 	regset defer[XJIT_PREFIX];
 	const uint32_t nprefix = defer_plan(b, code, len, np, defer);
-	/* (a first loop that passes over some warps leaves their counts
+	/* (a first loop that passes over some warps leaves their pcount
 	 * unset: PC_SET) */
 	if (nprefix && loop_guard(b, code, 0, np, len))
 		LLVMBuildMemSet(b->b, LLVMBuildBitCast(b->b, b->pcount, LLVMPointerType(b->i8, 0), ""),
@@ -2158,10 +2151,7 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		b->prefix = p < nprefix;
 		if (b->prefix)
 			b->defer = defer[p];
-		if (b->prefix)
-			b->pcmode = p == 0 && !gi ? PC_SET : PC_ADD;
-		else
-			b->pcmode = nprefix && p == nprefix && ends_all(b, gi) ? PC_FOLD : PC_WARP;
+		b->pcmode = !b->prefix ? PC_WARP : p == 0 && !gi ? PC_SET : PC_ADD;
 		loop_begin(b, gi);
 		for (uint32_t q = from, k = 0; q < to; q++) {
 			if (q == s)
@@ -2186,13 +2176,15 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(b->cx, b->fn, "checked");
 		LLVMBuildCondBr(b->b, LLVMBuildLoad2(b->b, b->i1, b->fail, ""), out, on);
 		LLVMPositionBuilderAtEnd(b->b, out);
-		if (b->single)
+		if (b->single) {
 			wside_exit(b, to);
-		else
-			LLVMBuildRet(b->b, c32(b, p < nprefix ? 0u : to));
+		} else if (p < nprefix) {
+			undo_pcounts(b);
+			LLVMBuildRet(b->b, c32(b, 0));
+		} else {
+			LLVMBuildRet(b->b, c32(b, to));
+		}
 		LLVMPositionBuilderAtEnd(b->b, on);
-		if (p + 1u == nprefix && !ends_all(b, loop_guard(b, code, p + 1u, np, len)))
-			add_pcounts(b);
 	}
 }
 
