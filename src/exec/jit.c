@@ -2104,7 +2104,8 @@ static void undo_pcounts(jb *b)
  * phase with the ALU instructions between and after them up to the next
  * phase, and that phase's checks, for each warp in turn; after it, a
  * failed check takes the side exit (jit.h) at the phase's first
- * instruction.  So every warp's accesses of one phase come before any
+ * instruction, or, in the restartable prefix (defer_plan), at the run's
+ * first.  So every warp's accesses of one phase come before any
  * warp's of the next, in warp order, as in exec_group (within a phase,
  * loads: the same values); the ALU instructions touch only their own
  * warp.  Ends where the run has completed.

@@ -106,7 +106,12 @@ static inline void xjit_stream_fence(void)
  * exit, no warp has run it and every warp has run
  * the instructions before it (their registers, predicates and thread
  * counts stored), and the interpreter runs it from there (its faults are
- * the interpreter's). */
+ * the interpreter's).  A side exit in the block's restartable prefix
+ * (jit.c defer_plan: up to there only loads and ALU instructions, none
+ * reading a register or predicate the block stored before) returns 0:
+ * the registers stored so far change nothing the block reads from its
+ * start, its thread counts are taken back, and the interpreter runs it
+ * all. */
 typedef uint32_t (*xjit_fn)(uint32_t *r, uint64_t rstride, uint64_t n, we_warp *w, const xjit_rt *rt);
 
 /* The warp function: one warp (ActiveMask any, no lane asleep) from its
