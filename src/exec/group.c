@@ -349,18 +349,22 @@ static int group_exit(we_warp *w, const xinsn *i, uint64_t pc, uint32_t wi, uint
 }
 
 /* A compiled block at *pc for the group (jit.h), where one starts and
- * fits the budget left: its thread counts done, the rest of its counters
- * wait as guarded ones do (*guarded), *pc and the loop's *k moved on (k
- * wraps back when it ran none); a side exit after `ran` instructions
- * leaves the next one to the interpreter (*side_pc).  false: no block. */
+ * fits the budget left: the thread counts of its guarded instructions
+ * done, the rest of their counters wait as guarded ones do (*guarded),
+ * its unguarded ones wait as the group's (*pending: xjit_unguarded),
+ * *pc and the loop's *k moved on (k wraps back when it ran none); a
+ * side exit after `ran` instructions leaves the next one to the
+ * interpreter (*side_pc).  false: no block. */
 static inline bool group_block(const struct xjit *jit, we_warp *w, uint32_t n, const xjit_rt *rt, uint64_t budget,
-			       uint64_t *k, uint64_t *pc, uint64_t *guarded, uint64_t *side_pc)
+			       uint64_t *k, uint64_t *pc, uint64_t *pending, uint64_t *guarded, uint64_t *side_pc)
 {
 	const xjit_entry *e = xjit_at(jit, *pc);
 	if (!e || e->len > budget - *k)
 		return false;
 	const uint32_t ran = e->fn(w->r, w->rstride, n, w, rt);
-	*guarded += ran;
+	const uint32_t all = xjit_unguarded(e, ran);
+	*pending += all;
+	*guarded += ran - all;
 	*pc += (uint64_t)ran * WE_INST_SIZE;
 	*k += (uint64_t)ran - 1u;
 	if (ran < e->len)
@@ -461,7 +465,7 @@ static we_stop group_run(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint
 		const xinsn *i = in_code ? &code[pc / WE_INST_SIZE] : NULL;
 		if (jit && in_code && pc == side_pc) {
 			side_pc = UINT64_MAX;
-		} else if (jit && in_code && group_block(jit, w, n, &rt, budget, &k, &pc, &guarded, &side_pc)) {
+		} else if (jit && in_code && group_block(jit, w, n, &rt, budget, &k, &pc, &pending, &guarded, &side_pc)) {
 			g.key = GUARD_NONE;
 			continue;
 		}

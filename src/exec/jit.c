@@ -969,13 +969,13 @@ static void emit_insn(jb *b, const xinsn *i)
 static bool same_guard(const xinsn *a, const xinsn *c) { return a->pg == c->pg && a->pg_xor == c->pg_xor; }
 
 /* The guard of i for the current warp in b->pm (NULL: all ones), and
- * when count its thread count (count_insn). */
+ * when count its thread count (count_insn) where i has a guard or the
+ * warp function runs it. */
 static void set_guard(jb *b, const xinsn *i, bool count)
 {
 	if (xunguarded(i) && !b->act) {
+		/* (a block function's caller counts every lane: xjit_unguarded) */
 		b->pm = NULL;
-		if (count)
-			b->count = LLVMBuildAdd(b->b, b->count, c32(b, XLANES), "");
 		return;
 	}
 	if (xunguarded(i)) {
@@ -1795,10 +1795,13 @@ static void warp_end(jb *b, bool idle)
 	for (unsigned p = 0; p < WE_NUM_PREDS; p++)
 		if (b->pdirty[p])
 			LLVMBuildStore(b->b, b->pred[p], field_ptr(b, b->w, pred_off(p), b->i32));
+	/* (none where every instruction so far is unguarded: set_guard) */
+	const bool none = LLVMIsAConstantInt(b->count) && !LLVMConstIntGetZExtValue(b->count);
 	LLVMValueRef cnt = LLVMBuildZExt(b->b, b->count, b->i64, "");
 	LLVMValueRef tp = field_ptr(b, b->w, offsetof(we_warp, thread_insns), b->i64);
-	LLVMBuildStore(b->b, LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), cnt, ""), tp);
-	if (b->pcmode != PC_WARP) {
+	if (!none)
+		LLVMBuildStore(b->b, LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, tp, ""), cnt, ""), tp);
+	if (b->pcmode == PC_SET || (b->pcmode == PC_ADD && !none)) {
 		LLVMValueRef pc = lane_word(b, b->pcount, b->j);
 		if (b->pcmode == PC_ADD)
 			cnt = LLVMBuildAdd(b->b, LLVMBuildLoad2(b->b, b->i64, pc, ""), cnt, "");
@@ -3169,13 +3172,16 @@ static xjit *jit_new(const we_launch_ctx *L)
 {
 	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
 	xjit *j = calloc(1, sizeof *j);
-	if (j && !(j->at = calloc(ni ? ni : 1, sizeof *j->at))) {
+	if (j && !(j->at = calloc((size_t)ni + 1u, sizeof *j->at))) {
 		free(j);
 		return NULL;
 	}
 	if (j) {
 		j->start = L->k->code_start;
 		j->end = L->k->code_end;
+		const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
+		for (uint32_t q = 0; q < ni; q++)
+			j->at[q + 1].plain = j->at[q].plain + xunguarded(&code[q]);
 	}
 	return j;
 }

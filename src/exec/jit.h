@@ -139,11 +139,13 @@ typedef uint64_t (*xjit_wfn)(we_warp *w, const xjit_rt *rt, uint64_t budget);
 typedef struct xjit_entry {
 	xjit_fn fn;        /* NULL: no block starts here                    */
 	uint32_t len;      /* instructions of the block                     */
+	uint32_t plain;    /* the kernel's unguarded instructions before
+			      this one (xjit_unguarded)                  */
 	bool warp;         /* the warp function has an entry here           */
 } xjit_entry;
 
 typedef struct xjit {
-	xjit_entry *at;    /* per instruction of [start, end)               */
+	xjit_entry *at;    /* per instruction of [start, end), and one after */
 	uint64_t start, end;
 	xjit_wfn wfn;      /* the warp function, or NULL                    */
 	uint32_t wentries; /* its entries                                   */
@@ -160,6 +162,15 @@ static inline const xjit_entry *xjit_at(const xjit *j, uint64_t pc)
 		return NULL;
 	const xjit_entry *e = &j->at[(pc - j->start) / WE_INST_SIZE];
 	return e->fn ? e : NULL;
+}
+
+/* Of the first ran instructions of block e (xjit_at), those without a
+ * guard: a block function counts no thread-instruction for them (every
+ * lane of every warp runs them), its caller counts them as a group's
+ * (jit.c set_guard; exec_group, exec_straight). */
+static inline uint32_t xjit_unguarded(const xjit_entry *e, uint32_t ran)
+{
+	return e[ran].plain - e[0].plain;
 }
 
 /* The warp function has an entry at pc. */
