@@ -268,12 +268,14 @@ static inline void xjit_image_free(xjit_image *img)
  * xjit_fn's signature (0x1a: params added; 0x1b: xjit_rt and the side
  * exit; 0x1c: the plugin's load and images; 0x1d: the warp function;
  * 0x1e: consecutive lanes' range from the first and last lane; 0x1f:
- * xjit_rt.lanes for narrow loads only; 0x20: xjit_rt.stream_min): a
+ * xjit_rt.lanes for narrow loads only; 0x20: xjit_rt.stream_min;
+ * 0x21: a block function's callers count its unguarded instructions'
+ * threads, xjit_entry.plain, and a prefix's side exit returns 0): a
  * module of another build is refused */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
 	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x20) << 56)
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x21) << 56)
 
 /* A launch's use of the caches: dir in, the rest out (its stats). */
 #define XJIT_NOTE 256
