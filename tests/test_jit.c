@@ -1179,40 +1179,54 @@ static const char restart_rest[] =
 	".end\n";
 #define RESTART_CTAS 24u
 
+/* t on RESTART_CTAS CTAs of `block` threads: the interpreter's run gives
+ * want(tid, k, ctx) as word k of each thread's `words` in buffer out,
+ * and every compiled configuration the interpreter's buffers and
+ * counters. */
+static void restart_run(th_kernel *t, uint32_t block, unsigned words,
+			uint32_t (*want)(uint32_t tid, unsigned k, const void *ctx), const void *ctx, const char *what)
+{
+	we_launch_config c;
+	th_run ref;
+	interp_ref(t, RESTART_CTAS, block, 2, &ref, &c);
+	const uint32_t *out = (const uint32_t *)(const void *)th_view(t, ref.mem, "out");
+	for (uint32_t g = 0, wrong = 0; g < RESTART_CTAS * block * words && wrong < 3; g++) {
+		const uint32_t w = want(g / words % block, g % words, ctx);
+		if (out[g] != w) {
+			wrong++;
+			CHECK(0, "%s, jit off: thread %u, word %u: %#x, expected %#x", what, g / words, g % words, out[g], w);
+		}
+	}
+	expect_as_interpreted(t, &c, &ref, TH_COMPILED, 0);
+	th_run_free(&ref);
+}
+
+/* restart's words: the load's and R9 */
+static uint32_t restart_want(uint32_t tid, unsigned k, const void *ctx)
+{
+	const uint32_t *a = ctx, *b = a + 16;
+	return k ? 7u : tid < 16 ? a[tid] : b[tid];
+}
+
 START_TEST(restart)
 {
 	static const char *const r9[2] = { "        IADD3 R9, RZ, 0x7, RZ ;\n", "        IADD3 R9, R9, 0x7, RZ ;\n" };
 	static const char *const p1[2] = { "", "   @P1  MOV R4, c[0x0][0x8] ;\n   @P1  MOV R5, c[0x0][0xc] ;\n" };
 	static const char base[] = "        MOV R4, c[0x0][0x0] ;\n        MOV R5, c[0x0][0x4] ;\n";
 	static const char *const what[3] = { "a restart", "R9 read first", "P1 read first" };
-	uint32_t a[16], b[32];
-	for (uint32_t k = 0; k < 32; k++) {
-		if (k < 16)
-			a[k] = 0x1000u + k;
-		b[k] = 0x2000u + k;
-	}
+	/* (a: 16 words, then b: 32) */
+	uint32_t ab[48];
+	for (uint32_t k = 0; k < 48; k++)
+		ab[k] = k < 16 ? 0x1000u + k : 0x2000u + k - 16u;
 	for (unsigned v = 0; v < 3; v++) {
 		char text[sizeof restart_head + sizeof restart_rest + 512];
 		snprintf(text, sizeof text, "%s%s%s%s%s", restart_head, r9[v == 1], base, p1[v == 2], restart_rest);
 		th_kernel t;
 		th_load(&t, text, "restart", "restart");
-		th_buf_new(&t, "a", a, sizeof a, 0);
-		th_buf_new(&t, "b", b, sizeof b, 0);
+		th_buf_new(&t, "a", ab, 16 * 4, 0);
+		th_buf_new(&t, "b", ab + 16, 32 * 4, 0);
 		th_buf_new(&t, "out", NULL, RESTART_CTAS * 32 * 8, 0);
-		we_launch_config c;
-		th_run ref;
-		interp_ref(&t, RESTART_CTAS, 32, 2, &ref, &c);
-		const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
-		for (uint32_t g = 0, wrong = 0; g < RESTART_CTAS * 32 && wrong < 3; g++) {
-			const uint32_t tid = g % 32, want = tid < 16 ? a[tid] : b[tid];
-			if (out[2 * g] != want || out[2 * g + 1] != 7u) {
-				wrong++;
-				CHECK(0, "%s, jit off: thread %u: %#x %u, expected %#x 7", what[v], g, out[2 * g],
-				      out[2 * g + 1], want);
-			}
-		}
-		expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 0);
-		th_run_free(&ref);
+		restart_run(&t, 32, 2, restart_want, ab, what[v]);
 		th_close(&t);
 	}
 }
@@ -1256,34 +1270,27 @@ static const char restart_guarded_text[] =
 	"        EXIT ;\n"
 	".end\n";
 
+/* restart_guarded's word: ctx holds a, b and c */
+static uint32_t guarded_want(uint32_t tid, unsigned k, const void *ctx)
+{
+	const uint32_t *a = ctx, *b = a + 64, *c = b + 16;
+	(void)k;
+	return (tid & 16 ? c : b)[tid >= 32 ? a[tid] : 0];
+}
+
 START_TEST(restart_guarded)
 {
-	uint32_t a[64], bw[16], cw[16];
-	for (uint32_t k = 0; k < 64; k++)
-		a[k] = (k * 7u) % 16u;
-	for (uint32_t k = 0; k < 16; k++) {
-		bw[k] = 0x4000u + k;
-		cw[k] = 0x5000u + k;
-	}
+	/* (a: 64 indices, then b and c: 16 words each) */
+	uint32_t abc[96];
+	for (uint32_t k = 0; k < 96; k++)
+		abc[k] = k < 64 ? (k * 7u) % 16u : k < 80 ? 0x4000u + k - 64u : 0x5000u + k - 80u;
 	th_kernel t;
 	th_load(&t, restart_guarded_text, "restart_guarded", "restart_guarded");
-	th_buf_new(&t, "a", a, sizeof a, 0);
-	th_buf_new(&t, "b", bw, sizeof bw, 0);
-	th_buf_new(&t, "c", cw, sizeof cw, 0);
+	th_buf_new(&t, "a", abc, 64 * 4, 0);
+	th_buf_new(&t, "b", abc + 64, 16 * 4, 0);
+	th_buf_new(&t, "c", abc + 80, 16 * 4, 0);
 	th_buf_new(&t, "out", NULL, RESTART_CTAS * 64 * 4, 0xa5);
-	we_launch_config c;
-	th_run ref;
-	interp_ref(&t, RESTART_CTAS, 64, 2, &ref, &c);
-	const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
-	for (uint32_t g = 0, wrong = 0; g < RESTART_CTAS * 64 && wrong < 3; g++) {
-		const uint32_t tid = g % 64, i = tid >= 32 ? a[tid] : 0, want = (tid & 16 ? cw : bw)[i];
-		if (out[g] != want) {
-			wrong++;
-			CHECK(0, "jit off: thread %u: %#x, expected %#x", g, out[g], want);
-		}
-	}
-	expect_as_interpreted(&t, &c, &ref, TH_COMPILED, 0);
-	th_run_free(&ref);
+	restart_run(&t, 64, 1, guarded_want, abc, "a first loop under one guard");
 	th_close(&t);
 }
 END_TEST
