@@ -2037,8 +2037,9 @@ static regset loop_defer(const jb *b, const xinsn *code, uint32_t len, uint32_t 
  * memory but loads (phase p - 1's), writes no uniform register or
  * predicate, and no register or predicate it stores is read from the
  * run's start before the run writes it.  How many loops, up to the last
- * one that defers a row (XJIT_PREFIX at most); none in the warp function (its side exits
- * keep its counters) or where global adds are held back. */
+ * one that defers a row (XJIT_PREFIX at most); none in the warp function
+ * (its side exits keep its counters) or where global adds are held
+ * back. */
 static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, regset *defer)
 {
 	if (b->single || b->holds)
@@ -2050,6 +2051,7 @@ static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, 
 		uint32_t from, to, nchk;
 		loop_span(b, p, np, len, &from, &to, &nchk);
 		bool ok = true;
+		regset outs = { { 0 } };
 		for (uint32_t q = from; q < to; q++) {
 			const xinsn *x = &code[q];
 			regset use = { { 0 } };
@@ -2061,13 +2063,14 @@ static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, 
 			xflow_defs(x, &defs);
 			if (xunguarded(x))
 				pdefs |= pout;
-			xflow_outs(x, &stored);
+			xflow_outs(x, &outs);
 			pstored |= pout;
 		}
 		defer[p] = loop_defer(b, code, len, p, from, to);
 		bool any = false;
 		for (unsigned k = 0; k < 4; k++) {
-			stored.b[k] &= ~defer[p].b[k];
+			/* (what an earlier loop stored stays stored) */
+			stored.b[k] |= outs.b[k] & ~defer[p].b[k];
 			ok &= !(stored.b[k] & exposed.b[k]);
 			any |= defer[p].b[k] != 0;
 		}
