@@ -1295,6 +1295,38 @@ START_TEST(restart_guarded)
 }
 END_TEST
 
+/* An address the block reads before it writes it (R2, 0 at the start),
+ * the same in every lane, so not consecutive, and outside every
+ * allocation: its check stores the row for a gather (jit.c
+ * store_scattered) and then fails.  That store keeps the block's first
+ * loop out of the restartable prefix: a restart would add 0x100000 twice
+ * and report 0x200000 (found by fuzz_exec). */
+static const char restart_scattered_text[] =
+	".kernel restart_scattered\n"
+	".param ptr a\n"
+	"        MOV R0, 0x0 ;\n"
+	"        IADD3 R2, R2, 0x100000, RZ ;\n"
+	"        LDG R1, [R2.64] ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+static void fault_as_interpreted(th_kernel *t, we_launch_config c, const char *where, const char *what);
+
+START_TEST(restart_scattered)
+{
+	if (!we_jit_available())
+		return;
+	th_kernel t;
+	th_load(&t, restart_scattered_text, "restart_scattered", "restart_scattered");
+	th_buf_new(&t, "a", NULL, 256, 0);
+	we_launch_config d = th_cfg1(WE_ENGINE_SCHEDULER, 2, 64);
+	d.timeout = WALL_TIMEOUT_S;
+	d.threads = 1;
+	fault_as_interpreted(&t, d, "4 bytes at 0x100000 ", "an address read first, scattered");
+	th_close(&t);
+}
+END_TEST
+
 /* A straight kernel's batches honour --timeout: a grid of 2^31 - 1 CTAs
  * stops at the wall-clock limit with the watchdog's report, after some
  * of them ran straight. */
@@ -2971,6 +3003,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, straight_tail);
 	tcase_add_test(tc, restart);
 	tcase_add_test(tc, restart_guarded);
+	tcase_add_test(tc, restart_scattered);
 	tcase_add_test(tc, strong);
 	tcase_add_test(tc, narrow);
 	tcase_add_test(tc, held);

@@ -2067,10 +2067,18 @@ static uint32_t defer_plan(jb *b, const xinsn *code, uint32_t len, uint32_t np, 
 			pstored |= pout;
 		}
 		defer[p] = loop_defer(b, code, len, p, from, to);
+		/* (a deferred address row that a check stores for its gather
+		 * or scatter, store_scattered, may be stored too) */
+		regset addr = { { 0 } };
+		for (uint32_t k = b->ph[p]; k < b->ph[p + 1]; k++) {
+			const xinsn *m = &code[b->mem[k]];
+			if (!is_atom(m))
+				regs_add(&addr, &(xopd){ .reg = mem_opd(m)->reg, .nregs = 1 });
+		}
 		bool any = false;
 		for (unsigned k = 0; k < 4; k++) {
 			/* (what an earlier loop stored stays stored) */
-			stored.b[k] |= outs.b[k] & ~defer[p].b[k];
+			stored.b[k] |= (outs.b[k] & ~defer[p].b[k]) | (addr.b[k] & defer[p].b[k]);
 			ok &= !(stored.b[k] & exposed.b[k]);
 			any |= defer[p].b[k] != 0;
 		}
