@@ -219,8 +219,7 @@ enum { XS_BLOCK, XS_EXIT, XS_BRA, XS_BAR, XS_BSSY, XS_BSYNC };
  * barrier units (a BAR), the B registers (a BSSY or BSYNC) */
 enum { XS_RESET_PREDS = 1, XS_RESET_BARS = 2, XS_RESET_BREGS = 4 };
 typedef struct xstraight_step {
-	xjit_fn fn;      /* XS_BLOCK: the block's function                */
-	const xjit_entry *at; /* XS_BLOCK: its entry (jit.h)       */
+	const xjit_entry *at; /* XS_BLOCK: the block's entry (jit.h)      */
 	uint64_t pc;     /* its first instruction                         */
 	uint32_t len;    /* its instructions (1 but for a block)          */
 	uint32_t pg_xor; /* the guard of an EXIT, BRA, BAR, BSSY or BSYNC */

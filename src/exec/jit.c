@@ -284,19 +284,19 @@ typedef struct jb {
 	 * live there is not stored */
 	regset *live;
 	uint32_t after;
-	/* a loop of the run's restartable prefix (defer_plan): its side exit
-	 * goes back to the run's first instruction, taking back the
-	 * thread-instructions that the prefix counted (pcount, [32 x i64],
-	 * per warp: pcmode), and the rows of defer, which only the run's
-	 * side exit or its phase's accesses would read, stay unstored (a
-	 * non-consecutive access's address row is stored by its check) */
-	bool prefix;
+	/* a loop of the run's restartable prefix (defer_plan, pcmode other
+	 * than PC_WARP): its side exit goes back to the run's first
+	 * instruction, taking back the thread-instructions that the prefix
+	 * counted (pcount, [32 x i64], per warp), and the rows of defer
+	 * (empty outside the prefix), which only the run's side exit or its
+	 * phase's accesses would read, stay unstored (a non-consecutive
+	 * access's address row is stored by its check) */
 	regset defer;
 	LLVMValueRef pcount;
 	/* what warp_end records of the loop's thread-instructions besides
-	 * counting them in the warp: nothing (PC_WARP), or them in pcount,
-	 * set by the prefix's first loop where it ends every warp (PC_SET)
-	 * and added otherwise (PC_ADD) */
+	 * counting them in the warp: nothing (PC_WARP: not in the prefix),
+	 * or them in pcount, set by the prefix's first loop where it ends
+	 * every warp (PC_SET) and added otherwise (PC_ADD) */
 	enum { PC_WARP, PC_SET, PC_ADD } pcmode;
 	/* the instruction's guard: NULL when all ones */
 	LLVMValueRef pm;
@@ -1390,8 +1390,7 @@ static LLVMValueRef streams(jb *b, const xinsn *i, LLVMValueRef fast, LLVMValueR
 static void store_scattered(jb *b, unsigned row)
 {
 	LLVMValueRef first = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
-	LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(b->cx, b->fn, "scattered_row");
-	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "row_kept");
+	LLVMBasicBlockRef st = wblock(b, "scattered_row"), join = wblock(b, "row_kept");
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, first, c64(b, NOT_CONSECUTIVE), ""), st, join);
 	LLVMPositionBuilderAtEnd(b->b, st);
 	LLVMSetAlignment(LLVMBuildStore(b->b, b->row[row], row_ptr(b, row)), 4);
@@ -1422,7 +1421,7 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	LLVMBasicBlockRef idle = skip_idle(b);
 	LLVMValueRef amin, amax, anyb;
 	lane_range(b, lo, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
-	if (b->prefix && !is_atom(i) && regs_has(&b->defer, om->row))
+	if (!is_atom(i) && regs_has(&b->defer, om->row))
 		store_scattered(b, om->row);
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
 	/* (the offset's low bits are known: an offset off alignment fails
@@ -1787,7 +1786,7 @@ static bool row_live(const jb *b, uint32_t row)
 static void warp_end(jb *b, bool idle)
 {
 	for (uint32_t row = 0; row < b->nrows; row++) {
-		if (!b->dirty[row] || !row_live(b, row) || (b->prefix && regs_has(&b->defer, row)))
+		if (!b->dirty[row] || !row_live(b, row) || regs_has(&b->defer, row))
 			continue;
 		LLVMValueRef st = LLVMBuildStore(b->b, b->row[row], row_ptr(b, row));
 		LLVMSetAlignment(st, 4);
@@ -2163,10 +2162,8 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		/* (a side exit and the next loop go on at to, the run's end
 		 * after the run) */
 		b->after = (uint32_t)(code - b->base) + to;
-		b->prefix = p < nprefix;
-		if (b->prefix)
-			b->defer = defer[p];
-		b->pcmode = !b->prefix ? PC_WARP : p == 0 && !gi ? PC_SET : PC_ADD;
+		b->defer = p < nprefix ? defer[p] : (regset){ { 0 } };
+		b->pcmode = p >= nprefix ? PC_WARP : p == 0 && !gi ? PC_SET : PC_ADD;
 		loop_begin(b, gi);
 		for (uint32_t q = from, k = 0; q < to; q++) {
 			if (q == s)
@@ -2184,7 +2181,6 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		}
 		loop_end(b);
 		b->lin = b->lout;
-		b->prefix = false;
 		if (p == np)
 			return;
 		LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(b->cx, b->fn, "side_exit");

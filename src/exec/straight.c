@@ -66,7 +66,7 @@ bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraigh
 		xstraight_step *s = &p->step[p->n];
 		const xjit_entry *e = xjit_at(jit, pc);
 		if (e) {
-			*s = (xstraight_step){ .fn = e->fn, .at = e, .pc = pc, .len = e->len, .kind = XS_BLOCK };
+			*s = (xstraight_step){ .at = e, .pc = pc, .len = e->len, .kind = XS_BLOCK };
 			for (uint32_t q = 0; q < e->len; q++)
 				if (L->mod->x[pc / WE_INST_SIZE + q].writes_pred)
 					p->resets |= XS_RESET_PREDS;
@@ -182,7 +182,7 @@ static xstraight_end straight_run(const we_launch_ctx *L, const xstraight *p, we
 		const xstraight_step *s = &p->step[k];
 		uint32_t next = k + 1;
 		if (s->kind == XS_BLOCK) {
-			const uint32_t ran = s->fn(w->r, w->rstride, n, w, &rt);
+			const uint32_t ran = s->at->fn(w->r, w->rstride, n, w, &rt);
 			/* (the unguarded ones: every thread of every warp) */
 			const uint32_t all = xjit_unguarded(s->at, ran);
 			full += all;
