@@ -696,6 +696,147 @@ START_TEST(edge)
 }
 END_TEST
 
+/* Addresses linear in the lane (jit.c lane_range_linear), of IMAD.WIDE
+ * by 4: the last load's of a = (tid + k) ^ x and a uniform base.  Each
+ * launch as the interpreter: k = x = 0 (a in every lane a[0] + l, one
+ * and two warps); x = 1 (lanes swapped in pairs: not linear, a gather);
+ * a U32 a that wraps past 2^32 in lane 16 and an S32 one that passes
+ * 2^31 there (the lanes from 16 on fault, 16 GiB below the buffer, the
+ * others read it); an S32 a of -16 to 15 and a base 32 words into the
+ * buffer (linear: each lane reads the word 16 after its own).  The base
+ * is moved in from the parameters in the first loop: the last one reads
+ * it from there again (jit.c uniform_after).  The loads before it, which
+ * never fault (a fault of theirs would rerun the block from its start,
+ * whatever the last one's check found), read
+ * - tid + 1: the IMAD.WIDE's low row changed after it (its own check);
+ * - 2 tid: a by 8, not size apart (a gather);
+ * - tid below 16, 0 from there: a guarded IMAD.WIDE and an unguarded
+ *   load (the other lanes keep their address);
+ * - under the guard tid < 16: word 0 (the IMAD.WIDE under the guard
+ *   negated) and tid (under the same guard: linear);
+ * - tid + 2: the base's low word added to in a loop before (no longer a
+ *   parameter's). */
+#define LINEAR_TEXT(name, wide)                                           \
+	".kernel " name "\n"                                              \
+	".param ptr in\n"   /* 0x0  */                                    \
+	".param ptr out\n"  /* 0x8  */                                    \
+	".param u32 k\n"    /* 0x10 */                                    \
+	".param u32 x\n"    /* 0x14 */                                    \
+	".param u32 blo\n"  /* 0x18: the base address */                  \
+	".param u32 bhi\n"  /* 0x1c */                                    \
+	"        S2R R0, SR_TID.X ;\n"                                    \
+	"        MOV R2, c[0x0][0x0] ;\n"                                 \
+	"        MOV R3, c[0x0][0x4] ;\n"                                 \
+	"        MOV R4, c[0x0][0x18] ;\n"                                \
+	"        MOV R5, c[0x0][0x1c] ;\n"                                \
+	"        " wide " R[6:7], R0, 0x4, R[2:3] ;\n"                    \
+	"        IADD3 R6, R6, 0x4, RZ ;\n"                               \
+	"        LDG R9, [R6.64] ;\n"                                     \
+	"        MOV R10, c[0x0][0x0] ;\n"                                \
+	"        MOV R11, c[0x0][0x4] ;\n"                                \
+	"        " wide " R[10:11], R0, 0x8, R[10:11] ;\n"                \
+	"        LDG R12, [R10.64] ;\n"                                   \
+	"        ISETP.LT.U32.AND P0, PT, R0, 0x10, PT ;\n"               \
+	"        MOV R16, c[0x0][0x0] ;\n"                                \
+	"        MOV R17, c[0x0][0x4] ;\n"                                \
+	"   @P0  " wide " R[16:17], R0, 0x4, R[16:17] ;\n"               \
+	"        MOV R22, c[0x0][0x0] ;\n"                                \
+	"        MOV R23, c[0x0][0x4] ;\n"                                \
+	"   @!P0 " wide " R[22:23], R0, 0x4, R[22:23] ;\n"               \
+	"        IADD3 R2, R2, 0x8, RZ ;\n"                               \
+	"        LDG R13, [R16.64] ;\n"                                   \
+	"   @P0  LDG R24, [R22.64] ;\n"                                   \
+	"   @P0  LDG R25, [R16.64] ;\n"                                   \
+	"        " wide " R[26:27], R0, 0x4, R[2:3] ;\n"                  \
+	"        LDG R28, [R26.64] ;\n"                                   \
+	"        IADD3 R1, R0, c[0x0][0x10], RZ ;\n"                      \
+	"        LOP3.LUT R1, R1, c[0x0][0x14], RZ, 0x3c, !PT ;\n"        \
+	"        " wide " R[14:15], R1, 0x4, R[4:5] ;\n"                  \
+	"        LDG R8, [R14.64] ;\n"                                    \
+	"        MOV R18, c[0x0][0x8] ;\n"                                \
+	"        MOV R19, c[0x0][0xc] ;\n"                                \
+	"        IMAD.WIDE.U32 R[20:21], R0, 0x20, R[18:19] ;\n"          \
+	"        STG [R20.64], R8 ;\n"                                    \
+	"        STG [R20.64+0x4], R9 ;\n"                                \
+	"        STG [R20.64+0x8], R12 ;\n"                               \
+	"        STG [R20.64+0xc], R13 ;\n"                               \
+	"        STG [R20.64+0x10], R24 ;\n"                              \
+	"        STG [R20.64+0x14], R25 ;\n"                              \
+	"        STG [R20.64+0x18], R28 ;\n"                              \
+	"        EXIT ;\n"                                                \
+	".end\n"
+static const char linear_u_text[] = LINEAR_TEXT("linear_u", "IMAD.WIDE.U32");
+static const char linear_s_text[] = LINEAR_TEXT("linear_s", "IMAD.WIDE");
+
+START_TEST(linear)
+{
+	if (!we_jit_available())
+		return;
+	static const struct {
+		const char *text, *kernel;
+		bool u;
+		uint32_t k, x, block;
+		int64_t off; /* the base: in + off bytes */
+	} v[] = {
+		{ linear_u_text, "linear_u", true, 0, 0, 32, 0 },
+		{ linear_u_text, "linear_u", true, 0, 0, 64, 0 },
+		{ linear_s_text, "linear_s", false, 0, 0, 64, 0 },
+		{ linear_u_text, "linear_u", true, 0, 1, 32, 0 },
+		{ linear_u_text, "linear_u", true, 0xfffffff0u, 0, 32, -4 * (int64_t)0xfffffff0u },
+		{ linear_s_text, "linear_s", false, 0x7ffffff0u, 0, 32, -4 * (int64_t)0x7ffffff0u },
+		{ linear_s_text, "linear_s", false, 0xfffffff0u, 0, 32, 128 },
+	};
+	uint32_t in[256];
+	for (uint32_t g = 0; g < 256; g++)
+		in[g] = 0x1000u + 7u * g;
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (size_t e = 0; e < sizeof v / sizeof v[0]; e++) {
+		th_kernel t;
+		th_load(&t, v[e].text, v[e].kernel, v[e].kernel);
+		const uint64_t base = th_buf_new(&t, "in", in, sizeof in, 0) + (uint64_t)v[e].off;
+		th_buf_new(&t, "out", NULL, 64 * 32, 0xa5);
+		th_u32(&t, "k", v[e].k);
+		th_u32(&t, "x", v[e].x);
+		th_u32(&t, "blo", (uint32_t)base);
+		th_u32(&t, "bhi", (uint32_t)(base >> 32));
+		const bool faults = v[e].off < 0;
+		for (size_t i = 0; i < n; i++) {
+			char what[160];
+			snprintf(what, sizeof what, "%s, k %#x, x %u, block %u, %s", v[e].kernel, v[e].k, v[e].x,
+				 v[e].block, cs[i].name);
+			th_run ref, r;
+			run_off_on(&t, &cs[i], 1, v[e].block, &ref, &r);
+			if (faults) {
+				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "warp 0 lanes 16-31 PC 0x01c0") &&
+					      strstr(ref.err, "LDG R8"),
+				      "%s, jit off: %s\n%s", what, we_status_name(ref.st), ref.err);
+			} else {
+				th_expect_ok(&ref, what);
+				const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+				for (uint32_t l = 0; l < v[e].block; l++) {
+					/* (the word lane l reads at a from the base) */
+					const uint32_t a = (l + v[e].k) ^ v[e].x, *o = &out[8 * l];
+					const int64_t w = v[e].off / 4 + (v[e].u ? (int64_t)a : (int64_t)(int32_t)a);
+					const bool g = l < 16;
+					CHECK(o[0] == in[w] && o[1] == in[l + 1] && o[2] == in[2 * l] && o[3] == in[g ? l : 0] &&
+						      o[4] == (g ? in[0] : 0) && o[5] == (g ? in[l] : 0) && o[6] == in[l + 2],
+					      "%s: thread %u: %#x %#x %#x %#x %#x %#x %#x", what, l, o[0], o[1], o[2], o[3], o[4],
+					      o[5], o[6]);
+				}
+			}
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (faults ? 0u : TH_SAME_COUNTERS), "jit off",
+				       what);
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s, %u blocks", what, r.s.jit,
+			      r.s.jit_blocks);
+			th_run_free(&r);
+			th_run_free(&ref);
+		}
+		th_close(&t);
+	}
+}
+END_TEST
+
 /* A straight kernel (src/exec/straight.c): one block to an EXIT of every
  * thread, run for batches of CTAs in one call, the slots restarted
  * between batches with only what the block changes reset.  Each CTA
@@ -2997,6 +3138,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, guards);
 	tcase_add_test(tc, idle_warps);
 	tcase_add_test(tc, edge);
+	tcase_add_test(tc, linear);
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, straight_flow);

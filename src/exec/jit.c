@@ -214,6 +214,8 @@ static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
 #define XJIT_PHASE 4
 /* The loops of a block's restartable prefix at most (defer_plan) */
 #define XJIT_PREFIX 8
+/* The linear addresses one loop keeps at most (wide_linear) */
+#define XJIT_LINEAR 8
 
 typedef struct jb {
 	LLVMContextRef cx;
@@ -278,6 +280,27 @@ typedef struct jb {
 	bool *dirty;
 	LLVMValueRef pred[WE_NUM_PREDS];
 	bool pdirty[WE_NUM_PREDS];
+	/* the current loop's 64-bit values that an IMAD.WIDE by 2^sh (U32
+	 * when u, else S32) made of a row a and a register pair uniform over
+	 * the lanes (the scalars c0, c1): its rows' values lo and hi, lane
+	 * l's c + (a[l] << sh) in the lanes under its guard: all, or those
+	 * of predicate value g (negated when gx).  When a[l] is a[0] + l
+	 * without wrapping, lane l's is lane 0's plus l << sh: a check tests
+	 * that once per warp instead of the low and the high words of every
+	 * lane (lane_range_linear).  Emptied at each loop's start
+	 * (cache_reset). */
+	struct xlinear {
+		LLVMValueRef lo, hi, a, c0, c1, g;
+		unsigned sh;
+		bool u, gx;
+	} linear[XJIT_LINEAR];
+	unsigned nlinear;
+	/* a block function's rows that hold a parameter or an immediate in
+	 * every lane, the source operand of the unguarded MOV that wrote them
+	 * last in the code emitted so far (uniform_after): read again from
+	 * there, not from the register file, so that a later loop knows them
+	 * uniform (splat_of) */
+	const xopd **uni;
 	/* the registers live at each instruction of the kernel and after its
 	 * last (live_regs; NULL: all of them), and the instruction where the
 	 * current loop's warps go on (emit_run): a row written that is not
@@ -373,8 +396,11 @@ static LLVMValueRef row_ptr(jb *b, unsigned row)
 	return LLVMBuildBitCast(b->b, p, LLVMPointerType(b->v32, 0), "");
 }
 
+static LLVMValueRef src(jb *b, const xopd *o, unsigned k, bool mods);
 static LLVMValueRef get_row(jb *b, unsigned row)
 {
+	if (!b->row[row] && !b->single && b->uni[row])
+		b->row[row] = src(b, b->uni[row], 0, true);
 	if (!b->row[row]) {
 		LLVMValueRef v = LLVMBuildLoad2(b->b, b->v32, row_ptr(b, row), "");
 		LLVMSetAlignment(v, 4);
@@ -561,6 +587,64 @@ static void emit_imad(jb *b, const xinsn *i)
 	set_row(b, &i->o[IMAD_rd], 0, r);
 }
 
+/* The scalar that vector v holds in every lane, when its form says so
+ * (a constant, or bcast's and src's insertion into lane 0 and
+ * shuffle), else NULL. */
+static LLVMValueRef splat_of(LLVMValueRef v)
+{
+	if (LLVMIsAConstantAggregateZero(v))
+		return LLVMConstNull(LLVMGetElementType(LLVMTypeOf(v)));
+	if (LLVMIsAConstantDataVector(v)) {
+		LLVMValueRef e0 = LLVMGetElementAsConstant(v, 0);
+		for (unsigned l = 1; l < XLANES; l++)
+			if (LLVMGetElementAsConstant(v, l) != e0)
+				return NULL;
+		return e0;
+	}
+	if (!LLVMIsAShuffleVectorInst(v) || LLVMGetNumMaskElements(v) != XLANES)
+		return NULL;
+	for (unsigned l = 0; l < XLANES; l++)
+		if (LLVMGetMaskValue(v, l) != 0)
+			return NULL;
+	LLVMValueRef ins = LLVMGetOperand(v, 0), k;
+	if (!LLVMIsAInsertElementInst(ins) || !LLVMIsAConstantInt(k = LLVMGetOperand(ins, 2)) ||
+	    LLVMConstIntGetZExtValue(k) != 0)
+		return NULL;
+	return LLVMGetOperand(ins, 1);
+}
+
+/* IMAD.WIDE i just wrote c + (a << sh) to its pair of rows: kept for
+ * the checks of the loop (jb.linear) when c is uniform over the lanes
+ * and i unguarded (in the warp function, the lanes it leaves are
+ * outside every later guard) or, in a block function, guarded by a
+ * predicate's value (its guard's lanes, those of a check under it). */
+static void wide_linear(jb *b, const xinsn *i, LLVMValueRef a, LLVMValueRef c0, LLVMValueRef c1, unsigned sh, bool u)
+{
+	const xopd *d = &i->o[IMAD_WIDE_rd];
+	LLVMValueRef s0 = splat_of(c0), s1 = splat_of(c1);
+	if (d->reg == 255 || !s0 || !s1 || b->nlinear == XJIT_LINEAR || (!xunguarded(i) && b->single))
+		return;
+	b->linear[b->nlinear++] = (struct xlinear){ b->row[d->row], b->row[d->row + 1u], a, s0, s1,
+						    xunguarded(i) ? NULL : get_pred(b, i->pg), sh, u, i->pg_xor != 0 };
+}
+
+/* A block function's record of what i (emitted) leaves uniform in the
+ * rows it writes (jb.uni). */
+static void uniform_after(jb *b, const xinsn *i)
+{
+	if (b->single)
+		return;
+	regset outs = { { 0 } };
+	xflow_outs(i, &outs);
+	for (unsigned r = 0; r < b->L->k->nregs && r < 256; r++)
+		if (regs_has(&outs, r))
+			b->uni[r] = NULL;
+	const xopd *s = &i->o[MOV_b];
+	if (i->optype == ISA_OPT_MOV && xunguarded(i) && i->o[MOV_rd].reg != 255 &&
+	    (s->kind == XO_CMEM || s->kind == XO_IMM))
+		b->uni[i->o[MOV_rd].row] = s;
+}
+
 static void emit_imad_wide(jb *b, const xinsn *i)
 {
 	LLVMValueRef a = src(b, &i->o[IMAD_WIDE_ra], 0, true);
@@ -582,6 +666,7 @@ static void emit_imad_wide(jb *b, const xinsn *i)
 		LLVMValueRef carry = LLVMBuildZExt(b->b, LLVMBuildICmp(b->b, LLVMIntULT, lo, c0, ""), b->v32, "");
 		set_row(b, &i->o[IMAD_WIDE_rd], 0, lo);
 		set_row(b, &i->o[IMAD_WIDE_rd], 1, LLVMBuildAdd(b->b, LLVMBuildAdd(b->b, phi, c1, ""), carry, ""));
+		wide_linear(b, i, a, c0, c1, (unsigned)sh, u);
 		return;
 	}
 	LLVMValueRef bb = src(b, &i->o[IMAD_WIDE_b], 0, true);
@@ -1240,6 +1325,17 @@ static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValue
 			    "");
 }
 
+/* The last lane under the guard (i64; 31 without a guard), of a guard
+ * that holds in some lane. */
+static LLVMValueRef last_lane(jb *b)
+{
+	if (!b->pm)
+		return c64(b, XLANES - 1u);
+	LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
+	LLVMValueRef lz = LLVMBuildCall2(b->b, b->ctlz_t, b->ctlz, args, 2, "");
+	return LLVMBuildZExt(b->b, LLVMBuildSub(b->b, c32(b, XLANES - 1u), lz, ""), b->i64, "");
+}
+
 /* lane_range by vector reductions over the lanes under the guard: *amin
  * and *amax, and the OR of their low words (returned). */
 static LLVMValueRef lane_reduce(jb *b, LLVMValueRef lo, LLVMValueRef *amin, LLVMValueRef *amax)
@@ -1274,13 +1370,7 @@ static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LL
 	LLVMValueRef start, lo0;
 	LLVMValueRef fast = consecutive(b, lo, size, &start, &lo0);
 	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, fast, start, c64(b, NOT_CONSECUTIVE), ""), first_slot(b));
-	LLVMValueRef last = c64(b, XLANES - 1u);
-	if (b->pm) {
-		LLVMValueRef args[2] = { b->pm, LLVMConstInt(b->i1, 0, false) };
-		LLVMValueRef lz = LLVMBuildCall2(b->b, b->ctlz_t, b->ctlz, args, 2, "");
-		last = LLVMBuildZExt(b->b, LLVMBuildSub(b->b, c32(b, XLANES - 1u), lz, ""), b->i64, "");
-	}
-	LLVMValueRef fmax = LLVMBuildAdd(b->b, start, LLVMBuildMul(b->b, last, c64(b, size), ""), "");
+	LLVMValueRef fmax = LLVMBuildAdd(b->b, start, LLVMBuildMul(b->b, last_lane(b), c64(b, size), ""), "");
 	LLVMValueRef fmin = LLVMBuildZExt(b->b, lo0, b->i64, "");
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
 	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(b->cx, b->fn, "scattered");
@@ -1398,6 +1488,83 @@ static void store_scattered(jb *b, unsigned row)
 	LLVMPositionBuilderAtEnd(b->b, join);
 }
 
+/* The linear address (jb.linear) of memory instruction i whose rows hold
+ * lo and hi, when its lanes are size bytes apart and i's guard is the
+ * linear one's or within it, or NULL. */
+static const struct xlinear *linear_of(const jb *b, const xinsn *i, LLVMValueRef lo, LLVMValueRef hi, unsigned size)
+{
+	for (unsigned k = 0; k < b->nlinear; k++) {
+		const struct xlinear *x = &b->linear[k];
+		if (x->lo == lo && x->hi == hi && (1u << x->sh) == size &&
+		    (!x->g || (!xunguarded(i) && b->pred[i->pg] == x->g && (i->pg_xor != 0) == x->gx)))
+			return x;
+	}
+	return NULL;
+}
+
+/* lane_range and the high word of a global access whose address is the
+ * linear x (linear_of), lo and hi its rows: when x's row a holds a[0] + l
+ * in lane l, with no lane past the top of a's range (unsigned for U32,
+ * signed for S32), lane l's address is S + l * size, S lane 0's; so when
+ * S's low word and those of the 31 lanes after it do not wrap, the lanes
+ * are consecutive (as consecutive() finds them), their high word is S's
+ * (*h0) in every lane (*one_hi), and the rest comes from the first and
+ * last lanes under the guard.  One test of a per warp, where a kernel
+ * indexed by its thread index tests two rows per access (triad: three
+ * accesses, one row a).  Otherwise lane_range's and the test of each
+ * lane's high word. */
+static void lane_range_linear(jb *b, const struct xlinear *x, const xopd *om, unsigned size, LLVMValueRef *amin,
+			      LLVMValueRef *amax, LLVMValueRef *anyb, LLVMValueRef *h0, LLVMValueRef *one_hi)
+{
+	LLVMValueRef lo = b->row[om->row], hi = b->row[om->row + 1u];
+	LLVMValueRef a0 = LLVMBuildExtractElement(b->b, x->a, c32(b, 0), "");
+	LLVMValueRef step[XLANES];
+	for (unsigned l = 0; l < XLANES; l++)
+		step[l] = c32(b, l);
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast(b, a0), LLVMConstVector(step, XLANES), "");
+	LLVMValueRef ok = LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, x->a, want, "")),
+					c32(b, 0xffffffffu), "");
+	ok = LLVMBuildAnd(b->b, ok,
+			  x->u ? LLVMBuildICmp(b->b, LLVMIntULE, a0, c32(b, UINT32_MAX - (XLANES - 1u)), "")
+			       : LLVMBuildICmp(b->b, LLVMIntSLE, a0, c32(b, INT32_MAX - (XLANES - 1u)), ""),
+			  "");
+	LLVMValueRef c = LLVMBuildOr(b->b, LLVMBuildShl(b->b, LLVMBuildZExt(b->b, x->c1, b->i64, ""), c64(b, 32), ""),
+				     LLVMBuildZExt(b->b, x->c0, b->i64, ""), "");
+	LLVMValueRef a64 = x->u ? LLVMBuildZExt(b->b, a0, b->i64, "") : LLVMBuildSExt(b->b, a0, b->i64, "");
+	LLVMValueRef s = LLVMBuildAdd(b->b, c, LLVMBuildShl(b->b, a64, c64(b, x->sh), ""), "");
+	LLVMValueRef s_lo = LLVMBuildTrunc(b->b, s, b->i32, "");
+	LLVMValueRef start = LLVMBuildZExt(b->b, s_lo, b->i64, "");
+	ok = LLVMBuildAnd(b->b, ok,
+			  LLVMBuildICmp(b->b, LLVMIntULE, start, c64(b, (uint64_t)UINT32_MAX + 1u - size * XLANES), ""),
+			  "");
+	LLVMBasicBlockRef lin = wblock(b, "linear"), other = wblock(b, "not_linear"), join = wblock(b, "linear_ranged");
+	LLVMBuildCondBr(b->b, ok, lin, other);
+	LLVMPositionBuilderAtEnd(b->b, lin);
+	LLVMValueRef lo0 = LLVMBuildAdd(b->b, s_lo, LLVMBuildMul(b->b, first_lane(b), c32(b, size), ""), "");
+	LLVMBuildStore(b->b, start, first_slot(b));
+	LLVMValueRef lv[5] = { LLVMBuildZExt(b->b, lo0, b->i64, ""),
+			       LLVMBuildAdd(b->b, start, LLVMBuildMul(b->b, last_lane(b), c64(b, size), ""), ""), lo0,
+			       LLVMBuildTrunc(b->b, LLVMBuildLShr(b->b, s, c64(b, 32), ""), b->i32, ""),
+			       LLVMConstInt(b->i1, 1, false) };
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, other);
+	LLVMValueRef ov[5];
+	lane_range(b, lo, size, false, &ov[0], &ov[1], &ov[2]);
+	if (regs_has(&b->defer, om->row))
+		store_scattered(b, om->row);
+	ov[3] = first_value(b, hi, first_lane(b));
+	ov[4] = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, ov[3]), ""));
+	LLVMBasicBlockRef in[2] = { lin, LLVMGetInsertBlock(b->b) };
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+	LLVMValueRef *out[5] = { amin, amax, anyb, h0, one_hi };
+	for (unsigned k = 0; k < 5; k++) {
+		*out[k] = LLVMBuildPhi(b->b, LLVMTypeOf(ov[k]), "");
+		LLVMValueRef v[2] = { lv[k], ov[k] };
+		LLVMAddIncoming(*out[k], v, in, 2);
+	}
+}
+
 /* The check of memory instruction i for the current warp: translate()'s
  * fast case (sem_mem.c), on the low words Ra of the lanes under the
  * guard, lo_min to lo_max: global, every such lane with one high word
@@ -1419,10 +1586,17 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	if (is_global(i))
 		get_row(b, om->row + 1u);
 	LLVMBasicBlockRef idle = skip_idle(b);
-	LLVMValueRef amin, amax, anyb;
-	lane_range(b, lo, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
-	if (!is_atom(i) && regs_has(&b->defer, om->row))
-		store_scattered(b, om->row);
+	LLVMValueRef amin, amax, anyb, h0 = NULL, one_hi = NULL;
+	const struct xlinear *x =
+		is_global(i) && !is_atom(i) ? linear_of(b, i, lo, get_row(b, om->row + 1u), (unsigned)size) : NULL;
+	if (x) {
+		/* (its address row stored where the lanes are not linear) */
+		lane_range_linear(b, x, om, (unsigned)size, &amin, &amax, &anyb, &h0, &one_hi);
+	} else {
+		lane_range(b, lo, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
+		if (!is_atom(i) && regs_has(&b->defer, om->row))
+			store_scattered(b, om->row);
+	}
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
 	/* (the offset's low bits are known: an offset off alignment fails
 	 * every lane) */
@@ -1432,9 +1606,11 @@ static void emit_mem_check(jb *b, const xinsn *i)
 					  c32(b, 0), "");
 	LLVMValueRef imm = c64(b, (uint64_t)om->imm), ok, delta;
 	if (is_global(i)) {
-		LLVMValueRef hi = get_row(b, om->row + 1u);
-		LLVMValueRef h0 = first_value(b, hi, first_lane(b));
-		LLVMValueRef one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, h0), ""));
+		if (!x) {
+			LLVMValueRef hi = get_row(b, om->row + 1u);
+			h0 = first_value(b, hi, first_lane(b));
+			one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, h0), ""));
+		}
 		LLVMValueRef dev = LLVMBuildAdd(
 			b->b, LLVMBuildOr(b->b, LLVMBuildShl(b->b, LLVMBuildZExt(b->b, h0, b->i64, ""), c64(b, 32), ""), amin, ""),
 			imm, "");
@@ -1724,6 +1900,7 @@ static void cache_reset(jb *b)
 	memset(b->dirty, 0, b->nrows * sizeof *b->dirty);
 	memset(b->pred, 0, sizeof b->pred);
 	memset(b->pdirty, 0, sizeof b->pdirty);
+	b->nlinear = 0;
 }
 
 /* The loop over the warps: its first block, j, the warp's rows and
@@ -2174,6 +2351,7 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 			} else {
 				emit_insn(b, &code[q]);
 			}
+			uniform_after(b, &code[q]);
 		}
 		for (uint32_t k = 0; k < nchk; k++) {
 			b->slot = k;
@@ -2246,6 +2424,7 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	b->rt = LLVMGetParam(b->fn, 4);
 	LLVMPositionBuilderAtEnd(b->b, entry);
 	fn_slots(b);
+	memset(b->uni, 0, b->nrows * sizeof *b->uni);
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->n, c64(b, 0), ""), none, start);
 	LLVMPositionBuilderAtEnd(b->b, none);
 	LLVMBuildRet(b->b, c32(b, len));
@@ -3074,10 +3253,11 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	b.b = LLVMCreateBuilderInContext(b.cx);
 	b.row = calloc(b.nrows, sizeof *b.row);
 	b.dirty = calloc(b.nrows, sizeof *b.dirty);
+	b.uni = calloc(b.nrows, sizeof *b.uni);
 	b.lbl = calloc(ni ? ni : 1, sizeof *b.lbl);
 	b.mem = calloc((size_t)ni + 1, sizeof *b.mem);
 	b.ph = calloc((size_t)ni + 2, sizeof *b.ph);
-	bool ok = b.row && b.dirty && b.lbl && b.mem && b.ph;
+	bool ok = b.row && b.dirty && b.uni && b.lbl && b.mem && b.ph;
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
 	if (ok) {
@@ -3099,6 +3279,7 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	}
 	free(b.row);
 	free(b.dirty);
+	free(b.uni);
 	free(b.lbl);
 	free(b.mem);
 	free(b.ph);

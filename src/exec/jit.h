@@ -270,12 +270,14 @@ static inline void xjit_image_free(xjit_image *img)
  * 0x1e: consecutive lanes' range from the first and last lane; 0x1f:
  * xjit_rt.lanes for narrow loads only; 0x20: xjit_rt.stream_min;
  * 0x21: a block function's callers count its unguarded instructions'
- * threads, xjit_entry.plain, and a prefix's side exit returns 0): a
- * module of another build is refused */
+ * threads, xjit_entry.plain, and a prefix's side exit returns 0;
+ * 0x22: an address linear in the lane checked from lane 0's): a module
+ * of another build is refused (and an entry of the disk cache, which
+ * holds code of this generator only) */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
 	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x21) << 56)
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x22) << 56)
 
 /* A launch's use of the caches: dir in, the rest out (its stats). */
 #define XJIT_NOTE 256
