@@ -837,6 +837,86 @@ START_TEST(linear)
 }
 END_TEST
 
+/* Registers that hold a parameter wherever a thread reads them (jit.c
+ * kernel_uniform), read again from the parameters in a block after the
+ * one that moved them in: R10:R11, linear (each thread reads its word).
+ * Not R14:R15, which the warps below w add 4 to (they read the word
+ * after theirs), nor R2:R3, which those warps alone move in: the others
+ * read zero there, an address outside every allocation (w = 1: warp 1
+ * faults, as interpreted).  (The BAR.SYNC makes the block after it the
+ * lockstep groups': the warp function would run on past the BRA.) */
+static const char uniform_rows_text[] =
+	".kernel uniform_rows\n"
+	".param ptr in\n"  /* 0x0  */
+	".param ptr out\n" /* 0x8  */
+	".param u32 w\n"   /* 0x10 */
+	"        S2R R0, SR_TID.X ;\n"
+	"        MOV R10, c[0x0][0x0] ;\n"
+	"        MOV R11, c[0x0][0x4] ;\n"
+	"        MOV R14, c[0x0][0x0] ;\n"
+	"        MOV R15, c[0x0][0x4] ;\n"
+	"        SHF.R.U32.HI R1, RZ, 0x5, R0 ;\n"
+	"        ISETP.GE.U32.AND P0, PT, R1, c[0x0][0x10], PT ;\n"
+	"   @P0  BRA `(.late) ;\n"
+	"        MOV R2, c[0x0][0x0] ;\n"
+	"        MOV R3, c[0x0][0x4] ;\n"
+	"        IADD3 R14, R14, 0x4, RZ ;\n"
+	".late:\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        IMAD.WIDE.U32 R[4:5], R0, 0x4, R[2:3] ;\n"
+	"        LDG R6, [R4.64] ;\n"
+	"        IMAD.WIDE.U32 R[12:13], R0, 0x4, R[10:11] ;\n"
+	"        LDG R7, [R12.64] ;\n"
+	"        IMAD.WIDE.U32 R[16:17], R0, 0x4, R[14:15] ;\n"
+	"        LDG R18, [R16.64] ;\n"
+	"        MOV R8, c[0x0][0x8] ;\n"
+	"        MOV R9, c[0x0][0xc] ;\n"
+	"        IMAD.WIDE.U32 R[8:9], R0, 0xc, R[8:9] ;\n"
+	"        STG [R8.64], R6 ;\n"
+	"        STG [R8.64+0x4], R7 ;\n"
+	"        STG [R8.64+0x8], R18 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(uniform_rows)
+{
+	if (!we_jit_available())
+		return;
+	uint32_t in[65];
+	for (uint32_t g = 0; g < 65; g++)
+		in[g] = 0x5000u + 3u * g;
+	th_kernel t;
+	th_load(&t, uniform_rows_text, "uniform_rows", "uniform_rows");
+	th_buf_new(&t, "in", in, sizeof in, 0);
+	th_buf_new(&t, "out", NULL, 64 * 12, 0xa5);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (uint32_t w = 1; w <= 2; w++) {
+		th_u32(&t, "w", w);
+		for (size_t i = 0; i < n; i++) {
+			char what[128];
+			snprintf(what, sizeof what, "w %u, %s", w, cs[i].name);
+			th_run ref, r;
+			run_off_on(&t, &cs[i], 2, 64, &ref, &r);
+			if (w == 1) {
+				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (0,0,0) warp 1 lanes 0-31 PC 0x00d0"),
+				      "%s, jit off: %s\n%s", what, we_status_name(ref.st), ref.err);
+			} else {
+				th_expect_ok(&ref, what);
+				const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+				for (uint32_t l = 0; l < 64; l++)
+					CHECK(out[3 * l] == in[l] && out[3 * l + 1] == in[l] && out[3 * l + 2] == in[l + 1],
+					      "%s: thread %u: %#x %#x %#x", what, l, out[3 * l], out[3 * l + 1], out[3 * l + 2]);
+			}
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (w == 1 ? 0u : TH_SAME_COUNTERS), "jit off", what);
+			th_run_free(&r);
+			th_run_free(&ref);
+		}
+	}
+	th_close(&t);
+}
+END_TEST
+
 /* A straight kernel (src/exec/straight.c): one block to an EXIT of every
  * thread, run for batches of CTAs in one call, the slots restarted
  * between batches with only what the block changes reset.  Each CTA
@@ -3139,6 +3219,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, idle_warps);
 	tcase_add_test(tc, edge);
 	tcase_add_test(tc, linear);
+	tcase_add_test(tc, uniform_rows);
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, straight_flow);

@@ -297,10 +297,10 @@ typedef struct jb {
 	unsigned nlinear;
 	/* a block function's rows that hold a parameter or an immediate in
 	 * every lane, the source operand of the unguarded MOV that wrote them
-	 * last in the code emitted so far (uniform_after): read again from
-	 * there, not from the register file, so that a later loop knows them
-	 * uniform (splat_of) */
-	const xopd **uni;
+	 * last in the code emitted so far (uniform_after), or the kernel's
+	 * (kuni, kernel_uniform): read again from there, not from the
+	 * register file, so that a later loop knows them uniform (splat_of) */
+	const xopd **uni, **kuni;
 	/* the registers live at each instruction of the kernel and after its
 	 * last (live_regs; NULL: all of them), and the instruction where the
 	 * current loop's warps go on (emit_run): a row written that is not
@@ -2424,7 +2424,7 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 	b->rt = LLVMGetParam(b->fn, 4);
 	LLVMPositionBuilderAtEnd(b->b, entry);
 	fn_slots(b);
-	memset(b->uni, 0, b->nrows * sizeof *b->uni);
+	memcpy(b->uni, b->kuni, b->nrows * sizeof *b->uni);
 	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->n, c64(b, 0), ""), none, start);
 	LLVMPositionBuilderAtEnd(b->b, none);
 	LLVMBuildRet(b->b, c32(b, len));
@@ -3239,6 +3239,39 @@ static regset *live_regs(const we_launch_ctx *L, uint32_t ni)
 	return live;
 }
 
+/* The kernel's registers that every thread reads only after it wrote
+ * them (none live where the kernel starts) and that only unguarded MOVs
+ * of one parameter word or immediate write: at every read they hold
+ * that operand's value, kuni[r] (what jb.uni starts from in each block
+ * function; transpose moves its pointers in before its loops). */
+static void kernel_uniform(const we_launch_ctx *L, const xinsn *code, uint32_t ni, const regset *live,
+			   const xopd **kuni)
+{
+	if (!live)
+		return;
+	bool other[256] = { false };
+	for (uint32_t q = 0; q < ni; q++) {
+		const xinsn *i = &code[q];
+		regset outs = { { 0 } };
+		xflow_outs(i, &outs);
+		const xopd *s = &i->o[MOV_b];
+		const bool mov = i->optype == ISA_OPT_MOV && xunguarded(i) && (s->kind == XO_CMEM || s->kind == XO_IMM) &&
+				 opd_ok(L, s, 1);
+		for (unsigned r = 0; r < L->k->nregs && r < 256; r++) {
+			if (!regs_has(&outs, r) || other[r])
+				continue;
+			if (mov && (!kuni[r] || (kuni[r]->kind == s->kind && kuni[r]->bank == s->bank &&
+						 kuni[r]->imm == s->imm && kuni[r]->flags == s->flags)))
+				kuni[r] = s;
+			else
+				other[r] = true;
+		}
+	}
+	for (unsigned r = 0; r < L->k->nregs && r < 256; r++)
+		if (other[r] || regs_has(&live[0], r))
+			kuni[r] = NULL;
+}
+
 static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wplan *wp, uint32_t ni,
 			 LLVMTargetMachineRef tm, LLVMMemoryBufferRef *obj, char *err, size_t errlen)
 {
@@ -3254,10 +3287,11 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	b.row = calloc(b.nrows, sizeof *b.row);
 	b.dirty = calloc(b.nrows, sizeof *b.dirty);
 	b.uni = calloc(b.nrows, sizeof *b.uni);
+	b.kuni = calloc(b.nrows, sizeof *b.kuni);
 	b.lbl = calloc(ni ? ni : 1, sizeof *b.lbl);
 	b.mem = calloc((size_t)ni + 1, sizeof *b.mem);
 	b.ph = calloc((size_t)ni + 2, sizeof *b.ph);
-	bool ok = b.row && b.dirty && b.uni && b.lbl && b.mem && b.ph;
+	bool ok = b.row && b.dirty && b.uni && b.kuni && b.lbl && b.mem && b.ph;
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
 	if (ok) {
@@ -3265,6 +3299,7 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 		const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
 		b.base = code;
 		b.live = live_regs(L, ni);
+		kernel_uniform(L, code, ni, b.live, b.kuni);
 		for (uint32_t q = 0; q < ni; q++)
 			b.holds |= held_add(&code[q]);
 		for (uint32_t q = 0; q < ni; q++) {
@@ -3280,6 +3315,7 @@ static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wpla
 	free(b.row);
 	free(b.dirty);
 	free(b.uni);
+	free(b.kuni);
 	free(b.lbl);
 	free(b.mem);
 	free(b.ph);
