@@ -3260,8 +3260,9 @@ static void kernel_uniform(const we_launch_ctx *L, const xinsn *code, uint32_t n
 		for (unsigned r = 0; r < L->k->nregs && r < 256; r++) {
 			if (!regs_has(&outs, r) || other[r])
 				continue;
-			if (mov && (!kuni[r] || (kuni[r]->kind == s->kind && kuni[r]->bank == s->bank &&
-						 kuni[r]->imm == s->imm && kuni[r]->flags == s->flags)))
+			if (mov && r == i->o[MOV_rd].row &&
+			    (!kuni[r] || (kuni[r]->kind == s->kind && kuni[r]->bank == s->bank && kuni[r]->imm == s->imm &&
+					  kuni[r]->flags == s->flags)))
 				kuni[r] = s;
 			else
 				other[r] = true;
