@@ -628,6 +628,18 @@ static void wide_linear(jb *b, const xinsn *i, LLVMValueRef a, LLVMValueRef c0, 
 						    xunguarded(i) ? NULL : get_pred(b, i->pg), sh, u, i->pg_xor != 0 };
 }
 
+/* The operand that i, an unguarded MOV into a register of a parameter
+ * word or an immediate that jit.c compiles, writes in every lane; else
+ * NULL. */
+static const xopd *uniform_mov(const we_launch_ctx *L, const xinsn *i)
+{
+	const xopd *s = &i->o[MOV_b];
+	return i->optype == ISA_OPT_MOV && xunguarded(i) && i->o[MOV_rd].reg != 255 &&
+			       (s->kind == XO_CMEM || s->kind == XO_IMM) && opd_ok(L, s, 1)
+		       ? s
+		       : NULL;
+}
+
 /* A block function's record of what i (emitted) leaves uniform in the
  * rows it writes (jb.uni). */
 static void uniform_after(jb *b, const xinsn *i)
@@ -639,9 +651,8 @@ static void uniform_after(jb *b, const xinsn *i)
 	for (unsigned r = 0; r < b->L->k->nregs && r < 256; r++)
 		if (regs_has(&outs, r))
 			b->uni[r] = NULL;
-	const xopd *s = &i->o[MOV_b];
-	if (i->optype == ISA_OPT_MOV && xunguarded(i) && i->o[MOV_rd].reg != 255 &&
-	    (s->kind == XO_CMEM || s->kind == XO_IMM))
+	const xopd *s = uniform_mov(b->L, i);
+	if (s)
 		b->uni[i->o[MOV_rd].row] = s;
 }
 
@@ -1304,6 +1315,13 @@ static LLVMBasicBlockRef skip_idle(jb *b)
 	return idle;
 }
 
+/* Lane 0's low word start (i64) and those of the 31 lanes size bytes
+ * after it do not wrap past 2^32. */
+static LLVMValueRef no_wrap(jb *b, LLVMValueRef start, unsigned size)
+{
+	return LLVMBuildICmp(b->b, LLVMIntULE, start, c64(b, (uint64_t)UINT32_MAX + 1u - size * XLANES), "");
+}
+
 /* The lanes under the guard at consecutive addresses: lane l's low word
  * lo is lane 0's, *start (i64), plus l * size, with no low word wrapping
  * (a tree reduction's first lanes, thread l at element l); *lo0 the
@@ -1314,15 +1332,10 @@ static LLVMValueRef consecutive(jb *b, LLVMValueRef lo, unsigned size, LLVMValue
 	*lo0 = first_value(b, lo, first);
 	*start = LLVMBuildSub(b->b, LLVMBuildZExt(b->b, *lo0, b->i64, ""),
 			      LLVMBuildMul(b->b, LLVMBuildZExt(b->b, first, b->i64, ""), c64(b, size), ""), "");
-	LLVMValueRef step[XLANES];
-	for (unsigned l = 0; l < XLANES; l++)
-		step[l] = c32(b, size * l);
-	LLVMValueRef want = LLVMBuildAdd(b->b, bcast(b, LLVMBuildTrunc(b->b, *start, b->i32, "")),
-					 LLVMConstVector(step, XLANES), "");
+	LLVMValueRef step = LLVMBuildMul(b->b, lane_consts(b, ISA_SReg_SR_LANEID), splat32(b, size), "");
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast(b, LLVMBuildTrunc(b->b, *start, b->i32, "")), step, "");
 	LLVMValueRef fast = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, lo, want, ""));
-	return LLVMBuildAnd(b->b, fast,
-			    LLVMBuildICmp(b->b, LLVMIntULE, *start, c64(b, (uint64_t)UINT32_MAX + 1u - size * XLANES), ""),
-			    "");
+	return LLVMBuildAnd(b->b, fast, no_wrap(b, *start, size), "");
 }
 
 /* The last lane under the guard (i64; 31 without a guard), of a guard
@@ -1351,7 +1364,21 @@ static LLVMValueRef lane_reduce(jb *b, LLVMValueRef lo, LLVMValueRef *amin, LLVM
 	return LLVMBuildCall2(b->b, b->red_t, b->vor, &lmax, 1, "");
 }
 
-/* The lowest and the highest low word lo of the lanes under the guard,
+/* The current warp's address row row of the access just checked, when
+ * its lanes are not consecutive: the access (emit_mem_access) then
+ * reads it, and the loop defers it (jb.defer). */
+static void store_scattered(jb *b, unsigned row)
+{
+	LLVMValueRef first = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
+	LLVMBasicBlockRef st = wblock(b, "scattered_row"), join = wblock(b, "row_kept");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, first, c64(b, NOT_CONSECUTIVE), ""), st, join);
+	LLVMPositionBuilderAtEnd(b->b, st);
+	LLVMSetAlignment(LLVMBuildStore(b->b, b->row[row], row_ptr(b, row)), 4);
+	LLVMBuildBr(b->b, join);
+	LLVMPositionBuilderAtEnd(b->b, join);
+}
+
+/* The lowest and the highest low word lo (row row) of the lanes under the guard,
  * *amin and *amax (i64), and *anyb, a word whose low bits are clear
  * when theirs are (the alignment).  Consecutive lanes (consecutive())
  * take them from the first and the last lane, unless the instruction's
@@ -1359,10 +1386,12 @@ static LLVMValueRef lane_reduce(jb *b, LLVMValueRef lo, LLVMValueRef *amin, LLVM
  * from reductions over the vector.  At least one lane is under the
  * guard.  Records the first address of consecutive lanes, or
  * NOT_CONSECUTIVE, in the warp's first[] for the access (emit_mem_access),
- * unless scattered. */
-static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LLVMValueRef *amin, LLVMValueRef *amax,
+ * unless scattered; a deferred row that is not consecutive it stores
+ * (store_scattered). */
+static void lane_range(jb *b, unsigned row, unsigned size, bool scattered, LLVMValueRef *amin, LLVMValueRef *amax,
 		       LLVMValueRef *anyb)
 {
+	LLVMValueRef lo = b->row[row];
 	if (scattered) {
 		*anyb = lane_reduce(b, lo, amin, amax);
 		return;
@@ -1388,6 +1417,15 @@ static void lane_range(jb *b, LLVMValueRef lo, unsigned size, bool scattered, LL
 	LLVMAddIncoming(*amax, vmax, in, 2);
 	*anyb = LLVMBuildPhi(b->b, b->i32, "");
 	LLVMAddIncoming(*anyb, vor, in, 2);
+	if (regs_has(&b->defer, row))
+		store_scattered(b, row);
+}
+
+/* Whether every lane's high word hi is the first guarded lane's, *h0 */
+static LLVMValueRef one_high(jb *b, LLVMValueRef hi, LLVMValueRef *h0)
+{
+	*h0 = first_value(b, hi, first_lane(b));
+	return all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, *h0), ""));
 }
 
 /* A prefetch of the line at host address host (i64), for writing or
@@ -1474,20 +1512,6 @@ static LLVMValueRef streams(jb *b, const xinsn *i, LLVMValueRef fast, LLVMValueR
 	return nt;
 }
 
-/* The current warp's address row row of the access just checked, when
- * its lanes are not consecutive: the access (emit_mem_access) then
- * reads it, and the loop defers it (jb.defer). */
-static void store_scattered(jb *b, unsigned row)
-{
-	LLVMValueRef first = LLVMBuildLoad2(b->b, b->i64, first_slot(b), "");
-	LLVMBasicBlockRef st = wblock(b, "scattered_row"), join = wblock(b, "row_kept");
-	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, first, c64(b, NOT_CONSECUTIVE), ""), st, join);
-	LLVMPositionBuilderAtEnd(b->b, st);
-	LLVMSetAlignment(LLVMBuildStore(b->b, b->row[row], row_ptr(b, row)), 4);
-	LLVMBuildBr(b->b, join);
-	LLVMPositionBuilderAtEnd(b->b, join);
-}
-
 /* The linear address (jb.linear) of memory instruction i whose rows hold
  * lo and hi, when its lanes are size bytes apart and i's guard is the
  * linear one's or within it, or NULL. */
@@ -1503,7 +1527,7 @@ static const struct xlinear *linear_of(const jb *b, const xinsn *i, LLVMValueRef
 }
 
 /* lane_range and the high word of a global access whose address is the
- * linear x (linear_of), lo and hi its rows: when x's row a holds a[0] + l
+ * linear x (linear_of), in om's rows: when x's row a holds a[0] + l
  * in lane l, with no lane past the top of a's range (unsigned for U32,
  * signed for S32), lane l's address is S + l * size, S lane 0's; so when
  * S's low word and those of the 31 lanes after it do not wrap, the lanes
@@ -1511,17 +1535,12 @@ static const struct xlinear *linear_of(const jb *b, const xinsn *i, LLVMValueRef
  * (*h0) in every lane (*one_hi), and the rest comes from the first and
  * last lanes under the guard.  One test of a per warp, where a kernel
  * indexed by its thread index tests two rows per access (triad: three
- * accesses, one row a).  Otherwise lane_range's and the test of each
- * lane's high word. */
+ * accesses, one row a).  Otherwise lane_range's and one_high's. */
 static void lane_range_linear(jb *b, const struct xlinear *x, const xopd *om, unsigned size, LLVMValueRef *amin,
 			      LLVMValueRef *amax, LLVMValueRef *anyb, LLVMValueRef *h0, LLVMValueRef *one_hi)
 {
-	LLVMValueRef lo = b->row[om->row], hi = b->row[om->row + 1u];
 	LLVMValueRef a0 = LLVMBuildExtractElement(b->b, x->a, c32(b, 0), "");
-	LLVMValueRef step[XLANES];
-	for (unsigned l = 0; l < XLANES; l++)
-		step[l] = c32(b, l);
-	LLVMValueRef want = LLVMBuildAdd(b->b, bcast(b, a0), LLVMConstVector(step, XLANES), "");
+	LLVMValueRef want = LLVMBuildAdd(b->b, bcast(b, a0), lane_consts(b, ISA_SReg_SR_LANEID), "");
 	LLVMValueRef ok = LLVMBuildICmp(b->b, LLVMIntEQ, lane_mask(b, LLVMBuildICmp(b->b, LLVMIntEQ, x->a, want, "")),
 					c32(b, 0xffffffffu), "");
 	ok = LLVMBuildAnd(b->b, ok,
@@ -1534,9 +1553,7 @@ static void lane_range_linear(jb *b, const struct xlinear *x, const xopd *om, un
 	LLVMValueRef s = LLVMBuildAdd(b->b, c, LLVMBuildShl(b->b, a64, c64(b, x->sh), ""), "");
 	LLVMValueRef s_lo = LLVMBuildTrunc(b->b, s, b->i32, "");
 	LLVMValueRef start = LLVMBuildZExt(b->b, s_lo, b->i64, "");
-	ok = LLVMBuildAnd(b->b, ok,
-			  LLVMBuildICmp(b->b, LLVMIntULE, start, c64(b, (uint64_t)UINT32_MAX + 1u - size * XLANES), ""),
-			  "");
+	ok = LLVMBuildAnd(b->b, ok, no_wrap(b, start, size), "");
 	LLVMBasicBlockRef lin = wblock(b, "linear"), other = wblock(b, "not_linear"), join = wblock(b, "linear_ranged");
 	LLVMBuildCondBr(b->b, ok, lin, other);
 	LLVMPositionBuilderAtEnd(b->b, lin);
@@ -1549,11 +1566,8 @@ static void lane_range_linear(jb *b, const struct xlinear *x, const xopd *om, un
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, other);
 	LLVMValueRef ov[5];
-	lane_range(b, lo, size, false, &ov[0], &ov[1], &ov[2]);
-	if (regs_has(&b->defer, om->row))
-		store_scattered(b, om->row);
-	ov[3] = first_value(b, hi, first_lane(b));
-	ov[4] = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, ov[3]), ""));
+	lane_range(b, om->row, size, false, &ov[0], &ov[1], &ov[2]);
+	ov[4] = one_high(b, b->row[om->row + 1u], &ov[3]);
 	LLVMBasicBlockRef in[2] = { lin, LLVMGetInsertBlock(b->b) };
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
@@ -1582,21 +1596,14 @@ static void emit_mem_check(jb *b, const xinsn *i)
 	set_guard(b, i, false);
 	const xopd *om = mem_opd(i);
 	const uint64_t size = mem_bytes(i);
-	LLVMValueRef lo = get_row(b, om->row);
-	if (is_global(i))
-		get_row(b, om->row + 1u);
+	LLVMValueRef lo = get_row(b, om->row), hi = is_global(i) ? get_row(b, om->row + 1u) : NULL;
 	LLVMBasicBlockRef idle = skip_idle(b);
 	LLVMValueRef amin, amax, anyb, h0 = NULL, one_hi = NULL;
-	const struct xlinear *x =
-		is_global(i) && !is_atom(i) ? linear_of(b, i, lo, get_row(b, om->row + 1u), (unsigned)size) : NULL;
-	if (x) {
-		/* (its address row stored where the lanes are not linear) */
+	const struct xlinear *x = hi && !is_atom(i) ? linear_of(b, i, lo, hi, (unsigned)size) : NULL;
+	if (x)
 		lane_range_linear(b, x, om, (unsigned)size, &amin, &amax, &anyb, &h0, &one_hi);
-	} else {
-		lane_range(b, lo, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
-		if (!is_atom(i) && regs_has(&b->defer, om->row))
-			store_scattered(b, om->row);
-	}
+	else
+		lane_range(b, om->row, (unsigned)size, is_atom(i), &amin, &amax, &anyb);
 	LLVMValueRef some = b->pm ? LLVMBuildICmp(b->b, LLVMIntNE, b->pm, c32(b, 0), "") : LLVMConstInt(b->i1, 1, false);
 	/* (the offset's low bits are known: an offset off alignment fails
 	 * every lane) */
@@ -1606,11 +1613,8 @@ static void emit_mem_check(jb *b, const xinsn *i)
 					  c32(b, 0), "");
 	LLVMValueRef imm = c64(b, (uint64_t)om->imm), ok, delta;
 	if (is_global(i)) {
-		if (!x) {
-			LLVMValueRef hi = get_row(b, om->row + 1u);
-			h0 = first_value(b, hi, first_lane(b));
-			one_hi = all_on(b, LLVMBuildICmp(b->b, LLVMIntEQ, hi, bcast(b, h0), ""));
-		}
+		if (!x)
+			one_hi = one_high(b, hi, &h0);
 		LLVMValueRef dev = LLVMBuildAdd(
 			b->b, LLVMBuildOr(b->b, LLVMBuildShl(b->b, LLVMBuildZExt(b->b, h0, b->i64, ""), c64(b, 32), ""), amin, ""),
 			imm, "");
@@ -3254,13 +3258,11 @@ static void kernel_uniform(const we_launch_ctx *L, const xinsn *code, uint32_t n
 		const xinsn *i = &code[q];
 		regset outs = { { 0 } };
 		xflow_outs(i, &outs);
-		const xopd *s = &i->o[MOV_b];
-		const bool mov = i->optype == ISA_OPT_MOV && xunguarded(i) && (s->kind == XO_CMEM || s->kind == XO_IMM) &&
-				 opd_ok(L, s, 1);
+		const xopd *s = uniform_mov(L, i);
 		for (unsigned r = 0; r < L->k->nregs && r < 256; r++) {
 			if (!regs_has(&outs, r) || other[r])
 				continue;
-			if (mov && r == i->o[MOV_rd].row &&
+			if (s && r == i->o[MOV_rd].row &&
 			    (!kuni[r] || (kuni[r]->kind == s->kind && kuni[r]->bank == s->bank && kuni[r]->imm == s->imm &&
 					  kuni[r]->flags == s->flags)))
 				kuni[r] = s;
