@@ -23,6 +23,13 @@
  *   guards   memory instructions under partial guards (lanes outside
  *            every window unguarded), 64-bit accesses, two lanes storing
  *            one word, lanes in two allocations (a side exit);
+ *   linear   global addresses linear in the lane, checked from lane 0's
+ *            (jit.c wide_linear): wraps, swapped lanes, guards, a base
+ *            changed in a loop before, as interpreted;
+ *   uniform_rows  registers that hold a parameter throughout the kernel
+ *            (jit.c kernel_uniform), and those that do not;
+ *   twins    a check taken from an earlier one's (jit.c check_twin), and
+ *            those that must not be: each fault and value as interpreted;
  *   strong   a strong store stays interpreted (it splits the block);
  *   narrow   loads of 8 and 16 bits and the shared ATOMS.ADD compiled
  *            (lanes in order and out of it, shared bins, old values, a
@@ -834,6 +841,168 @@ START_TEST(linear)
 		}
 		th_close(&t);
 	}
+}
+END_TEST
+
+/* Checks that a memory instruction takes from an earlier one's (jit.c
+ * check_twin), and those it must not, in one block of two warps over 512
+ * bytes of shared memory (shared[w] below: word w), each as interpreted:
+ *  1 tid < 48: shared[tid] += shared[tid + 64] (a tree reduction's step:
+ *    its STS [R5] takes the check of the LDS [R5], in the slot after the
+ *    first load's), then shared[tid + 64] += 2 (the STS [R5+0x100] takes
+ *    the LDS [R5+0x100]'s in its own slot);
+ *  2 the LDS [R7] and STS [R7] of shared[tid] to shared[tid + d / 4]:
+ *    R7 added to between them;
+ *  3 @P0 LDS [R8] and an unguarded STS [R8], R8 = 4 tid + e;
+ *  4 @P0 LDS [R12] and @P0 STS [R12], P0 set again between them (to
+ *    tid < 64), R12 = 4 tid + f;
+ *  5 LDS [R14] and STS [R14+0x4], R14 = 4 tid + g;
+ *  6 LDS [R16] and STS.64 [R16], R16 = 8 tid + h;
+ *  7 two phases of two loads: LDS [R5], LDS [R16], then LDS [R22],
+ *    LDS [R5], R22 = R5 + 0x100: the second LDS [R5] is checked in the
+ *    second phase's slot 1, the first one's slot 0 then holds the LDS
+ *    [R22]'s check;
+ *  8 an ATOMS.ADD to shared[tid + 32] and a load of the word (an atomic's
+ *    check records no first address);
+ *  9 when z: an LDG [R30.64] of the buffer and an STS [R30].
+ * d = 4, e = f = g = h = z = 0: every access in the window.  A fault at
+ * the store of case 2, 3, 4 or 5 in lane 31 of warp 1, past the window,
+ * or in every lane of warp 0, misaligned at case 6's and outside the
+ * window at case 9's: d = 0x104, e = 0x104, f = 0x104, g = 0x100, h = 4,
+ * z = 1; the load before it passes its check. */
+static const char twins_text[] =
+	".kernel twins\n"
+	".param ptr out\n" /* 0x0  */
+	".param u32 d\n"   /* 0x8  */
+	".param u32 e\n"   /* 0xc  */
+	".param u32 f\n"   /* 0x10 */
+	".param u32 g\n"   /* 0x14 */
+	".param u32 h\n"   /* 0x18 */
+	".param u32 z\n"   /* 0x1c */
+	".shared 512\n"
+	"        S2R R0, SR_TID.X ;\n"
+	"        SHF.L.U32 R5, R0, 0x2, RZ ;\n"
+	"        IADD3 R1, R0, 0x100, RZ ;\n"
+	"        STS [R5], R1 ;\n"
+	"        IADD3 R1, R0, 0x200, RZ ;\n"
+	"        STS [R5+0x100], R1 ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R0, 0x30, PT ;\n"
+	"   @P0  LDS R6, [R5+0x100] ;\n"                    /* 1 */
+	"   @P0  LDS R9, [R5] ;\n"
+	"   @P0  IADD3 R9, R9, R6, RZ ;\n"
+	"   @P0  STS [R5], R9 ;\n"
+	"   @P0  LDS R4, [R5+0x100] ;\n"
+	"   @P0  IADD3 R4, R4, 0x2, RZ ;\n"
+	"   @P0  STS [R5+0x100], R4 ;\n"
+	"        MOV R7, R5 ;\n"                            /* 2 */
+	"        LDS R10, [R7] ;\n"
+	"        IADD3 R7, R7, c[0x0][0x8], RZ ;\n"
+	"        STS [R7], R10 ;\n"
+	"        IADD3 R8, R5, c[0x0][0xc], RZ ;\n"         /* 3 */
+	"   @P0  LDS R11, [R8] ;\n"
+	"        STS [R8], R11 ;\n"
+	"        IADD3 R12, R5, c[0x0][0x10], RZ ;\n"       /* 4 */
+	"   @P0  LDS R13, [R12] ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R0, 0x40, PT ;\n"
+	"   @P0  STS [R12], R13 ;\n"
+	"        IADD3 R14, R5, c[0x0][0x14], RZ ;\n"       /* 5 */
+	"        LDS R15, [R14] ;\n"
+	"        STS [R14+0x4], R15 ;\n"
+	"        SHF.L.U32 R16, R0, 0x3, RZ ;\n"            /* 6 */
+	"        IADD3 R16, R16, c[0x0][0x18], RZ ;\n"
+	"        LDS R18, [R16] ;\n"
+	"        MOV R19, R0 ;\n"
+	"        STS.64 [R16], R[18:19] ;\n"
+	"        LDS R20, [R5] ;\n"                         /* 7 */
+	"        LDS R21, [R16] ;\n"
+	"        IADD3 R22, R5, 0x100, RZ ;\n"
+	"        LDS R23, [R22] ;\n"
+	"        LDS R24, [R5] ;\n"
+	"        IADD3 R28, R5, 0x80, RZ ;\n"               /* 8 */
+	"        ATOMS.ADD RZ, [R28], R0 ;\n"
+	"        LDS R27, [R28] ;\n"
+	"        ISETP.NE.U32.AND P1, PT, RZ, c[0x0][0x1c], PT ;\n" /* 9 */
+	"        MOV R30, c[0x0][0x0] ;\n"
+	"        MOV R31, c[0x0][0x4] ;\n"
+	"   @P1  LDG R29, [R30.64] ;\n"
+	"   @P1  STS [R30], R29 ;\n"
+	"        BAR.SYNC 0x0 ;\n"
+	"        LDS R25, [R5] ;\n"
+	"        LDS R26, [R5+0x100] ;\n"
+	"        MOV R2, c[0x0][0x0] ;\n"
+	"        MOV R3, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[2:3], R0, 0x40, R[2:3] ;\n"
+	"        STG [R2.64], R9 ;\n"
+	"        STG [R2.64+0x4], R20 ;\n"
+	"        STG [R2.64+0x8], R21 ;\n"
+	"        STG [R2.64+0xc], R23 ;\n"
+	"        STG [R2.64+0x10], R24 ;\n"
+	"        STG [R2.64+0x14], R25 ;\n"
+	"        STG [R2.64+0x18], R26 ;\n"
+	"        STG [R2.64+0x1c], R18 ;\n"
+	"        STG [R2.64+0x20], R4 ;\n"
+	"        STG [R2.64+0x24], R27 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(twins)
+{
+	if (!we_jit_available())
+		return;
+	static const struct {
+		uint32_t d, e, f, g, h, z;
+		const char *fault; /* the report's warp, lanes and PC, the store's text */
+		const char *insn;
+	} v[] = {
+		{ 4, 0, 0, 0, 0, 0, NULL, NULL },
+		{ 0x104, 0, 0, 0, 0, 0, "warp 1 lanes 31 PC 0x0110", "STS [R7]" },
+		{ 4, 0x104, 0, 0, 0, 0, "warp 1 lanes 31 PC 0x0140", "STS [R8]" },
+		{ 4, 0, 0x104, 0, 0, 0, "warp 1 lanes 31 PC 0x0180", "STS [R12]" },
+		{ 4, 0, 0, 0x100, 0, 0, "warp 1 lanes 31 PC 0x01b0", "STS [R14+0x4]" },
+		{ 4, 0, 0, 0, 4, 0, "warp 0 lanes 0-31 PC 0x0200", "STS.64 [R16]" },
+		{ 4, 0, 0, 0, 0, 1, "warp 0 lanes 0-31 PC 0x02d0", "STS [R30]" },
+	};
+	th_kernel t;
+	th_load(&t, twins_text, "twins", "twins");
+	th_buf_new(&t, "out", NULL, 64 * 64, 0xa5);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+		th_u32(&t, "d", v[k].d);
+		th_u32(&t, "e", v[k].e);
+		th_u32(&t, "f", v[k].f);
+		th_u32(&t, "g", v[k].g);
+		th_u32(&t, "h", v[k].h);
+		th_u32(&t, "z", v[k].z);
+		for (size_t i = 0; i < n; i++) {
+			char what[160];
+			snprintf(what, sizeof what, "variant %zu, %s", k, cs[i].name);
+			th_run ref, r;
+			run_off_on(&t, &cs[i], 1, 64, &ref, &r);
+			if (v[k].fault) {
+				CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, v[k].fault) &&
+					      strstr(ref.err, v[k].insn),
+				      "%s, jit off: %s\n%s", what, we_status_name(ref.st), ref.err);
+			} else {
+				th_expect_ok(&ref, what);
+				/* case 1's sums, case 7's loads */
+				const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+				for (uint32_t l = 0; l < 64; l++) {
+					const uint32_t *o = &out[16 * l];
+					CHECK((l >= 48 || (o[0] == 2 * l + 0x300 && o[8] == l + 0x202)) && o[3] != o[4] &&
+						      o[1] == o[4],
+					      "%s: thread %u: %#x %#x %#x %#x %#x", what, l, o[0], o[1], o[3], o[4], o[8]);
+				}
+			}
+			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (v[k].fault ? 0u : TH_SAME_COUNTERS),
+				       "jit off", what);
+			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s, %u blocks", what, r.s.jit,
+			      r.s.jit_blocks);
+			th_run_free(&r);
+			th_run_free(&ref);
+		}
+	}
+	th_close(&t);
 }
 END_TEST
 
@@ -2614,7 +2783,9 @@ END_TEST
  * jit.c emit_stream): out[i + shift] = in[i] and wide[i] = in[i] | (i +
  * shift) << 32, every lane of every warp storing (with shift 0 whole
  * 64-byte lines: a buffer's host memory starts a line, as its device
- * address does; with shift 3 no line is whole), and
+ * address does; with shift 3 no line is whole), in[i] read back from
+ * out (a load of a streaming store's address checks it again: jit.c
+ * check_twins), and
  * part[i] = i for i < n only (guarded: never streams).  Streaming every
  * store it can (stream_min 1), or none, compiled code stores what the
  * interpreter does, whatever the grouping. */
@@ -2637,6 +2808,7 @@ static const char streams_text[] =
 	"        MOV R13, c[0x0][0x4] ;\n"
 	"        IMAD.WIDE.U32 R[12:13], R5, 0x4, R[12:13] ;\n"
 	"        STG [R12.64], R4 ;\n"
+	"        LDG R4, [R12.64] ;\n"
 	"        MOV R14, c[0x0][0x10] ;\n"
 	"        MOV R15, c[0x0][0x14] ;\n"
 	"        IMAD.WIDE.U32 R[14:15], R3, 0x8, R[14:15] ;\n"
@@ -2648,7 +2820,7 @@ static const char streams_text[] =
 	"   @P0  STG [R16.64], R3 ;\n"
 	"        EXIT ;\n"
 	".end\n";
-#define STREAMS_COMPILED 22u /* S2R .. STG: all of it but the EXIT */
+#define STREAMS_COMPILED 23u /* S2R .. STG: all of it but the EXIT */
 
 START_TEST(streams)
 {
@@ -3220,6 +3392,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, edge);
 	tcase_add_test(tc, linear);
 	tcase_add_test(tc, uniform_rows);
+	tcase_add_test(tc, twins);
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, straight_flow);

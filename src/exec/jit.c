@@ -2292,6 +2292,60 @@ static void undo_pcounts(jb *b)
 	LLVMPositionBuilderAtEnd(b->b, done);
 }
 
+/* Whether memory instructions e and m (code[e] before code[m]) pass or
+ * fail their checks together, so that m may take e's: the same space,
+ * address operand, size and guard, neither an atomic's or a global
+ * add's check (scattered lanes) nor a streaming store's (its first
+ * address carries the mark, emit_stream), and no instruction from e on
+ * writes the address registers or, under a guard, a predicate.  A tree
+ * reduction's STS [R5] after its LDS [R5]. */
+static bool check_twins(const jb *b, const xinsn *code, uint32_t e, uint32_t m)
+{
+	const xinsn *x = &code[e], *y = &code[m];
+	const xopd *a = mem_opd(x), *c = mem_opd(y);
+	if (is_atom(x) || is_atom(y) || is_red(x) || is_red(y) || is_global(x) != is_global(y) || a->reg != c->reg ||
+	    a->imm != c->imm || mem_bytes(x) != mem_bytes(y) || !same_guard(x, y) ||
+	    (is_global(x) && (stream_store(b, x) || stream_store(b, y))))
+		return false;
+	regset outs = { { 0 } };
+	for (uint32_t q = e; q < m; q++) {
+		xflow_outs(&code[q], &outs);
+		if (code[q].writes_pred && !xunguarded(y))
+			return false;
+	}
+	return !regs_has(&outs, a->reg) && !(is_global(x) && regs_has(&outs, a->reg + 1u));
+}
+
+/* The slot whose check the k-th memory instruction of phase p may take
+ * (check_twins), its values still there when loop p checks it: one of
+ * phase p's before k, or one of phase p - 1's from k on (loop p's checks
+ * write the slots in order); -1: none. */
+static int check_twin(const jb *b, const xinsn *code, uint32_t p, uint32_t k)
+{
+	const uint32_t m = b->mem[b->ph[p] + k];
+	for (uint32_t t = 0; t < k; t++)
+		if (check_twins(b, code, b->mem[b->ph[p] + t], m))
+			return (int)t;
+	for (uint32_t t = k; p && b->ph[p - 1] + t < b->ph[p]; t++)
+		if (check_twins(b, code, b->mem[b->ph[p - 1] + t], m))
+			return (int)t;
+	return -1;
+}
+
+/* The current slot's check taken from slot t's, the same warp's
+ * (check_twin): its delta, first address and, where global adds are
+ * held back, host bytes (emit_settle).  An idle warp's copy is of what
+ * its access never reads. */
+static void check_copy(jb *b, unsigned t)
+{
+	if (t == b->slot)
+		return;
+	LLVMValueRef *from[4] = { b->delta, b->first, b->hlo, b->hhi };
+	for (unsigned k = 0; k < (b->holds ? 4u : 2u); k++)
+		LLVMBuildStore(b->b, LLVMBuildLoad2(b->b, b->i64, lane_word(b, from[k][t], b->j), ""),
+			       lane_word(b, from[k][b->slot], b->j));
+}
+
 /* The instructions code[0..len) of a block for the warps of the
  * function: one loop over the warps per phase of memory instructions
  * (run_phases), plus one: a loop runs the accesses of the previous
@@ -2359,7 +2413,11 @@ static void emit_run(jb *b, const xinsn *code, uint32_t len)
 		}
 		for (uint32_t k = 0; k < nchk; k++) {
 			b->slot = k;
-			emit_mem_check(b, &code[b->mem[b->ph[p] + k]]);
+			const int twin = check_twin(b, code, p, k);
+			if (twin >= 0)
+				check_copy(b, (unsigned)twin);
+			else
+				emit_mem_check(b, &code[b->mem[b->ph[p] + k]]);
 		}
 		loop_end(b);
 		b->lin = b->lout;
