@@ -1421,10 +1421,11 @@ END_TEST
  * warps 0 and 1 stay whole (no tail: the batches leave the straight path
  * at the EXIT); 0: no thread leaves (the EXIT is idle, no tail).  The
  * words are a model's, the buffers and counters the interpreter's.  A
- * fault in the tail, after warp 0 of its CTA exited: the interpreter's
- * report, every CTA below it as interpreted.  With a BAR.SYNC after the
- * EXIT the kernel has no tail: the batches leave the straight path at
- * the EXIT, as before. */
+ * fault in the tail (gone 0x1), after warp 0 of its CTA ran to its end,
+ * or, when the threads below `below` = 32 exit too, after warp 0 left
+ * whole at the EXIT: the interpreter's report, every CTA below it as
+ * interpreted.  With a BAR.SYNC after the EXIT the kernel has no tail:
+ * the batches leave the straight path at the EXIT, as before. */
 static const char tail_head[] =
 	".kernel tail\n"
 	".param ptr out\n"  /* 0x0: 2 words per thread */
@@ -1432,6 +1433,7 @@ static const char tail_head[] =
 	".param u32 gone\n" /* 0x10                    */
 	".param u32 bad\n"  /* 0x14                    */
 	".param u32 far\n"  /* 0x18                    */
+	".param u32 below\n" /* 0x1c                   */
 	".shared 512\n"
 	GTID_R3
 	"        SHF.L.U32 R4, R0, 0x2, RZ ;\n"
@@ -1443,6 +1445,7 @@ static const char tail_head[] =
 	"        BAR.SYNC 0x0 ;\n"
 	"        LOP3.LUT R6, R0, c[0x0][0x10], RZ, 0xc0, !PT ;\n"
 	"        ISETP.NE.U32.AND P2, PT, R6, RZ, PT ;\n"
+	"        ISETP.LT.U32.OR P2, PT, R0, c[0x0][0x1c], P2 ;\n"
 	"   @P2  EXIT ;\n";
 static const char tail_rest[] =
 	"        IADD3 R7, R0, 0x1, RZ ;\n"
@@ -1484,18 +1487,20 @@ START_TEST(straight_tail)
 		th_buf_new(&t, "out", NULL, TAIL_CTAS * TAIL_BLOCK * 8, 0xa5);
 		th_buf_new(&t, "in", in, TAIL_CTAS * TAIL_BLOCK * 4, 0);
 		th_u32(&t, "bad", TAIL_BAD);
-		for (unsigned kind = 0; kind < 5; kind++) {
+		for (unsigned kind = 0; kind < 6; kind++) {
 			const uint32_t gone = kind < 4 ? gones[kind] : 0x1;
 			th_u32(&t, "gone", gone);
-			th_u32(&t, "far", kind == 4 ? 0x100000u : 0);
+			th_u32(&t, "far", kind >= 4 ? 0x100000u : 0);
+			th_u32(&t, "below", kind == 5 ? 32u : 0u);
 			for (size_t i = 0; i < n; i++) {
 				char what[160];
-				snprintf(what, sizeof what, "%s, gone %#x%s%s", cs[i].name, gone, kind == 4 ? ", a fault" : "",
+				snprintf(what, sizeof what, "%s, gone %#x%s%s", cs[i].name, gone,
+					 kind == 4 ? ", a fault" : kind == 5 ? ", a fault after warp 0 left" : "",
 					 bar ? ", a barrier after the EXIT" : "");
 				th_run ref, r;
 				run_off_on(&t, &cs[i], TAIL_CTAS, TAIL_BLOCK, &ref, &r);
 				const uint64_t st = r.s.jit_straight_ctas;
-				if (kind == 4) {
+				if (kind >= 4) {
 					CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, "CTA (29,0,0) warp 1 lanes 4 ") &&
 						      strstr(ref.err, "LDG R9"),
 					      "%s, jit off: %s\n%s", what, we_status_name(ref.st), ref.err);

@@ -62,6 +62,10 @@ typedef struct cta_batch {
 	uint32_t fresh;                /* slots [0, fresh) hold a CTA start's
 					  state, or a straight kernel's end
 					  (batch_retire)                    */
+	uint32_t ran;                  /* of that end, the warps that ran on
+					  alone after a tail's EXIT (bit j:
+					  warps[j], xstraight_count.ran): a
+					  restart starts them again         */
 } cta_batch;
 
 typedef struct launch {
@@ -188,14 +192,16 @@ void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n);
 /* The next n CTAs from id in batch b's slots [0, n), which hold a CTA
  * start's state (b->fresh) but for what a straight kernel's steps change
  * (exec.h, exec_straight): its ids, zeroed registers of the kernel's
- * zero_rows, shared and local memory, and what `resets` names
+ * zero_rows, shared and local memory, what `resets` names
  * (xstraight.resets, XS_RESET_*: predicates P0-P6, barrier units, B
- * registers). */
+ * registers), and the warps that ran on after a tail's EXIT (b->ran:
+ * started as cta_start starts a warp, their CTA's barrier units reset). */
 void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, unsigned resets);
 /* The end of the n CTAs of batch b that exec_straight ran, with the
- * counts c: those and the CTAs into the first slot's (slot_stats sums the
- * slots; the warps' thread counts back to 0); their warps stay as they
- * are, for batch_restart. */
+ * counts c: those, the counters of the warps that ran on after a tail's
+ * EXIT (c->ran) and the CTAs into the first slot's (slot_stats sums the
+ * slots; the warps' counters back to 0); their warps stay as they are,
+ * for batch_restart. */
 void batch_retire(cta_batch *b, uint32_t n, const xstraight_count *c);
 /* Zero the registers of the kernel's zero_rows: `lanes` words from regs
  * in each row (rows rstride words apart). */

@@ -369,12 +369,6 @@ static bool batch_straight(sworker *wk, uint64_t id, uint32_t n)
 	case XSTRAIGHT_DONE:
 		batch_retire(b, n, &c);
 		break;
-	case XSTRAIGHT_ENDED:
-		/* (the warps exited as at the end of their turns) */
-		b->fresh = 0;
-		batch_finish(b, lc, n);
-		b->slot[0].counts.straight += n;
-		break;
 	case XSTRAIGHT_LEFT:
 		batch_run(b, n);
 		batch_finish(b, lc, n);

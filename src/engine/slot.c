@@ -107,6 +107,7 @@ static bool batch_layout(cta_batch *b, uint32_t n, const launch *lc)
 	b->local = block + at[BUF_LOCAL];
 	b->n = n;
 	b->fresh = 0;
+	b->ran = 0;
 	bool ok = true;
 	const uint8_t leaves = kernel_leaves(L);
 	for (uint32_t c = 0; c < n; c++) {
@@ -285,6 +286,7 @@ void batch_start(cta_batch *b, const launch *lc, uint64_t id, uint32_t n)
 	for (uint32_t k = 0; k < n; k++)
 		start(&b->slot[k], lc, id + k, NULL, true);
 	b->fresh = n;
+	b->ran = 0;
 }
 
 void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, unsigned resets)
@@ -293,18 +295,24 @@ void batch_restart(cta_batch *b, const launch *lc, uint64_t id, uint32_t n, unsi
 	cta_zero_rows(L, b->regs, b->slot[0].rstride, b->slot[0].rstride);
 	for (uint32_t k = 0; k < n; k++) {
 		cta_slot *s = &b->slot[k];
+		const uint32_t nw = s->cta.nwarps;
+		/* (the warps of slot k that ran on: they exited) */
+		const uint32_t ran = (uint32_t)(((uint64_t)b->ran >> (k * nw)) & ((UINT64_C(1) << nw) - 1u));
 		cta_ids(&s->cta, L, id + k);
 		slot_memory_zero(s, L);
-		if (resets & XS_RESET_BARS) {
-			bar_reset(&s->cta.bars, s->cta.nwarps);
+		if ((resets & XS_RESET_BARS) || ran) {
+			bar_reset(&s->cta.bars, nw);
 			s->cta.barriers_completed = 0;
 		}
 		/* (P0..P6: PT stays all ones) */
-		for (uint32_t wi = 0; (resets & XS_RESET_PREDS) && wi < s->cta.nwarps; wi++)
+		for (uint32_t wi = 0; (resets & XS_RESET_PREDS) && wi < nw; wi++)
 			memset(s->warps[wi].p, 0, sizeof s->warps[wi].p - sizeof s->warps[wi].p[7]);
-		for (uint32_t wi = 0; (resets & XS_RESET_BREGS) && wi < s->cta.nwarps; wi++)
+		for (uint32_t wi = 0; (resets & XS_RESET_BREGS) && wi < nw; wi++)
 			memset(s->warps[wi].breg, 0, sizeof s->warps[wi].breg);
+		for (uint32_t m = ran; m; m &= m - 1)
+			warp_start(s, L, (uint32_t)__builtin_ctz(m));
 	}
+	b->ran = 0;
 }
 
 /* A faulted CTA's report: the launch's if its CTA is the lowest that
@@ -369,16 +377,23 @@ void batch_retire(cta_batch *b, uint32_t n, const xstraight_count *c)
 {
 	/* (into one slot: the others' lines stay untouched) */
 	const uint64_t warps = (uint64_t)n * b->slot[0].cta.nwarps;
+	const uint64_t ended = warps - (uint64_t)__builtin_popcount(c->ran);
 	/* the blocks' threads, and those of the steps every thread ran */
-	uint64_t threads = warps * c->full * WE_WARP_SIZE;
+	uint64_t threads = ended * c->full * WE_WARP_SIZE, insns = ended * c->insns;
 	for (uint64_t j = 0; j < warps; j++) {
 		threads += b->warps[j].thread_insns;
 		b->warps[j].thread_insns = 0;
 	}
+	for (uint32_t m = c->ran; m; m &= m - 1) {
+		we_warp *w = &b->warps[__builtin_ctz(m)];
+		insns += w->insns;
+		w->insns = 0;
+	}
+	b->ran = c->ran;
 	cta_slot *s = &b->slot[0];
 	s->counts.thread_insns += threads;
 	s->counts.barriers += n * c->bars;
-	s->counts.warp_insns += warps * c->insns;
+	s->counts.warp_insns += insns;
 	s->counts.ctas += n;
 	s->counts.straight += n;
 }

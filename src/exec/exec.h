@@ -198,18 +198,23 @@ we_stop exec_group(we_cta *cta, uint32_t wi, uint32_t n, uint32_t nw, uint64_t b
  * rest (c) and retires the CTAs itself, and their slots can start their
  * next CTAs from this state: XSTRAIGHT_DONE.
  * An EXIT whose guard differs between threads, when only blocks and
- * EXITs follow it (xstraight.tail): each warp runs on alone from it
- * (exec_run, as a one-warp turn would), and when all of them exited,
- * XSTRAIGHT_ENDED: their counters, masks and states are the
- * interpreter's, the engine finishes the CTAs as after their turns.
+ * EXITs follow it (xstraight.tail): a warp whose guard is true in every
+ * thread ends there as at that last EXIT; each other warp runs on alone
+ * from it (exec_run, as a one-warp turn would), and when all of those
+ * exited, XSTRAIGHT_DONE too: those warps (c->ran) have the counters,
+ * masks and states of the interpreter's turns, the engine counts their
+ * instructions from their counters and starts them again for the next
+ * CTA.
  * XSTRAIGHT_LEFT at a side exit (an instruction a block leaves to the
  * interpreter, jit.h), at another step whose guard differs between
  * threads (or is false for a BAR), when the warps ran XSTRAIGHT_BUDGET
  * instructions (a loop: the engine's watchdogs run between turns), and
  * when a warp of such a tail stopped otherwise than by exiting (a
  * fault): the warps are where exec_group would have left them, at that
- * instruction with its counters, or (a tail) where their exec_run left
- * them, for the engine to run on as usual. */
+ * instruction with its counters, or (a tail) where one-warp turns in
+ * warp order would have left them (those before the one that stopped
+ * exited, those after it at the EXIT), for the engine to run on as
+ * usual. */
 #define XSTRAIGHT_STEPS 64u
 #define XSTRAIGHT_BUDGET (UINT64_C(1) << 20)
 enum { XS_BLOCK, XS_EXIT, XS_BRA, XS_BAR, XS_BSSY, XS_BSYNC };
@@ -239,12 +244,15 @@ typedef struct xstraight {
 /* What a warp of exec_straight's ran: `insns` instructions, `full` of
  * them (the other steps than blocks whose guard was true, the last EXIT)
  * in every thread (the blocks counted their own threads); and the
- * barriers each CTA completed (`bars`, also in its barriers_completed). */
+ * barriers each CTA completed (`bars`, also in its barriers_completed).
+ * The warps of `ran` (bit j: w[j]) ran on alone after a tail's EXIT:
+ * their own counters hold all they ran. */
 typedef struct xstraight_count {
 	uint64_t insns, full, bars;
+	uint32_t ran;
 } xstraight_count;
 bool exec_straight_plan(const we_launch_ctx *L, const struct xjit *jit, xstraight *p);
-typedef enum { XSTRAIGHT_LEFT, XSTRAIGHT_DONE, XSTRAIGHT_ENDED } xstraight_end;
+typedef enum { XSTRAIGHT_LEFT, XSTRAIGHT_DONE } xstraight_end;
 xstraight_end exec_straight(const we_launch_ctx *L, const xstraight *p, we_warp *w, uint32_t n, xstraight_count *c);
 /* true when the full-mask path of i's handler runs a lockstep group
  * (x->group): no per-warp operand (uniform register or predicate), no

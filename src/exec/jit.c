@@ -1240,11 +1240,19 @@ static void win_big(jb *b)
 
 /* A global access's translation (emit_mem_check): inside the allocation
  * of the loop's last translation, [win[0], win[1]) at host address +
- * wdelta (or the first warp's kept one: win_load), or through rt->global
- * (rt->global_red for a held add: red), which then gives the window, and
- * the first warp keeps it.  go: the fast case's other conditions hold;
- * dev, span: the device bytes.  *ok and the device-to-host offset of
- * dev. */
+ * wdelta (or the first warp's kept one: win_load; in the warp function,
+ * which starts each call with none, the one its warp kept: the tail of
+ * a straight kernel, which a warp runs alone once per CTA, translated
+ * its one store on every call), or through rt->global (rt->global_red
+ * for a held add: red), which then gives the window, and the first warp
+ * keeps it.  go: the fast case's other conditions hold; dev, span: the
+ * device bytes.  *ok and the device-to-host offset of dev. */
+static LLVMValueRef win_inside(jb *b, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef dev, LLVMValueRef span)
+{
+	LLVMValueRef in = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntUGE, dev, lo, ""),
+				       LLVMBuildICmp(b->b, LLVMIntULT, dev, hi, ""), "");
+	return LLVMBuildAnd(b->b, in, LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, hi, dev, ""), span, ""), "");
+}
 static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVMValueRef dev, LLVMValueRef span,
 				 bool red, LLVMValueRef *ok)
 {
@@ -1252,10 +1260,7 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMValueRef wlo = LLVMBuildLoad2(b->b, b->i64, wlo_p, "");
 	LLVMValueRef whi = LLVMBuildLoad2(b->b, b->i64, win_word(b, 1), "");
 	LLVMValueRef wd = LLVMBuildLoad2(b->b, b->i64, b->wdelta[b->slot], "");
-	LLVMValueRef inside = LLVMBuildAnd(b->b, LLVMBuildICmp(b->b, LLVMIntUGE, dev, wlo, ""),
-					   LLVMBuildICmp(b->b, LLVMIntULT, dev, whi, ""), "");
-	inside = LLVMBuildAnd(b->b, inside,
-			      LLVMBuildICmp(b->b, LLVMIntUGE, LLVMBuildSub(b->b, whi, dev, ""), span, ""), "");
+	LLVMValueRef inside = win_inside(b, wlo, whi, dev, span);
 	LLVMValueRef nsome = LLVMBuildNot(b->b, some, "");
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(b->b);
 	LLVMBasicBlockRef miss = LLVMAppendBasicBlockInContext(b->cx, b->fn, "miss");
@@ -1263,7 +1268,24 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(b->cx, b->fn, "xlated");
 	LLVMBuildCondBr(b->b, LLVMBuildAnd(b->b, go, inside, ""), join, miss);
 	LLVMPositionBuilderAtEnd(b->b, miss);
-	LLVMBuildCondBr(b->b, go, call, join);
+	LLVMBasicBlockRef kept = b->single ? wblock(b, "kept") : call, hit = NULL;
+	LLVMValueRef kv[3] = { NULL, NULL, NULL };
+	LLVMBuildCondBr(b->b, go, kept, join);
+	if (b->single) {
+		/* (the kept window, taken into the slot's) */
+		LLVMPositionBuilderAtEnd(b->b, kept);
+		LLVMValueRef e = jwin_entry(b, b->q);
+		for (unsigned k = 0; k < 3; k++)
+			kv[k] = LLVMBuildLoad2(b->b, b->i64, jwin_word(b, e, k), "");
+		hit = wblock(b, "kept_hit");
+		LLVMBuildCondBr(b->b, win_inside(b, kv[0], kv[1], dev, span), hit, call);
+		LLVMPositionBuilderAtEnd(b->b, hit);
+		LLVMValueRef to[3] = { wlo_p, win_word(b, 1), b->wdelta[b->slot] };
+		for (unsigned k = 0; k < 3; k++)
+			LLVMBuildStore(b->b, kv[k], to[k]);
+		win_big(b);
+		LLVMBuildBr(b->b, join);
+	}
 	LLVMPositionBuilderAtEnd(b->b, call);
 	LLVMTypeRef pi8 = LLVMPointerType(b->i8, 0);
 	LLVMTypeRef args_t[5] = { pi8, pi8, b->i64, b->i64, LLVMPointerType(b->i64, 0) };
@@ -1276,26 +1298,23 @@ static LLVMValueRef global_xlate(jb *b, LLVMValueRef go, LLVMValueRef some, LLVM
 	LLVMValueRef hd = LLVMBuildSub(b->b, LLVMBuildPtrToInt(b->b, host, b->i64, ""), dev, "");
 	LLVMBuildStore(b->b, LLVMBuildSelect(b->b, hok, hd, wd, ""), b->wdelta[b->slot]);
 	win_big(b);
-	if (!b->single) {
-		/* (the first warp keeps it for the next call: win_load; a
-		 * failed translation leaves the window as it was) */
-		LLVMValueRef e = jwin_entry(b, b->q);
-		LLVMValueRef v[3] = { LLVMBuildLoad2(b->b, b->i64, wlo_p, ""),
-				      LLVMBuildLoad2(b->b, b->i64, win_word(b, 1), ""),
-				      LLVMBuildSelect(b->b, hok, hd, wd, "") };
-		for (unsigned k = 0; k < 3; k++)
-			LLVMBuildStore(b->b, v[k], jwin_word(b, e, k));
-	}
+	/* (the first warp keeps it for the next call: win_load; a failed
+	 * translation leaves the window as it was) */
+	LLVMValueRef e = jwin_entry(b, b->q);
+	LLVMValueRef v[3] = { LLVMBuildLoad2(b->b, b->i64, wlo_p, ""), LLVMBuildLoad2(b->b, b->i64, win_word(b, 1), ""),
+			      LLVMBuildSelect(b->b, hok, hd, wd, "") };
+	for (unsigned k = 0; k < 3; k++)
+		LLVMBuildStore(b->b, v[k], jwin_word(b, e, k));
 	LLVMBuildBr(b->b, join);
 	LLVMPositionBuilderAtEnd(b->b, join);
 	/* not translated: ok when no lane is under the guard */
-	LLVMBasicBlockRef inb[3] = { from, miss, call };
+	LLVMBasicBlockRef inb[4] = { from, miss, call, hit };
 	*ok = LLVMBuildPhi(b->b, b->i1, "");
-	LLVMValueRef ov[3] = { LLVMConstInt(b->i1, 1, false), nsome, hok };
-	LLVMAddIncoming(*ok, ov, inb, 3);
+	LLVMValueRef ov[4] = { LLVMConstInt(b->i1, 1, false), nsome, hok, LLVMConstInt(b->i1, 1, false) };
+	LLVMAddIncoming(*ok, ov, inb, hit ? 4 : 3);
 	LLVMValueRef d = LLVMBuildPhi(b->b, b->i64, "");
-	LLVMValueRef dv[3] = { wd, c64(b, 0), hd };
-	LLVMAddIncoming(d, dv, inb, 3);
+	LLVMValueRef dv[4] = { wd, c64(b, 0), hd, kv[2] };
+	LLVMAddIncoming(d, dv, inb, hit ? 4 : 3);
 	return d;
 }
 

@@ -134,37 +134,73 @@ static void step_all(const xstraight_step *s, we_warp *w, uint32_t n, uint32_t n
 	}
 }
 
+/* Warp w at the EXIT at pc, its guard true in every thread, runs it as
+ * a turn of one warp would, and leaves as cta_turn retires a warp.
+ * (Every thread valid and active, exec_straight's: the exit of them all
+ * ends the warp, units/bru.c bru_exit.) */
+static void exit_whole(const we_launch_ctx *L, we_warp *w, uint64_t pc)
+{
+	xctx x = { .w = w, .cta = w->cta, .L = L };
+	sem_EXIT(&x, fetch(&x, L->mod->x, pc, L->k->code_start, L->k->code_end));
+	(void)retire(&x);
+	cta_warp_exited(w->cta, w->id);
+}
+
 /* Warps w[0..n) at an EXIT (pc) after which the kernel has only blocks
- * and EXITs (xstraight.tail), its guard differing between threads: each
- * warp runs alone to its end, in order, as a turn of one warp would run
- * it (exec_run, its warp function where it has one), and leaves as
- * cta_turn retires a warp; a warp that leaves whole runs the EXIT alone.
- * No warp waits for another: the tail has no barrier or branch.  true
- * when every warp exited.  false, with no warp run, when some warp keeps
- * every thread (the interpreter's lockstep groups run such warps faster
- * than one at a time: a bounds check's last CTA), and at the first warp
- * that stopped otherwise than by exiting (a fault; the budget, which a
- * tail without loops never meets): those after it are still at pc. */
-static bool straight_tail(const we_launch_ctx *L, we_warp *w, uint32_t n, uint64_t pc)
+ * and EXITs (xstraight.tail), its guard differing between threads, their
+ * counters `full` and `part` behind (straight_run).  A warp whose guard
+ * holds in every thread ends at it as at the EXIT that ends a straight
+ * kernel (xstraight_count counts it).  Each other warp, in order, runs
+ * on alone from it to its end (exec_run, its warp function where it has
+ * one), its counters settled first, as a turn of one warp would run it,
+ * and leaves as cta_turn retires a warp: bit j of *ran.  No warp waits
+ * for another: the tail has no barrier or branch.  true when every warp
+ * ended.  false, with no warp run, when some warp keeps every thread
+ * (the interpreter's lockstep groups run such warps faster than one at
+ * a time: a bounds check's last CTA), and at the first warp that stopped
+ * otherwise than by exiting (a fault; the budget, which a tail without
+ * loops never meets): then the warps are as the interpreter's turns of
+ * one warp leave them, those before it exited, those after it still at
+ * pc (tail_stopped). */
+static void tail_stopped(const we_launch_ctx *L, we_warp *w, uint32_t n, uint32_t j, uint64_t pc, uint64_t full,
+			 uint64_t part, uint32_t ran);
+static bool straight_tail(const we_launch_ctx *L, we_warp *w, uint32_t n, uint64_t pc, uint64_t full, uint64_t part,
+			  uint32_t *ran)
 {
 	const xinsn *exit = &L->mod->x[pc / WE_INST_SIZE];
+	*ran = 0;
 	for (uint32_t j = 0; j < n; j++)
-		if (!(w[j].p[exit->pg] ^ exit->pg_xor))
+		if (!(w[j].p[exit->pg] ^ exit->pg_xor)) {
+			group_settle(w, n, pc, full, part);
 			return false;
+		}
 	const uint64_t budget = (L->k->code_end - pc) / WE_INST_SIZE + 1u;
 	for (uint32_t j = 0; j < n; j++) {
-		if ((w[j].p[exit->pg] ^ exit->pg_xor) == ~0u) {
-			xctx x = { .w = &w[j], .cta = w[j].cta, .L = L };
-			sem_EXIT(&x, fetch(&x, L->mod->x, pc, L->k->code_start, L->k->code_end));
-			(void)retire(&x);
-			if (x.why != WE_STOP_EXITED)
-				return false;
-		} else if (exec_run(w[j].cta, &w[j], budget) != WE_STOP_EXITED) {
+		if ((w[j].p[exit->pg] ^ exit->pg_xor) == ~0u)
+			continue;
+		group_settle(&w[j], 1, pc, full, part);
+		if (exec_run(w[j].cta, &w[j], budget) != WE_STOP_EXITED) {
+			tail_stopped(L, w, n, j, pc, full, part, *ran);
 			return false;
 		}
 		cta_warp_exited(w[j].cta, w[j].id);
+		*ran |= 1u << j;
 	}
 	return true;
+}
+
+/* straight_tail's warp j stopped: the warps it did not run settled at
+ * the EXIT, and those before j exit there (exit_whole). */
+static void tail_stopped(const we_launch_ctx *L, we_warp *w, uint32_t n, uint32_t j, uint64_t pc, uint64_t full,
+			 uint64_t part, uint32_t ran)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == j || ((ran >> i) & 1u))
+			continue;
+		group_settle(&w[i], 1, pc, full, part);
+		if (i < j)
+			exit_whole(L, &w[i], pc);
+	}
 }
 
 /* red: where the call holds reductions back (exec/red.h), or NULL */
@@ -196,11 +232,12 @@ static xstraight_end straight_run(const we_launch_ctx *L, const xstraight *p, we
 		} else {
 			const int g = guard_all(w, n, s->pg, s->pg_xor);
 			if (g < 0 && s->kind == XS_EXIT && k + 1 >= p->tail) {
-				group_settle(w, n, s->pc, full, part);
 				/* (the turns of one warp hold their own adds) */
 				if (red && red->n)
 					xred_flush(red);
-				return straight_tail(L, w, n, s->pc) ? XSTRAIGHT_ENDED : XSTRAIGHT_LEFT;
+				*c = (xstraight_count){ full + part + 1u, full + 1u, bars, 0 };
+				return straight_tail(L, w, n, s->pc, full, part, &c->ran) ? XSTRAIGHT_DONE
+											  : XSTRAIGHT_LEFT;
 			}
 			if (g < 0 || (g == 0 && s->kind == XS_BAR) ||
 			    (s->kind == XS_BRA && s->to <= k && g && full + part >= XSTRAIGHT_BUDGET)) {
@@ -214,9 +251,7 @@ static xstraight_end straight_run(const we_launch_ctx *L, const xstraight *p, we
 				 * no thread) */
 				part++;
 			} else if (s->kind == XS_EXIT) {
-				c->insns = full + part + 1u;
-				c->full = full + 1u;
-				c->bars = bars;
+				*c = (xstraight_count){ full + part + 1u, full + 1u, bars, 0 };
 				return XSTRAIGHT_DONE;
 			} else {
 				full++;

@@ -124,7 +124,8 @@ typedef struct we_warp {
 	/* compiled code's global windows (exec/jit.c win_load), kept from
 	 * call to call: the allocation that a memory instruction q of the
 	 * kernel with entry jwin[q % WE_JWINS] last reached from a group
-	 * this warp led, device bytes [lo, hi) at host address + delta
+	 * this warp led or from its warp function (exec/jit.c
+	 * global_xlate), device bytes [lo, hi) at host address + delta
 	 * (zero: none).  Allocations do not change during a launch, and a
 	 * launch's warps start zeroed (engine/slot.c batch_alloc); a CTA
 	 * start keeps them (warp_clear). */
