@@ -2731,7 +2731,8 @@ END_TEST
  * a copy out[i] = in[i] from one buffer, then from a second, then from
  * the second after it is freed, which must fault at its LDG (0x0070)
  * as interpreted, not read freed memory through the last launch's
- * window. */
+ * window.  In blocks over CTAs of two warps, and in the warp function
+ * (CTAs of one warp, one at a time). */
 static const char copy_text[] =
 	".kernel copy\n"
 	".param ptr out\n"
@@ -2751,33 +2752,36 @@ START_TEST(windows_per_launch)
 	const size_t at = th_param(&t, "in")->offset;
 	uint32_t *host = malloc(n * 4), *got = malloc(n * 4);
 	we_devptr in[2];
-	for (unsigned k = 0; k < 3; k++) {
-		if (k < 2) {
+	for (unsigned k = 0; k < 6; k++) {
+		const bool wfn = k >= 3;
+		const unsigned m = k % 3;
+		if (m < 2) {
 			for (uint32_t i = 0; i < n; i++)
 				host[i] = i * 2654435761u + k;
-			ck_assert_int_eq(we_malloc(t.dev, n * 4, &in[k]), WE_OK);
-			ck_assert_int_eq(we_memcpy_htod(t.dev, in[k], host, n * 4), WE_OK);
+			ck_assert_int_eq(we_malloc(t.dev, n * 4, &in[m]), WE_OK);
+			ck_assert_int_eq(we_memcpy_htod(t.dev, in[m], host, n * 4), WE_OK);
 		} else {
 			ck_assert_int_eq(we_free(t.dev, in[1]), WE_OK);
 		}
-		memcpy(t.params + at, &in[k < 2 ? k : 1], 8);
-		we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, n / 64, 64);
+		memcpy(t.params + at, &in[m < 2 ? m : 1], 8);
+		we_launch_config c = th_cfg1(WE_ENGINE_SCHEDULER, n / (wfn ? 32 : 64), wfn ? 32 : 64);
 		c.timeout = WALL_TIMEOUT_S;
 		c.threads = 1;
+		c.batch = wfn ? 1 : 0;
 		c.jit = we_jit_available() ? WE_JIT_ON : WE_JIT_OFF;
 		th_run r;
 		th_run_launch(&t, &c, &r);
-		if (k < 2) {
+		if (m < 2) {
 			th_expect_ok(&r, "jit on");
 			ck_assert_int_eq(we_memcpy_dtoh(t.dev, got, out, n * 4), WE_OK);
 			CHECK(!memcmp(got, host, n * 4), "launch %u: out differs from in", k);
 		} else {
 			CHECK(r.st == WE_ERR_EXCEPTION && strstr(r.err, "CTA (0,0,0) warp 0 lanes 0-31 PC 0x0070"),
-			      "a freed buffer: %s\n%s", we_status_name(r.st), r.err);
+			      "a freed buffer%s: %s\n%s", wfn ? ", the warp function" : "", we_status_name(r.st), r.err);
+			ck_assert_int_eq(we_free(t.dev, in[0]), WE_OK);
 		}
 		th_run_free(&r);
 	}
-	ck_assert_int_eq(we_free(t.dev, in[0]), WE_OK);
 	free(host);
 	free(got);
 	th_close(&t);
