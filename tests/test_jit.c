@@ -30,6 +30,9 @@
  *            (jit.c kernel_uniform), and those that do not;
  *   twins    a check taken from an earlier one's (jit.c check_twin), and
  *            those that must not be: each fault and value as interpreted;
+ *   warpsync WARPSYNC of every lane compiled (jit.c warpsync_all), in
+ *            blocks and, while every valid thread is active, in the warp
+ *            function; those that must not be: faults as interpreted;
  *   strong   a strong store stays interpreted (it splits the block);
  *   narrow   loads of 8 and 16 bits and the shared ATOMS.ADD compiled
  *            (lanes in order and out of it, shared bins, old values, a
@@ -1001,6 +1004,125 @@ START_TEST(twins)
 			th_run_free(&r);
 			th_run_free(&ref);
 		}
+	}
+	th_close(&t);
+}
+END_TEST
+
+/* WARPSYNC of every lane (jit.c warpsync_all): compiled, in blocks and
+ * the warp function, where its membermask is the immediate 0xffffffff
+ * or a register that an unguarded MOV of -1 wrote last on every path
+ * (R27, which held the thread index before); in the warp function it
+ * passes only while every valid thread is active: after the branch of
+ * the threads of lanes 0-15 to .sync, the lanes 16-31 that arrive there
+ * first leave it to the interpreter, which syncs them with the others
+ * (004: they wait at .sync).  Not compiled: a register that a guarded
+ * MOV may have changed (R30) and one moved in from the parameter m
+ * (R29), nor one that nothing writes (R31, zero: run when s >= 2).
+ * m = 0xffffffff: every WARPSYNC passes but R31's; m = 0xffff: the
+ * WARPSYNC R30 faults (the membermasks of lanes 0-15 omit lanes 16-31),
+ * and with the R30 case skipped (s = 1) the WARPSYNC R29 faults.  Each as
+ * interpreted: buffers, counters, reports; CTAs of two warps and of a
+ * warp and a half. */
+#define WSYNC_COMPILED 28u /* all but the BRAs, WARPSYNC R29, R30 and R31, the EXIT */
+static const char wsync_text[] =
+	".kernel wsync\n"
+	".param ptr out\n" /* 0x0 */
+	".param u32 m\n"   /* 0x8 */
+	".param u32 s\n"   /* 0xc */
+	"        S2R R0, SR_TID.X ;\n"
+	"        S2R R5, SR_LANEID ;\n"
+	"        S2R R8, SR_CTAID.X ;\n"
+	"        S2R R9, SR_NTID.X ;\n"
+	"        IMAD R10, R8, R9, R0 ;\n"
+	"        MOV R2, c[0x0][0x0] ;\n"
+	"        MOV R3, c[0x0][0x4] ;\n"
+	"        IMAD.WIDE.U32 R[2:3], R10, 0x10, R[2:3] ;\n"
+	"        MOV R27, R0 ;\n"
+	"        MOV R27, -0x1 ;\n"
+	"        WARPSYNC R27 ;\n"
+	"        SHFL.BFLY PT, R4, R0, 0x1, 0x1f ;\n"
+	"        WARPSYNC 0xffffffff ;\n"
+	"        SHFL.BFLY PT, R6, R4, 0x2, 0x1f ;\n"
+	"        STG [R2.64], R6 ;\n"
+	"        ISETP.LT.U32.AND P0, PT, R5, 0x10, PT ;\n"
+	"   @P0  BRA `(.sync) ;\n"
+	"        IADD3 R4, R4, 0x100, RZ ;\n"
+	".sync:\n"
+	"        WARPSYNC R27 ;\n"
+	"        SHFL.BFLY PT, R7, R4, 0x10, 0x1f ;\n"
+	"        WARPSYNC R27 ;\n"
+	"        STG [R2.64+0x4], R7 ;\n"
+	"        ISETP.NE.U32.AND P1, PT, RZ, c[0x0][0xc], PT ;\n"
+	"   @P1  BRA `(.late) ;\n"
+	"        MOV R30, -0x1 ;\n"
+	"   @P0  MOV R30, c[0x0][0x8] ;\n"
+	"        WARPSYNC R30 ;\n"
+	".late:\n"
+	"        MOV R29, c[0x0][0x8] ;\n"
+	"        WARPSYNC R29 ;\n"
+	"        MOV R11, 0x1 ;\n"
+	"        ISETP.GE.U32.AND P2, PT, R11, c[0x0][0xc], PT ;\n"
+	"   @P2  BRA `(.end) ;\n"
+	"        WARPSYNC R31 ;\n"
+	".end:\n"
+	"        STG [R2.64+0x8], R0 ;\n"
+	"        EXIT ;\n"
+	".end\n";
+
+START_TEST(warpsync)
+{
+	if (!we_jit_available())
+		return;
+	static const struct {
+		uint32_t m, s;
+		const char *fault; /* the report's warp, lanes and instruction */
+	} v[] = {
+		{ 0xffffffffu, 0, NULL },
+		{ 0xffffffffu, 1, NULL },
+		{ 0xffffu, 0, "WARPSYNC R30" },
+		{ 0xffffu, 1, "WARPSYNC R29" },
+		{ 0xffffffffu, 2, "WARPSYNC R31" },
+	};
+	th_kernel t;
+	th_load(&t, wsync_text, "wsync", "wsync");
+	th_buf_new(&t, "out", NULL, 4 * 64 * 16, 0xa5);
+	th_config cs[TH_MAXCONFIGS];
+	const size_t n = th_configs(TH_COMPILED, TH_GROUPS, cs);
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+		th_u32(&t, "m", v[k].m);
+		th_u32(&t, "s", v[k].s);
+		for (uint32_t block = 48; block <= 64; block += 16)
+			for (size_t i = 0; i < n; i++) {
+				char what[160];
+				snprintf(what, sizeof what, "m %#x, s %u, block %u, %s", v[k].m, v[k].s, block, cs[i].name);
+				th_run ref, r;
+				run_off_on(&t, &cs[i], 4, block, &ref, &r);
+				if (v[k].fault) {
+					CHECK(ref.st == WE_ERR_EXCEPTION && strstr(ref.err, v[k].fault),
+					      "%s, jit off: %s\n%s", what, we_status_name(ref.st), ref.err);
+				} else {
+					th_expect_ok(&ref, what);
+					/* (each thread's lanes' sums as the model has them) */
+					const uint32_t *out = (const uint32_t *)(const void *)th_view(&t, ref.mem, "out");
+					for (uint32_t g = 0; g < 4 * block; g++) {
+						const uint32_t tid = g % block, l = tid % 32, o6 = tid ^ 3u,
+							       o7 = (tid ^ 0x10u ^ 1u) + ((l ^ 0x10u) >= 16 ? 0x100u : 0u);
+						if (tid - l + 32 > block)
+							continue; /* (the half warp: SHFL reads lanes off the CTA) */
+						CHECK(out[4 * g] == o6 && out[4 * g + 1] == o7 && out[4 * g + 2] == tid,
+						      "%s: thread %u: %#x %#x %#x, want %#x %#x %#x", what, g, out[4 * g],
+						      out[4 * g + 1], out[4 * g + 2], o6, o7, tid);
+					}
+				}
+				th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (v[k].fault ? 0u : TH_SAME_COUNTERS),
+					       "jit off", what);
+				CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_insns == WSYNC_COMPILED,
+				      "%s: jit %s, %u instructions compiled, %u expected", what, r.s.jit, r.s.jit_insns,
+				      WSYNC_COMPILED);
+				th_run_free(&r);
+				th_run_free(&ref);
+			}
 	}
 	th_close(&t);
 }
@@ -3402,6 +3524,7 @@ static Suite *jit_suite(void)
 	tcase_add_test(tc, linear);
 	tcase_add_test(tc, uniform_rows);
 	tcase_add_test(tc, twins);
+	tcase_add_test(tc, warpsync);
 	tcase_add_test(tc, straight);
 	tcase_add_test(tc, straight_timeout);
 	tcase_add_test(tc, straight_flow);

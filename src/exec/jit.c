@@ -138,12 +138,31 @@ _Static_assert(ISA_SReg_SR_LANEID == 0 && ISA_SReg_SR_NWARPS == 14 && ISA_SReg_S
 		       ISA_SReg_SR_GEMASK == 20,
 	       "s2r_compilable's ranges");
 
-static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i)
+/* A WARPSYNC that a warp whose valid threads are all active and all run
+ * it passes with nothing changed but its counters and the record of
+ * failing syncs (004's WARPSYNC: every thread of the membermask has
+ * arrived; sem_bru.c sem_sync_progress): unguarded, Pp PT, and its
+ * membermask every lane, the immediate 0xffffffff, or a register that
+ * holds it in every thread that runs it (ones: warpsync_ones, the PTX
+ * front end's `WARPSYNC R` before a shfl.sync of membermask -1). */
+static bool warpsync_all(const xinsn *i, bool ones)
+{
+	if (i->optype != ISA_OPT_WARPSYNC || !xunguarded(i) || !xopd_pt(&i->o[WARPSYNC_pp]))
+		return false;
+	if (i->opcode == ISA_OP_WARPSYNC_I)
+		return (uint32_t)i->o[WARPSYNC_mask].imm == UINT32_MAX;
+	return i->opcode == ISA_OP_WARPSYNC_R && ones;
+}
+
+/* ones: a WARPSYNC R's register holds 0xffffffff (warpsync_ones) */
+static bool xjit_compilable(const we_launch_ctx *L, const xinsn *i, bool ones)
 {
 	unsigned srcs[4], ns = 0, wide = 1;
 	if (is_mem(i))
 		return mem_compilable(L, i);
 	switch (i->optype) {
+	case ISA_OPT_WARPSYNC:
+		return warpsync_all(i, ones);
 	case ISA_OPT_S2R:
 		return s2r_compilable(i);
 	case ISA_OPT_MOV:
@@ -1055,6 +1074,10 @@ static void emit_insn(jb *b, const xinsn *i)
 	case ISA_OPT_SEL:
 	case ISA_OPT_IMNMX: emit_sel(b, i); break;
 	case ISA_OPT_S2R: emit_s2r(b, i); break;
+	case ISA_OPT_WARPSYNC:
+		/* (warpsync_all: every thread went on) */
+		LLVMBuildStore(b->b, c32(b, 0), field_ptr(b, b->w, offsetof(we_warp, sync_seen), b->i32));
+		break;
 	default: emit_farith(b, i); break;
 	}
 }
@@ -2519,18 +2542,22 @@ static void emit_block(jb *b, const xinsn *code, uint32_t len, const char *name)
 /* What the warp function does with an instruction: runs it in a block's
  * code (W_RUN, xjit_compilable), runs it inline (BSSY, BREAK; BRA
  * without .U or a condition, to a target in the kernel; BSYNC; EXIT of
- * some of the threads), or leaves it to the interpreter (W_OUT). */
-enum { W_OUT, W_RUN, W_BSSY, W_BRA, W_BSYNC, W_BREAK, W_EXIT };
+ * some of the threads; a WARPSYNC of every lane, warpsync_all, while
+ * every valid thread is active), or leaves it to the interpreter
+ * (W_OUT). */
+enum { W_OUT, W_RUN, W_BSSY, W_BRA, W_BSYNC, W_BREAK, W_EXIT, W_WARPSYNC };
 
 /* The target of BRA code[q] (W_BRA: inside the kernel). */
 static uint32_t bra_target(const xinsn *code, uint32_t q)
 {
 	return (uint32_t)((int64_t)q + 1 + code[q].o[BRA_offset].imm);
 }
-static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint32_t ni)
+static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint32_t ni, bool ones)
 {
 	const xinsn *i = &code[q];
-	if (xjit_compilable(L, i))
+	if (i->optype == ISA_OPT_WARPSYNC)
+		return warpsync_all(i, ones) ? W_WARPSYNC : W_OUT;
+	if (xjit_compilable(L, i, ones))
 		return W_RUN;
 	if (i->optype == ISA_OPT_BSSY)
 		return W_BSSY;
@@ -2554,12 +2581,15 @@ static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint
  * what follows it, a compiled one after one the interpreter runs (where
  * exec_run comes back), and the targets of BRA.  Returns how many;
  * computed again where an entry of the disk cache is loaded. */
+static bool *warpsync_ones(const we_launch_ctx *L, uint32_t ni);
 static uint32_t find_wlabels(const we_launch_ctx *L, uint8_t *kind, bool *lab)
 {
 	const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
 	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
+	bool *ones = warpsync_ones(L, ni);
 	for (uint32_t q = 0; q < ni; q++)
-		kind[q] = wkind(L, code, q, ni);
+		kind[q] = wkind(L, code, q, ni, ones && ones[q]);
+	free(ones);
 	for (uint32_t q = 0; q < ni; q++)
 		lab[q] = kind[q] != W_OUT && (q == 0 || kind[q] != W_RUN || kind[q - 1] != W_RUN);
 	for (uint32_t q = 0; q < ni; q++)
@@ -2676,6 +2706,23 @@ static void wemit_exit(jb *b, const xinsn *i, uint32_t q)
 	LLVMValueRef valid = wload(b, offsetof(we_warp, valid), b->i32);
 	wstore(b, offsetof(we_warp, valid), LLVMBuildAnd(b->b, valid, LLVMBuildNot(b->b, pm, ""), ""));
 	wstore(b, offsetof(we_warp, active), stay);
+	wgoto(b, q + 1);
+}
+
+/* A WARPSYNC of every lane (warpsync_all, unguarded): while every valid
+ * thread is active it passes them all (004: each thread of the
+ * membermask has arrived), else it is the interpreter's. */
+static void wemit_warpsync(jb *b, uint32_t q)
+{
+	LLVMValueRef valid = wload(b, offsetof(we_warp, valid), b->i32);
+	LLVMBasicBlockRef all = wblock(b, "warpsync_all"), out = wblock(b, "warpsync_out");
+	LLVMBuildCondBr(b->b, LLVMBuildICmp(b->b, LLVMIntEQ, b->act, valid, ""), all, out);
+	LLVMPositionBuilderAtEnd(b->b, out);
+	wstore(b, offsetof(we_warp, active_pc), wpc(b, q));
+	wret(b);
+	LLVMPositionBuilderAtEnd(b->b, all);
+	wcount(b, 1, popc(b, b->act));
+	wstore(b, offsetof(we_warp, sync_seen), c32(b, 0));
 	wgoto(b, q + 1);
 }
 
@@ -2998,6 +3045,7 @@ static void wemit_entry(jb *b, const uint8_t *kind, uint32_t q, uint32_t len)
 	case W_BRA: wemit_bra(b, i, q); break;
 	case W_BREAK: wemit_break(b, i, q); break;
 	case W_EXIT: wemit_exit(b, i, q); break;
+	case W_WARPSYNC: wemit_warpsync(b, q); break;
 	default: wemit_bsync(b, i, q); break;
 	}
 }
@@ -3233,8 +3281,10 @@ static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *
 	const xinsn *code = L->mod->x + k->code_start / WE_INST_SIZE;
 	const uint32_t ni = (k->code_end - k->code_start) / WE_INST_SIZE;
 	/* the run length from each instruction */
+	bool *ones = warpsync_ones(L, ni);
 	for (uint32_t q = ni; q-- > 0;)
-		len[q] = xjit_compilable(L, &code[q]) ? 1u + (q + 1 < ni ? len[q + 1] : 0u) : 0u;
+		len[q] = xjit_compilable(L, &code[q], ones && ones[q]) ? 1u + (q + 1 < ni ? len[q + 1] : 0u) : 0u;
+	free(ones);
 	bool *lead = calloc(ni ? ni : 1, sizeof *lead);
 	if (!lead)
 		return UINT32_MAX;
@@ -3350,6 +3400,56 @@ static void kernel_uniform(const we_launch_ctx *L, const xinsn *code, uint32_t n
 	for (unsigned r = 0; r < L->k->nregs && r < 256; r++)
 		if (other[r] || regs_has(&live[0], r))
 			kuni[r] = NULL;
+}
+
+/* Per instruction q of L's kernel of ni: a WARPSYNC R whose register
+ * holds 0xffffffff in every thread that runs it (warpsync_all).  A
+ * forward must-analysis over the threads' paths (flow.h): a register
+ * holds it after an unguarded MOV of that immediate until anything else
+ * writes it, and from the kernel's start none does (registers start at
+ * zero).  NULL where the paths are not known, no instruction is such a
+ * WARPSYNC, or memory is short (none then). */
+static bool *warpsync_ones(const we_launch_ctx *L, uint32_t ni)
+{
+	const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
+	bool any = false;
+	for (uint32_t q = 0; q < ni; q++)
+		any |= code[q].opcode == ISA_OP_WARPSYNC_R;
+	regset *in = any && L->k->paths_known ? malloc((size_t)ni * sizeof *in) : NULL;
+	bool *ones = in ? calloc(ni, sizeof *ones) : NULL;
+	if (!ones) {
+		free(in);
+		return NULL;
+	}
+	memset(in, 0xff, (size_t)ni * sizeof *in);
+	memset(&in[0], 0, sizeof in[0]);
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t q = 0; q < ni; q++) {
+			regset out = in[q], w = { { 0 } };
+			xflow_outs(&code[q], &w);
+			for (unsigned k = 0; k < 4; k++)
+				out.b[k] &= ~w.b[k];
+			const xopd *s = uniform_mov(L, &code[q]);
+			if (s && s->kind == XO_IMM && !s->flags && (uint32_t)s->imm == UINT32_MAX)
+				regs_add(&out, &code[q].o[MOV_rd]);
+			int64_t succ[2];
+			xflow_succ(&code[q], q, ni, succ);
+			for (unsigned k = 0; k < 2; k++)
+				for (unsigned x = 0; succ[k] >= 0 && x < 4; x++) {
+					const uint64_t v = in[succ[k]].b[x] & out.b[x];
+					changed |= v != in[succ[k]].b[x];
+					in[succ[k]].b[x] = v;
+				}
+		}
+	}
+	for (uint32_t q = 0; q < ni; q++) {
+		const xopd *m = &code[q].o[WARPSYNC_mask];
+		ones[q] = code[q].opcode == ISA_OP_WARPSYNC_R && m->kind == XO_REG && !m->flags && m->reg < 255 &&
+			  regs_has(&in[q], m->reg);
+	}
+	free(in);
+	return ones;
 }
 
 static bool build_object(const we_launch_ctx *L, const uint32_t *len, const wplan *wp, uint32_t ni,

@@ -273,13 +273,14 @@ static inline void xjit_image_free(xjit_image *img)
  * threads, xjit_entry.plain, and a prefix's side exit returns 0;
  * 0x22: an address linear in the lane checked from lane 0's; 0x23: a
  * check taken from an earlier one's, check_twin; 0x24: the warp
- * function's windows kept in we_warp.jwin): a module
+ * function's windows kept in we_warp.jwin; 0x25: WARPSYNC of every
+ * lane compiled, warpsync_all): a module
  * of another build is refused (and an entry of the disk cache, which
  * holds code of this generator only) */
 #define XJIT_ABI                                                                                  \
 	((uint64_t)sizeof(struct we_launch_ctx) << 40 ^ (uint64_t)sizeof(we_warp) << 24 ^            \
 	 (uint64_t)sizeof(xjit_rt) << 32 ^ (uint64_t)sizeof(struct xinsn) << 12 ^                    \
-	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x24) << 56)
+	 (uint64_t)sizeof(xjit) ^ (uint64_t)sizeof(xjit_image) << 52 ^ UINT64_C(0x25) << 56)
 
 /* A launch's use of the caches: dir in, the rest out (its stats). */
 #define XJIT_NOTE 256
