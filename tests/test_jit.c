@@ -595,6 +595,20 @@ static void run_off_on(th_kernel *t, const th_config *cs, uint32_t grid, uint32_
 	th_run_launch(t, &c, got);
 }
 
+/* run_off_on's runs: the same buffers, status and report, and counters
+ * unless the launch faulted (which warps ran before the fault stopped it
+ * depends on the groups); compiled (insns instructions, or any number
+ * when 0); both freed. */
+static void expect_compiled_same(th_kernel *t, th_run *ref, th_run *r, bool faults, uint32_t insns, const char *what)
+{
+	th_expect_same(t, ref, r, TH_SAME_ALL_MEMORY | (faults ? 0u : TH_SAME_COUNTERS), "jit off", what);
+	CHECK(!strcmp(r->s.jit, "compiled") && r->s.jit_blocks >= 1 && (!insns || r->s.jit_insns == insns),
+	      "%s: jit %s, %u blocks of %u instructions (%u expected)", what, r->s.jit, r->s.jit_blocks, r->s.jit_insns,
+	      insns);
+	th_run_free(r);
+	th_run_free(ref);
+}
+
 START_TEST(memfault)
 {
 	static const char *const where[5] = { NULL, "PC 0x0160", "PC 0x0160", "PC 0x0170", "PC 0x01a0" };
@@ -835,12 +849,7 @@ START_TEST(linear)
 					      o[5], o[6]);
 				}
 			}
-			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (faults ? 0u : TH_SAME_COUNTERS), "jit off",
-				       what);
-			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s, %u blocks", what, r.s.jit,
-			      r.s.jit_blocks);
-			th_run_free(&r);
-			th_run_free(&ref);
+			expect_compiled_same(&t, &ref, &r, faults, 0, what);
 		}
 		th_close(&t);
 	}
@@ -997,12 +1006,7 @@ START_TEST(twins)
 					      "%s: thread %u: %#x %#x %#x %#x %#x", what, l, o[0], o[1], o[3], o[4], o[8]);
 				}
 			}
-			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (v[k].fault ? 0u : TH_SAME_COUNTERS),
-				       "jit off", what);
-			CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_blocks >= 1, "%s: jit %s, %u blocks", what, r.s.jit,
-			      r.s.jit_blocks);
-			th_run_free(&r);
-			th_run_free(&ref);
+			expect_compiled_same(&t, &ref, &r, v[k].fault != NULL, 0, what);
 		}
 	}
 	th_close(&t);
@@ -1115,13 +1119,7 @@ START_TEST(warpsync)
 						      out[4 * g + 1], out[4 * g + 2], o6, o7, tid);
 					}
 				}
-				th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (v[k].fault ? 0u : TH_SAME_COUNTERS),
-					       "jit off", what);
-				CHECK(!strcmp(r.s.jit, "compiled") && r.s.jit_insns == WSYNC_COMPILED,
-				      "%s: jit %s, %u instructions compiled, %u expected", what, r.s.jit, r.s.jit_insns,
-				      WSYNC_COMPILED);
-				th_run_free(&r);
-				th_run_free(&ref);
+				expect_compiled_same(&t, &ref, &r, v[k].fault != NULL, WSYNC_COMPILED, what);
 			}
 	}
 	th_close(&t);
@@ -1199,9 +1197,7 @@ START_TEST(uniform_rows)
 					CHECK(out[3 * l] == in[l] && out[3 * l + 1] == in[l] && out[3 * l + 2] == in[l + 1],
 					      "%s: thread %u: %#x %#x %#x", what, l, out[3 * l], out[3 * l + 1], out[3 * l + 2]);
 			}
-			th_expect_same(&t, &ref, &r, TH_SAME_ALL_MEMORY | (w == 1 ? 0u : TH_SAME_COUNTERS), "jit off", what);
-			th_run_free(&r);
-			th_run_free(&ref);
+			expect_compiled_same(&t, &ref, &r, w == 1, 0, what);
 		}
 	}
 	th_close(&t);
