@@ -2579,17 +2579,15 @@ static uint8_t wkind(const we_launch_ctx *L, const xinsn *code, uint32_t q, uint
 /* The warp function's entries (lab[q]) from the kinds of L's kernel's
  * instructions (kind[q]): the first instruction, every inline one and
  * what follows it, a compiled one after one the interpreter runs (where
- * exec_run comes back), and the targets of BRA.  Returns how many;
- * computed again where an entry of the disk cache is loaded. */
-static bool *warpsync_ones(const we_launch_ctx *L, uint32_t ni);
-static uint32_t find_wlabels(const we_launch_ctx *L, uint8_t *kind, bool *lab)
+ * exec_run comes back), and the targets of BRA (ones: warpsync_ones's).
+ * Returns how many; computed again where an entry of the disk cache is
+ * loaded. */
+static uint32_t find_wlabels(const we_launch_ctx *L, uint8_t *kind, bool *lab, const bool *ones)
 {
 	const xinsn *code = L->mod->x + L->k->code_start / WE_INST_SIZE;
 	const uint32_t ni = (L->k->code_end - L->k->code_start) / WE_INST_SIZE;
-	bool *ones = warpsync_ones(L, ni);
 	for (uint32_t q = 0; q < ni; q++)
 		kind[q] = wkind(L, code, q, ni, ones && ones[q]);
-	free(ones);
 	for (uint32_t q = 0; q < ni; q++)
 		lab[q] = kind[q] != W_OUT && (q == 0 || kind[q] != W_RUN || kind[q - 1] != W_RUN);
 	for (uint32_t q = 0; q < ni; q++)
@@ -3274,17 +3272,15 @@ static void jb_types(jb *b)
  * compilable ones, and the targets of BRA inside such a run (a loop's
  * head); *len: the run from there to the next such start or the run's
  * end, when at least min_len (the part before a loop's head is a block
- * of its own: no instruction compiled twice). */
-static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *len)
+ * of its own: no instruction compiled twice).  ones: warpsync_ones's. */
+static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *len, const bool *ones)
 {
 	const we_kernel *k = L->k;
 	const xinsn *code = L->mod->x + k->code_start / WE_INST_SIZE;
 	const uint32_t ni = (k->code_end - k->code_start) / WE_INST_SIZE;
 	/* the run length from each instruction */
-	bool *ones = warpsync_ones(L, ni);
 	for (uint32_t q = ni; q-- > 0;)
 		len[q] = xjit_compilable(L, &code[q], ones && ones[q]) ? 1u + (q + 1 < ni ? len[q + 1] : 0u) : 0u;
-	free(ones);
 	bool *lead = calloc(ni ? ni : 1, sizeof *lead);
 	if (!lead)
 		return UINT32_MAX;
@@ -3315,21 +3311,24 @@ static uint32_t find_blocks(const we_launch_ctx *L, uint32_t min_len, uint32_t *
 typedef struct wplan {
 	uint8_t *kind;
 	bool *lab;
+	bool *ones;  /* warpsync_ones (find_blocks takes it too), or NULL */
 	uint32_t n;  /* entries: 0, no warp function */
 	bool ok;
 } wplan;
+static bool *warpsync_ones(const we_launch_ctx *L, uint32_t ni);
 static wplan wplan_of(const we_launch_ctx *L, uint32_t ni)
 {
-	wplan p = { .kind = malloc(ni ? ni : 1), .lab = malloc(ni ? ni : 1) };
+	wplan p = { .kind = malloc(ni ? ni : 1), .lab = malloc(ni ? ni : 1), .ones = warpsync_ones(L, ni) };
 	p.ok = p.kind && p.lab;
 	if (p.ok)
-		p.n = find_wlabels(L, p.kind, p.lab);
+		p.n = find_wlabels(L, p.kind, p.lab, p.ones);
 	return p;
 }
 static void wplan_free(wplan *p)
 {
 	free(p->kind);
 	free(p->lab);
+	free(p->ones);
 }
 
 /* The object file of the blocks (len[q] != 0) and of the warp function
@@ -3663,8 +3662,8 @@ static xjit *jit_compile(const we_launch_ctx *L, uint32_t min_len, xjit_image *i
 	xjit_image im = { 0 };
 	LLVMMemoryBufferRef obj = NULL;
 	LLVMTargetMachineRef tm = NULL;
-	const uint32_t nb = j && len ? find_blocks(L, min_len, len) : UINT32_MAX;
 	wplan wp = wplan_of(L, ni);
+	const uint32_t nb = j && len ? find_blocks(L, min_len, len, wp.ones) : UINT32_MAX;
 	bool ok = nb != UINT32_MAX && wp.ok && image_blocks(len, ni, nb, &im);
 	if (!ok)
 		snprintf(err, errlen, "out of memory");
